@@ -1,0 +1,143 @@
+/**
+ * The mission language's abstract syntax tree: plain, serialisable data.
+ * Every node carries the source range it was parsed from; lines and columns
+ * are 1-based, columns count UTF-16 code units, offsets are 0-based.
+ */
+
+export interface Position {
+  line: number;
+  column: number;
+  offset: number;
+}
+
+export interface SourceRange {
+  start: Position;
+  end: Position;
+}
+
+export interface MissionFile {
+  kind: "MissionFile";
+  filename: string;
+  directives: Directive[];
+  missions: Mission[];
+  comments: Comment[];
+  range: SourceRange;
+}
+
+export type Directive = VersionDirective | AnchorDirective;
+
+/** `@temporal v4.6.2`; `version` is null when a syntax error was reported in its place. */
+export interface VersionDirective {
+  kind: "VersionDirective";
+  version: LanguageVersion | null;
+  range: SourceRange;
+}
+
+/** `v4.6.2`; minor and patch are null when not written. */
+export interface LanguageVersion {
+  raw: string;
+  major: number;
+  minor: number | null;
+  patch: number | null;
+}
+
+/**
+ * `@anchor Z3`. `code` is null when a syntax error was reported in its
+ * place; `zone` is null when the code is not one of Z0..Z11.
+ */
+export interface AnchorDirective {
+  kind: "AnchorDirective";
+  code: Identifier | null;
+  zone: number | null;
+  range: SourceRange;
+}
+
+export interface Mission {
+  kind: "Mission";
+  name: Identifier;
+  items: MissionItem[];
+  range: SourceRange;
+}
+
+export type MissionItem = Requirement | Handler;
+
+export type Requirement = PhaseRequirement | CarbonRequirement | HsBlochRequirement;
+
+/** `require phase [start, end]`, in degrees; start > end wraps through 0. */
+export interface PhaseRequirement {
+  kind: "PhaseRequirement";
+  start: NumberLiteral;
+  end: NumberLiteral;
+  range: SourceRange;
+}
+
+/** `require carbon < N` or `<= N`, grid intensity in gCO2eq/kWh. */
+export interface CarbonRequirement {
+  kind: "CarbonRequirement";
+  operator: "<" | "<=";
+  threshold: NumberLiteral;
+  range: SourceRange;
+}
+
+/** `require hs_bloch >= Q` or `> Q`, an HS-Bloch quality score in 0..1. */
+export interface HsBlochRequirement {
+  kind: "HsBlochRequirement";
+  operator: ">=" | ">";
+  threshold: NumberLiteral;
+  range: SourceRange;
+}
+
+export type Verdict = "ALLOW" | "DENY";
+
+/** `on ALLOW { ... }` or `on DENY { ... }`. */
+export interface Handler {
+  kind: "Handler";
+  verdict: Verdict;
+  body: Statement[];
+  range: SourceRange;
+}
+
+export type Statement = ExecuteStatement | AnchorStatement;
+
+export interface ExecuteStatement {
+  kind: "ExecuteStatement";
+  task: Identifier;
+  range: SourceRange;
+}
+
+/** `anchor TSAE -> clockchain`: issue a receipt and anchor it in the ledger. */
+export interface AnchorStatement {
+  kind: "AnchorStatement";
+  range: SourceRange;
+}
+
+export interface Identifier {
+  kind: "Identifier";
+  name: string;
+  range: SourceRange;
+}
+
+/** A decimal number; `raw` keeps the text as written, for printing. */
+export interface NumberLiteral {
+  kind: "NumberLiteral";
+  value: number;
+  raw: string;
+  range: SourceRange;
+}
+
+export interface Comment {
+  kind: "LineComment" | "BlockComment";
+  /** The whole comment including its delimiters. */
+  text: string;
+  range: SourceRange;
+}
+
+export type Node =
+  | MissionFile
+  | Directive
+  | Mission
+  | MissionItem
+  | Statement
+  | Identifier
+  | NumberLiteral
+  | Comment;

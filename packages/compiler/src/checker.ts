@@ -1,0 +1,312 @@
+import type {
+  AnchorDirective,
+  CarbonRequirement,
+  Handler,
+  HsBlochRequirement,
+  Identifier,
+  LanguageVersion,
+  Mission,
+  MissionFile,
+  PhaseRequirement,
+  SourceRange,
+  VersionDirective,
+} from "./ast.js";
+import { compareDiagnostics, diagnostic, type Diagnostic, type DiagnosticCode, type DiagnosticDetails } from "./diagnostics.js";
+import { FULL_CYCLE, intersectTicks, windowTicks, type TickInterval } from "./phase-windows.js";
+import { closestMatch } from "./suggest.js";
+
+/**
+ * Phase 3: AST to diagnostics. Reads the tree, never changes it.
+ */
+
+export const LANGUAGE_VERSION = { major: 4, minor: 6, patch: 2 } as const;
+export const LANGUAGE_VERSION_TEXT = `v${LANGUAGE_VERSION.major}.${LANGUAGE_VERSION.minor}.${LANGUAGE_VERSION.patch}`;
+
+/** No real grid's hourly carbon intensity reaches this (gCO2eq/kWh). */
+const MAX_REALISTIC_CARBON = 1200;
+const ZONE_CODES = Array.from({ length: 12 }, (_, n) => `Z${n}`);
+
+export function check(ast: MissionFile): Diagnostic[] {
+  if (ast === null || typeof ast !== "object" || ast.kind !== "MissionFile") {
+    throw new TypeError("check: expected the MissionFile AST returned by parse()");
+  }
+  const report = reporter(ast.filename);
+  checkDirectives(ast, report);
+  checkMissionNames(ast, report);
+  for (const mission of ast.missions) checkMission(mission, report);
+  return report.diagnostics.sort(compareDiagnostics);
+}
+
+interface Reporter {
+  diagnostics: Diagnostic[];
+  (code: DiagnosticCode, range: SourceRange, message: string, details?: DiagnosticDetails): void;
+}
+
+function reporter(file: string): Reporter {
+  const diagnostics: Diagnostic[] = [];
+  const report = (code: DiagnosticCode, range: SourceRange, message: string, details?: DiagnosticDetails) => {
+    diagnostics.push(diagnostic(code, file, range, message, details));
+  };
+  return Object.assign(report, { diagnostics });
+}
+
+function checkDirectives(ast: MissionFile, report: Reporter): void {
+  const versions = ast.directives.filter((d): d is VersionDirective => d.kind === "VersionDirective");
+  const anchors = ast.directives.filter((d): d is AnchorDirective => d.kind === "AnchorDirective");
+  const firstVersion = versions[0];
+  if (firstVersion === undefined) {
+    const start = ast.range.start;
+    report("M202", { start, end: start }, `no \`@temporal\` directive: assuming ${LANGUAGE_VERSION_TEXT}`, {
+      help: `start the file with \`@temporal ${LANGUAGE_VERSION_TEXT}\``,
+    });
+  } else if (firstVersion.version !== null) {
+    checkVersion(firstVersion.version, firstVersion.range, report);
+  }
+  reportRepeats(versions, "@temporal", report);
+  reportRepeats(anchors, "@anchor", report);
+  for (const { code, zone } of anchors) {
+    if (code === null || zone !== null) continue;
+    const suggestion = closestMatch(code.name, ZONE_CODES);
+    report("M204", code.range, `unknown zone \`${code.name}\``, {
+      help:
+        suggestion === undefined
+          ? "zones are Z0 to Z11: zone n reads the phase at UTC + 2n hours"
+          : `did you mean \`${suggestion}\`? Zones are Z0 to Z11`,
+    });
+  }
+  const firstMission = ast.missions[0];
+  if (firstMission === undefined) {
+    const end = ast.range.end;
+    report("M505", { start: end, end }, "no mission in this file", {
+      help: "declare one with `mission <name> { ... }`",
+    });
+    return;
+  }
+  for (const directive of ast.directives) {
+    if (directive.range.start.offset > firstMission.range.start.offset) {
+      report("M104", directive.range, "directives must come before the first mission", {
+        notes: [{ message: "the first mission starts here", range: firstMission.name.range }],
+      });
+    }
+  }
+}
+
+function checkVersion(version: LanguageVersion, range: SourceRange, report: Reporter): void {
+  const { major, minor, patch } = version;
+  if (major !== LANGUAGE_VERSION.major) {
+    report("M200", range, `this compiler implements the mission language ${LANGUAGE_VERSION_TEXT}, not \`${version.raw}\``, {
+      help: `versions of another major are not compatible; write \`@temporal ${LANGUAGE_VERSION_TEXT}\` if the file is valid v${LANGUAGE_VERSION.major}`,
+    });
+    return;
+  }
+  const written = [minor ?? 0, patch ?? 0] as const;
+  const supported = [LANGUAGE_VERSION.minor, LANGUAGE_VERSION.patch] as const;
+  const newer = written[0] > supported[0] || (written[0] === supported[0] && written[1] > supported[1]);
+  if (newer) {
+    report("M201", range, `\`${version.raw}\` is newer than this compiler's ${LANGUAGE_VERSION_TEXT}`, {
+      help: "features added after this version are reported as errors; update temporalc",
+    });
+  }
+}
+
+function reportRepeats(directives: (VersionDirective | AnchorDirective)[], name: string, report: Reporter): void {
+  const [first, ...repeats] = directives;
+  if (first === undefined) return;
+  for (const repeat of repeats) {
+    report("M203", repeat.range, `\`${name}\` may appear only once`, {
+      notes: [{ message: "first written here", range: first.range }],
+    });
+  }
+}
+
+function checkMissionNames(ast: MissionFile, report: Reporter): void {
+  reportDuplicateNames(
+    ast.missions.map((m) => m.name),
+    (name, first) =>
+      report("M500", name.range, `a mission named \`${name.name}\` is already declared`, {
+        notes: [{ message: "first declared here", range: first.range }],
+        help: "mission names must be unique in a file",
+      }),
+  );
+}
+
+function reportDuplicateNames(names: Identifier[], onDuplicate: (name: Identifier, first: Identifier) => void): void {
+  const firstByName = new Map<string, Identifier>();
+  for (const name of names) {
+    const first = firstByName.get(name.name);
+    if (first === undefined) firstByName.set(name.name, name);
+    else onDuplicate(name, first);
+  }
+}
+
+function checkMission(mission: Mission, report: Reporter): void {
+  const phases: PhaseRequirement[] = [];
+  const carbons: CarbonRequirement[] = [];
+  const hsBlochs: HsBlochRequirement[] = [];
+  const handlers: Handler[] = [];
+  for (const item of mission.items) {
+    if (item.kind === "PhaseRequirement") phases.push(item);
+    else if (item.kind === "CarbonRequirement") carbons.push(item);
+    else if (item.kind === "HsBlochRequirement") hsBlochs.push(item);
+    else handlers.push(item);
+  }
+  checkPhases(mission, phases, report);
+  checkCarbon(carbons, report);
+  checkHsBloch(hsBlochs, report);
+  checkHandlers(mission, handlers, report);
+}
+
+function showWindow(requirement: PhaseRequirement): string {
+  return `[${requirement.start.raw}, ${requirement.end.raw}]`;
+}
+
+function checkPhases(mission: Mission, phases: PhaseRequirement[], report: Reporter): void {
+  const valid: { requirement: PhaseRequirement; ticks: TickInterval[] }[] = [];
+  for (const requirement of phases) {
+    let inRange = true;
+    for (const bound of [requirement.start, requirement.end]) {
+      if (bound.value >= 0 && bound.value <= 360) continue;
+      inRange = false;
+      report("M300", bound.range, `phase bound ${bound.raw} is outside 0 to 360 degrees`, {
+        help: "a window [start, end] with start > end wraps through 0, such as [300, 30]",
+      });
+    }
+    if (!inRange) continue;
+    const start = requirement.start.value;
+    const end = requirement.end.value;
+    if (start === 0 && end === 360) {
+      report("M302", requirement.range, "the window [0, 360] is always open: this requirement has no effect", {
+        help: "remove it, or narrow the window",
+      });
+      continue;
+    }
+    const ticks = windowTicks(start, end);
+    if (start % 360 === end % 360 || (ticks.length === 1 && ticks[0]![0] === ticks[0]![1])) {
+      report("M301", requirement.range, `the window ${showWindow(requirement)} has zero width`, {
+        help: "give two different bounds; [0, 360] is always open and [a, b] with a > b wraps through 0",
+      });
+      continue;
+    }
+    valid.push({ requirement, ticks });
+  }
+
+  let open: TickInterval[] = FULL_CYCLE;
+  for (const [index, current] of valid.entries()) {
+    const narrowed = intersectTicks(open, current.ticks);
+    if (narrowed.length > 0) {
+      open = narrowed;
+      continue;
+    }
+    const earlier = valid.slice(0, index);
+    const disjoint = earlier.find((e) => intersectTicks(e.ticks, current.ticks).length === 0);
+    const others = disjoint === undefined ? earlier : [disjoint];
+    const described = others.map((o) => showWindow(o.requirement)).join(" and ");
+    report(
+      "M303",
+      current.requirement.range,
+      `the phase window ${showWindow(current.requirement)} never overlaps ${described}${disjoint === undefined ? " together" : ""}: mission \`${mission.name.name}\` can never be ALLOW`,
+      {
+        notes: others.map((o) => ({ message: `${showWindow(o.requirement)} is required here`, range: o.requirement.range })),
+        help: "every `require phase` must hold at once; widen a window or remove one",
+      },
+    );
+    return;
+  }
+}
+
+function checkCarbon(carbons: CarbonRequirement[], report: Reporter): void {
+  for (const requirement of carbons) {
+    const { threshold } = requirement;
+    if (threshold.value <= 0) {
+      report("M400", threshold.range, `the carbon threshold must be greater than 0 gCO2eq/kWh, not ${threshold.raw}`);
+    } else if (threshold.value > MAX_REALISTIC_CARBON) {
+      report("M401", threshold.range, `${threshold.raw} gCO2eq/kWh is above any real grid's hourly intensity: this requirement always holds`, {
+        help: `thresholds are usually between 50 and ${MAX_REALISTIC_CARBON} gCO2eq/kWh`,
+      });
+    }
+  }
+  reportStrictest(
+    carbons.filter((r) => r.threshold.value > 0),
+    (a, b) => a.threshold.value < b.threshold.value || (a.threshold.value === b.threshold.value && a.operator === "<" && b.operator === "<="),
+    "M402",
+    (r) => `carbon ${r.operator} ${r.threshold.raw}`,
+    report,
+  );
+}
+
+function checkHsBloch(hsBlochs: HsBlochRequirement[], report: Reporter): void {
+  for (const requirement of hsBlochs) {
+    const { threshold } = requirement;
+    if (threshold.value < 0 || threshold.value > 1) {
+      report("M410", threshold.range, `the HS-Bloch threshold ${threshold.raw} is outside 0 to 1`);
+    } else if (threshold.value === 1 && requirement.operator === ">") {
+      report("M412", requirement.range, "`hs_bloch > 1` never holds: HS-Bloch scores are at most 1", {
+        help: "write `hs_bloch >= 1` to require a perfect score",
+      });
+    }
+  }
+  reportStrictest(
+    hsBlochs.filter((r) => r.threshold.value >= 0 && r.threshold.value <= 1),
+    (a, b) => a.threshold.value > b.threshold.value || (a.threshold.value === b.threshold.value && a.operator === ">" && b.operator === ">="),
+    "M411",
+    (r) => `hs_bloch ${r.operator} ${r.threshold.raw}`,
+    report,
+  );
+}
+
+/** Several requirements on one quantity: all must hold, so only the strictest matters. */
+function reportStrictest<R extends CarbonRequirement | HsBlochRequirement>(
+  requirements: R[],
+  isStricter: (a: R, b: R) => boolean,
+  code: "M402" | "M411",
+  show: (requirement: R) => string,
+  report: Reporter,
+): void {
+  if (requirements.length < 2) return;
+  const strictest = requirements.reduce((best, r) => (isStricter(r, best) ? r : best));
+  for (const requirement of requirements) {
+    if (requirement === strictest) continue;
+    report(code, requirement.range, `\`${show(requirement)}\` has no effect: the stricter \`${show(strictest)}\` also applies`, {
+      notes: [{ message: "the strictest requirement", range: strictest.range }],
+      help: "keep one requirement per quantity",
+    });
+  }
+}
+
+function checkHandlers(mission: Mission, handlers: Handler[], report: Reporter): void {
+  const firstByVerdict = new Map<string, Handler>();
+  for (const handler of handlers) {
+    const first = firstByVerdict.get(handler.verdict);
+    if (first !== undefined) {
+      report("M501", handler.range, `mission \`${mission.name.name}\` already has an \`on ${handler.verdict}\` block`, {
+        notes: [{ message: "first block here", range: first.range }],
+        help: "merge the two blocks into one",
+      });
+    } else {
+      firstByVerdict.set(handler.verdict, handler);
+    }
+    checkHandlerBody(handler, report);
+  }
+  if (!firstByVerdict.has("ALLOW")) {
+    report("M502", mission.name.range, `mission \`${mission.name.name}\` has no \`on ALLOW\` block: it can never do anything`, {
+      help: "add `on ALLOW { execute <task> }`",
+    });
+  }
+}
+
+function checkHandlerBody(handler: Handler, report: Reporter): void {
+  reportDuplicateNames(
+    handler.body.flatMap((s) => (s.kind === "ExecuteStatement" ? [s.task] : [])),
+    (task, first) =>
+      report("M503", task.range, `task \`${task.name}\` already runs in this block`, {
+        notes: [{ message: "first run here", range: first.range }],
+      }),
+  );
+  const [firstAnchor, ...moreAnchors] = handler.body.filter((s) => s.kind === "AnchorStatement");
+  for (const anchor of moreAnchors) {
+    report("M504", anchor.range, "this block already anchors a receipt", {
+      notes: [{ message: "first anchor here", range: firstAnchor!.range }],
+      help: "each anchor issues a separate receipt of the same outcome; keep one",
+    });
+  }
+}

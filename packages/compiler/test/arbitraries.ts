@@ -1,0 +1,84 @@
+import fc from "fast-check";
+import type {
+  AnchorDirective,
+  Directive,
+  Handler,
+  Identifier,
+  Mission,
+  MissionFile,
+  MissionItem,
+  NumberLiteral,
+  SourceRange,
+  Statement,
+  VersionDirective,
+} from "../src/ast.js";
+import { KEYWORDS } from "../src/lexer.js";
+
+/**
+ * Syntactically valid mission ASTs. Ranges are placeholders: the printer
+ * ignores them and comparisons strip them.
+ */
+const range: SourceRange = { start: { line: 1, column: 1, offset: 0 }, end: { line: 1, column: 1, offset: 0 } };
+
+export const nameArb: fc.Arbitrary<string> = fc.oneof(
+  fc.stringMatching(/^[A-Za-z_][A-Za-z0-9_]{0,11}$/),
+  fc.constantFrom(...KEYWORDS, "default", "delete", "new", "constructor", "__proto__", "v2", "toString"),
+);
+
+const identifier = (name: string): Identifier => ({ kind: "Identifier", name, range });
+
+export const numberArb = (min: number, max: number): fc.Arbitrary<NumberLiteral> =>
+  fc
+    .tuple(fc.integer({ min, max }), fc.option(fc.stringMatching(/^[0-9]{1,4}$/), { nil: undefined }))
+    .map(([whole, fraction]) => {
+      const raw = fraction === undefined ? String(whole) : `${whole}.${fraction}`;
+      return { kind: "NumberLiteral", value: Number(raw), raw, range };
+    });
+
+const versionArb: fc.Arbitrary<VersionDirective> = fc
+  .tuple(fc.nat(20), fc.option(fc.nat(20), { nil: null }), fc.option(fc.nat(20), { nil: null }))
+  .map(([major, minor, patch]) => {
+    const p = minor === null ? null : patch;
+    const raw = `v${major}${minor === null ? "" : `.${minor}`}${p === null ? "" : `.${p}`}`;
+    return { kind: "VersionDirective", version: { raw, major, minor, patch: p }, range };
+  });
+
+const anchorArb: fc.Arbitrary<AnchorDirective> = fc
+  .oneof(
+    fc.nat(11).map((zone): [string, number | null] => [`Z${zone}`, zone]),
+    fc.constantFrom<[string, number | null]>(["Z12", null], ["z1", null], ["Z01", null], ["zone", null]),
+  )
+  .map(([code, zone]) => ({ kind: "AnchorDirective", code: identifier(code), zone, range }));
+
+const statementArb: fc.Arbitrary<Statement> = fc.oneof(
+  nameArb.map((name): Statement => ({ kind: "ExecuteStatement", task: identifier(name), range })),
+  fc.constant<Statement>({ kind: "AnchorStatement", range }),
+);
+
+const itemArb: fc.Arbitrary<MissionItem> = fc.oneof(
+  fc
+    .tuple(numberArb(-20, 400), numberArb(-20, 400))
+    .map(([start, end]): MissionItem => ({ kind: "PhaseRequirement", start, end, range })),
+  fc
+    .tuple(fc.constantFrom("<" as const, "<=" as const), numberArb(-10, 2000))
+    .map(([operator, threshold]): MissionItem => ({ kind: "CarbonRequirement", operator, threshold, range })),
+  fc
+    .tuple(fc.constantFrom(">=" as const, ">" as const), numberArb(-1, 2))
+    .map(([operator, threshold]): MissionItem => ({ kind: "HsBlochRequirement", operator, threshold, range })),
+  fc
+    .tuple(fc.constantFrom("ALLOW" as const, "DENY" as const), fc.array(statementArb, { maxLength: 4 }))
+    .map(([verdict, body]): Handler => ({ kind: "Handler", verdict, body, range })),
+);
+
+const missionArb: fc.Arbitrary<Mission> = fc
+  .tuple(nameArb, fc.array(itemArb, { maxLength: 6 }))
+  .map(([name, items]) => ({ kind: "Mission", name: identifier(name), items, range }));
+
+export const missionFileArb: fc.Arbitrary<MissionFile> = fc
+  .tuple(fc.array(fc.oneof(versionArb, anchorArb) as fc.Arbitrary<Directive>, { maxLength: 3 }), fc.array(missionArb, { maxLength: 4 }))
+  .map(([directives, missions]) => ({ kind: "MissionFile", filename: "<input>", directives, missions, comments: [], range }));
+
+/** The tree without source ranges, for comparing trees parsed from different text. */
+export function withoutRanges(value: unknown): unknown {
+  return JSON.parse(JSON.stringify(value, (key, v: unknown) => (key === "range" ? undefined : v)));
+}
