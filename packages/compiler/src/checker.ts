@@ -13,14 +13,13 @@ import type {
 } from "./ast.js";
 import { compareDiagnostics, diagnostic, type Diagnostic, type DiagnosticCode, type DiagnosticDetails } from "./diagnostics.js";
 import { FULL_CYCLE, intersectTicks, windowTicks, type TickInterval } from "./phase-windows.js";
+import { strictestCarbon, strictestHsBloch } from "./requirements.js";
 import { closestMatch } from "./suggest.js";
+import { LANGUAGE_VERSION, LANGUAGE_VERSION_TEXT } from "./version.js";
 
 /**
  * Phase 3: AST to diagnostics. Reads the tree, never changes it.
  */
-
-export const LANGUAGE_VERSION = { major: 4, minor: 6, patch: 2 } as const;
-export const LANGUAGE_VERSION_TEXT = `v${LANGUAGE_VERSION.major}.${LANGUAGE_VERSION.minor}.${LANGUAGE_VERSION.patch}`;
 
 /** No real grid's hourly carbon intensity reaches this (gCO2eq/kWh). */
 const MAX_REALISTIC_CARBON = 1200;
@@ -225,13 +224,7 @@ function checkCarbon(carbons: CarbonRequirement[], report: Reporter): void {
       });
     }
   }
-  reportStrictest(
-    carbons.filter((r) => r.threshold.value > 0),
-    (a, b) => a.threshold.value < b.threshold.value || (a.threshold.value === b.threshold.value && a.operator === "<" && b.operator === "<="),
-    "M402",
-    (r) => `carbon ${r.operator} ${r.threshold.raw}`,
-    report,
-  );
+  reportIneffective(carbons.filter((r) => r.threshold.value > 0), strictestCarbon, "M402", (r) => `carbon ${r.operator} ${r.threshold.raw}`, report);
 }
 
 function checkHsBloch(hsBlochs: HsBlochRequirement[], report: Reporter): void {
@@ -245,9 +238,9 @@ function checkHsBloch(hsBlochs: HsBlochRequirement[], report: Reporter): void {
       });
     }
   }
-  reportStrictest(
+  reportIneffective(
     hsBlochs.filter((r) => r.threshold.value >= 0 && r.threshold.value <= 1),
-    (a, b) => a.threshold.value > b.threshold.value || (a.threshold.value === b.threshold.value && a.operator === ">" && b.operator === ">="),
+    strictestHsBloch,
     "M411",
     (r) => `hs_bloch ${r.operator} ${r.threshold.raw}`,
     report,
@@ -255,15 +248,15 @@ function checkHsBloch(hsBlochs: HsBlochRequirement[], report: Reporter): void {
 }
 
 /** Several requirements on one quantity: all must hold, so only the strictest matters. */
-function reportStrictest<R extends CarbonRequirement | HsBlochRequirement>(
+function reportIneffective<R extends CarbonRequirement | HsBlochRequirement>(
   requirements: R[],
-  isStricter: (a: R, b: R) => boolean,
+  findStrictest: (requirements: R[]) => R | undefined,
   code: "M402" | "M411",
   show: (requirement: R) => string,
   report: Reporter,
 ): void {
   if (requirements.length < 2) return;
-  const strictest = requirements.reduce((best, r) => (isStricter(r, best) ? r : best));
+  const strictest = findStrictest(requirements)!;
   for (const requirement of requirements) {
     if (requirement === strictest) continue;
     report(code, requirement.range, `\`${show(requirement)}\` has no effect: the stricter \`${show(strictest)}\` also applies`, {

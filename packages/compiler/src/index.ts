@@ -1,5 +1,6 @@
 export type * from "./ast.js";
-export { check, LANGUAGE_VERSION, LANGUAGE_VERSION_TEXT } from "./checker.js";
+export { check } from "./checker.js";
+export { COMPILER_VERSION, LANGUAGE_VERSION, LANGUAGE_VERSION_TEXT } from "./version.js";
 export { compile, type CompileOptions, type CompileResult } from "./compile.js";
 export {
   DIAGNOSTIC_CODES,

@@ -135,7 +135,8 @@ export class MissionParser extends EmbeddedActionsParser {
 
   constructor() {
     const messages = new ExpectedTokensMessages();
-    super(tokens.allTokens, { recoveryEnabled: true, errorMessageProvider: messages, skipValidations: true });
+    // The grammar is LL(1); a smaller lookahead also makes construction (at every CLI start) cheaper.
+    super(tokens.allTokens, { recoveryEnabled: true, errorMessageProvider: messages, skipValidations: true, maxLookahead: 1 });
     this.#messages = messages;
     this.performSelfAnalysis();
   }

@@ -11,24 +11,30 @@ const LAST_TICK = TICKS_PER_CYCLE - 1;
 /** Closed interval of ticks, `low <= high`. */
 export type TickInterval = readonly [low: number, high: number];
 
+export const FULL_CYCLE: TickInterval[] = [[0, LAST_TICK]];
+
 export function degreesToTicks(degrees: number): number {
   return Math.round(degrees * TICKS_PER_DEGREE);
 }
 
 /**
- * The ticks of the daily cycle inside `[start, end]` (bounds inclusive,
- * `start > end` wraps through 0), as sorted disjoint intervals.
+ * The ticks of the daily cycle inside `[start, end]`, as sorted disjoint
+ * intervals. Bounds are inclusive; 360 is the same point as 0, except that
+ * `[0, 360]` is the whole cycle; `start > end` wraps through 0. These are
+ * the runtime's `allow` semantics.
  */
 export function windowTicks(startDegrees: number, endDegrees: number): TickInterval[] {
   const start = degreesToTicks(startDegrees);
   const end = degreesToTicks(endDegrees);
-  if (start <= end) return start > LAST_TICK ? [] : [[start, Math.min(end, LAST_TICK)]];
-  const wrapped: TickInterval[] = [[0, Math.min(end, LAST_TICK)]];
-  if (start <= LAST_TICK) wrapped.push([start, LAST_TICK]);
-  return wrapped;
+  if (start === 0 && end === TICKS_PER_CYCLE) return FULL_CYCLE;
+  const from = start === TICKS_PER_CYCLE ? 0 : start;
+  const to = end === TICKS_PER_CYCLE ? 0 : end;
+  if (from <= to) return [[from, to]];
+  return [
+    [0, to],
+    [from, LAST_TICK],
+  ];
 }
-
-export const FULL_CYCLE: TickInterval[] = [[0, LAST_TICK]];
 
 export function intersectTicks(a: readonly TickInterval[], b: readonly TickInterval[]): TickInterval[] {
   const result: TickInterval[] = [];

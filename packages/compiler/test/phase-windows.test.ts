@@ -2,12 +2,18 @@ import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import { intersectTicks, TICKS_PER_DEGREE, windowTicks, type TickInterval } from "../src/phase-windows.js";
 
-/** Brute-force model: a phase in [0, 360) sampled every 0.001 degree; k is the sample index. */
+/**
+ * Brute-force model: a phase in [0, 360) sampled every 0.001 degree (k is the
+ * sample index); a bound of 360 is the point 0, but [0, 360] is everything.
+ */
 const SAMPLES = 360_000;
 const TICKS_PER_SAMPLE = TICKS_PER_DEGREE / 1000;
 
 function modelContains(startMilli: number, endMilli: number, k: number): boolean {
-  return startMilli <= endMilli ? k >= startMilli && k <= endMilli : k >= startMilli || k <= endMilli;
+  if (startMilli === 0 && endMilli === SAMPLES) return true;
+  const from = startMilli % SAMPLES;
+  const to = endMilli % SAMPLES;
+  return from <= to ? k >= from && k <= to : k >= from || k <= to;
 }
 
 function ticksContain(intervals: readonly TickInterval[], tick: number): boolean {
@@ -44,6 +50,15 @@ describe("phase window math", () => {
       }),
       { numRuns: 150 },
     );
+  });
+
+  it("treats 360 as the point 0 except in [0, 360]", () => {
+    expect(windowTicks(300, 360)).toEqual([
+      [0, 0],
+      [72_000_000, 86_399_999],
+    ]);
+    expect(windowTicks(0, 360)).toEqual([[0, 86_399_999]]);
+    expect(windowTicks(360, 30)).toEqual([[0, 7_200_000]]);
   });
 
   it("keeps boundaries given to 0.001 degree exact", () => {

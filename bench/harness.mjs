@@ -1,0 +1,39 @@
+// Shared helpers for the benchmarks: timing by median of repeated runs, and a
+// plain table printer. Benchmarks compare against a baseline measured in the
+// same run, so figures from different machines are comparable as ratios.
+import { spawnSync } from "node:child_process";
+
+/** Median wall time in ms of `fn()` over `runs` runs, after `warmup` unmeasured runs. */
+export function medianMs(fn, { runs = 9, warmup = 2 } = {}) {
+  for (let i = 0; i < warmup; i++) fn();
+  const times = [];
+  for (let i = 0; i < runs; i++) {
+    const start = process.hrtime.bigint();
+    fn();
+    times.push(Number(process.hrtime.bigint() - start) / 1e6);
+  }
+  times.sort((a, b) => a - b);
+  return times[Math.floor(times.length / 2)];
+}
+
+/** Median wall time in ms of running `command args` as a process, alternating with the others to share noise. */
+export function medianProcessMs(commands, { runs = 15, warmup = 2 } = {}) {
+  const samples = commands.map(() => []);
+  for (let i = 0; i < warmup + runs; i++) {
+    commands.forEach(([command, args], k) => {
+      const start = process.hrtime.bigint();
+      const result = spawnSync(command, args, { stdio: "ignore" });
+      if (result.status !== 0) throw new Error(`${command} ${args.join(" ")} exited ${result.status}`);
+      if (i >= warmup) samples[k].push(Number(process.hrtime.bigint() - start) / 1e6);
+    });
+  }
+  return samples.map((times) => times.sort((a, b) => a - b)[Math.floor(times.length / 2)]);
+}
+
+export function printTable(title, rows) {
+  console.log(`\n${title}`);
+  const widths = rows[0].map((_, c) => Math.max(...rows.map((r) => String(r[c]).length)));
+  for (const row of rows) console.log(`  ${row.map((cell, c) => String(cell).padEnd(widths[c])).join("  ")}`);
+}
+
+export const fixed = (n, digits = 2) => n.toFixed(digits);

@@ -1,0 +1,24 @@
+// Bundles the CLI into dist/ so start-up reads a few files instead of
+// resolving hundreds of modules; each command stays a separate chunk that is
+// loaded only when that command runs.
+import { build } from "esbuild";
+import { readFileSync } from "node:fs";
+
+const cliDir = new URL("../", import.meta.url);
+const { version } = JSON.parse(readFileSync(new URL("package.json", cliDir), "utf8"));
+
+await build({
+  entryPoints: { temporalc: new URL("src/main.ts", cliDir).pathname },
+  outdir: new URL("dist/", cliDir).pathname,
+  bundle: true,
+  splitting: true,
+  format: "esm",
+  platform: "node",
+  target: "node20",
+  define: { TEMPORALC_VERSION: JSON.stringify(version) },
+  chunkNames: "chunks/[name]-[hash]",
+  logLevel: "warning",
+  legalComments: "none",
+  // commander is CommonJS: give the bundle a real `require` for its node: built-ins.
+  banner: { js: 'import { createRequire as __createRequire } from "node:module"; const require = __createRequire(import.meta.url);' },
+});

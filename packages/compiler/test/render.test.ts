@@ -1,0 +1,39 @@
+import { describe, expect, it } from "vitest";
+import { compile, renderDiagnostics } from "../src/index.js";
+
+describe("renderDiagnostics", () => {
+  const source = "@temporal v4.6.2\nmission m {\n\trequire phase [90, 90]\n  on ALLOW { execute a }\n}\n";
+  const { diagnostics } = compile(source, { filename: "m.mission" });
+
+  it("prints a code frame with the span underlined, the help and the location", () => {
+    expect(renderDiagnostics(diagnostics, source)).toBe(
+      [
+        "error[M301]: the window [90, 90] has zero width",
+        " --> m.mission:3:2",
+        "  |",
+        "3 | \trequire phase [90, 90]",
+        "  | \t^^^^^^^^^^^^^^^^^^^^^^",
+        "  = help: give two different bounds; [0, 360] is always open and [a, b] with a > b wraps through 0",
+        "",
+      ].join("\n"),
+    );
+  });
+
+  it("uses colour only when asked", () => {
+    expect(renderDiagnostics(diagnostics, source)).not.toContain("\u001b[");
+    expect(renderDiagnostics(diagnostics, source, { color: true })).toContain("\u001b[1;31merror[M301]");
+  });
+
+  it("shows notes with their own frames", () => {
+    const text = "mission a { on ALLOW { execute t } }\nmission a { on ALLOW { execute t } }\n";
+    const rendered = renderDiagnostics(compile(text, { filename: "d.mission" }).diagnostics, text);
+    expect(rendered).toContain("error[M500]: a mission named `a` is already declared\n --> d.mission:2:9");
+    expect(rendered).toContain("note: first declared here\n --> d.mission:1:9");
+  });
+
+  it("points at the end of the file for a missing closing brace", () => {
+    const text = "mission a { on ALLOW { execute t }";
+    const rendered = renderDiagnostics(compile(text, { filename: "e.mission" }).diagnostics, text);
+    expect(rendered).toContain("expected `require`, `on` or `}`, found the end of the file\n --> e.mission:1:35");
+  });
+});
