@@ -21,6 +21,9 @@ import { LANGUAGE_VERSION, LANGUAGE_VERSION_TEXT } from "./version.js";
  * Phase 3: AST to diagnostics. Reads the tree, never changes it.
  */
 
+/** Receipt scopes are `missions.<name>.v1`, at most 128 characters in all. */
+const MAX_ANCHORING_NAME_LENGTH = 128 - "missions.".length - ".v1".length;
+
 /** No real grid's hourly carbon intensity reaches this (gCO2eq/kWh). */
 const MAX_REALISTIC_CARBON = 1200;
 const ZONE_CODES = Array.from({ length: 12 }, (_, n) => `Z${n}`);
@@ -153,6 +156,12 @@ function checkMission(mission: Mission, report: Reporter): void {
   checkCarbon(carbons, report);
   checkHsBloch(hsBlochs, report);
   checkHandlers(mission, handlers, report);
+  const anchors = handlers.some((h) => h.body.some((s) => s.kind === "AnchorStatement"));
+  if (anchors && mission.name.name.length > MAX_ANCHORING_NAME_LENGTH) {
+    report("M506", mission.name.range, `the name of mission \`${mission.name.name.slice(0, 20)}…\` is ${mission.name.name.length} characters long; a mission that anchors receipts may have at most ${MAX_ANCHORING_NAME_LENGTH}`, {
+      help: "receipts name their mission in the scope `missions.<name>.v1`, which is limited to 128 characters; shorten the name",
+    });
+  }
 }
 
 function showWindow(requirement: PhaseRequirement): string {
@@ -173,13 +182,13 @@ function checkPhases(mission: Mission, phases: PhaseRequirement[], report: Repor
     if (!inRange) continue;
     const start = requirement.start.value;
     const end = requirement.end.value;
-    if (start === 0 && end === 360) {
-      report("M302", requirement.range, "the window [0, 360] is always open: this requirement has no effect", {
+    const ticks = windowTicks(start, end);
+    if (ticks === FULL_CYCLE) {
+      report("M302", requirement.range, `the window ${showWindow(requirement)} is always open: this requirement has no effect`, {
         help: "remove it, or narrow the window",
       });
       continue;
     }
-    const ticks = windowTicks(start, end);
     if (start % 360 === end % 360 || (ticks.length === 1 && ticks[0]![0] === ticks[0]![1])) {
       report("M301", requirement.range, `the window ${showWindow(requirement)} has zero width`, {
         help: "give two different bounds; [0, 360] is always open and [a, b] with a > b wraps through 0",
@@ -259,8 +268,12 @@ function reportIneffective<R extends CarbonRequirement | HsBlochRequirement>(
   const strictest = findStrictest(requirements)!;
   for (const requirement of requirements) {
     if (requirement === strictest) continue;
-    report(code, requirement.range, `\`${show(requirement)}\` has no effect: the stricter \`${show(strictest)}\` also applies`, {
-      notes: [{ message: "the strictest requirement", range: strictest.range }],
+    const repeated = requirement.operator === strictest.operator && requirement.threshold.value === strictest.threshold.value;
+    const message = repeated
+      ? `\`${show(requirement)}\` repeats \`${show(strictest)}\`: the repeat has no effect`
+      : `\`${show(requirement)}\` has no effect: the stricter \`${show(strictest)}\` also applies`;
+    report(code, requirement.range, message, {
+      notes: [{ message: repeated ? "first written here" : "the strictest requirement", range: strictest.range }],
       help: "keep one requirement per quantity",
     });
   }
@@ -281,7 +294,7 @@ function checkHandlers(mission: Mission, handlers: Handler[], report: Reporter):
     checkHandlerBody(handler, report);
   }
   if (!firstByVerdict.has("ALLOW")) {
-    report("M502", mission.name.range, `mission \`${mission.name.name}\` has no \`on ALLOW\` block: it can never do anything`, {
+    report("M502", mission.name.range, `mission \`${mission.name.name}\` has no \`on ALLOW\` block: nothing runs when it is allowed`, {
       help: "add `on ALLOW { execute <task> }`",
     });
   }

@@ -1,24 +1,51 @@
 import type { MissionFile } from "./ast.js";
 import { check } from "./checker.js";
-import { compareDiagnostics, limitErrors, type Diagnostic } from "./diagnostics.js";
+import { generate } from "./codegen.js";
+import { compareDiagnostics, hasErrors, limitErrors, type Diagnostic } from "./diagnostics.js";
 import { parseFile, validateFilename } from "./parse.js";
+import type { SourceMapV3 } from "./source-map.js";
 
 export interface CompileOptions {
+  /** The source file's path; only its base name reaches the output. Default `<input>`. */
   filename?: string;
+  /** `esm` (default) or `cjs`. */
+  format?: "esm" | "cjs";
+  /** Also return a source map (v3) from the generated code back to the mission file. Default false. */
+  sourceMap?: boolean;
+  /** The module the generated code imports the runtime from. Default `@temporal/agent-sdk`. */
+  sdkModule?: string;
 }
 
 export interface CompileResult {
-  /** The generated JavaScript module; absent while code generation is not available or when there are errors. */
+  /** The generated JavaScript module; absent when there is any error. */
   code?: string;
-  map?: string;
+  map?: SourceMapV3;
   diagnostics: Diagnostic[];
   ast: MissionFile;
 }
 
-/** Parses and checks a mission file; the whole front-end in one call. */
+export const DEFAULT_SDK_MODULE = "@temporal/agent-sdk";
+
+/** Parses, checks and, when there is no error, generates the JavaScript module. */
 export function compile(source: string, options: CompileOptions = {}): CompileResult {
   if (typeof source !== "string") throw new TypeError(`compile: source must be a string, got ${typeof source}`);
   const filename = validateFilename(options, "compile");
-  const { ast, diagnostics, uncountedErrors } = parseFile(source, filename);
-  return { diagnostics: limitErrors([...diagnostics, ...check(ast)].sort(compareDiagnostics), filename, uncountedErrors), ast };
+  const { format = "esm", sourceMap = false, sdkModule = DEFAULT_SDK_MODULE } = options;
+  if (format !== "esm" && format !== "cjs") throw new TypeError(`compile: options.format must be "esm" or "cjs", got ${JSON.stringify(format)}`);
+  if (typeof sourceMap !== "boolean") throw new TypeError("compile: options.sourceMap must be a boolean");
+  if (typeof sdkModule !== "string" || sdkModule === "") throw new TypeError("compile: options.sdkModule must be a non-empty string");
+
+  const parsed = parseFile(source, filename);
+  const diagnostics = limitErrors([...parsed.diagnostics, ...check(parsed.ast)].sort(compareDiagnostics), filename, parsed.uncountedErrors);
+  if (hasErrors(diagnostics)) return { diagnostics, ast: parsed.ast };
+
+  const sourceName = baseName(filename);
+  const outputName = `${sourceName.replace(/\.mission$/, "")}.${format === "esm" ? "mjs" : "cjs"}`;
+  const generated = generate(parsed.ast, source, { sourceName, outputName, format, sdkModule, sourceMap });
+  return { code: generated.code, ...(generated.map === undefined ? {} : { map: generated.map }), diagnostics, ast: parsed.ast };
+}
+
+/** The last path segment, for either separator; generated code never names a directory. */
+function baseName(path: string): string {
+  return path.slice(Math.max(path.lastIndexOf("/"), path.lastIndexOf("\\")) + 1);
 }

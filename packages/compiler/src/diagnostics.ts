@@ -52,6 +52,7 @@ export const DIAGNOSTIC_CODES = {
   M503: { severity: "warning", title: "task executed twice" },
   M504: { severity: "warning", title: "anchor written twice" },
   M505: { severity: "error", title: "no mission" },
+  M506: { severity: "error", title: "mission name too long for a receipt" },
 } as const satisfies Record<string, { severity: Severity; title: string }>;
 
 export type DiagnosticCode = keyof typeof DIAGNOSTIC_CODES;
@@ -113,5 +114,5 @@ export function limitErrors(sorted: Diagnostic[], file: string, uncounted = 0): 
       }),
     );
   }
-  return kept;
+  return kept.sort(compareDiagnostics);
 }

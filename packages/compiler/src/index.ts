@@ -1,7 +1,8 @@
 export type * from "./ast.js";
 export { check } from "./checker.js";
 export { COMPILER_VERSION, LANGUAGE_VERSION, LANGUAGE_VERSION_TEXT } from "./version.js";
-export { compile, type CompileOptions, type CompileResult } from "./compile.js";
+export { compile, DEFAULT_SDK_MODULE, type CompileOptions, type CompileResult } from "./compile.js";
+export type { SourceMapV3 } from "./source-map.js";
 export {
   DIAGNOSTIC_CODES,
   hasErrors,

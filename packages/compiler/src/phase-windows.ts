@@ -21,7 +21,8 @@ export function degreesToTicks(degrees: number): number {
  * The ticks of the daily cycle inside `[start, end]`, as sorted disjoint
  * intervals. Bounds are inclusive; 360 is the same point as 0, except that
  * `[0, 360]` is the whole cycle; `start > end` wraps through 0. These are
- * the runtime's `allow` semantics.
+ * the runtime's `allow` semantics. A window that covers every tick is
+ * `FULL_CYCLE` itself.
  */
 export function windowTicks(startDegrees: number, endDegrees: number): TickInterval[] {
   const start = degreesToTicks(startDegrees);

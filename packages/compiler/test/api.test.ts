@@ -1,5 +1,6 @@
 import { describe, expect, it } from "vitest";
-import { check, compile, DIAGNOSTIC_CODES, hasErrors, parse } from "../src/index.js";
+import { readFileSync } from "node:fs";
+import { check, compile, COMPILER_VERSION, DIAGNOSTIC_CODES, hasErrors, parse } from "../src/index.js";
 
 describe("public API contracts", () => {
   it("throws TypeError for bad arguments, never for bad source", () => {
@@ -22,11 +23,16 @@ describe("public API contracts", () => {
     expect(check(ast).map((d) => d.code)).toEqual(["M400"]);
   });
 
-  it("returns no code until code generation exists", () => {
+  it("returns the AST and code when there is no error", () => {
     const result = compile("@temporal v4.6.2\nmission a { on ALLOW { execute t } }");
     expect(hasErrors(result.diagnostics)).toBe(false);
-    expect(result.code).toBeUndefined();
+    expect(result.code).toContain("export const a = defineMission({");
     expect(result.ast.missions.map((m) => m.name.name)).toEqual(["a"]);
+  });
+
+  it("names its own version in generated code, as its package.json does", () => {
+    const pkg = JSON.parse(readFileSync(new URL("../package.json", import.meta.url), "utf8")) as { version: string };
+    expect(COMPILER_VERSION).toBe(pkg.version);
   });
 
   it("keeps diagnostic codes and severities stable", () => {
@@ -60,6 +66,7 @@ describe("public API contracts", () => {
         "M503:warning",
         "M504:warning",
         "M505:error",
+        "M506:error",
       ]
     `);
   });

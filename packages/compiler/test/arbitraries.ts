@@ -82,3 +82,49 @@ export const missionFileArb: fc.Arbitrary<MissionFile> = fc
 export function withoutRanges(value: unknown): unknown {
   return JSON.parse(JSON.stringify(value, (key, v: unknown) => (key === "range" ? undefined : v)));
 }
+
+/**
+ * Mission files the checker accepts without errors: windows that share a
+ * point, realistic thresholds, unique names, at most one block per verdict.
+ */
+export const validMissionFileArb: fc.Arbitrary<MissionFile> = fc
+  .tuple(
+    fc.option(fc.nat(11), { nil: undefined }),
+    fc.uniqueArray(nameArb, { minLength: 1, maxLength: 3 }),
+    fc.array(
+      fc.record({
+        sharedPoint: fc.nat(359_999),
+        spans: fc.array(fc.tuple(fc.nat(179_999), fc.nat(179_999)).filter(([a, b]) => a + b > 0), { maxLength: 2 }),
+        carbon: fc.option(fc.tuple(fc.constantFrom("<" as const, "<=" as const), fc.integer({ min: 1, max: 1_200_000 })), { nil: undefined }),
+        hsBloch: fc.option(fc.tuple(fc.constantFrom(">=" as const, ">" as const), fc.integer({ min: 0, max: 999 })), { nil: undefined }),
+        allow: fc.uniqueArray(nameArb, { maxLength: 3 }),
+        anchorOnAllow: fc.boolean(),
+        deny: fc.option(fc.uniqueArray(nameArb, { maxLength: 2 }), { nil: undefined }),
+      }),
+      { minLength: 3, maxLength: 3 },
+    ),
+  )
+  .map(([zone, names, bodies]) => {
+    const literal = (value: number): NumberLiteral => ({ kind: "NumberLiteral", value, raw: String(value), range });
+    const directives: Directive[] = [{ kind: "VersionDirective", version: { raw: "v4.6.2", major: 4, minor: 6, patch: 2 }, range }];
+    if (zone !== undefined) directives.push({ kind: "AnchorDirective", code: identifier(`Z${zone}`), zone, range });
+    const missions = names.map((name, i): Mission => {
+      const body = bodies[i]!;
+      const items: MissionItem[] = body.spans.map(([before, after]) => ({
+        kind: "PhaseRequirement",
+        start: literal(((body.sharedPoint - before + 360_000) % 360_000) / 1000),
+        end: literal(((body.sharedPoint + after) % 360_000) / 1000),
+        range,
+      }));
+      if (body.carbon) items.push({ kind: "CarbonRequirement", operator: body.carbon[0], threshold: literal(body.carbon[1] / 1000), range });
+      if (body.hsBloch) items.push({ kind: "HsBlochRequirement", operator: body.hsBloch[0], threshold: literal(body.hsBloch[1] / 1000), range });
+      const steps = (tasks: string[], anchor: boolean): Statement[] => [
+        ...tasks.map((task): Statement => ({ kind: "ExecuteStatement", task: identifier(task), range })),
+        ...(anchor ? [{ kind: "AnchorStatement", range } as const] : []),
+      ];
+      items.push({ kind: "Handler", verdict: "ALLOW", body: steps(body.allow, body.anchorOnAllow), range });
+      if (body.deny) items.push({ kind: "Handler", verdict: "DENY", body: steps(body.deny, true), range });
+      return { kind: "Mission", name: identifier(name), items, range };
+    });
+    return { kind: "MissionFile", filename: "<input>", directives, missions, comments: [], range };
+  });

@@ -1,0 +1,202 @@
+import { readFileSync } from "node:fs";
+import { describe, expect, it } from "vitest";
+import { compile, DIAGNOSTIC_CODES, hasErrors, renderDiagnostics } from "../src/index.js";
+
+/**
+ * Keeps the user documentation true to the compiler. The conventions are
+ * described at the top of each markdown file:
+ *
+ * - docs/diagnostics.md: one `## M<nnn>: <title> (<severity>)` section per
+ *   code, in code order. A section's first ```mission block must trigger its
+ *   code, and the next plain ``` block must be the compiler's rendered output
+ *   for it; ```mission skip-test opts a section out of both checks.
+ * - docs/language.md: a ```mission block is a complete file that compiles
+ *   without errors; ```mission invalid is an intentional mistake and must
+ *   produce an error.
+ */
+
+const DOCS = new URL("../../../docs/", import.meta.url);
+const EXAMPLE_FILENAME = "example.mission";
+
+interface Block {
+  /** The info string after the opening fence, trimmed: "mission", "mission skip-test", "". */
+  info: string;
+  /** The block's content, each line ending with "\n". */
+  text: string;
+  /** 1-based line of the opening fence. */
+  line: number;
+}
+
+interface Heading {
+  text: string;
+  line: number;
+}
+
+interface Markdown {
+  blocks: Block[];
+  /** Level-2 headings outside code blocks. */
+  headings: Heading[];
+  /** The anchors GitHub gives the headings of every level. */
+  anchors: Set<string>;
+  /** The text outside code blocks, where links are. */
+  prose: string;
+}
+
+function readMarkdown(name: string): Markdown {
+  const lines = readFileSync(new URL(name, DOCS), "utf8").split(/\r?\n/);
+  const blocks: Block[] = [];
+  const headings: Heading[] = [];
+  const anchors = new Set<string>();
+  const prose: string[] = [];
+  let open: { info: string; line: number; content: string[] } | undefined;
+  lines.forEach((line, index) => {
+    if (open !== undefined) {
+      if (/^```\s*$/.test(line)) {
+        blocks.push({ info: open.info, line: open.line, text: open.content.map((l) => `${l}\n`).join("") });
+        open = undefined;
+      } else {
+        open.content.push(line);
+      }
+    } else if (line.startsWith("```")) {
+      open = { info: line.slice(3).trim(), line: index + 1, content: [] };
+    } else {
+      prose.push(line);
+      if (line.startsWith("## ")) headings.push({ text: line.trimEnd(), line: index + 1 });
+      const heading = /^#{1,6} (.*)$/.exec(line);
+      if (heading !== null) anchors.add(githubAnchor(heading[1]!));
+    }
+  });
+  if (open !== undefined) throw new Error(`${name}:${open.line}: code block never closed`);
+  return { blocks, headings, anchors, prose: prose.join("\n") };
+}
+
+/** GitHub's heading anchor: lower case, punctuation dropped, spaces to hyphens. */
+function githubAnchor(heading: string): string {
+  return heading
+    .trim()
+    .toLowerCase()
+    .replace(/[^\p{L}\p{N}\s_-]/gu, "")
+    .replace(/\s/g, "-");
+}
+
+/** `[text](file.md#anchor)` and `[text](#anchor)` links in the prose, as [file, anchor]. */
+function anchorLinks(markdown: Markdown, self: string): [file: string, anchor: string][] {
+  return [...markdown.prose.matchAll(/\]\(([\w.-]*)#([^)\s]+)\)/g)].map((m) => [m[1] === "" ? self : m[1]!, m[2]!]);
+}
+
+/** The words after `mission` in a ```mission info string, or undefined for other blocks. */
+function missionMarkers(block: Block): string[] | undefined {
+  const [language, ...markers] = block.info.split(/\s+/);
+  return language === "mission" ? markers : undefined;
+}
+
+/** Rendered output as shown in a markdown file: trailing spaces and the final newline do not count. */
+function normalizeOutput(text: string): string {
+  return text
+    .split("\n")
+    .map((line) => line.trimEnd())
+    .join("\n")
+    .replace(/\n+$/, "");
+}
+
+function describeDiagnostics(source: string, filename = EXAMPLE_FILENAME): string {
+  const { diagnostics } = compile(source, { filename });
+  return diagnostics.length === 0 ? "(no diagnostics)" : renderDiagnostics(diagnostics, source);
+}
+
+const CODES = Object.keys(DIAGNOSTIC_CODES) as (keyof typeof DIAGNOSTIC_CODES)[];
+const CODE_HEADING = /^## (M\d{3}): (.+) \((error|warning|info)\)$/;
+
+describe("docs/diagnostics.md", () => {
+  const markdown = readMarkdown("diagnostics.md");
+  const codeHeadings = markdown.headings.filter((h) => /^##\s+M\d/.test(h.text));
+
+  /** Each code's section: its heading and the blocks up to the next level-2 heading. */
+  function section(code: string): { heading: Heading; blocks: Block[] } | undefined {
+    const index = markdown.headings.findIndex((h) => CODE_HEADING.exec(h.text)?.[1] === code);
+    if (index < 0) return undefined;
+    const heading = markdown.headings[index]!;
+    const end = markdown.headings[index + 1]?.line ?? Number.POSITIVE_INFINITY;
+    return { heading, blocks: markdown.blocks.filter((b) => b.line > heading.line && b.line < end) };
+  }
+
+  it("writes every code heading as `## M<nnn>: <title> (<severity>)` for a code that exists", () => {
+    const malformed = codeHeadings.filter((h) => !CODE_HEADING.test(h.text)).map((h) => `line ${h.line}: ${h.text}`);
+    expect(malformed).toEqual([]);
+    const unknown = codeHeadings
+      .map((h) => CODE_HEADING.exec(h.text)?.[1])
+      .filter((code): code is string => code !== undefined && !(code in DIAGNOSTIC_CODES));
+    expect(unknown).toEqual([]);
+  });
+
+  it("has exactly one section per code, in code order, with the code's title and severity", () => {
+    const expected = Object.entries(DIAGNOSTIC_CODES).map(([code, { title, severity }]) => `## ${code}: ${title} (${severity})`);
+    expect(codeHeadings.map((h) => h.text)).toEqual(expected);
+  });
+
+  for (const code of CODES) {
+    const found = section(code);
+    const example = found?.blocks.find((b) => missionMarkers(b) !== undefined);
+    const markers = example === undefined ? [] : missionMarkers(example)!;
+    const skip = markers.includes("skip-test");
+
+    describe(code, () => {
+      it("has a ```mission example with known markers", () => {
+        expect(found, `no section for ${code}`).toBeDefined();
+        expect(example, `the ${code} section has no \`\`\`mission example`).toBeDefined();
+        expect(markers.filter((m) => m !== "skip-test"), `unknown markers on line ${example?.line}`).toEqual([]);
+      });
+
+      it.skipIf(skip || example === undefined)(`the example triggers ${code}`, () => {
+        const source = example!.text;
+        const codes = compile(source, { filename: EXAMPLE_FILENAME }).diagnostics.map((d) => d.code);
+        expect(codes, `diagnostics.md:${example!.line}\n${describeDiagnostics(source)}`).toContain(code);
+      });
+
+      it.skipIf(skip || example === undefined)("shows the example's real output", () => {
+        const output = found!.blocks.find((b) => b.line > example!.line && b.info === "");
+        expect(output, `no plain \`\`\` output block after the example on line ${example!.line}`).toBeDefined();
+        const source = example!.text;
+        const rendered = renderDiagnostics(compile(source, { filename: EXAMPLE_FILENAME }).diagnostics, source);
+        expect(normalizeOutput(output!.text), `diagnostics.md:${output!.line}`).toBe(normalizeOutput(rendered));
+      });
+    });
+  }
+});
+
+describe("links between the docs", () => {
+  const files = { "language.md": readMarkdown("language.md"), "diagnostics.md": readMarkdown("diagnostics.md") };
+
+  it("land on headings that exist", () => {
+    const broken: string[] = [];
+    let checked = 0;
+    for (const [name, markdown] of Object.entries(files)) {
+      for (const [file, anchor] of anchorLinks(markdown, name)) {
+        checked++;
+        const target = files[file as keyof typeof files];
+        if (target === undefined || !target.anchors.has(anchor)) broken.push(`${name}: ${file}#${anchor}`);
+      }
+    }
+    expect(broken).toEqual([]);
+    expect(checked).toBeGreaterThan(20);
+  });
+});
+
+describe("docs/language.md", () => {
+  const markdown = readMarkdown("language.md");
+  const examples = markdown.blocks.filter((b) => missionMarkers(b) !== undefined);
+
+  it("has ```mission examples, marked only `invalid` when marked at all", () => {
+    expect(examples.length).toBeGreaterThan(5);
+    const unknown = examples.filter((b) => missionMarkers(b)!.some((m) => m !== "invalid")).map((b) => `line ${b.line}: ${b.info}`);
+    expect(unknown).toEqual([]);
+  });
+
+  for (const example of examples) {
+    const invalid = missionMarkers(example)!.includes("invalid");
+    it(`line ${example.line}: ${invalid ? "reports an error, as intended" : "compiles without errors"}`, () => {
+      const { diagnostics } = compile(example.text, { filename: EXAMPLE_FILENAME });
+      expect(hasErrors(diagnostics), `language.md:${example.line}\n${describeDiagnostics(example.text)}`).toBe(invalid);
+    });
+  }
+});
