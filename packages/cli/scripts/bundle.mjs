@@ -19,6 +19,8 @@ await build({
   chunkNames: "chunks/[name]-[hash]",
   logLevel: "warning",
   legalComments: "none",
+  // Shared at run time with the modules `temporalc run` generates: one SDK instance, not a bundled copy.
+  external: ["@temporal/agent-sdk"],
   // commander is CommonJS: give the bundle a real `require` for its node: built-ins.
   banner: { js: 'import { createRequire as __createRequire } from "node:module"; const require = __createRequire(import.meta.url);' },
 });

@@ -14,6 +14,20 @@ function nonNegativeInteger(value: string): number {
   return Number(value);
 }
 
+function finiteNumber(value: string): number {
+  const number = Number(value);
+  if (value.trim() === "" || !Number.isFinite(number)) throw new InvalidArgumentError("expected a number");
+  return number;
+}
+
+/** ISO 8601 with a zone (`Z` or an offset), or a plain date (UTC midnight): never local time by accident. */
+function instant(value: string): number {
+  const form = /^\d{4}-\d{2}-\d{2}(?:T\d{2}:\d{2}(?::\d{2}(?:\.\d{1,9})?)?(?:Z|[+-]\d{2}:?\d{2}))?$/;
+  const ms = Date.parse(value);
+  if (!form.test(value) || Number.isNaN(ms)) throw new InvalidArgumentError("expected an ISO 8601 time with a zone, such as 2026-11-22T23:30:00Z");
+  return ms;
+}
+
 function program(): Command {
   const cli = new Command("temporalc")
     .description("Check, compile and run .mission files: temporal permissions for your code.")
@@ -42,6 +56,68 @@ Examples:
     .action(async (files: string[], options: { format: "text" | "json"; maxWarnings?: number }) => {
       const { runCheck } = await import("./commands/check.js");
       process.exitCode = await runCheck(files, options);
+    });
+
+  cli
+    .command("compile")
+    .description("compile mission files to JavaScript modules that gate on @temporal/agent-sdk")
+    .argument("<files...>", "mission files, or folders to search for *.mission files")
+    .option("-o, --out-dir <dir>", "write the modules here instead of next to each source")
+    .addOption(new Option("--format <format>", "module format").choices(["esm", "cjs"]).default("esm"))
+    .option("--sourcemap", "also write a source map (<module>.map) and link it", false)
+    .option("--stdout", "print the module instead of writing it (one file only)", false)
+    .addHelpText(
+      "after",
+      `
+Each file becomes <name>.mjs (or .cjs with --format cjs). A file with errors
+gets its diagnostics printed and nothing written; the other files still
+compile. Files are replaced atomically.
+
+Exit status: 0 when every file compiled, 1 when any had errors, 2 for usage
+or I/O errors.
+
+Examples:
+  $ temporalc compile examples/nightly-backup.mission
+  $ temporalc compile missions/ --out-dir build/missions --sourcemap
+  $ temporalc compile job.mission --format cjs --stdout`,
+    )
+    .action(async (files: string[], options: { outDir?: string; format: "esm" | "cjs"; sourcemap: boolean; stdout: boolean }) => {
+      const { runCompile } = await import("./commands/compile.js");
+      process.exitCode = await runCompile(files, options);
+    });
+
+  cli
+    .command("run")
+    .description("compile a mission file in memory and run it now, with the embedded local authority")
+    .argument("<file>", "the mission file")
+    .option("--mission <name>", "run only this mission (default: every mission, in order)")
+    .option("--tasks <module>", "a JavaScript module whose named exports are the task functions")
+    .option("--at <time>", "pretend it is this time (ISO 8601 with a zone)", instant)
+    .option("--carbon <gCO2eq/kWh>", "the current grid carbon intensity", finiteNumber)
+    .option("--hs-bloch <score>", "the current HS-Bloch quality score, 0 to 1", finiteNumber)
+    .option("--home <dir>", "where keys and the ledger live (default: $TEMPORAL_HOME or ./.temporal)")
+    .option("--dry-run", "decide the verdict only: run no task, issue no receipt", false)
+    .option("--json", "print the result object (an array for several missions)", false)
+    .option("--fail-on-deny", "exit with status 3 when any verdict is DENY", false)
+    .addHelpText(
+      "after",
+      `
+A mission that requires carbon or HS-Bloch and is given no value is denied
+(fail closed). Receipts are signed with a key created under --home on first
+use and anchored in its ledger.
+
+Exit status: 0 when the missions ran (ALLOW or DENY), 1 for errors in the
+file or a failing task, 2 for usage or I/O errors, 3 for DENY with
+--fail-on-deny.
+
+Examples:
+  $ temporalc run examples/nightly-backup.mission --tasks examples/tasks.mjs --carbon 180
+  $ temporalc run examples/ml-training.mission --dry-run --at 2026-11-22T03:00:00Z --carbon 90
+  $ temporalc run ops.mission --mission rotate_keys --tasks ./tasks.mjs --json`,
+    )
+    .action(async (file: string, options: Parameters<typeof import("./commands/run.js").runMissions>[1]) => {
+      const { runMissions } = await import("./commands/run.js");
+      process.exitCode = await runMissions(file, options);
     });
 
   return cli;

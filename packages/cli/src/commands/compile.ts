@@ -1,0 +1,77 @@
+import { mkdir } from "node:fs/promises";
+import { basename, dirname, join, relative, resolve, sep } from "node:path";
+import { compile, renderDiagnostics } from "@temporal/compiler";
+import { EXIT_FAILURE, EXIT_OK, EXIT_USAGE, UsageError } from "../errors.js";
+import { describeIoError, readMissionFiles, type SourceFile } from "../files.js";
+import { useColor } from "../terminal.js";
+import { writeFileAtomic } from "../write-atomic.js";
+
+export interface CompileCommandOptions {
+  outDir?: string;
+  format: "esm" | "cjs";
+  sourcemap: boolean;
+  stdout: boolean;
+}
+
+interface Planned {
+  file: SourceFile;
+  output: string;
+}
+
+export async function runCompile(paths: string[], options: CompileCommandOptions): Promise<number> {
+  const { files, problems } = await readMissionFiles(paths);
+  if (options.stdout && files.length + problems.length !== 1) throw new UsageError("--stdout takes exactly one mission file");
+  const planned = plan(files, options);
+  const color = useColor(process.stderr);
+  let failed = 0;
+  let written = 0;
+
+  for (const { file, output } of planned) {
+    const result = compile(file.text, { filename: file.path, format: options.format, sourceMap: options.sourcemap && !options.stdout });
+    if (result.diagnostics.length > 0) process.stderr.write(`${renderDiagnostics(result.diagnostics, file.text, { color })}\n`);
+    if (result.code === undefined) {
+      failed++;
+      continue;
+    }
+    if (options.stdout) {
+      process.stdout.write(result.code);
+      continue;
+    }
+    try {
+      await mkdir(dirname(output), { recursive: true });
+      let code = result.code;
+      if (result.map !== undefined) {
+        // The map sits beside the output; point it at the source from there.
+        const map = { ...result.map, sources: [relative(dirname(output), file.path).split(sep).join("/")] };
+        await writeFileAtomic(`${output}.map`, `${JSON.stringify(map)}\n`);
+        code += `//# sourceMappingURL=${basename(output)}.map\n`;
+      }
+      await writeFileAtomic(output, code);
+      written++;
+    } catch (error) {
+      problems.push({ path: output, message: `cannot write: ${describeIoError(error)}` });
+    }
+  }
+
+  for (const problem of problems) process.stderr.write(`temporalc: ${problem.path}: ${problem.message}\n`);
+  if (!options.stdout) {
+    const failures = failed > 0 ? `, ${failed} with errors (nothing written for ${failed === 1 ? "it" : "them"})` : "";
+    process.stderr.write(`compiled ${written} of ${planned.length} file${planned.length === 1 ? "" : "s"}${failures}\n`);
+  }
+  if (problems.length > 0) return EXIT_USAGE;
+  return failed > 0 ? EXIT_FAILURE : EXIT_OK;
+}
+
+/** Where each file's module goes; refuses two sources that would write one output. */
+function plan(files: SourceFile[], options: CompileCommandOptions): Planned[] {
+  const extension = options.format === "esm" ? ".mjs" : ".cjs";
+  const byOutput = new Map<string, SourceFile>();
+  return files.map((file) => {
+    const name = basename(file.path).replace(/\.mission$/, "") + extension;
+    const output = options.outDir === undefined ? join(dirname(file.path), name) : join(options.outDir, name);
+    const clash = byOutput.get(resolve(output));
+    if (clash !== undefined && !options.stdout) throw new UsageError(`${clash.path} and ${file.path} would both be written to ${output}`);
+    byOutput.set(resolve(output), file);
+    return { file, output };
+  });
+}

@@ -1,0 +1,125 @@
+import { readFile } from "node:fs/promises";
+import { resolve } from "node:path";
+import { pathToFileURL } from "node:url";
+import { compile, renderDiagnostics } from "@temporal/compiler";
+import type { Authority, Mission, RunResult, Task } from "@temporal/agent-sdk";
+import { EXIT_FAILURE, EXIT_OK, EXIT_USAGE, UsageError } from "../errors.js";
+import { describeIoError } from "../files.js";
+import { useColor } from "../terminal.js";
+
+export interface RunCommandOptions {
+  mission?: string;
+  tasks?: string;
+  at?: number;
+  carbon?: number;
+  hsBloch?: number;
+  home?: string;
+  dryRun: boolean;
+  json: boolean;
+  failOnDeny: boolean;
+}
+
+/** Exit status when a mission's verdict was DENY and --fail-on-deny was given. */
+const EXIT_DENIED = 3;
+
+type Sdk = typeof import("@temporal/agent-sdk");
+
+export async function runMissions(file: string, options: RunCommandOptions): Promise<number> {
+  let source: string;
+  try {
+    source = await readFile(file, "utf8");
+  } catch (error) {
+    throw new UsageError(`cannot read ${file}: ${describeIoError(error)}`);
+  }
+  // The generated module and this command must share one SDK instance.
+  const sdkUrl = import.meta.resolve("@temporal/agent-sdk");
+  const result = compile(source, { filename: file, sdkModule: sdkUrl });
+  if (result.diagnostics.length > 0) process.stderr.write(`${renderDiagnostics(result.diagnostics, source, { color: useColor(process.stderr) })}\n`);
+  if (result.code === undefined) return EXIT_FAILURE;
+
+  const generated = (await import(`data:text/javascript;base64,${Buffer.from(result.code).toString("base64")}`)) as { missions: Record<string, Mission> };
+  const selected = selectMissions(generated.missions, options.mission);
+  const tasks = options.tasks === undefined ? {} : await loadTasks(options.tasks);
+  const sdk = (await import(sdkUrl)) as Sdk;
+  const clock = options.at === undefined ? undefined : () => options.at!;
+  const measures = { ...(clock === undefined ? {} : { clock }), carbon: options.carbon, hsBloch: options.hsBloch };
+
+  if (options.dryRun) {
+    const decisions = [];
+    for (const mission of selected) decisions.push(await mission.evaluate(measures));
+    print(decisions, options.json, describeDecision);
+    return exitFor(decisions, options);
+  }
+
+  const authority: Authority = options.home === undefined ? sdk.defaultSdk() : sdk.createLocalAuthority({ home: options.home });
+  const results: RunResult[] = [];
+  try {
+    for (const mission of selected) results.push(await mission.run({ ...measures, tasks, sdk: authority }));
+  } catch (error) {
+    print(results, options.json, describeResult);
+    if (error instanceof sdk.MissingTasksError) {
+      process.stderr.write(`temporalc: ${error.message}\n  hint: export ${error.missing.join(", ")} from a module and pass it with --tasks\n`);
+      return EXIT_FAILURE;
+    }
+    if (error instanceof sdk.TaskFailedError) {
+      process.stderr.write(`temporalc: ${error.message}\n  already ran: ${error.executed.join(", ") || "nothing"}; receipts anchored: ${error.anchors.length}\n`);
+      return EXIT_FAILURE;
+    }
+    throw error;
+  } finally {
+    await authority.close();
+  }
+  print(results, options.json, describeResult);
+  return exitFor(results, options);
+}
+
+function selectMissions(missions: Record<string, Mission>, wanted: string | undefined): Mission[] {
+  const all = Object.values(missions);
+  if (wanted === undefined) return all;
+  const mission = Object.hasOwn(missions, wanted) ? missions[wanted] : undefined;
+  if (mission === undefined) throw new UsageError(`no mission named ${JSON.stringify(wanted)}; this file has ${all.map((m) => m.name).join(", ")}`);
+  return [mission];
+}
+
+async function loadTasks(specifier: string): Promise<Record<string, Task>> {
+  const url = pathToFileURL(resolve(specifier)).href;
+  let module: Record<string, unknown>;
+  try {
+    module = (await import(url)) as Record<string, unknown>;
+  } catch (error) {
+    const code = (error as { code?: string }).code;
+    const reason = code === "ERR_MODULE_NOT_FOUND" ? "no such module" : error instanceof Error ? error.message : String(error);
+    throw new UsageError(`cannot load tasks from ${specifier}: ${reason}`);
+  }
+  return Object.fromEntries(Object.entries(module).filter((entry): entry is [string, Task] => typeof entry[1] === "function"));
+}
+
+function exitFor(outcomes: { verdict: string }[], options: RunCommandOptions): number {
+  return options.failOnDeny && outcomes.some((o) => o.verdict === "DENY") ? EXIT_DENIED : EXIT_OK;
+}
+
+function print<T>(outcomes: T[], json: boolean, describe: (outcome: T) => string): void {
+  if (json) {
+    if (outcomes.length > 0) process.stdout.write(`${JSON.stringify(outcomes.length === 1 ? outcomes[0] : outcomes, null, 2)}\n`);
+    return;
+  }
+  for (const outcome of outcomes) process.stdout.write(describe(outcome));
+}
+
+type DecisionLike = Pick<RunResult, "mission" | "verdict" | "reasons" | "ctx" | "next_open_unix_ms">;
+
+function describeDecision(decision: DecisionLike): string {
+  const { ctx } = decision;
+  const when = `at ${ctx.utc}, zone Z${ctx.swt_zone}, phase ${Number(ctx.phase_deg.toFixed(3))}°`;
+  const head = decision.verdict === "ALLOW" ? `${decision.mission}: ALLOW ${when}\n` : `${decision.mission}: DENY (${decision.reasons.join(", ")}) ${when}\n`;
+  const next = decision.next_open_unix_ms === undefined ? "" : `  phase window opens at ${new Date(decision.next_open_unix_ms).toISOString()}\n`;
+  return head + next;
+}
+
+function describeResult(result: RunResult): string {
+  const ran = `  ran: ${result.executed.length === 0 ? "nothing" : result.executed.join(", ")}\n`;
+  const anchors = result.anchors
+    .map((a) => `  receipt anchored: tile ${a.tile_id}, leaf ${a.leaf_index} of ${a.tree_size}, root ${a.root_hash}\n`)
+    .join("");
+  return describeDecision(result) + ran + anchors;
+}

@@ -1,0 +1,95 @@
+import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { afterAll, describe, expect, it } from "vitest";
+import { createLocalAuthority, verifyInclusion, verifyReceipt, type RunResult } from "@temporal/agent-sdk";
+import { runCli } from "./run-cli.js";
+
+const scratch = mkdtempSync(join(tmpdir(), "temporalc-run-"));
+afterAll(() => rmSync(scratch, { recursive: true, force: true }));
+const home = join(scratch, "home");
+const tasks = ["--tasks", "examples/tasks.mjs"];
+const night = "2026-11-22T23:30:00Z";
+
+describe("temporalc run", () => {
+  it("runs the ALLOW block with the example tasks and anchors a receipt that verifies", async () => {
+    const result = runCli(["run", "examples/nightly-backup.mission", ...tasks, "--carbon", "180", "--at", night, "--home", home, "--json"]);
+    expect(result.stderr).toBe("");
+    expect(result.code).toBe(0);
+    const json = result.stdout.slice(result.stdout.indexOf("{"));
+    const outcome = JSON.parse(json) as RunResult;
+    expect(outcome).toMatchObject({ mission: "nightly_backup", verdict: "ALLOW", reason: null, executed: ["snapshot_db", "upload_offsite"] });
+    expect(result.stdout).toContain("… snapshotting the database (phase 22.50° in zone Z1)");
+    const authority = createLocalAuthority({ home });
+    try {
+      const receipt = outcome.receipts[0]!;
+      expect(await verifyReceipt(receipt, (await authority.publicKeys())[receipt.key_id]!)).toBe(true);
+      expect(await verifyInclusion(outcome.anchors[0]!)).toBe(true);
+    } finally {
+      await authority.close();
+    }
+  });
+
+  it("prints the verdict, reasons, tasks and each receipt's tile, leaf and root", () => {
+    const result = runCli(["run", "examples/nightly-backup.mission", ...tasks, "--carbon", "400", "--at", night, "--home", home]);
+    expect(result.code).toBe(0);
+    expect(result.stdout).toContain("nightly_backup: DENY (CARBON_ABOVE_THRESHOLD) at 2026-11-22T23:30:00.000Z, zone Z1, phase 22.5°");
+    expect(result.stdout).toContain("  ran: nothing");
+    expect(result.stdout).toMatch(/ {2}receipt anchored: tile \d+, leaf \d+ of \d+, root [0-9a-f]{64}\n/);
+  });
+
+  it("evaluates only with --dry-run, runs every mission in order, and exits 3 on DENY with --fail-on-deny", () => {
+    const args = ["run", "examples/ops.mission", "--dry-run", "--at", "2026-11-22T12:30:00Z", "--home", home];
+    const result = runCli(args);
+    expect(result.code).toBe(0);
+    expect(result.stdout.split("\n").filter((l) => !l.startsWith(" "))).toEqual([
+      "rotate_keys: ALLOW at 2026-11-22T12:30:00.000Z, zone Z10, phase 127.5°",
+      "vacuum_database: DENY (PHASE_OUTSIDE_WINDOW, CARBON_UNKNOWN) at 2026-11-22T12:30:00.000Z, zone Z10, phase 127.5°",
+      "heartbeat: ALLOW at 2026-11-22T12:30:00.000Z, zone Z10, phase 127.5°",
+      "",
+    ]);
+    expect(result.stdout).toContain("  phase window opens at 2026-11-23T04:00:00.000Z");
+    expect(runCli([...args, "--fail-on-deny"]).code).toBe(3);
+    expect(runCli([...args, "--fail-on-deny", "--mission", "heartbeat"]).code).toBe(0);
+  });
+
+  it("names every missing task, runs nothing and exits 1", () => {
+    const result = runCli(["run", "examples/ml-training.mission", "--carbon", "50", "--hs-bloch", "0.95", "--at", "2026-11-22T03:00:00Z", "--home", home]);
+    expect(result.code).toBe(1);
+    expect(result.stderr).toContain(`needs tasks "fetch_dataset", "train_epoch", "publish_checkpoint"`);
+    expect(result.stdout).toBe("");
+  });
+
+  it("reports a failing task with what had already run", () => {
+    const module = join(scratch, "failing-tasks.mjs");
+    writeFileSync(module, `export const snapshot_db = () => {}; export const upload_offsite = () => { throw new Error("bucket gone"); };\n`);
+    const result = runCli(["run", "examples/nightly-backup.mission", "--tasks", module, "--carbon", "1", "--at", night, "--home", home]);
+    expect(result.code).toBe(1);
+    expect(result.stderr).toContain(`task "upload_offsite" of mission "nightly_backup" failed: bucket gone`);
+    expect(result.stderr).toContain("already ran: snapshot_db");
+  });
+
+  it("gives usage errors (exit 2) for bad arguments, with no stack trace", () => {
+    const cases = [
+      ["run", "examples/ops.mission", "--mission", "nope", "--dry-run"],
+      ["run", "examples/ops.mission", "--at", "2026-11-22T12:30:00", "--dry-run"],
+      ["run", "examples/ops.mission", "--carbon", "lots", "--dry-run"],
+      ["run", "examples/ops.mission", "--tasks", "missing.mjs"],
+      ["run", "no-such.mission"],
+    ];
+    for (const args of cases) {
+      const result = runCli(args);
+      expect(result.code, args.join(" ")).toBe(2);
+      expect(result.stderr, args.join(" ")).not.toMatch(/\n\s+at /);
+    }
+    expect(runCli(cases[0]!).stderr).toContain(`no mission named "nope"; this file has rotate_keys, vacuum_database, heartbeat`);
+  });
+
+  it("exits 1 with diagnostics for a mission file with errors", () => {
+    const file = join(scratch, "broken.mission");
+    writeFileSync(file, "mission broken { require phase [5, 5] on ALLOW { execute t } }\n");
+    const result = runCli(["run", file, "--dry-run"]);
+    expect(result.code).toBe(1);
+    expect(result.stderr).toContain("error[M301]");
+  });
+});

@@ -1,0 +1,127 @@
+/**
+ * Every error the SDK throws carries a stable `code` so callers can branch on
+ * it without parsing messages; messages name the offending value.
+ */
+
+import type { Window } from "./types.js";
+
+export type ErrorCode =
+  | "INVALID_WINDOW"
+  | "INVALID_CONTEXT"
+  | "INVALID_ZONE"
+  | "INVALID_UTC_OFFSET"
+  | "INVALID_TIME_ZONE"
+  | "INVALID_TIME"
+  | "INVALID_STAMP"
+  | "DURATION_OUT_OF_RANGE"
+  | "INVALID_HARMONICS"
+  | "INVALID_JSON_VALUE"
+  | "INVALID_PUBLIC_KEY"
+  | "INVALID_HASH"
+  | "INVALID_TILE"
+  | "WEBCRYPTO_UNAVAILABLE"
+  | "MERKLE_TREE_FULL"
+  | "INVALID_LEAF_INDEX"
+  | "PHASE_OUTSIDE_WINDOW"
+  | "TSAE_REQUEST_INVALID"
+  | "RECEIPT_REJECTED"
+  | "LEDGER_CORRUPT"
+  | "LEDGER_IO_FAILED"
+  | "HOME_LOCKED"
+  | "KEY_MISSING"
+  | "KEY_INVALID"
+  | "AUTHORITY_CLOSED"
+  | "REMOTE_UNSUPPORTED"
+  // the mission runtime (src/mission)
+  | "INVALID_MISSION_OPTIONS"
+  | "INVALID_MEASURE"
+  | "MISSING_TASKS"
+  | "TASK_FAILED";
+
+export class TemporalError extends Error {
+  readonly code: ErrorCode;
+  constructor(code: ErrorCode, message: string, options?: ErrorOptions) {
+    super(message, options);
+    this.code = code;
+    this.name = "TemporalError";
+  }
+}
+
+/** A `RangeError` (so `instanceof RangeError` holds) with a stable code. */
+export class TemporalRangeError extends RangeError {
+  readonly code: ErrorCode;
+  constructor(code: ErrorCode, message: string) {
+    super(message);
+    this.code = code;
+    this.name = "TemporalRangeError";
+  }
+}
+
+/** A `TypeError` (so `instanceof TypeError` holds) with a stable code. */
+export class TemporalTypeError extends TypeError {
+  readonly code: ErrorCode;
+  constructor(code: ErrorCode, message: string) {
+    super(message);
+    this.code = code;
+    this.name = "TemporalTypeError";
+  }
+}
+
+/** Renders any value for an error message without throwing. */
+export function describeValue(value: unknown): string {
+  if (typeof value === "string") return JSON.stringify(value);
+  if (typeof value === "number") return Object.is(value, -0) ? "-0" : String(value);
+  if (typeof value === "bigint") return `${value}n`;
+  if (value === null || typeof value !== "object") return String(value);
+  if (value instanceof Date) return Number.isNaN(value.getTime()) ? "Invalid Date" : value.toISOString();
+  try {
+    const json = JSON.stringify(value);
+    return json.length > 120 ? `${json.slice(0, 117)}...` : json;
+  } catch {
+    return Object.prototype.toString.call(value);
+  }
+}
+
+/** Thrown by `enforce` when the phase lies outside the window. */
+export class PhaseWindowError extends TemporalError {
+  declare readonly code: "PHASE_OUTSIDE_WINDOW";
+  readonly phase_deg: number;
+  readonly window: Window;
+  /** When the window next opens, in Unix milliseconds. */
+  readonly next_open_unix_ms: number;
+  constructor(phaseDeg: number, window: Window, nextOpenUnixMs: number) {
+    super(
+      "PHASE_OUTSIDE_WINDOW",
+      `phase ${phaseDeg} deg is outside window [${window[0]}, ${window[1]}]; it next opens at ${new Date(nextOpenUnixMs).toISOString()}`,
+    );
+    this.name = "PhaseWindowError";
+    this.phase_deg = phaseDeg;
+    this.window = window;
+    this.next_open_unix_ms = nextOpenUnixMs;
+  }
+}
+
+export interface FieldIssue {
+  readonly field: string;
+  readonly value: unknown;
+  readonly reason: string;
+}
+
+/** Thrown for a malformed TSAE request; `issues` lists every bad field. */
+export class TsaeRequestError extends TemporalError {
+  declare readonly code: "TSAE_REQUEST_INVALID";
+  readonly issues: readonly FieldIssue[];
+  constructor(issues: readonly FieldIssue[]) {
+    super("TSAE_REQUEST_INVALID", `invalid TSAE request: ${describeIssues(issues)}`);
+    this.name = "TsaeRequestError";
+    this.issues = issues;
+  }
+  /** Names of the bad fields, in the order they were found. */
+  get fields(): string[] {
+    return this.issues.map((issue) => issue.field);
+  }
+}
+
+export function describeIssues(issues: readonly FieldIssue[]): string {
+  return issues.map((i) => `${i.field} ${describeValue(i.value)} ${i.reason}`).join("; ");
+}

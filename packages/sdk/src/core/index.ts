@@ -1,0 +1,42 @@
+/**
+ * `@temporal/agent-sdk/core`: the pure, browser-safe part of the SDK. Nothing
+ * here imports `node:` modules or touches `process` or `Buffer`.
+ */
+export { KERNEL_VERSION, contextAt, now, type ContextOptions, type NowOptions } from "./phase.js";
+export { allow, enforce, nextOpen } from "./window.js";
+export { diff } from "./twatch.js";
+export { TPE_CYCLES, tpeVector, type TpeOptions } from "./tpe.js";
+export { parseZone, zoneFromTimeZone, zoneFromUtcOffset } from "./zones.js";
+export { TICKS_PER_DAY, TICKS_PER_DEGREE, TICKS_PER_ZONE, ZONE_COUNT } from "./units.js";
+export { canonicalJson } from "./canonical-json.js";
+export { sha256Hex } from "./sha256.js";
+export { assertTsaeRequest, createTsaeRequest, type TsaeAction } from "./tsae.js";
+export { receiptHash, verifyReceipt } from "./receipt.js";
+export { GENESIS_HEAD_HASH, headHash, verifySignedHead } from "./signed-head.js";
+export { verifyAnchorProof, verifyInclusion } from "./anchor-proof.js";
+export { VerifyingKey, importVerifyingKey, type PublicKeyInput } from "./verifying-key.js";
+export {
+  PhaseWindowError,
+  TemporalError,
+  TemporalRangeError,
+  TemporalTypeError,
+  TsaeRequestError,
+  type ErrorCode,
+  type FieldIssue,
+} from "./errors.js";
+export type {
+  AnchorProof,
+  AnchorSummary,
+  Authority,
+  AuthorityNowOptions,
+  Duration,
+  KernelVersion,
+  PhaseContext,
+  PublicKeyJwk,
+  Receipt,
+  SignedHead,
+  TimeStamp,
+  TsaeRequest,
+  Window,
+  ZoneInput,
+} from "./types.js";

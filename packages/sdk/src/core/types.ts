@@ -1,0 +1,130 @@
+/**
+ * Wire types shared by the SDK and the HTTP service. Field names keep the
+ * spec's snake_case so one JSON shape serves both.
+ */
+
+export type KernelVersion = "4.6.2";
+
+/** The phase context returned by `now()`: one instant, seen from one SWT zone. */
+export interface PhaseContext {
+  readonly kernel_version: KernelVersion;
+  /** Milliseconds since the Unix epoch (one tick = one millisecond). */
+  readonly unix_ms: number;
+  /** ISO 8601 UTC rendering of `unix_ms`. */
+  readonly utc: string;
+  /** Whole UTC days since the Unix epoch. */
+  readonly day_index: number;
+  /** Milliseconds since UTC midnight, 0 <= phi_ticks < 86,400,000. */
+  readonly phi_ticks: number;
+  /** SWT zone 0..11. */
+  readonly swt_zone: number;
+  /** day_index * 12 + swt_zone. */
+  readonly tile_id: number;
+  /** Phase local to the zone, degrees in [0, 360). */
+  readonly phase_deg: number;
+  /** Phase at UTC (zone 0), degrees in [0, 360). */
+  readonly utc_phase_deg: number;
+  readonly source: "local" | "remote";
+}
+
+/** `[start_deg, end_deg]`, both in [0, 360], inclusive; start > end wraps through 0. */
+export type Window = readonly [start_deg: number, end_deg: number];
+
+export interface TimeStamp {
+  readonly day_index: number;
+  readonly phi_ticks: number;
+}
+
+/** Signed duration between two stamps. */
+export interface Duration {
+  readonly ticks: number;
+  readonly ms: number;
+  readonly seconds: number;
+  /** For example `P1DT2H3M4.005S`, `-PT0.5S`, `PT0S`. */
+  readonly iso8601: string;
+}
+
+/** An SWT zone as a number `0..11` or a code `"Z0".."Z11"`. */
+export type ZoneInput = number | `Z${number}`;
+
+/** Audit receipt request (spec section 2). */
+export interface TsaeRequest {
+  readonly scope: string;
+  readonly day_index: number;
+  readonly phi_action_ticks: number;
+  readonly swt_zone: number;
+  readonly tile_id: number;
+  readonly action_hash_hex: string;
+}
+
+/** A signed audit receipt: the request plus issuance fields and an Ed25519 signature. */
+export interface Receipt extends TsaeRequest {
+  readonly receipt_version: 1;
+  readonly issued_unix_ms: number;
+  readonly key_id: string;
+  /** Ed25519 signature (128 lowercase hex) over the canonical JSON of every other field. */
+  readonly signature: string;
+}
+
+/** A signed Merkle tree head of one tile, linked to the head signed before it. */
+export interface SignedHead {
+  readonly head_version: 1;
+  readonly tile_id: number;
+  readonly tree_size: number;
+  readonly root_hash: string;
+  /** SHA-256 hex of the canonical JSON of the previous head in the clockchain (64 zeros for the first). */
+  readonly prev_head_hash: string;
+  /** Position of this head in the clockchain, from 0. */
+  readonly sequence: number;
+  readonly issued_unix_ms: number;
+  readonly key_id: string;
+  readonly signature: string;
+}
+
+/** Proof that a receipt is a leaf of a tile's Merkle tree, under a signed head. */
+export interface AnchorProof {
+  /** SHA-256 hex of the receipt's canonical JSON; the leaf data is these 32 bytes. */
+  readonly receipt_hash: string;
+  readonly tile_id: number;
+  readonly leaf_index: number;
+  readonly tree_size: number;
+  readonly root_hash: string;
+  /** RFC 9162 inclusion path, hex hashes from the leaf upwards. */
+  readonly inclusion_proof: readonly string[];
+  readonly signed_head: SignedHead;
+}
+
+export interface AnchorSummary {
+  readonly tile_id: number;
+  readonly leaf_index: number;
+  readonly receipt_hash: string;
+  readonly anchored_unix_ms: number;
+}
+
+/** An Ed25519 public key as a JSON Web Key; `kid` is the key id used in receipts and heads. */
+export interface PublicKeyJwk {
+  readonly kty: "OKP";
+  readonly crv: "Ed25519";
+  readonly x: string;
+  readonly kid: string;
+}
+
+export interface AuthorityNowOptions {
+  readonly zone?: ZoneInput;
+}
+
+/**
+ * What compiled missions talk to: the embedded local authority today, an
+ * HTTP client of the service later.
+ */
+export interface Authority {
+  readonly kind: "local" | "remote";
+  now(options?: AuthorityNowOptions): Promise<PhaseContext>;
+  issueReceipt(request: TsaeRequest): Promise<Receipt>;
+  anchor(receipt: Receipt): Promise<AnchorProof>;
+  getAnchorProof(receiptHash: string): Promise<AnchorProof | undefined>;
+  listAnchors(tileId: number): Promise<AnchorSummary[]>;
+  /** Key id -> public key of every key whose signatures this authority issues. */
+  publicKeys(): Promise<Record<string, PublicKeyJwk>>;
+  close(): Promise<void>;
+}

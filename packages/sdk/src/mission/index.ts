@@ -1,0 +1,18 @@
+export { defineMission } from "./define-mission.js";
+export { MissingTasksError, TaskFailedError } from "./errors.js";
+export type {
+  Decision,
+  DenyReason,
+  EvaluateOptions,
+  Measure,
+  Mission,
+  MissionMeasures,
+  MissionRequirements,
+  MissionSpec,
+  MissionStep,
+  RunOptions,
+  RunResult,
+  Task,
+  Threshold,
+  Verdict,
+} from "./types.js";

@@ -1,0 +1,222 @@
+import { spawnSync } from "node:child_process";
+import { existsSync } from "node:fs";
+import { readFile, rm, stat, unlink, writeFile } from "node:fs/promises";
+import { join } from "node:path";
+import { describe, expect, it } from "vitest";
+import {
+  GENESIS_HEAD_HASH,
+  HomeLockedError,
+  TsaeRequestError,
+  contextAt,
+  createLocalAuthority,
+  createTsaeRequest,
+  headHash,
+  sha256Hex,
+  verifyAnchorProof,
+  verifyInclusion,
+  verifyReceipt,
+  type AnchorProof,
+  type LocalAuthority,
+  type PublicKeyJwk,
+  type Receipt,
+  type SignedHead,
+} from "../src/index.js";
+import { steppingClock, tempDir } from "./helpers.js";
+
+const T0 = Date.UTC(2025, 4, 1, 12);
+const ctx = contextAt(T0, { zone: 2 });
+const request = (n: number, zone = 2) =>
+  createTsaeRequest(contextAt(T0 + n, { zone }), { scope: "test.anchor.v1", action_hash_hex: sha256Hex(`action ${n}`) });
+
+async function withAuthority<T>(home: string, use: (authority: LocalAuthority) => Promise<T>): Promise<T> {
+  const authority = createLocalAuthority({ home, clock: steppingClock(T0) });
+  try {
+    return await use(authority);
+  } finally {
+    await authority.close();
+  }
+}
+
+async function issueAndAnchor(authority: LocalAuthority, n: number, zone = 2): Promise<{ receipt: Receipt; proof: AnchorProof }> {
+  const receipt = await authority.issueReceipt(request(n, zone));
+  return { receipt, proof: await authority.anchor(receipt) };
+}
+
+describe("local authority", () => {
+  it("does nothing on disk until first use, then creates the home, a 0600 key and the ledger", async () => {
+    const home = join(await tempDir(), "nested", "home");
+    const authority = createLocalAuthority({ home });
+    await authority.now();
+    expect(existsSync(home)).toBe(false);
+    await expect(authority.issueReceipt({ ...request(0), scope: "nope" })).rejects.toBeInstanceOf(TsaeRequestError);
+    expect(existsSync(home)).toBe(false);
+    await authority.issueReceipt(request(0));
+    expect((await stat(join(home, "signing-key.pem"))).mode & 0o777).toBe(0o600);
+    expect(existsSync(join(home, "clockchain.log"))).toBe(true);
+    expect(existsSync(join(home, "lock"))).toBe(true);
+    await authority.close();
+    expect(existsSync(join(home, "lock"))).toBe(false);
+  });
+
+  it("issues receipts that verify with its published key and anchors them with verifiable proofs", async () => {
+    await withAuthority(await tempDir(), async (authority) => {
+      const keys = await authority.publicKeys();
+      const [kid, jwk] = Object.entries(keys)[0] as [string, PublicKeyJwk];
+      expect(jwk).toEqual({ kty: "OKP", crv: "Ed25519", x: expect.any(String), kid });
+      const { receipt, proof } = await issueAndAnchor(authority, 1);
+      expect(receipt.issued_unix_ms).toBe(T0);
+      expect(await verifyReceipt(receipt, jwk)).toBe(true);
+      expect(proof).toMatchObject({ tile_id: ctx.tile_id, leaf_index: 0, tree_size: 1, inclusion_proof: [] });
+      expect(proof.signed_head).toMatchObject({ head_version: 1, tile_id: ctx.tile_id, sequence: 0, prev_head_hash: GENESIS_HEAD_HASH, key_id: kid });
+      expect(verifyInclusion(proof)).toBe(true);
+      expect(await verifyAnchorProof(proof, jwk)).toBe(true);
+      const forged = { ...proof, signed_head: { ...proof.signed_head, issued_unix_ms: proof.signed_head.issued_unix_ms + 1 } };
+      expect(verifyInclusion(forged)).toBe(true);
+      expect(await verifyAnchorProof(forged, jwk)).toBe(false);
+    });
+  });
+
+  it("answers getAnchorProof and listAnchors, and anchoring twice returns the same leaf", async () => {
+    await withAuthority(await tempDir(), async (authority) => {
+      const first = await issueAndAnchor(authority, 1);
+      const second = await issueAndAnchor(authority, 2);
+      expect(await authority.anchor(first.receipt)).toMatchObject({ leaf_index: 0, tree_size: 2 });
+      expect(await authority.anchor(JSON.parse(JSON.stringify(first.receipt)) as Receipt)).toMatchObject({ leaf_index: 0 });
+      expect(await authority.getAnchorProof(first.proof.receipt_hash)).toEqual(await authority.anchor(first.receipt));
+      expect(await authority.getAnchorProof(sha256Hex("never anchored"))).toBeUndefined();
+      const anchors = await authority.listAnchors(ctx.tile_id);
+      expect(anchors).toEqual([
+        { tile_id: ctx.tile_id, leaf_index: 0, receipt_hash: first.proof.receipt_hash, anchored_unix_ms: first.proof.signed_head.issued_unix_ms },
+        { tile_id: ctx.tile_id, leaf_index: 1, receipt_hash: second.proof.receipt_hash, anchored_unix_ms: second.proof.signed_head.issued_unix_ms },
+      ]);
+      expect(await authority.listAnchors(ctx.tile_id + 1)).toEqual([]);
+      await expect(authority.getAnchorProof("ABC")).rejects.toMatchObject({ code: "INVALID_HASH" });
+      await expect(authority.listAnchors(-1)).rejects.toMatchObject({ code: "INVALID_TILE" });
+    });
+  });
+
+  it("group-commits concurrent anchors into few records, all durable and verifiable", async () => {
+    const home = await tempDir();
+    const proofs = await withAuthority(home, async (authority) => {
+      const receipts = await Promise.all(Array.from({ length: 64 }, (_, n) => authority.issueReceipt(request(n))));
+      const anchored = await Promise.all(receipts.map((receipt) => authority.anchor(receipt)));
+      const status = await authority.status();
+      expect(status.anchors).toBe(64);
+      expect(status.records).toBeLessThan(8);
+      return anchored;
+    });
+    const jwk = await withAuthority(home, async (authority) => Object.values(await authority.publicKeys())[0] as PublicKeyJwk);
+    expect(new Set(proofs.map((p) => p.leaf_index)).size).toBe(64);
+    for (const proof of proofs) expect(await verifyAnchorProof(proof, jwk)).toBe(true);
+  });
+
+  it("links every signed head to the one before it, across tiles and across reopening", async () => {
+    const home = await tempDir();
+    const heads: SignedHead[] = [];
+    await withAuthority(home, async (authority) => {
+      for (const zone of [2, 3, 2, 11]) heads.push((await issueAndAnchor(authority, heads.length, zone)).proof.signed_head);
+    });
+    await withAuthority(home, async (authority) => {
+      expect((await authority.status()).last_head).toEqual(heads[3]);
+      heads.push((await issueAndAnchor(authority, 10, 3)).proof.signed_head);
+    });
+    expect(heads.map((h) => h.sequence)).toEqual([0, 1, 2, 3, 4]);
+    expect(heads.map((h) => h.tree_size)).toEqual([1, 1, 2, 1, 2]);
+    expect(heads[0]?.prev_head_hash).toBe(GENESIS_HEAD_HASH);
+    for (let i = 1; i < heads.length; i++) expect(heads[i]?.prev_head_hash).toBe(headHash(heads[i - 1] as SignedHead));
+  });
+
+  it("keeps proofs, receipts and the key across reopening", async () => {
+    const home = await tempDir();
+    const first = await withAuthority(home, (authority) => issueAndAnchor(authority, 1));
+    const keyBefore = await readFile(join(home, "signing-key.pem"), "utf8");
+    await withAuthority(home, async (authority) => {
+      expect(await authority.getAnchorProof(first.proof.receipt_hash)).toEqual(first.proof);
+      const second = await issueAndAnchor(authority, 2);
+      expect(second.proof).toMatchObject({ leaf_index: 1, tree_size: 2 });
+    });
+    expect(await readFile(join(home, "signing-key.pem"), "utf8")).toBe(keyBefore);
+  });
+
+  it("rejects receipts that are malformed, tampered with or signed by another authority", async () => {
+    const foreign = await withAuthority(await tempDir(), (authority) => authority.issueReceipt(request(1)));
+    await withAuthority(await tempDir(), async (authority) => {
+      const own = await authority.issueReceipt(request(1));
+      await expect(authority.anchor(foreign)).rejects.toMatchObject({ code: "RECEIPT_REJECTED" });
+      await expect(authority.anchor({ ...own, phi_action_ticks: own.phi_action_ticks + 1, tile_id: own.tile_id })).rejects.toThrow(
+        /does not verify/,
+      );
+      await expect(authority.anchor({ ...own, scope: "Bad" })).rejects.toThrow(/scope "Bad" does not match/);
+      expect((await authority.status()).anchors).toBe(0);
+    });
+  });
+
+  it("takes the receipt as it was when anchor was called", async () => {
+    await withAuthority(await tempDir(), async (authority) => {
+      const receipt = await authority.issueReceipt(request(1));
+      const copy = { ...receipt };
+      const anchoring = authority.anchor(copy);
+      copy.scope = "changed.after.v1";
+      const proof = await anchoring;
+      expect(await authority.getAnchorProof(proof.receipt_hash)).toBeDefined();
+      expect(proof.receipt_hash).toBe(sha256Hex(JSON.stringify(Object.fromEntries(Object.entries(receipt).sort()))));
+    });
+  });
+
+  it("lets one authority at a time hold a home, and takes over a stale lock", async () => {
+    const home = await tempDir();
+    const first = createLocalAuthority({ home });
+    await first.publicKeys();
+    const second = createLocalAuthority({ home });
+    const error = await second.publicKeys().catch((e: unknown) => e);
+    expect(error).toBeInstanceOf(HomeLockedError);
+    expect(error).toMatchObject({ code: "HOME_LOCKED", pid: process.pid });
+    await first.close();
+    await second.publicKeys();
+    await second.close();
+
+    await writeFile(join(home, "lock"), `${process.ppid}\n`);
+    await expect(withAuthority(home, (authority) => authority.publicKeys())).rejects.toMatchObject({ code: "HOME_LOCKED", pid: process.ppid });
+
+    const exited = spawnSync(process.execPath, ["-e", ""]);
+    await writeFile(join(home, "lock"), `${exited.pid}\n`);
+    await withAuthority(home, (authority) => authority.publicKeys());
+  });
+
+  it("refuses to mint a new key next to a ledger that has records", async () => {
+    const home = await tempDir();
+    await withAuthority(home, (authority) => issueAndAnchor(authority, 1));
+    await unlink(join(home, "signing-key.pem"));
+    await expect(withAuthority(home, (authority) => authority.publicKeys())).rejects.toMatchObject({ code: "KEY_MISSING" });
+    expect(existsSync(join(home, "signing-key.pem"))).toBe(false);
+  });
+
+  it("reports an unreadable key", async () => {
+    const home = await tempDir();
+    await withAuthority(home, (authority) => authority.publicKeys());
+    await writeFile(join(home, "signing-key.pem"), "not a key");
+    await expect(withAuthority(home, (authority) => authority.publicKeys())).rejects.toMatchObject({ code: "KEY_INVALID" });
+    await rm(join(home, "signing-key.pem"));
+  });
+
+  it("rejects every call after close", async () => {
+    const authority = createLocalAuthority({ home: await tempDir() });
+    await authority.publicKeys();
+    await authority.close();
+    await authority.close();
+    expect(authority.closed).toBe(true);
+    for (const call of [() => authority.now(), () => authority.publicKeys(), () => authority.issueReceipt(request(1))]) {
+      await expect(call()).rejects.toMatchObject({ code: "AUTHORITY_CLOSED" });
+    }
+  });
+
+  it("finishes pending anchors before closing", async () => {
+    const home = await tempDir();
+    const authority = createLocalAuthority({ home });
+    const receipts = await Promise.all([1, 2, 3].map((n) => authority.issueReceipt(request(n))));
+    const anchoring = Promise.all(receipts.map((receipt) => authority.anchor(receipt)));
+    await authority.close();
+    expect(await anchoring).toHaveLength(3);
+    await withAuthority(home, async (reopened) => expect((await reopened.status()).anchors).toBe(3));
+  });
+});
