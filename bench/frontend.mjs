@@ -4,33 +4,7 @@
 import { fileURLToPath } from "node:url";
 import { check, parse } from "../packages/compiler/dist/index.js";
 import { tokenize } from "../packages/compiler/dist/scanner.js";
-import { fixed, medianMs, medianProcessMs, printTable } from "./harness.mjs";
-
-const TARGET_BYTES = 2_000_000;
-
-function missionSource() {
-  const parts = ["@temporal v4.6.2\n@anchor Z1\n\n"];
-  let size = parts[0].length;
-  for (let i = 0; size < TARGET_BYTES; i++) {
-    const text = `// mission ${i}: nightly work in a wrapping window
-mission job_${i} {
-  require phase [${(i * 7) % 360}, ${(i * 7 + 45) % 360}]
-  require carbon < ${100 + (i % 500)}
-  require hs_bloch >= 0.${i % 10}
-  on ALLOW {
-    execute task_${i}_prepare
-    execute task_${i}_run
-    anchor TSAE -> clockchain
-  }
-  on DENY { anchor TSAE -> clockchain }
-}
-
-`;
-    parts.push(text);
-    size += text.length;
-  }
-  return parts.join("");
-}
+import { fixed, flat, medianMs, medianProcessMs, missionSource, printTable } from "./harness.mjs";
 
 function jsonOfSameSize(bytes) {
   const missions = [];
@@ -44,8 +18,8 @@ function jsonOfSameSize(bytes) {
 }
 
 // Flatten both strings so neither side pays for a rope.
-const source = Buffer.from(missionSource()).toString();
-const json = Buffer.from(jsonOfSameSize(source.length)).toString();
+const source = missionSource(2_000_000);
+const json = flat(jsonOfSameSize(source.length));
 const mb = (text) => text.length / 1e6;
 
 const jsonMs = medianMs(() => JSON.parse(json));

@@ -37,3 +37,31 @@ export function printTable(title, rows) {
 }
 
 export const fixed = (n, digits = 2) => n.toFixed(digits);
+
+/** A string with a flat representation, so no benchmark pays for a rope built by concatenation. */
+export const flat = (text) => Buffer.from(text).toString();
+
+/** A realistic mission file of at least `bytes` characters: many missions with every kind of requirement. */
+export function missionSource(bytes) {
+  const parts = ["@temporal v4.6.2\n@anchor Z1\n\n"];
+  let size = parts[0].length;
+  for (let i = 0; size < bytes; i++) {
+    const text = `// mission ${i}: nightly work in a wrapping window
+mission job_${i} {
+  require phase [${(i * 7) % 360}, ${(i * 7 + 45) % 360}]
+  require carbon < ${100 + (i % 500)}
+  require hs_bloch >= 0.${i % 10}
+  on ALLOW {
+    execute task_${i}_prepare
+    execute task_${i}_run
+    anchor TSAE -> clockchain
+  }
+  on DENY { anchor TSAE -> clockchain }
+}
+
+`;
+    parts.push(text);
+    size += text.length;
+  }
+  return flat(parts.join(""));
+}

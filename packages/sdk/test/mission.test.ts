@@ -1,0 +1,95 @@
+import fc from "fast-check";
+import { describe, expect, it } from "vitest";
+import { allow, contextAt } from "../src/core/index.js";
+import type { Window } from "../src/core/types.js";
+import { defineMission } from "../src/mission/index.js";
+import type { DenyReason, MissionSpec } from "../src/mission/index.js";
+
+/** A spec as temporalc would generate it, for the given windows and carbon ceiling. */
+function spec(windows: Window[], carbonBelow?: number): MissionSpec {
+  return {
+    name: "probe",
+    kernel_version: "4.6.2",
+    zone: 2,
+    requires: { phase: windows, carbon: carbonBelow === undefined ? null : { operator: "<", threshold: carbonBelow }, hs_bloch: null },
+    check(ctx, { carbon }) {
+      const reasons: DenyReason[] = [];
+      if (!windows.every((w) => allow(ctx, w))) reasons.push("PHASE_OUTSIDE_WINDOW");
+      if (carbonBelow !== undefined) {
+        if (carbon === undefined) reasons.push("CARBON_UNKNOWN");
+        else if (!(carbon < carbonBelow)) reasons.push("CARBON_ABOVE_THRESHOLD");
+      }
+      return reasons;
+    },
+    on: { ALLOW: [{ execute: "work" }], DENY: [] },
+  };
+}
+
+const NOON = Date.UTC(2026, 10, 22, 12);
+
+describe("defineMission", () => {
+  it("finds when several windows are next open together, across midnight", async () => {
+    // In zone Z2 (UTC+4), [300, 30] and [0, 60] are both open from 00:00 to 02:00 local, i.e. 20:00 to 22:00 UTC.
+    const mission = defineMission(spec([[300, 30], [0, 60]]));
+    const decision = await mission.evaluate({ clock: () => NOON });
+    expect(decision).toMatchObject({ verdict: "DENY", reason: "PHASE_OUTSIDE_WINDOW" });
+    expect(decision.next_open_unix_ms).toBe(Date.UTC(2026, 10, 22, 20));
+  });
+
+  it("gives the least instant at which every window is open, for any windows that share a point", () => {
+    const windowAround = fc.tuple(fc.nat(359), fc.integer({ min: 1, max: 170 }), fc.integer({ min: 1, max: 170 }));
+    return fc.assert(
+      fc.asyncProperty(fc.nat(359), fc.array(windowAround, { minLength: 1, maxLength: 3 }), fc.integer({ min: 0, max: 2 * 86_400_000 }), async (shared, raw, offset) => {
+        const windows = raw.map(([, before, after]): Window => [(shared - before + 360) % 360, (shared + after) % 360]);
+        const at = NOON + offset;
+        const decision = await defineMission(spec(windows)).evaluate({ clock: () => at });
+        const open = (t: number) => windows.every((w) => allow(contextAt(t, { zone: 2 }), w));
+        if (decision.verdict === "ALLOW") {
+          expect(open(at)).toBe(true);
+          return;
+        }
+        const next = decision.next_open_unix_ms!;
+        expect(open(next)).toBe(true);
+        // Nothing earlier: sample the gap every minute, and the tick before.
+        expect(open(next - 1)).toBe(false);
+        for (let t = at; t < next; t += 60_000) expect(open(t)).toBe(false);
+      }),
+      { numRuns: 60 },
+    );
+  });
+
+  it("reads a measure only when a requirement needs it, and fails closed without one", async () => {
+    let reads = 0;
+    const carbon = () => {
+      reads++;
+      return 100;
+    };
+    await defineMission(spec([[0, 360]])).evaluate({ clock: () => NOON, carbon });
+    expect(reads).toBe(0);
+    const decision = await defineMission(spec([[0, 360]], 200)).evaluate({ clock: () => NOON });
+    expect(decision.reasons).toEqual(["CARBON_UNKNOWN"]);
+    expect((await defineMission(spec([[0, 360]], 200)).evaluate({ clock: () => NOON, carbon: async () => 150 })).verdict).toBe("ALLOW");
+  });
+
+  it("rejects measures that are not finite numbers, and passes on a failing measure's error", async () => {
+    const mission = defineMission(spec([[0, 360]], 200));
+    await expect(mission.evaluate({ carbon: Number.NaN })).rejects.toMatchObject({ name: "TemporalTypeError", code: "INVALID_MEASURE" });
+    await expect(mission.evaluate({ carbon: "120" as never })).rejects.toBeInstanceOf(TypeError);
+    const outage = new Error("grid API down");
+    await expect(mission.evaluate({ carbon: () => Promise.reject(outage) })).rejects.toBe(outage);
+  });
+
+  it("rejects bad options with a TypeError that says which", async () => {
+    const mission = defineMission(spec([[0, 360]]));
+    await expect(mission.run(null as never)).rejects.toMatchObject({ code: "INVALID_MISSION_OPTIONS" });
+    await expect(mission.run({ tasks: 5 as never })).rejects.toMatchObject({ code: "INVALID_MISSION_OPTIONS", message: expect.stringContaining("options.tasks") });
+    await expect(mission.run({ tasks: { work: () => {} }, sdk: {} as never })).rejects.toMatchObject({ code: "INVALID_MISSION_OPTIONS", message: expect.stringContaining("options.sdk") });
+  });
+
+  it("returns a frozen mission that shares its requirements and blocks", () => {
+    const definition = spec([[10, 20]]);
+    const mission = defineMission(definition);
+    expect(Object.isFrozen(mission)).toBe(true);
+    expect(mission).toMatchObject({ name: "probe", zone: 2, requires: definition.requires, on: definition.on });
+  });
+});
