@@ -1,4 +1,4 @@
-import { readdir, readFile, stat } from "node:fs/promises";
+import { readdir, readFile, realpath, stat } from "node:fs/promises";
 import { join } from "node:path";
 
 export interface SourceFile {
@@ -20,12 +20,19 @@ export interface ReadProblem {
 export async function readMissionFiles(paths: string[]): Promise<{ files: SourceFile[]; problems: ReadProblem[] }> {
   const files: SourceFile[] = [];
   const problems: ReadProblem[] = [];
+  // The same file named twice (`a.mission ./a.mission`, or inside a folder also named) is read once.
+  const seen = new Set<string>();
   for (const path of paths) {
     try {
       const info = await stat(path);
-      const targets = info.isDirectory() ? await missionFilesBelow(path) : [path];
+      const targets = info.isDirectory() ? await missionFilesBelow(path, new Set([await realpath(path)])) : [path];
       if (info.isDirectory() && targets.length === 0) problems.push({ path, message: "no .mission files in this folder" });
-      for (const target of targets) files.push({ path: target, text: await readFile(target, "utf8") });
+      for (const target of targets) {
+        const real = await realpath(target);
+        if (seen.has(real)) continue;
+        seen.add(real);
+        files.push({ path: target, text: await readFile(target, "utf8") });
+      }
     } catch (error) {
       problems.push({ path, message: describeIoError(error) });
     }
@@ -33,14 +40,18 @@ export async function readMissionFiles(paths: string[]): Promise<{ files: Source
   return { files, problems };
 }
 
-async function missionFilesBelow(dir: string): Promise<string[]> {
+/** Follows symbolic links; `ancestors` (real paths) stops a link that leads back up from looping. */
+async function missionFilesBelow(dir: string, ancestors: Set<string>): Promise<string[]> {
   const found: string[] = [];
   const entries = (await readdir(dir, { withFileTypes: true })).sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
   for (const entry of entries) {
+    if (entry.name === "node_modules" || entry.name.startsWith(".")) continue;
     const path = join(dir, entry.name);
-    if (entry.isDirectory()) {
-      if (entry.name !== "node_modules" && !entry.name.startsWith(".")) found.push(...(await missionFilesBelow(path)));
-    } else if (entry.isFile() && entry.name.endsWith(".mission")) {
+    const info = entry.isSymbolicLink() ? await stat(path).catch(() => undefined) : entry;
+    if (info?.isDirectory()) {
+      const real = await realpath(path);
+      if (!ancestors.has(real)) found.push(...(await missionFilesBelow(path, new Set([...ancestors, real]))));
+    } else if (info?.isFile() && entry.name.endsWith(".mission")) {
       found.push(path);
     }
   }
@@ -58,7 +69,12 @@ export function describeIoError(error: unknown): string {
     case "EISDIR":
       return "is a folder";
     case "ENOTDIR":
+    case "EEXIST":
       return "a part of the path is not a folder";
+    case "ENOSPC":
+      return "no space left on the device";
+    case "EROFS":
+      return "the file system is read-only";
     default:
       return error instanceof Error ? error.message : String(error);
   }

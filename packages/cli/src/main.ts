@@ -1,5 +1,5 @@
 import { Command, CommanderError, InvalidArgumentError, Option } from "commander";
-import { EXIT_USAGE, UsageError } from "./errors.js";
+import { EXIT_FAILURE, EXIT_USAGE, UsageError } from "./errors.js";
 
 /**
  * temporalc's entry point. Only commander is loaded up front; each command's
@@ -14,17 +14,30 @@ function nonNegativeInteger(value: string): number {
   return Number(value);
 }
 
-function finiteNumber(value: string): number {
-  const number = Number(value);
-  if (value.trim() === "" || !Number.isFinite(number)) throw new InvalidArgumentError("expected a number");
-  return number;
+function numberIn(min: number, max: number, description: string): (value: string) => number {
+  return (value) => {
+    const number = Number(value);
+    if (value.trim() === "" || !Number.isFinite(number) || number < min || number > max) throw new InvalidArgumentError(`expected ${description}`);
+    return number;
+  };
 }
 
-/** ISO 8601 with a zone (`Z` or an offset), or a plain date (UTC midnight): never local time by accident. */
+const ISO_INSTANT = /^(\d{4})-(\d{2})-(\d{2})(?:T(\d{2}):(\d{2})(?::(\d{2})(?:\.\d{1,9})?)?(Z|([+-])(\d{2}):?(\d{2})))?$/;
+
+/**
+ * ISO 8601 with a zone (`Z` or an offset), or a plain date (UTC midnight):
+ * never local time by accident, and never a date that rolls over (02-30).
+ */
 function instant(value: string): number {
-  const form = /^\d{4}-\d{2}-\d{2}(?:T\d{2}:\d{2}(?::\d{2}(?:\.\d{1,9})?)?(?:Z|[+-]\d{2}:?\d{2}))?$/;
+  const parts = ISO_INSTANT.exec(value);
   const ms = Date.parse(value);
-  if (!form.test(value) || Number.isNaN(ms)) throw new InvalidArgumentError("expected an ISO 8601 time with a zone, such as 2026-11-22T23:30:00Z");
+  const invalid = new InvalidArgumentError("expected an ISO 8601 time with a zone, such as 2026-11-22T23:30:00Z");
+  if (parts === null || Number.isNaN(ms)) throw invalid;
+  const [, year, month, day, hour = "00", minute = "00", second = "00", , sign, offsetHours = "0", offsetMinutes = "0"] = parts;
+  const offset = (sign === "-" ? -1 : 1) * (Number(offsetHours) * 60 + Number(offsetMinutes));
+  const local = new Date(ms + offset * 60_000);
+  const fields = [local.getUTCFullYear(), local.getUTCMonth() + 1, local.getUTCDate(), local.getUTCHours(), local.getUTCMinutes(), local.getUTCSeconds()];
+  if (fields.join() !== [year, month, day, hour, minute, second].map(Number).join()) throw invalid;
   return ms;
 }
 
@@ -93,8 +106,8 @@ Examples:
     .option("--mission <name>", "run only this mission (default: every mission, in order)")
     .option("--tasks <module>", "a JavaScript module whose named exports are the task functions")
     .option("--at <time>", "pretend it is this time (ISO 8601 with a zone)", instant)
-    .option("--carbon <gCO2eq/kWh>", "the current grid carbon intensity", finiteNumber)
-    .option("--hs-bloch <score>", "the current HS-Bloch quality score, 0 to 1", finiteNumber)
+    .option("--carbon <gCO2eq/kWh>", "the current grid carbon intensity", numberIn(0, Number.MAX_VALUE, "a number of gCO2eq/kWh, 0 or more"))
+    .option("--hs-bloch <score>", "the current HS-Bloch quality score, 0 to 1", numberIn(0, 1, "a score from 0 to 1"))
     .option("--home <dir>", "where keys and the ledger live (default: $TEMPORAL_HOME or ./.temporal)")
     .option("--dry-run", "decide the verdict only: run no task, issue no receipt", false)
     .option("--json", "print the result object (an array for several missions)", false)
@@ -104,7 +117,8 @@ Examples:
       `
 A mission that requires carbon or HS-Bloch and is given no value is denied
 (fail closed). Receipts are signed with a key created under --home on first
-use and anchored in its ledger.
+use and anchored in its ledger. With --at, tasks run and receipts record the
+given time as the time of the action (the receipt's issue time stays real).
 
 Exit status: 0 when the missions ran (ALLOW or DENY), 1 for errors in the
 file or a failing task, 2 for usage or I/O errors, 3 for DENY with
@@ -124,6 +138,13 @@ Examples:
 }
 
 export async function main(argv: string[]): Promise<void> {
+  // `temporalc ... | head` closes the pipe early: stop quietly, as Unix tools do.
+  for (const stream of [process.stdout, process.stderr]) {
+    stream.on("error", (error: NodeJS.ErrnoException) => {
+      if (error.code === "EPIPE") process.exit(process.exitCode ?? 0);
+      throw error;
+    });
+  }
   try {
     await program().parseAsync(argv);
   } catch (error) {
@@ -137,6 +158,11 @@ export async function main(argv: string[]): Promise<void> {
       process.exitCode = EXIT_USAGE;
       return;
     }
-    throw error;
+    // A bug in temporalc: one line for the user, the stack only when asked for.
+    const message = error instanceof Error ? error.message : String(error);
+    process.stderr.write(`temporalc: unexpected error: ${message}\n`);
+    if (process.env["TEMPORALC_DEBUG"]) process.stderr.write(`${error instanceof Error ? error.stack : ""}\n`);
+    else process.stderr.write("  this is a bug in temporalc; set TEMPORALC_DEBUG=1 to see where, and please report it\n");
+    process.exitCode = EXIT_FAILURE;
   }
 }

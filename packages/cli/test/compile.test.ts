@@ -1,4 +1,4 @@
-import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync, chmodSync } from "node:fs";
+import { chmodSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, symlinkSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { originalPositionFor, TraceMap } from "@jridgewell/trace-mapping";
@@ -78,6 +78,27 @@ describe("temporalc compile", () => {
     chmodSync(join(dir, "ro"), 0o500);
     const result = runCli(["compile", "good.mission", "--out-dir", "ro"], { cwd: dir });
     expect(result.code).toBe(2);
+  });
+
+  it("links source maps by URL, so names with spaces and % still resolve", () => {
+    writeFileSync(join(dir, "a b%.mission"), good);
+    expect(runCli(["compile", "a b%.mission", "--sourcemap"], { cwd: dir }).code).toBe(0);
+    expect(readFileSync(join(dir, "a b%.mjs"), "utf8").endsWith("//# sourceMappingURL=a%20b%25.mjs.map\n")).toBe(true);
+    expect((JSON.parse(readFileSync(join(dir, "a b%.mjs.map"), "utf8")) as { sources: string[] }).sources).toEqual(["a%20b%25.mission"]);
+  });
+
+  it("follows symbolic links in folders without looping, and reads a file named twice once", () => {
+    mkdirSync(join(dir, "tree"));
+    symlinkSync(join(dir, "good.mission"), join(dir, "tree/linked.mission"));
+    symlinkSync(dir, join(dir, "tree/loop"));
+    // tree/linked.mission is good.mission; tree/loop leads back to this folder (bad.mission is new, tree is not walked again).
+    const result = runCli(["check", "--format", "json", "tree", "good.mission", "./good.mission"], { cwd: dir });
+    const report = JSON.parse(result.stdout) as { summary: { files: number }; diagnostics: { file: string }[] };
+    expect(report.summary.files).toBe(2);
+    expect(new Set(report.diagnostics.map((d) => d.file))).toEqual(new Set(["tree/loop/bad.mission"]));
+    const twice = runCli(["compile", "good.mission", "./good.mission"], { cwd: dir });
+    expect(twice.code).toBe(0);
+    expect(twice.stderr).toContain("compiled 1 of 1 file");
   });
 
   it("replaces outputs atomically: no temporary files are left behind", () => {

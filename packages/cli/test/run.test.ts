@@ -1,9 +1,10 @@
+import { spawnSync } from "node:child_process";
 import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
 import { createLocalAuthority, verifyInclusion, verifyReceipt, type RunResult } from "@temporal/agent-sdk";
-import { runCli } from "./run-cli.js";
+import { REPO_ROOT, runCli } from "./run-cli.js";
 
 const scratch = mkdtempSync(join(tmpdir(), "temporalc-run-"));
 afterAll(() => rmSync(scratch, { recursive: true, force: true }));
@@ -14,7 +15,7 @@ const night = "2026-11-22T23:30:00Z";
 describe("temporalc run", () => {
   it("runs the ALLOW block with the example tasks and anchors a receipt that verifies", async () => {
     const result = runCli(["run", "examples/nightly-backup.mission", ...tasks, "--carbon", "180", "--at", night, "--home", home, "--json"]);
-    expect(result.stderr).toBe("");
+    expect(result.stderr).toBe("temporalc: note: simulating 2026-11-22T23:30:00.000Z: tasks run, and receipts record it as the time of the action\n");
     expect(result.code).toBe(0);
     const json = result.stdout.slice(result.stdout.indexOf("{"));
     const outcome = JSON.parse(json) as RunResult;
@@ -76,6 +77,10 @@ describe("temporalc run", () => {
       ["run", "examples/ops.mission", "--carbon", "lots", "--dry-run"],
       ["run", "examples/ops.mission", "--tasks", "missing.mjs"],
       ["run", "no-such.mission"],
+      ["run", "examples/ops.mission", "--at", "2026-02-30", "--dry-run"],
+      ["run", "examples/ops.mission", "--at", "2026-11-22T24:00:00Z", "--dry-run"],
+      ["run", "examples/ml-training.mission", "--hs-bloch", "92", "--dry-run"],
+      ["run", "examples/ml-training.mission", "--carbon", "-5", "--dry-run"],
     ];
     for (const args of cases) {
       const result = runCli(args);
@@ -83,6 +88,26 @@ describe("temporalc run", () => {
       expect(result.stderr, args.join(" ")).not.toMatch(/\n\s+at /);
     }
     expect(runCli(cases[0]!).stderr).toContain(`no mission named "nope"; this file has rotate_keys, vacuum_database, heartbeat`);
+  });
+
+  it("reads --at in the offset it is written in", () => {
+    const result = runCli(["run", "examples/ops.mission", "--mission", "heartbeat", "--dry-run", "--json", "--at", "2026-11-23T05:00:00+05:30"]);
+    expect((JSON.parse(result.stdout) as RunResult).ctx.utc).toBe("2026-11-22T23:30:00.000Z");
+  });
+
+  it("reports a ledger that cannot be written in one line, with what had run, and exits 2", () => {
+    const file = join(scratch, "not-a-folder");
+    writeFileSync(file, "");
+    const result = runCli(["run", "examples/nightly-backup.mission", ...tasks, "--carbon", "1", "--at", night, "--home", join(file, "home")]);
+    expect(result.code).toBe(2);
+    expect(result.stderr).toContain(`mission "nightly_backup" could not anchor its receipt:`);
+    expect(result.stderr).toContain("already ran: snapshot_db, upload_offsite; receipts anchored: 0");
+    expect(result.stderr).not.toMatch(/\n\s+at /);
+  });
+
+  it("stops quietly when its output pipe is closed early", () => {
+    const result = spawnSync("bash", ["-c", `"${process.execPath}" bin/temporalc run examples/ops.mission --dry-run | head -c 1`], { cwd: REPO_ROOT, encoding: "utf8" });
+    expect(result.stderr).toBe("");
   });
 
   it("exits 1 with diagnostics for a mission file with errors", () => {

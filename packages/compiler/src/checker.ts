@@ -35,6 +35,7 @@ export function check(ast: MissionFile): Diagnostic[] {
   const report = reporter(ast.filename);
   checkDirectives(ast, report);
   checkMissionNames(ast, report);
+  checkReceiptScopes(ast, report);
   for (const mission of ast.missions) checkMission(mission, report);
   return report.diagnostics.sort(compareDiagnostics);
 }
@@ -130,6 +131,23 @@ function checkMissionNames(ast: MissionFile, report: Reporter): void {
         help: "mission names must be unique in a file",
       }),
   );
+}
+
+/** Receipt scopes name missions in lower case: two anchoring missions must not share one. */
+function checkReceiptScopes(ast: MissionFile, report: Reporter): void {
+  const anchoring = ast.missions.filter((m) => m.items.some((i) => i.kind === "Handler" && i.body.some((s) => s.kind === "AnchorStatement")));
+  const firstByScope = new Map<string, Identifier>();
+  for (const { name } of anchoring) {
+    const scope = name.name.toLowerCase();
+    const first = firstByScope.get(scope);
+    if (first === undefined) firstByScope.set(scope, name);
+    else if (first.name !== name.name) {
+      report("M507", name.range, `missions \`${first.name}\` and \`${name.name}\` differ only in case, so their receipts would share the scope \`missions.${scope}.v1\``, {
+        notes: [{ message: "the other mission", range: first.range }],
+        help: "rename one of them",
+      });
+    }
+  }
 }
 
 function reportDuplicateNames(names: Identifier[], onDuplicate: (name: Identifier, first: Identifier) => void): void {

@@ -53,6 +53,7 @@ export const DIAGNOSTIC_CODES = {
   M504: { severity: "warning", title: "anchor written twice" },
   M505: { severity: "error", title: "no mission" },
   M506: { severity: "error", title: "mission name too long for a receipt" },
+  M507: { severity: "error", title: "mission names differ only in case" },
 } as const satisfies Record<string, { severity: Severity; title: string }>;
 
 export type DiagnosticCode = keyof typeof DIAGNOSTIC_CODES;

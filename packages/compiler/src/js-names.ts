@@ -15,16 +15,24 @@ const RESERVED_WORDS = new Set([
 ]);
 
 /** Globals and imports the generated module uses: a binding with one of these names would shadow it. */
-const USED_BY_GENERATED_CODE = new Set(["allow", "defineMission", "missions", "Object", "undefined", "NaN", "Infinity", "require", "exports", "module"]);
+const USED_BY_GENERATED_CODE = new Set([
+  "allow", "defineMission", "missions", "Object", "undefined", "NaN", "Infinity",
+  // The CommonJS wrapper's parameters.
+  "require", "exports", "module", "__filename", "__dirname",
+]);
 
 /** The module-level binding for a mission: its own name when that is safe, else `$name` (mission names never contain `$`). */
 export function bindingName(missionName: string): string {
   return RESERVED_WORDS.has(missionName) || USED_BY_GENERATED_CODE.has(missionName) ? `$${missionName}` : missionName;
 }
 
-/** Whether a mission gets a named export: a valid, non-reserved identifier that is not one of the module's own exports. */
+/**
+ * Whether a mission gets a named export: a valid, non-reserved identifier
+ * that is not one of the module's own exports (`__esModule` is the
+ * CommonJS interop marker).
+ */
 export function isExportable(missionName: string): boolean {
-  return !RESERVED_WORDS.has(missionName) && missionName !== "missions";
+  return !RESERVED_WORDS.has(missionName) && missionName !== "missions" && missionName !== "__esModule";
 }
 
 /** An object literal key: bare, except `__proto__`, which as a bare key would set the prototype. */

@@ -213,9 +213,9 @@ export class MissionParser extends EmbeddedActionsParser {
       this.#file.directives.push(node);
       return node;
     });
-    const code = this.CONSUME(tokens.Name);
+    const code = this.#name();
     this.ACTION(() => {
-      if (isMissing(code)) return;
+      if (code === undefined) return;
       const digits = ZONE_CODE.exec(code.image)?.[1];
       const valid = digits !== undefined && Number(digits) <= 11 && String(Number(digits)) === digits;
       directive.code = this.#identifier(code);
@@ -247,9 +247,11 @@ export class MissionParser extends EmbeddedActionsParser {
 
   private mission = this.RULE("Mission", (): void => {
     const keyword = this.CONSUME(tokens.Mission);
-    const name = this.CONSUME(tokens.Name);
+    const name = this.#name();
+    // `mission` followed by the next mission: this one ends here, it has nothing else.
+    if (!this.RECORDING_PHASE && name === undefined && startsConstruct(this.LA(1), this.LA(2), this.LA(3))) return;
     const mission = this.ACTION(() => {
-      if (isMissing(name)) return undefined;
+      if (name === undefined) return undefined;
       const node: Mission = { kind: "Mission", name: this.#identifier(name), items: [], range: this.#rangeFrom(keyword) };
       this.#file.missions.push(node);
       return node;
@@ -367,9 +369,9 @@ export class MissionParser extends EmbeddedActionsParser {
       {
         ALT: () => {
           const keyword = this.CONSUME(tokens.Execute);
-          const task = this.CONSUME(tokens.Name);
+          const task = this.#name();
           return this.ACTION(() =>
-            isMissing(task)
+            task === undefined
               ? undefined
               : { kind: "ExecuteStatement" as const, task: this.#identifier(task), range: this.#rangeFrom(keyword) },
           );
@@ -391,6 +393,31 @@ export class MissionParser extends EmbeddedActionsParser {
       if (mission !== undefined) grow(mission, handler.range);
     });
   });
+
+  /**
+   * A name. Keywords are names too, except where one starts the construct
+   * it belongs to (`@anchor` followed by `mission a {`): then the name is
+   * missing, and the keyword is left to start its construct, so one
+   * forgotten name does not swallow the next mission. Versions with dots
+   * look like names to the lexer but are not names.
+   */
+  #name(): IToken | undefined {
+    if (!this.RECORDING_PHASE && startsConstruct(this.LA(1), this.LA(2), this.LA(3))) {
+      this.#report("M102", this.LA(1), `expected a name, found \`${this.LA(1).image}\``, {
+        help: `\`${this.LA(1).image}\` here starts the next ${this.LA(1).image === "mission" ? "mission" : "item"}; write the missing name before it`,
+      });
+      return undefined;
+    }
+    const token = this.CONSUME(tokens.Name);
+    if (this.RECORDING_PHASE || isMissing(token)) return isMissing(token) ? undefined : token;
+    if (token.image.includes(".")) {
+      this.#report("M102", token, `expected a name, found \`${token.image}\``, {
+        help: "names are letters, digits and `_`, starting with a letter or `_`",
+      });
+      return undefined;
+    }
+    return token;
+  }
 
   /** From the start of `first` to the end of the last real token consumed. */
   #rangeFrom(first: IToken): SourceRange {
@@ -421,6 +448,15 @@ export class MissionParser extends EmbeddedActionsParser {
   #report(code: "M102" | "M103" | "M205", token: IToken, message: string, details: { help: string }): void {
     this.#diagnostics.push(diagnostic(code, this.#filename, this.#tokenRange(token), message, details));
   }
+}
+
+/** Whether the keyword at `first` begins the construct it is the keyword of, judged by the tokens after it. */
+function startsConstruct(first: IToken, second: IToken, third: IToken): boolean {
+  if (tokenMatcher(first, tokens.Mission)) return tokenMatcher(second, tokens.Name) && tokenMatcher(third, tokens.LCurly);
+  if (tokenMatcher(first, tokens.Require)) return [tokens.Phase, tokens.Carbon, tokens.HsBloch].some((type) => tokenMatcher(second, type));
+  if (tokenMatcher(first, tokens.On)) return tokenMatcher(second, tokens.Allow) || tokenMatcher(second, tokens.Deny);
+  if (tokenMatcher(first, tokens.Anchor)) return tokenMatcher(second, tokens.Tsae);
+  return false;
 }
 
 /** Adds a completed child and extends its parent's range over it. */

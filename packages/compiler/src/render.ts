@@ -53,15 +53,24 @@ function frame(
 ): string[] {
   const { line, column } = range.start;
   const pad = " ".repeat(gutterWidth);
-  const text = lines.lineText(line);
+  const text = printable(lines.lineText(line));
   const underlineEnd = range.end.line === line ? range.end.column : text.length + 1;
   const width = Math.max(1, underlineEnd - column);
   // Keep tabs in the padding so the underline lines up with the text above it.
   const indent = [...text.slice(0, column - 1)].map((ch) => (ch === "\t" ? "\t" : " ")).join("");
   return [
-    `${pad}${paint("dim", "-->")} ${file}:${line}:${column}`,
+    `${pad}${paint("dim", "-->")} ${printable(file)}:${line}:${column}`,
     `${pad} ${paint("dim", "|")}`,
     `${paint("dim", `${String(line).padStart(gutterWidth)} |`)} ${text}`,
     `${pad} ${paint("dim", "|")} ${indent}${paint(style, "^".repeat(width))}`,
   ];
+}
+
+/**
+ * Source text shown in a terminal: control characters (other than tab)
+ * become U+FFFD, one column each so the underline still lines up, and an
+ * untrusted file cannot send escape sequences to the terminal.
+ */
+function printable(text: string): string {
+  return text.replace(/[\u0000-\u0008\u000a-\u001f\u007f-\u009f]/gu, "\ufffd");
 }

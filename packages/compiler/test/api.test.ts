@@ -67,6 +67,7 @@ describe("public API contracts", () => {
         "M504:warning",
         "M505:error",
         "M506:error",
+        "M507:error",
       ]
     `);
   });

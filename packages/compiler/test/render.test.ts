@@ -24,6 +24,14 @@ describe("renderDiagnostics", () => {
     expect(renderDiagnostics(diagnostics, source, { color: true })).toContain("\u001b[1;31merror[M301]");
   });
 
+  it("never sends the source's control characters to the terminal", () => {
+    const text = "mission a { // \u001b[31mFAKE\u0007\n  on ALLOW { execute t } } }\n";
+    const rendered = renderDiagnostics(compile(text, { filename: "x\u001b[2J.mission" }).diagnostics, text);
+    expect(rendered).not.toMatch(/[\u0000-\u0008\u000b-\u001f\u007f]/);
+    expect(rendered).toContain("1 | mission a { // \ufffd[31mFAKE\ufffd");
+    expect(rendered).toContain("--> x\ufffd[2J.mission:");
+  });
+
   it("shows notes with their own frames", () => {
     const text = "mission a { on ALLOW { execute t } }\nmission a { on ALLOW { execute t } }\n";
     const rendered = renderDiagnostics(compile(text, { filename: "d.mission" }).diagnostics, text);

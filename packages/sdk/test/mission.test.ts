@@ -93,3 +93,34 @@ describe("defineMission", () => {
     expect(mission).toMatchObject({ name: "probe", zone: 2, requires: definition.requires, on: definition.on });
   });
 });
+
+describe("defineMission safety", () => {
+  it("rejects impossible measures instead of comparing them", async () => {
+    const carbonMission = defineMission(spec([[0, 360]], 200));
+    for (const carbon of [-50, Number.POSITIVE_INFINITY]) {
+      await expect(carbonMission.evaluate({ carbon }), String(carbon)).rejects.toMatchObject({ code: "INVALID_MEASURE" });
+    }
+    const quality: MissionSpec = { ...spec([[0, 360]]), requires: { phase: [], carbon: null, hs_bloch: { operator: ">=", threshold: 0.92 } }, check: () => [] };
+    await expect(defineMission(quality).evaluate({ hsBloch: 92 })).rejects.toMatchObject({ code: "INVALID_MEASURE", message: expect.stringContaining("0 to 1") });
+    expect((await defineMission(quality).evaluate({ hsBloch: 0.95 })).verdict).toBe("ALLOW");
+  });
+
+  it("cannot be changed after it is defined, even through the definition it was made from", async () => {
+    const definition = spec([[0, 360]]);
+    const mission = defineMission(definition);
+    expect(() => (mission.on.ALLOW as unknown as unknown[]).push({ execute: "injected" })).toThrow(TypeError);
+    expect(() => ((mission.requires.phase as Window[])[0] as unknown as number[]).splice(0, 1, 5)).toThrow(TypeError);
+    (definition.on.ALLOW as unknown as unknown[]).push({ execute: "injected" });
+    const ran: string[] = [];
+    const result = await mission.run({ tasks: { work: () => ran.push("work"), injected: () => ran.push("injected") } });
+    expect(ran).toEqual(["work"]);
+    expect(result.executed).toEqual(["work"]);
+  });
+
+  it("reports a receipt that cannot be anchored with what had already run", async () => {
+    const anchoring: MissionSpec = { ...spec([[0, 360]]), on: { ALLOW: [{ execute: "work" }, { anchor: "clockchain" }], DENY: [] } };
+    const broken = { issueReceipt: () => Promise.reject(new Error("disk full")), anchor: () => Promise.reject(new Error("unused")) };
+    const run = defineMission(anchoring).run({ tasks: { work: () => {} }, sdk: broken as never });
+    await expect(run).rejects.toMatchObject({ name: "AnchorFailedError", code: "ANCHOR_FAILED", executed: ["work"], message: expect.stringContaining("disk full") });
+  });
+});

@@ -42,9 +42,10 @@ export async function runCompile(paths: string[], options: CompileCommandOptions
       let code = result.code;
       if (result.map !== undefined) {
         // The map sits beside the output; point it at the source from there.
-        const map = { ...result.map, sources: [relative(dirname(output), file.path).split(sep).join("/")] };
-        await writeFileAtomic(`${output}.map`, `${JSON.stringify(map)}\n`);
-        code += `//# sourceMappingURL=${basename(output)}.map\n`;
+        // Both are URLs: each path segment is percent-encoded (spaces, `%`, `#`).
+        const source = relative(dirname(output), file.path).split(sep).map(encodeURIComponent).join("/");
+        await writeFileAtomic(`${output}.map`, `${JSON.stringify({ ...result.map, sources: [source] })}\n`);
+        code += `//# sourceMappingURL=${encodeURIComponent(basename(output))}.map\n`;
       }
       await writeFileAtomic(output, code);
       written++;

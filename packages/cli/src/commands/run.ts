@@ -51,26 +51,52 @@ export async function runMissions(file: string, options: RunCommandOptions): Pro
     return exitFor(decisions, options);
   }
 
+  if (options.at !== undefined) {
+    process.stderr.write(`temporalc: note: simulating ${new Date(options.at).toISOString()}: tasks run, and receipts record it as the time of the action\n`);
+  }
   const authority: Authority = options.home === undefined ? sdk.defaultSdk() : sdk.createLocalAuthority({ home: options.home });
   const results: RunResult[] = [];
   try {
     for (const mission of selected) results.push(await mission.run({ ...measures, tasks, sdk: authority }));
   } catch (error) {
     print(results, options.json, describeResult);
-    if (error instanceof sdk.MissingTasksError) {
-      process.stderr.write(`temporalc: ${error.message}\n  hint: export ${error.missing.join(", ")} from a module and pass it with --tasks\n`);
-      return EXIT_FAILURE;
-    }
-    if (error instanceof sdk.TaskFailedError) {
-      process.stderr.write(`temporalc: ${error.message}\n  already ran: ${error.executed.join(", ") || "nothing"}; receipts anchored: ${error.anchors.length}\n`);
-      return EXIT_FAILURE;
-    }
-    throw error;
+    return reportStopped(error, sdk);
   } finally {
-    await authority.close();
+    await authority.close().catch((error: unknown) => process.stderr.write(`temporalc: closing the ledger failed: ${describeCause(error)}\n`));
   }
   print(results, options.json, describeResult);
   return exitFor(results, options);
+}
+
+/** One line for a mission that could not finish, and what it had already done. */
+function reportStopped(error: unknown, sdk: Sdk): number {
+  if (error instanceof sdk.MissingTasksError) {
+    process.stderr.write(`temporalc: ${error.message}\n  hint: export ${error.missing.join(", ")} from a module and pass it with --tasks\n`);
+    return EXIT_FAILURE;
+  }
+  if (error instanceof sdk.TaskFailedError || error instanceof sdk.AnchorFailedError) {
+    const cause = describeCause(error.cause);
+    const what = error instanceof sdk.TaskFailedError ? `task ${JSON.stringify(error.task)} of mission ${JSON.stringify(error.mission)} failed` : `mission ${JSON.stringify(error.mission)} could not anchor its receipt`;
+    process.stderr.write(`temporalc: ${what}: ${cause}\n  already ran: ${error.executed.join(", ") || "nothing"}; receipts anchored: ${error.anchors.length}\n`);
+    return isStorageProblem(error.cause) ? EXIT_USAGE : EXIT_FAILURE;
+  }
+  throw error;
+}
+
+const STORAGE_CODES = new Set(["HOME_LOCKED", "LEDGER_CORRUPT", "LEDGER_IO_FAILED", "KEY_MISSING", "KEY_INVALID"]);
+
+/** Problems with the ledger's folder or files are I/O errors (exit 2), not failures of the mission. */
+function isStorageProblem(cause: unknown): boolean {
+  const code = (cause as { code?: unknown } | undefined)?.code;
+  return typeof code === "string" && (STORAGE_CODES.has(code) || (cause as { syscall?: unknown }).syscall !== undefined);
+}
+
+function describeCause(cause: unknown): string {
+  if ((cause as { syscall?: unknown } | undefined)?.syscall !== undefined) {
+    const { path } = cause as { path?: string };
+    return `${path === undefined ? "" : `${path}: `}${describeIoError(cause)}`;
+  }
+  return cause instanceof Error ? cause.message : String(cause);
 }
 
 function selectMissions(missions: Record<string, Mission>, wanted: string | undefined): Mission[] {

@@ -36,7 +36,8 @@ export type ErrorCode =
   | "INVALID_MISSION_OPTIONS"
   | "INVALID_MEASURE"
   | "MISSING_TASKS"
-  | "TASK_FAILED";
+  | "TASK_FAILED"
+  | "ANCHOR_FAILED";
 
 export class TemporalError extends Error {
   readonly code: ErrorCode;

@@ -6,7 +6,7 @@ import { createTsaeRequest } from "../core/tsae.js";
 import type { AnchorProof, Authority, PhaseContext, Receipt, Window } from "../core/types.js";
 import { nextOpen } from "../core/window.js";
 import { defaultSdk } from "../node/default-sdk.js";
-import { MissingTasksError, TaskFailedError } from "./errors.js";
+import { AnchorFailedError, MissingTasksError, TaskFailedError } from "./errors.js";
 import type { Decision, EvaluateOptions, Measure, Mission, MissionSpec, RunOptions, RunResult, Task } from "./types.js";
 
 /**
@@ -14,7 +14,13 @@ import type { Decision, EvaluateOptions, Measure, Mission, MissionSpec, RunOptio
  * requirements and the `check` that tests them; this decides, runs the
  * chosen block, and issues and anchors receipts.
  */
-export function defineMission(spec: MissionSpec): Mission {
+export function defineMission(definition: MissionSpec): Mission {
+  // A frozen copy: no importer can change what a mission requires or runs after the fact.
+  const spec: MissionSpec = {
+    ...definition,
+    requires: deepFreeze(structuredClone(definition.requires)),
+    on: deepFreeze(structuredClone(definition.on)),
+  };
   const evaluate = (options: EvaluateOptions = {}) => decide(spec, options);
   const run = async (options: RunOptions = {}) => {
     assertOptions(options);
@@ -31,13 +37,21 @@ export function defineMission(spec: MissionSpec): Mission {
   });
 }
 
+function deepFreeze<T>(value: T): T {
+  if (value !== null && typeof value === "object") {
+    for (const child of Object.values(value)) deepFreeze(child);
+    Object.freeze(value);
+  }
+  return value;
+}
+
 async function decide(spec: MissionSpec, options: EvaluateOptions): Promise<Decision> {
   if (options === null || typeof options !== "object") {
     throw new TemporalTypeError("INVALID_MISSION_OPTIONS", `options must be an object, got ${describeValue(options)}`);
   }
   const ctx = await now({ zone: spec.zone, ...(options.clock === undefined ? {} : { clock: options.clock }) });
-  const carbon = spec.requires.carbon === null ? undefined : await readMeasure(options.carbon, "carbon");
-  const hsBloch = spec.requires.hs_bloch === null ? undefined : await readMeasure(options.hsBloch, "hsBloch");
+  const carbon = spec.requires.carbon === null ? undefined : await readMeasure(options.carbon, CARBON);
+  const hsBloch = spec.requires.hs_bloch === null ? undefined : await readMeasure(options.hsBloch, HS_BLOCH);
   const reasons = spec.check(ctx, { carbon, hsBloch });
   const decision: Decision = {
     mission: spec.name,
@@ -51,11 +65,26 @@ async function decide(spec: MissionSpec, options: EvaluateOptions): Promise<Deci
   return next === undefined ? decision : { ...decision, next_open_unix_ms: next };
 }
 
-async function readMeasure(measure: Measure, name: string): Promise<number | undefined> {
+interface MeasureKind {
+  name: string;
+  min: number;
+  max: number;
+  unit: string;
+}
+
+const CARBON: MeasureKind = { name: "carbon", min: 0, max: Number.POSITIVE_INFINITY, unit: "gCO2eq/kWh, 0 or more" };
+const HS_BLOCH: MeasureKind = { name: "hsBloch", min: 0, max: 1, unit: "a score from 0 to 1" };
+
+/**
+ * A measure's current value. Impossible values are rejected rather than
+ * compared: a negative intensity, or an HS-Bloch score of 92 (a percentage
+ * by mistake), would otherwise let a mission through.
+ */
+async function readMeasure(measure: Measure, kind: MeasureKind): Promise<number | undefined> {
   const value = typeof measure === "function" ? await measure() : await measure;
   if (value === undefined || value === null) return undefined;
-  if (typeof value !== "number" || !Number.isFinite(value)) {
-    throw new TemporalTypeError("INVALID_MEASURE", `${name} must be a finite number (or undefined when unknown), got ${describeValue(value)}`);
+  if (typeof value !== "number" || !Number.isFinite(value) || value < kind.min || value > kind.max) {
+    throw new TemporalTypeError("INVALID_MEASURE", `${kind.name} must be ${kind.unit} (or undefined when unknown), got ${describeValue(value)}`);
   }
   return value;
 }
@@ -114,10 +143,14 @@ async function runBlock(spec: MissionSpec, decision: Decision, options: RunOptio
       }
       executed.push(step.execute);
     } else {
-      authority ??= defaultSdk();
-      const receipt = await authority.issueReceipt(receiptRequest(spec, decision, executed));
-      receipts.push(receipt);
-      anchors.push(await authority.anchor(receipt));
+      try {
+        authority ??= defaultSdk();
+        const receipt = await authority.issueReceipt(receiptRequest(spec, decision, executed));
+        receipts.push(receipt);
+        anchors.push(await authority.anchor(receipt));
+      } catch (cause) {
+        throw new AnchorFailedError(spec.name, decision.verdict, cause, [...executed], [...receipts], [...anchors]);
+      }
     }
   }
   return { ...decision, executed, receipts, anchors };

@@ -17,19 +17,42 @@ export class MissingTasksError extends TemporalError {
   }
 }
 
-/** A task threw: the block stopped there. Carries what had already run and been anchored. */
-export class TaskFailedError extends TemporalError {
+/** A block stopped part way: carries what had already run and been anchored, and the cause. */
+abstract class BlockStoppedError extends TemporalError {
   constructor(
+    code: "TASK_FAILED" | "ANCHOR_FAILED",
+    message: string,
     readonly mission: string,
     readonly verdict: Verdict,
-    readonly task: string,
     cause: unknown,
     readonly executed: readonly string[],
     readonly receipts: readonly Receipt[],
     readonly anchors: readonly AnchorProof[],
   ) {
-    const detail = cause instanceof Error ? cause.message : String(cause);
-    super("TASK_FAILED", `task ${JSON.stringify(task)} of mission ${JSON.stringify(mission)} failed: ${detail}`, { cause });
+    super(code, `${message}: ${cause instanceof Error ? cause.message : String(cause)}`, { cause });
+  }
+}
+
+/** A task threw: the block stopped there. */
+export class TaskFailedError extends BlockStoppedError {
+  constructor(
+    mission: string,
+    verdict: Verdict,
+    readonly task: string,
+    cause: unknown,
+    executed: readonly string[],
+    receipts: readonly Receipt[],
+    anchors: readonly AnchorProof[],
+  ) {
+    super("TASK_FAILED", `task ${JSON.stringify(task)} of mission ${JSON.stringify(mission)} failed`, mission, verdict, cause, executed, receipts, anchors);
     this.name = "TaskFailedError";
+  }
+}
+
+/** Issuing or anchoring a receipt failed (the ledger could not be written, the service refused): the block stopped there. */
+export class AnchorFailedError extends BlockStoppedError {
+  constructor(mission: string, verdict: Verdict, cause: unknown, executed: readonly string[], receipts: readonly Receipt[], anchors: readonly AnchorProof[]) {
+    super("ANCHOR_FAILED", `mission ${JSON.stringify(mission)} could not anchor its receipt`, mission, verdict, cause, executed, receipts, anchors);
+    this.name = "AnchorFailedError";
   }
 }

@@ -1,5 +1,5 @@
 export { defineMission } from "./define-mission.js";
-export { MissingTasksError, TaskFailedError } from "./errors.js";
+export { AnchorFailedError, MissingTasksError, TaskFailedError } from "./errors.js";
 export type {
   Decision,
   DenyReason,
