@@ -1,9 +1,8 @@
-import { canonicalJson } from "./canonical-json.js";
-import { HASH_RULE, KEY_ID_RULE, RecordShape, SIGNATURE_RULE, UNIX_MS_RULE, exactly, integerIn, withoutSignature } from "./fields.js";
-import { sha256Hex } from "./sha256.js";
+import { HASH_RULE, KEY_ID_RULE, RecordShape, SIGNATURE_RULE, UNIX_MS_RULE, exactly, integerIn } from "./fields.js";
+import { recordHash, verifySignedRecord } from "./signed-record.js";
 import type { SignedHead } from "./types.js";
 import { MAX_ABS_DAY_INDEX, ZONE_COUNT } from "./units.js";
-import { VerifyingKey, type PublicKeyInput } from "./verifying-key.js";
+import type { PublicKeyInput } from "./verifying-key.js";
 
 export const HEAD_VERSION = 1;
 
@@ -26,18 +25,12 @@ export function isSignedHead(value: unknown): value is SignedHead {
   return HEAD_SHAPE.issues(value).length === 0;
 }
 
-export function headSigningPayload(head: Omit<SignedHead, "signature"> | SignedHead): string {
-  return canonicalJson("signature" in head ? withoutSignature(head) : head);
-}
-
 /** SHA-256 hex of the canonical JSON of the whole head; the next head's `prev_head_hash`. */
 export function headHash(head: SignedHead): string {
-  return sha256Hex(canonicalJson(head));
+  return recordHash(head);
 }
 
 /** True when `head` is well formed and signed by `publicKey`. Pure (WebCrypto) and asynchronous. */
-export async function verifySignedHead(head: SignedHead, publicKey: PublicKeyInput): Promise<boolean> {
-  const key = await VerifyingKey.from(publicKey);
-  if (!isSignedHead(head) || head.key_id !== key.key_id) return false;
-  return key.verify(head.signature, headSigningPayload(head));
+export function verifySignedHead(head: SignedHead, publicKey: PublicKeyInput): Promise<boolean> {
+  return verifySignedRecord(head, publicKey, isSignedHead);
 }

@@ -4,7 +4,8 @@ import { bytesToHex, hexToBytes } from "../core/encoding.js";
 import { TemporalError } from "../core/errors.js";
 import { MerkleTree, leafHash } from "../core/merkle.js";
 import { receiptHash } from "../core/receipt.js";
-import { GENESIS_HEAD_HASH, HEAD_VERSION, headHash, headSigningPayload } from "../core/signed-head.js";
+import { GENESIS_HEAD_HASH, HEAD_VERSION, headHash } from "../core/signed-head.js";
+import { signingPayload } from "../core/signed-record.js";
 import type { AnchorProof, AnchorSummary, Receipt, SignedHead } from "../core/types.js";
 import { LedgerCorruptError, type LedgerCorruptionReason } from "./errors.js";
 import { isErrno, syncDirectory } from "./home.js";
@@ -224,7 +225,7 @@ export class Ledger {
         issued_unix_ms: issuedUnixMs,
         key_id: this.#key.verifying.key_id,
       } as const;
-      const head: SignedHead = { ...unsigned, signature: await this.#key.sign(headSigningPayload(unsigned)) };
+      const head: SignedHead = { ...unsigned, signature: await this.#key.sign(signingPayload(unsigned)) };
       heads.push(head);
       prevHeadHash = headHash(head);
     }
@@ -286,7 +287,7 @@ export class Ledger {
       const leaves = this.#replayAnchors(parsed.anchors, corrupt);
       this.#checkHeads(parsed.heads, leaves, corrupt);
       for (const head of parsed.heads) {
-        const valid = this.#key.verifying.verify(head.signature, headSigningPayload(head)).catch(() => false);
+        const valid = this.#key.verifying.verify(head.signature, signingPayload(head)).catch(() => false);
         signatureChecks.push({ offset, head, valid });
       }
       this.#publish(leaves, parsed.heads);

@@ -2,7 +2,8 @@ import { stat } from "node:fs/promises";
 import { isHash } from "../core/encoding.js";
 import { TemporalError, TemporalRangeError, describeValue, describeIssues } from "../core/errors.js";
 import { contextAt, toUnixMs } from "../core/phase.js";
-import { RECEIPT_VERSION, receiptHash, receiptIssues, receiptSigningPayload, verifyReceipt } from "../core/receipt.js";
+import { RECEIPT_VERSION, receiptHash, receiptIssues, verifyReceipt } from "../core/receipt.js";
+import { signingPayload } from "../core/signed-record.js";
 import { assertTsaeRequest } from "../core/tsae.js";
 import type { AnchorProof, AnchorSummary, Authority, AuthorityNowOptions, PhaseContext, PublicKeyJwk, Receipt, TsaeRequest } from "../core/types.js";
 import { defaultHome, ensureHome, homePaths, isErrno, type HomePaths } from "./home.js";
@@ -79,7 +80,7 @@ export class LocalAuthority implements Authority {
       issued_unix_ms: this.#time(),
       key_id: key.verifying.key_id,
     } as const;
-    const receipt: Receipt = Object.freeze({ ...unsigned, signature: await key.sign(receiptSigningPayload(unsigned)) });
+    const receipt: Receipt = Object.freeze({ ...unsigned, signature: await key.sign(signingPayload(unsigned)) });
     this.#issued.add(receipt);
     return receipt;
   }
