@@ -1,9 +1,9 @@
-import { copyFile, mkdir, open, readFile, readdir, rm, writeFile } from "node:fs/promises";
+import { copyFile, mkdir, open, readFile, readdir, rm, stat, truncate, writeFile } from "node:fs/promises";
 import { join } from "node:path";
 import fc from "fast-check";
 import { afterEach, beforeAll, describe, expect, it, vi } from "vitest";
-import { LedgerCorruptError, contextAt, createLocalAuthority, createTsaeRequest, sha256Hex, type AnchorProof, type LocalAuthority } from "../src/index.js";
-import { frameRecord, scanRecords } from "../src/node/record-frame.js";
+import { LedgerCorruptError, contextAt, createLocalAuthority, createTsaeRequest, sha256Hex, type AnchorProof, type LocalAuthority, type Receipt } from "../src/index.js";
+import { HEADER_BYTES, frameRecord, recordAt } from "../src/node/record-frame.js";
 import { steppingClock, tempDir } from "./helpers.js";
 
 const T0 = Date.UTC(2025, 4, 1, 12);
@@ -14,6 +14,7 @@ let root: string;
 let pristineLedger: Buffer;
 let proofs: AnchorProof[];
 let lastOffset: number;
+let prevOffset: number;
 let keyFile: string;
 
 /** A fresh home holding the pristine key and the given ledger bytes. */
@@ -35,12 +36,23 @@ async function withAuthority<T>(home: string, use: (authority: LocalAuthority) =
   }
 }
 
+/** The whole records at the start of a ledger, and where they end. */
+function splitLedger(ledger: Buffer): { records: { offset: number; body: Buffer }[]; validLength: number } {
+  const records: { offset: number; body: Buffer }[] = [];
+  let offset = 0;
+  for (let record = recordAt(ledger, 0); record !== undefined && "body" in record; record = recordAt(ledger, offset)) {
+    records.push({ offset, body: record.body });
+    offset += HEADER_BYTES + record.body.length;
+  }
+  return { records, validLength: offset };
+}
+
 /** Re-frames the ledger after editing the parsed record bodies, so checksums stay valid. */
 // Record bodies are edited freely to forge ledgers.
 type Bodies = any[];
 
 function rewrite(ledger: Buffer, edit: (bodies: Bodies) => unknown[]): Buffer {
-  const bodies: Bodies = scanRecords(ledger).records.map((r) => JSON.parse(r.body.toString("utf8")));
+  const bodies: Bodies = splitLedger(ledger).records.map((r) => JSON.parse(r.body.toString("utf8")));
   return Buffer.concat(edit(bodies).map((body) => frameRecord(Buffer.from(typeof body === "string" ? body : JSON.stringify(body)))));
 }
 
@@ -64,8 +76,9 @@ beforeAll(async () => {
   });
   keyFile = join(home, "signing-key.pem");
   pristineLedger = await readFile(join(home, "clockchain.log"));
-  const records = scanRecords(pristineLedger).records;
+  const records = splitLedger(pristineLedger).records;
   expect(records).toHaveLength(3);
+  prevOffset = (records[1] as { offset: number }).offset;
   lastOffset = (records[2] as { offset: number }).offset;
 });
 
@@ -116,11 +129,72 @@ describe("ledger recovery", () => {
       fc.asyncProperty(fc.integer({ min: 0, max: lastOffset - 1 }), fc.integer({ min: 0, max: 7 }), async (at, bit) => {
         const damaged = Buffer.from(pristineLedger);
         damaged[at] = (damaged[at] as number) ^ (1 << bit);
-        const firstBad = scanRecords(damaged).validLength;
+        const firstBad = splitLedger(damaged).validLength;
         await expectCorrupt(damaged, "RECORD_CHECKSUM", firstBad);
       }),
       { numRuns: 60 },
     );
+  });
+
+  it.each([
+    ["64 zero bytes across the boundary of the last two records", (f: Buffer) => f.fill(0, lastOffset - 32, lastOffset + 32)],
+    ["a flipped byte in the second-to-last record and in the last record's magic", (f: Buffer) => {
+      f[prevOffset + 100] = (f[prevOffset + 100] as number) ^ 1;
+      f[lastOffset] = (f[lastOffset] as number) ^ 1;
+      return f;
+    }],
+  ])("reports %s rather than dropping both records as a torn tail", async (_label, damage) => {
+    await expectCorrupt(damage(Buffer.from(pristineLedger)), "RECORD_CHECKSUM", prevOffset);
+  });
+
+  it("reports a damaged second-to-last record whatever happened to the last one", async () => {
+    // Its header is intact and says it ends before the end of the file, so it was not the record being written at a crash.
+    await fc.assert(
+      fc.asyncProperty(
+        fc.integer({ min: prevOffset + 12, max: lastOffset - 1 }),
+        fc.integer({ min: 0, max: 7 }),
+        fc.integer({ min: lastOffset + 1, max: pristineLedger.length }),
+        fc.option(fc.integer({ min: lastOffset, max: pristineLedger.length - 1 })),
+        async (at, bit, cut, lastDamage) => {
+          const damaged = Buffer.from(pristineLedger.subarray(0, cut));
+          damaged[at] = (damaged[at] as number) ^ (1 << bit);
+          if (lastDamage !== null && lastDamage < cut) damaged[lastDamage] = (damaged[lastDamage] as number) ^ 0xff;
+          await expectCorrupt(damaged, "RECORD_CHECKSUM", prevOffset);
+        },
+      ),
+      { numRuns: 40 },
+    );
+  });
+
+  it("opens a file over 2 GiB, and reports damage longer than any record as corruption rather than a torn tail", async () => {
+    const home = await homeWith(pristineLedger, "large");
+    const path = join(home, "clockchain.log");
+    // Sparse: a file size extended far past what any single write could have left.
+    await truncate(path, 2 ** 31 + 4096);
+    const error = await withAuthority(home, (authority) => authority.status()).catch((e: unknown) => e);
+    expect(error).toMatchObject({ code: "LEDGER_CORRUPT", reason: "RECORD_CHECKSUM", offset: pristineLedger.length });
+    expect((await stat(path)).size).toBe(2 ** 31 + 4096);
+  });
+
+  it("checks every head signature of a ledger with more heads than are checked at once", async () => {
+    const home = join(root, "many-heads");
+    // One concurrent burst across 1100 tiles: two group commits carrying 1024 and 76 heads.
+    const day = Math.floor(T0 / 86_400_000);
+    await withAuthority(home, async (authority) => {
+      const receipts = await Promise.all(
+        Array.from({ length: 1100 }, (_, n) =>
+          authority.issueReceipt(createTsaeRequest(contextAt((day - n) * 86_400_000), { scope: "test.heads.v1", action_hash_hex: sha256Hex(`h${n}`) })),
+        ),
+      );
+      await Promise.all(receipts.map((receipt) => authority.anchor(receipt)));
+    });
+    const ledger = await readFile(join(home, "clockchain.log"));
+    expect(splitLedger(ledger).records.map((r) => JSON.parse(r.body.toString("utf8")).heads.length)).toEqual([1024, 76]);
+    await withAuthority(home, async (authority) => expect((await authority.status()).anchors).toBe(1100));
+    // The first record's heads are checked before the second record is replayed, so its bad signature is reported first
+    // (the second record's link to the altered head is broken too).
+    await writeFile(join(home, "clockchain.log"), rewrite(ledger, (b) => { b[0].heads[1023].signature = b[0].heads[1022].signature; return b; }));
+    await expect(withAuthority(home, (authority) => authority.status())).rejects.toMatchObject({ reason: "HEAD_SIGNATURE", offset: 0 });
   });
 
   it.each([
@@ -134,6 +208,8 @@ describe("ledger recovery", () => {
     ["a head by another key", "UNKNOWN_KEY", (b: Bodies) => { b[1].heads[0].key_id = "0123456789abcdef"; return b; }],
     ["a record that is not JSON", "RECORD_FORMAT", (b: Bodies) => [b[0], "{not json", b[2]]],
     ["a record without its head", "RECORD_FORMAT", (b: Bodies) => { b[1].heads = []; return b; }],
+    ["a record that anchors nothing", "RECORD_FORMAT", (b: Bodies) => [b[0], { anchors: [], heads: [] }, b[1], b[2]]],
+    ["a last record that anchors nothing", "RECORD_FORMAT", (b: Bodies) => [...b, { anchors: [], heads: [] }]],
   ])("reports %s as %s and leaves the file as it was", async (_label, reason, edit) => {
     await expectCorrupt(rewrite(pristineLedger, edit), reason);
   });
@@ -172,20 +248,46 @@ describe("ledger durability", () => {
     });
   });
 
-  it("fails every later anchor after a failed fsync, and recovers on reopening", async () => {
+  const ioError = (syscall: string) => Object.assign(new Error(`EIO: i/o error, ${syscall}`), { code: "EIO" });
+
+  it("removes a batch whose fsync failed from the file, rejects only that batch and keeps anchoring", async () => {
     const proto = await fileHandlePrototype();
     const home = await homeWith(pristineLedger, "failing");
     await withAuthority(home, async (authority) => {
-      const receipt = await authority.issueReceipt(request(7));
-      vi.spyOn(proto, "datasync").mockRejectedValueOnce(Object.assign(new Error("EIO: i/o error, fdatasync"), { code: "EIO" }));
-      await expect(authority.anchor(receipt)).rejects.toMatchObject({ code: "LEDGER_IO_FAILED", cause: { code: "EIO" } });
-      await expect(authority.anchor(await authority.issueReceipt(request(8)))).rejects.toMatchObject({ code: "LEDGER_IO_FAILED" });
+      const receipts = await Promise.all([7, 8, 9].map((n) => authority.issueReceipt(request(n))));
+      // The write reaches the file; only its fsync fails.
+      vi.spyOn(proto, "datasync").mockRejectedValueOnce(ioError("fdatasync"));
+      for (const result of await Promise.allSettled(receipts.map((receipt) => authority.anchor(receipt)))) {
+        expect(result).toMatchObject({ status: "rejected", reason: { code: "LEDGER_IO_FAILED", cause: { code: "EIO" } } });
+      }
+      expect(await readFile(join(home, "clockchain.log"))).toEqual(pristineLedger);
+      expect(await authority.getAnchorProof(sha256Hex("x"))).toBeUndefined();
+      // Memory was rolled back too: the next anchor continues the tile and the chain where the file ends.
+      const next = await authority.anchor(receipts[1] as Receipt);
+      expect(next).toMatchObject({ tile_id: proofs[2]?.tile_id, leaf_index: 2, signed_head: { sequence: 3 } });
     });
     vi.restoreAllMocks();
     await withAuthority(home, async (authority) => {
-      // The record reached the page cache before the failed fsync, so it may survive; earlier ones must.
-      expect((await authority.status()).anchors).toBeGreaterThanOrEqual(3);
-      await authority.anchor(await authority.issueReceipt(request(8)));
+      expect(await authority.status()).toMatchObject({ anchors: 4, recovered: undefined });
     });
+  });
+
+  it("shuts the authority down when a failed batch cannot be removed, and tells the caller to restart", async () => {
+    const proto = (await fileHandlePrototype()) as { datasync(): Promise<void>; truncate(length?: number): Promise<void> };
+    const home = await homeWith(pristineLedger, "unrecoverable");
+    const authority = createLocalAuthority({ home, clock: steppingClock(T0 + 1000) });
+    const receipt = await authority.issueReceipt(request(7));
+    vi.spyOn(proto, "datasync").mockRejectedValueOnce(ioError("fdatasync"));
+    vi.spyOn(proto, "truncate").mockRejectedValueOnce(ioError("ftruncate"));
+    await expect(authority.anchor(receipt)).rejects.toMatchObject({ code: "LEDGER_IO_FAILED", cause: { code: "EIO" }, message: expect.stringMatching(/restart the process/) });
+    expect(authority).toMatchObject({ failed: true, closed: false });
+    for (const call of [() => authority.anchor(receipt), () => authority.issueReceipt(request(8)), () => authority.status()]) {
+      await expect(call()).rejects.toMatchObject({ code: "LEDGER_IO_FAILED", message: expect.stringMatching(/restart the process/) });
+    }
+    // The home is released, so a new authority (as after a restart) can reopen and re-verify the ledger.
+    expect(await readdir(home)).not.toContain("lock");
+    vi.restoreAllMocks();
+    await withAuthority(home, async (reopened) => expect((await reopened.status()).anchors).toBeGreaterThanOrEqual(3));
+    await authority.close();
   });
 });

@@ -1,6 +1,6 @@
 import { spawnSync } from "node:child_process";
 import { existsSync } from "node:fs";
-import { readFile, rm, stat, unlink, writeFile } from "node:fs/promises";
+import { readFile, rm, stat, symlink, unlink, writeFile } from "node:fs/promises";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import {
@@ -181,6 +181,60 @@ describe("local authority", () => {
     const exited = spawnSync(process.execPath, ["-e", ""]);
     await writeFile(join(home, "lock"), `${exited.pid}\n`);
     await withAuthority(home, (authority) => authority.publicKeys());
+  });
+
+  it("takes over a lock left with this process's pid by an earlier process (a restarted container's pid 1)", async () => {
+    const home = await tempDir();
+    await writeFile(join(home, "lock"), `${process.pid}\n`);
+    await withAuthority(home, async (authority) => {
+      await authority.publicKeys();
+      expect(await readFile(join(home, "lock"), "utf8")).toBe(`${process.pid}\n`);
+      // Held by this process now: a second authority, by any path to the home, is refused.
+      const alias = join(await tempDir(), "alias");
+      await symlink(home, alias);
+      for (const path of [home, alias]) {
+        await expect(createLocalAuthority({ home: path }).publicKeys()).rejects.toMatchObject({ code: "HOME_LOCKED", pid: process.pid });
+      }
+    });
+  });
+
+  it("rejects a clock reading that signed records cannot carry, only for the call that read it", async () => {
+    const home = await tempDir();
+    let reading: number | Date = T0;
+    const authority = createLocalAuthority({ home, clock: () => reading });
+    for (const bad of [-5000, Number.NaN, new Date(Number.NaN), 8.64e15 + 1]) {
+      reading = bad;
+      await expect(authority.issueReceipt(request(1))).rejects.toMatchObject({ code: "INVALID_TIME" });
+    }
+    reading = T0;
+    const receipt = await authority.issueReceipt(request(1));
+    for (const bad of [-1, Number.NaN]) {
+      reading = bad;
+      await expect(authority.anchor(receipt)).rejects.toMatchObject({ code: "INVALID_TIME" });
+    }
+    reading = T0 + 5;
+    expect(await authority.anchor(receipt)).toMatchObject({ leaf_index: 0, signed_head: { sequence: 0, issued_unix_ms: T0 + 5 } });
+    await authority.close();
+    await withAuthority(home, async (reopened) => expect((await reopened.status()).anchors).toBe(1));
+  });
+
+  it("signs a request exactly as it validated it, reading each field once", async () => {
+    await withAuthority(await tempDir(), async (authority) => {
+      const [jwk] = Object.values(await authority.publicKeys()) as [PublicKeyJwk];
+      let reads = 0;
+      const shifty = { ...request(1) };
+      Object.defineProperty(shifty, "swt_zone", { enumerable: true, get: () => (++reads > 1 ? 7 : 2) });
+      const receipt = await authority.issueReceipt(shifty);
+      expect(reads).toBe(1);
+      expect(receipt).toMatchObject({ swt_zone: 2, tile_id: request(1).tile_id });
+      expect(await verifyReceipt(receipt, jwk)).toBe(true);
+
+      reads = 0;
+      const copy = { ...receipt };
+      Object.defineProperty(copy, "scope", { enumerable: true, get: () => (++reads > 1 ? "Bad" : receipt.scope) });
+      expect(await authority.anchor(copy)).toMatchObject({ receipt_hash: sha256Hex(JSON.stringify(Object.fromEntries(Object.entries(receipt).sort()))) });
+      expect(reads).toBe(1);
+    });
   });
 
   it("refuses to mint a new key next to a ledger that has records", async () => {

@@ -73,6 +73,27 @@ describe("Merkle tree (RFC 9162)", () => {
     expect(checked).toBe((300 * 301) / 2);
   });
 
+  it("takes leaves back with truncate: appending other leaves then gives the tree of those leaves", () => {
+    fc.assert(
+      fc.property(fc.integer({ min: 1, max: 70 }), fc.integer({ min: 0, max: 70 }), fc.integer({ min: 1, max: 70 }), (grown, kept, added) => {
+        fc.pre(kept <= grown);
+        const tree = treeOf(grown);
+        tree.root(); // fills the edge cache for the size being dropped
+        tree.truncate(kept);
+        expect(tree.size).toBe(kept);
+        const other = (i: number) => leafData(1000 + i);
+        for (let i = 0; i < added; i++) tree.append(leafHash(other(i)));
+        const leaves = [...Array.from({ length: kept }, (_, i) => leafData(i)), ...Array.from({ length: added }, (_, i) => other(i))];
+        const size = kept + added;
+        expect(bytesToHex(tree.root())).toBe(referenceRoot(leaves).toString("hex"));
+        const index = size - 1;
+        expect(verifyMerklePath(index, size, leafHash(leaves[index] as Buffer), tree.inclusionProof(index), tree.root())).toBe(true);
+      }),
+      { numRuns: 100 },
+    );
+    expect(() => treeOf(3).truncate(4)).toThrow(expect.objectContaining({ code: "INVALID_LEAF_INDEX" }));
+  });
+
   it("verifyInclusion accepts well-formed proofs and checks them against the signed head", () => {
     for (const [index, size] of [[0, 1], [4, 5], [255, 256], [299, 300]] as const) {
       const proof = proofFor(big, index, size);

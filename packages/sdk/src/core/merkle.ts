@@ -75,6 +75,19 @@ export class MerkleTree {
     return index;
   }
 
+  /**
+   * Drops every leaf from `size` on, so that leaves appended for a write that
+   * failed can be taken back. Level `l` holds floor(size / 2^l) subtrees.
+   */
+  truncate(size: number): void {
+    if (!(Number.isInteger(size) && size >= 0 && size <= this.size)) {
+      throw new TemporalRangeError("INVALID_LEAF_INDEX", `tree size ${size} is not in 0..${this.size}`);
+    }
+    for (let level = 0; level < this.#levels.length; level++) (this.#levels[level] as HashLevel).length = Math.floor(size / 2 ** level);
+    // Cached edge hashes may cover leaves that are gone, and new leaves can bring the same size back: forget them.
+    this.#edgeEnd = -1;
+  }
+
   /** MTH(D[0:size]). */
   root(size = this.size): Uint8Array {
     this.#assertSize(size);

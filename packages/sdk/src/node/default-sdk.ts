@@ -18,7 +18,7 @@ export function defaultSdk(): Authority {
   }
   const home = defaultHome();
   let authority = authorities.get(home);
-  if (authority === undefined || authority.closed) {
+  if (authority === undefined || authority.closed || authority.failed) {
     authority = createLocalAuthority({ home });
     authorities.set(home, authority);
   }

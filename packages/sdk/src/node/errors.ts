@@ -39,3 +39,8 @@ export class HomeLockedError extends TemporalError {
     this.pid = pid;
   }
 }
+
+/** Whether `error` is a Node.js system error with one of `codes` (e.g. "ENOENT"). */
+export function isErrno(error: unknown, ...codes: string[]): boolean {
+  return error instanceof Error && codes.includes((error as NodeJS.ErrnoException).code ?? "");
+}

@@ -1,5 +1,6 @@
-import { mkdir, open } from "node:fs/promises";
-import { join, resolve } from "node:path";
+import { mkdir } from "node:fs/promises";
+import { dirname, join, resolve } from "node:path";
+import { syncDirectory } from "./sync-directory.js";
 
 /** `$TEMPORAL_HOME`, else `./.temporal`, as an absolute path. */
 export function defaultHome(env: NodeJS.ProcessEnv = process.env): string {
@@ -23,24 +24,20 @@ export function homePaths(home: string): HomePaths {
   };
 }
 
-/** Creates the home (and parents) with owner-only access. */
+/**
+ * Creates the home (and parents) with owner-only access. Each directory
+ * created is a new entry in its parent, which is only durable once that
+ * parent is fsynced; until then a crash could lose the home, and with it
+ * anchors already acknowledged.
+ */
 export async function ensureHome(paths: HomePaths): Promise<void> {
-  await mkdir(paths.home, { recursive: true, mode: 0o700 });
-}
-
-/** Makes a newly created or renamed directory entry durable. */
-export async function syncDirectory(directory: string): Promise<void> {
-  const handle = await open(directory, "r");
-  try {
-    await handle.sync();
-  } catch (error) {
-    // Windows cannot fsync a directory; entries are durable there once the file is.
-    if (!isErrno(error, "EPERM", "EISDIR", "EINVAL")) throw error;
-  } finally {
-    await handle.close();
+  const firstCreated = await mkdir(paths.home, { recursive: true, mode: 0o700 });
+  if (firstCreated === undefined) return;
+  // mkdir returns the first directory it created; every one from there down to the home is new.
+  const created: string[] = [];
+  for (let directory = paths.home; ; directory = dirname(directory)) {
+    created.unshift(directory);
+    if (directory === firstCreated || dirname(directory) === directory) break;
   }
-}
-
-export function isErrno(error: unknown, ...codes: string[]): boolean {
-  return error instanceof Error && codes.includes((error as NodeJS.ErrnoException).code ?? "");
+  for (const directory of created) await syncDirectory(dirname(directory));
 }

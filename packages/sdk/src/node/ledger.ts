@@ -1,4 +1,4 @@
-import { open, readFile, writeFile, type FileHandle } from "node:fs/promises";
+import { open, writeFile, type FileHandle } from "node:fs/promises";
 import { dirname } from "node:path";
 import { bytesToHex, hexToBytes } from "../core/encoding.js";
 import { TemporalError } from "../core/errors.js";
@@ -8,13 +8,16 @@ import { GENESIS_HEAD_HASH, HEAD_VERSION, headHash } from "../core/signed-head.j
 import { signingPayload } from "../core/signed-record.js";
 import type { AnchorProof, AnchorSummary, Receipt, SignedHead } from "../core/types.js";
 import { LedgerCorruptError, type LedgerCorruptionReason } from "./errors.js";
-import { isErrno, syncDirectory } from "./home.js";
 import { encodeRecordBody, parseRecordBody, type StoredAnchor } from "./record-body.js";
-import { frameRecord, scanRecords, type FramedRecord } from "./record-frame.js";
+import { frameRecord } from "./record-frame.js";
+import { readRecords, type FramedRecord } from "./record-reader.js";
 import type { SigningKey } from "./signing-key.js";
+import { syncDirectory } from "./sync-directory.js";
 
 /** Most anchors one group commit may carry, bounding record size and latency. */
 const MAX_BATCH = 1024;
+/** Head signatures checked at once while opening, bounding the memory they hold. */
+const SIGNATURE_BATCH = 1024;
 
 interface Tile {
   readonly id: number;
@@ -71,12 +74,17 @@ export class Ledger {
   readonly #tiles = new Map<number, Tile>();
   readonly #index = new Map<string, { tile: Tile; leafIndex: number }>();
   #records = 0;
+  /** File length up to the end of the last durable record: where a failed append is cut back to. */
+  #length = 0;
   #lastHead: SignedHead | undefined;
   #lastHeadHash = GENESIS_HEAD_HASH;
   #recovered: TornTailRecovery | undefined;
+  /** Head signatures from opening, not yet awaited. */
+  #signatureChecks: { offset: number; head: SignedHead; valid: Promise<boolean> }[] = [];
   #queue: PendingAnchor[] = [];
   #draining: Promise<void> | undefined;
-  #failure: Error | undefined;
+  #closing: Promise<void> | undefined;
+  #failure: TemporalError | undefined;
 
   private constructor(path: string, handle: FileHandle, key: SigningKey, clock: () => number) {
     this.#path = path;
@@ -92,18 +100,22 @@ export class Ledger {
    * file as it is.
    */
   static async open(path: string, key: SigningKey, clock: () => number): Promise<Ledger> {
-    const file = await readExisting(path);
-    const handle = await open(path, "a", 0o600);
+    const handle = await open(path, "a+", 0o600);
     try {
-      if (file === undefined) await syncDirectory(dirname(path));
+      const { size } = await handle.stat();
+      // No anchor can have been acknowledged from an empty ledger, so syncing its directory entry now covers
+      // every later one, even if an earlier run created the file and crashed before syncing it.
+      if (size === 0) await syncDirectory(dirname(path));
       const ledger = new Ledger(path, handle, key, clock);
-      const content = file ?? Buffer.alloc(0);
-      const scan = scanRecords(content);
-      if (scan.validLength < content.length && !scan.tornTail) {
-        throw new LedgerCorruptError("RECORD_CHECKSUM", path, scan.validLength, "a damaged record is followed by intact records");
+      const scan = await readRecords(handle, size, (record) => ledger.#replay(record));
+      await ledger.#checkSignatures();
+      if (scan.validLength < size) {
+        if (scan.tornTail === undefined) {
+          throw new LedgerCorruptError("RECORD_CHECKSUM", path, scan.validLength, "a damaged record that cannot be a torn final write: it is not the last record in the file");
+        }
+        await ledger.#truncateTornTail(scan.validLength, scan.tornTail);
       }
-      await ledger.#replay(scan.records);
-      if (scan.validLength < content.length) await ledger.#truncateTornTail(content, scan.validLength);
+      ledger.#length = scan.validLength;
       return ledger;
     } catch (error) {
       await handle.close();
@@ -111,9 +123,15 @@ export class Ledger {
     }
   }
 
+  /** Set once an append failed and could not be undone; every anchor is then refused with it. */
+  get failure(): TemporalError | undefined {
+    return this.#failure;
+  }
+
   /** Resolves once the receipt is durably anchored (written and fsynced). */
   anchor(receipt: Receipt, hash: string): Promise<AnchorProof> {
     if (this.#failure !== undefined) return Promise.reject(this.#failure);
+    if (this.#closing !== undefined) return Promise.reject(new TemporalError("AUTHORITY_CLOSED", `ledger ${this.#path} is closed`));
     const known = this.proof(hash);
     if (known !== undefined) return Promise.resolve(known);
     return new Promise((resolve, reject) => {
@@ -149,11 +167,13 @@ export class Ledger {
     };
   }
 
-  /** Refuses new anchors, waits for pending ones, then closes the file. */
-  async close(): Promise<void> {
-    this.#failure ??= new TemporalError("AUTHORITY_CLOSED", `ledger ${this.#path} is closed`);
-    await this.#draining;
-    await this.#handle.close();
+  /** Refuses new anchors, waits for pending ones, then closes the file. Idempotent. */
+  close(): Promise<void> {
+    this.#closing ??= (async () => {
+      await this.#draining;
+      await this.#handle.close();
+    })();
+    return this.#closing;
   }
 
   async #drain(): Promise<void> {
@@ -171,16 +191,23 @@ export class Ledger {
     const leaves = this.#stage(batch);
     if (leaves.length === 0) return;
     let heads: SignedHead[];
+    let record: Buffer;
     try {
       heads = await this.#signHeads(leaves);
       const anchors = leaves.map((leaf) => ({ tile_id: leaf.tile.id, leaf_index: leaf.leafIndex, receipt: leaf.receipt }));
-      await this.#write(frameRecord(encodeRecordBody({ anchors, heads })));
+      record = frameRecord(encodeRecordBody({ anchors, heads }));
     } catch (error) {
-      // After a failed write or fsync the file's state is unknown; only reopening (which re-verifies) is safe.
-      this.#failure = new TemporalError("LEDGER_IO_FAILED", `appending to ledger ${this.#path} failed; reopen the authority to recover`, { cause: error });
-      for (const waiter of [...leaves.flatMap((leaf) => leaf.waiters), ...this.#queue.splice(0)]) waiter.reject(this.#failure);
+      // A clock reading that cannot be signed (INVALID_TIME), or a failed signature: nothing was written, so only this batch fails.
+      this.#reject(leaves, error);
       return;
     }
+    try {
+      await this.#write(record);
+    } catch (error) {
+      await this.#undoAppend(leaves, error);
+      return;
+    }
+    this.#length += record.length;
     this.#publish(leaves, heads);
     for (const leaf of leaves) {
       const proof = this.#proofFor(leaf.tile, leaf.leafIndex);
@@ -207,6 +234,35 @@ export class Ledger {
       leaves.set(pending.hash, { tile, receipt: pending.receipt, hash: pending.hash, leafIndex, waiters: [pending] });
     }
     return [...leaves.values()];
+  }
+
+  /** Takes a batch's leaves back out of the trees and rejects its callers. */
+  #reject(leaves: readonly NewLeaf[], error: unknown): void {
+    for (const tile of new Set(leaves.map((leaf) => leaf.tile))) tile.tree.truncate(tile.receiptHashes.length);
+    for (const leaf of leaves) for (const waiter of leaf.waiters) waiter.reject(error);
+  }
+
+  /**
+   * A write or fsync failed, so the file may hold some or all of a batch
+   * whose callers are told it failed; reopening must not show it anchored.
+   * Cuts the file back to its last durable record. If even that fails, the
+   * file's contents are unknown and the ledger refuses all further anchors.
+   */
+  async #undoAppend(leaves: readonly NewLeaf[], error: unknown): Promise<void> {
+    try {
+      await this.#handle.truncate(this.#length);
+      await this.#handle.datasync();
+    } catch (undoError) {
+      this.#failure = new TemporalError(
+        "LEDGER_IO_FAILED",
+        `appending to ledger ${this.#path} failed, and so did cutting the failed batch off again (${String(undoError)}); the ledger accepts no more anchors: restart the process once the storage is healthy (opening the ledger re-verifies it)`,
+        { cause: error },
+      );
+      this.#reject(leaves, this.#failure);
+      for (const waiter of this.#queue.splice(0)) waiter.reject(this.#failure);
+      return;
+    }
+    this.#reject(leaves, new TemporalError("LEDGER_IO_FAILED", `appending to ledger ${this.#path} failed; these anchors were not recorded and the file was cut back to its last durable record`, { cause: error }));
   }
 
   async #signHeads(leaves: NewLeaf[]): Promise<SignedHead[]> {
@@ -275,25 +331,27 @@ export class Ledger {
     return tile;
   }
 
-  /** Rebuilds the trees from the records, checking leaf order, roots, the head chain and every head signature. */
-  async #replay(records: readonly FramedRecord[]): Promise<void> {
-    // Signatures are checked concurrently on the thread pool; the checks never reject, so an early throw leaves nothing unhandled.
-    const signatureChecks: { offset: number; head: SignedHead; valid: Promise<boolean> }[] = [];
-    for (const { offset, body } of records) {
-      const corrupt = (reason: LedgerCorruptionReason, detail: string): LedgerCorruptError =>
-        new LedgerCorruptError(reason, this.#path, offset, detail);
-      const parsed = parseRecordBody(body);
-      if (parsed === undefined) throw corrupt("RECORD_FORMAT", "the record is not a well-formed anchors/heads object");
-      const leaves = this.#replayAnchors(parsed.anchors, corrupt);
-      this.#checkHeads(parsed.heads, leaves, corrupt);
-      for (const head of parsed.heads) {
-        const valid = this.#key.verifying.verify(head.signature, signingPayload(head)).catch(() => false);
-        signatureChecks.push({ offset, head, valid });
-      }
-      this.#publish(leaves, parsed.heads);
+  /** Replays one record: rebuilds the trees, checking leaf order, roots and the head chain, and queues its head signatures for checking. */
+  async #replay({ offset, body }: FramedRecord): Promise<void> {
+    const corrupt = (reason: LedgerCorruptionReason, detail: string): LedgerCorruptError => new LedgerCorruptError(reason, this.#path, offset, detail);
+    const parsed = parseRecordBody(body);
+    if (parsed === undefined) throw corrupt("RECORD_FORMAT", "the record is not a well-formed anchors/heads object");
+    if (parsed.anchors.length === 0) throw corrupt("RECORD_FORMAT", "the record anchors nothing, which the writer never commits");
+    const leaves = this.#replayAnchors(parsed.anchors, corrupt);
+    this.#checkHeads(parsed.heads, leaves, corrupt);
+    for (const head of parsed.heads) {
+      // Checked concurrently on the thread pool; the checks never reject, so an early throw leaves nothing unhandled.
+      const valid = this.#key.verifying.verify(head.signature, signingPayload(head)).catch(() => false);
+      this.#signatureChecks.push({ offset, head, valid });
     }
-    const results = await Promise.all(signatureChecks.map((check) => check.valid));
-    const bad = signatureChecks[results.indexOf(false)];
+    this.#publish(leaves, parsed.heads);
+    if (this.#signatureChecks.length >= SIGNATURE_BATCH) await this.#checkSignatures();
+  }
+
+  async #checkSignatures(): Promise<void> {
+    const checks = this.#signatureChecks.splice(0);
+    const results = await Promise.all(checks.map((check) => check.valid));
+    const bad = checks[results.indexOf(false)];
     if (bad !== undefined) {
       throw new LedgerCorruptError("HEAD_SIGNATURE", this.#path, bad.offset, `the signature of head ${bad.head.sequence} (tile ${bad.head.tile_id}) does not verify`);
     }
@@ -339,21 +397,12 @@ export class Ledger {
   }
 
   /** Keeps the removed bytes beside the ledger, then cuts the file back to its last whole record. */
-  async #truncateTornTail(content: Buffer, validLength: number): Promise<void> {
+  async #truncateTornTail(validLength: number, tail: Buffer): Promise<void> {
     const savedTo = `${this.#path}.torn-${validLength}-${Date.now()}`;
-    await writeFile(savedTo, content.subarray(validLength), { mode: 0o600, flush: true });
+    await writeFile(savedTo, tail, { mode: 0o600, flush: true });
     await syncDirectory(dirname(this.#path));
     await this.#handle.truncate(validLength);
     await this.#handle.datasync();
-    this.#recovered = { offset: validLength, bytes: content.length - validLength, saved_to: savedTo };
-  }
-}
-
-async function readExisting(path: string): Promise<Buffer | undefined> {
-  try {
-    return await readFile(path);
-  } catch (error) {
-    if (isErrno(error, "ENOENT")) return undefined;
-    throw error;
+    this.#recovered = { offset: validLength, bytes: tail.length, saved_to: savedTo };
   }
 }

@@ -1,12 +1,14 @@
 import { stat } from "node:fs/promises";
 import { isHash } from "../core/encoding.js";
 import { TemporalError, TemporalRangeError, describeValue, describeIssues } from "../core/errors.js";
+import { UNIX_MS_RULE } from "../core/fields.js";
 import { contextAt, toUnixMs } from "../core/phase.js";
 import { RECEIPT_VERSION, receiptHash, receiptIssues, verifyReceipt } from "../core/receipt.js";
 import { signingPayload } from "../core/signed-record.js";
 import { assertTsaeRequest } from "../core/tsae.js";
 import type { AnchorProof, AnchorSummary, Authority, AuthorityNowOptions, PhaseContext, PublicKeyJwk, Receipt, TsaeRequest } from "../core/types.js";
-import { defaultHome, ensureHome, homePaths, isErrno, type HomePaths } from "./home.js";
+import { isErrno } from "./errors.js";
+import { defaultHome, ensureHome, homePaths, type HomePaths } from "./home.js";
 import { Ledger, type LedgerStatus } from "./ledger.js";
 import { acquireLock, type HomeLock } from "./lock.js";
 import { loadSigningKey, type SigningKey } from "./signing-key.js";
@@ -41,6 +43,9 @@ export class LocalAuthority implements Authority {
   readonly #clock: () => number | Date;
   #opening: Promise<OpenHome> | undefined;
   #closed = false;
+  /** Set when the ledger could not undo a failed append; every call then rejects with it. */
+  #failure: TemporalError | undefined;
+  #releasing: Promise<void> | undefined;
   /**
    * Receipts issued here (frozen, so still exactly as signed). `anchor` skips
    * the Ed25519 verification for them, which costs more than signing.
@@ -59,15 +64,21 @@ export class LocalAuthority implements Authority {
     return this.#closed;
   }
 
+  /** True once a failed write to the ledger could not be undone; the authority then refuses every call and has released its home. */
+  get failed(): boolean {
+    return this.#failure !== undefined;
+  }
+
   async now(options: AuthorityNowOptions = {}): Promise<PhaseContext> {
-    this.#assertNotClosed();
+    this.#assertUsable();
     return contextAt(this.#clock(), { zone: options.zone, source: "local" });
   }
 
-  /** Validates the request (a `TsaeRequestError` names every bad field) and signs it. */
+  /** Validates a copy of the request (a `TsaeRequestError` names every bad field) and signs that copy. */
   async issueReceipt(request: TsaeRequest): Promise<Receipt> {
-    assertTsaeRequest(request);
-    const { scope, day_index, phi_action_ticks, swt_zone, tile_id, action_hash_hex } = request;
+    const snapshot = plainCopy(request);
+    assertTsaeRequest(snapshot);
+    const { scope, day_index, phi_action_ticks, swt_zone, tile_id, action_hash_hex } = snapshot;
     const { key } = await this.#open();
     const unsigned = {
       scope,
@@ -77,7 +88,7 @@ export class LocalAuthority implements Authority {
       tile_id,
       action_hash_hex,
       receipt_version: RECEIPT_VERSION,
-      issued_unix_ms: this.#time(),
+      issued_unix_ms: this.#signingTime(),
       key_id: key.verifying.key_id,
     } as const;
     const receipt: Receipt = Object.freeze({ ...unsigned, signature: await key.sign(signingPayload(unsigned)) });
@@ -95,19 +106,43 @@ export class LocalAuthority implements Authority {
   }
 
   async #anchor(receipt: Receipt): Promise<AnchorProof> {
-    if (this.#issued.has(receipt)) {
-      const { ledger } = await this.#open();
-      return ledger.anchor(receipt, receiptHash(receipt));
-    }
-    const issues = receiptIssues(receipt);
+    if (this.#issued.has(receipt)) return this.#append(receipt);
+    // A frozen copy, so the caller mutating its object cannot change what gets written after it was checked.
+    const snapshot: Receipt = Object.freeze(plainCopy(receipt));
+    const issues = receiptIssues(snapshot);
     if (issues.length > 0) throw new TemporalError("RECEIPT_REJECTED", `cannot anchor a malformed receipt: ${describeIssues(issues)}`);
-    // A frozen copy, so the caller mutating its object cannot change what gets written after the hash is taken.
-    const snapshot: Receipt = Object.freeze({ ...receipt });
-    const { key, ledger } = await this.#open();
+    const { key } = await this.#open();
     if (!(await verifyReceipt(snapshot, key.verifying))) {
       throw new TemporalError("RECEIPT_REJECTED", `receipt signature does not verify with this authority's key ${key.verifying.key_id} (receipt key_id ${describeValue(snapshot.key_id)})`);
     }
-    return ledger.anchor(snapshot, receiptHash(snapshot));
+    return this.#append(snapshot);
+  }
+
+  async #append(receipt: Receipt): Promise<AnchorProof> {
+    const home = await this.#open();
+    try {
+      return await home.ledger.anchor(receipt, receiptHash(receipt));
+    } catch (error) {
+      if (home.ledger.failure !== undefined) await this.#giveUp(home, home.ledger.failure);
+      throw error;
+    }
+  }
+
+  /**
+   * The ledger could not undo a failed append, so its file's contents are
+   * unknown. Refuses every later call, and releases the home so that a new
+   * authority (`defaultSdk()` makes one) or a restarted process can reopen
+   * it, which re-verifies the file.
+   */
+  #giveUp(home: OpenHome, failure: TemporalError): Promise<void> {
+    this.#failure ??= failure;
+    // Best effort: the storage has already failed, and the error that matters is the one the callers get.
+    this.#releasing ??= home.ledger
+      .close()
+      .catch(() => undefined)
+      .then(() => home.lock.release())
+      .catch(() => undefined);
+    return this.#releasing;
   }
 
   async getAnchorProof(receiptHashHex: string): Promise<AnchorProof | undefined> {
@@ -147,7 +182,7 @@ export class LocalAuthority implements Authority {
   }
 
   #open(): Promise<OpenHome> {
-    this.#assertNotClosed();
+    this.#assertUsable();
     this.#opening ??= this.#openHome().catch((error: unknown) => {
       this.#opening = undefined;
       throw error;
@@ -160,7 +195,7 @@ export class LocalAuthority implements Authority {
     const lock = await acquireLock(this.#paths.lock);
     try {
       const key = await loadSigningKey(this.#paths.signingKey, !(await hasContent(this.#paths.ledger)));
-      const ledger = await Ledger.open(this.#paths.ledger, key, () => this.#time());
+      const ledger = await Ledger.open(this.#paths.ledger, key, () => this.#signingTime());
       return { key, ledger, lock };
     } catch (error) {
       await lock.release();
@@ -168,12 +203,18 @@ export class LocalAuthority implements Authority {
     }
   }
 
-  #time(): number {
-    return toUnixMs(this.#clock());
+  /** A clock reading checked with the rule signed records use, so nothing is signed that reopening the ledger would reject. */
+  #signingTime(): number {
+    const reading = this.#clock();
+    const unixMs = toUnixMs(reading);
+    const problem = UNIX_MS_RULE(unixMs);
+    if (problem !== undefined) throw new TemporalRangeError("INVALID_TIME", `the clock read ${describeValue(reading)}, which cannot be signed: issued_unix_ms ${problem}`);
+    return unixMs;
   }
 
-  #assertNotClosed(): void {
+  #assertUsable(): void {
     if (this.#closed) throw new TemporalError("AUTHORITY_CLOSED", `the local authority at ${this.home} is closed`);
+    if (this.#failure !== undefined) throw this.#failure;
   }
 }
 
@@ -188,4 +229,13 @@ async function hasContent(path: string): Promise<boolean> {
     if (isErrno(error, "ENOENT")) return false;
     throw error;
   }
+}
+
+/**
+ * A plain copy of an object argument, reading each property once, so that
+ * getters or concurrent changes cannot make what is validated differ from
+ * what is signed or written. Anything else is returned for validation to reject.
+ */
+function plainCopy<T>(value: T): T {
+  return typeof value === "object" && value !== null && !Array.isArray(value) ? { ...value } : value;
 }

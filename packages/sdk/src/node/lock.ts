@@ -1,12 +1,20 @@
-import { link, readFile, unlink, writeFile } from "node:fs/promises";
-import { HomeLockedError } from "./errors.js";
-import { isErrno } from "./home.js";
+import { link, readFile, stat, unlink, writeFile } from "node:fs/promises";
+import { basename, dirname } from "node:path";
+import { HomeLockedError, isErrno } from "./errors.js";
 
 export interface HomeLock {
+  /** Removes the lock file if it is still this process's. Idempotent. */
   release(): Promise<void>;
 }
 
 let pendingCounter = 0;
+
+/**
+ * The locks this process holds or is taking. A lock file naming this pid is
+ * only ours if it is in here; otherwise an earlier process with the same pid
+ * left it (pid 1 in a restarted container) and it is stale.
+ */
+const heldLocks = new Set<string>();
 
 /**
  * Takes `lockPath` for this process. The lock file holds the owner's pid and
@@ -16,6 +24,39 @@ let pendingCounter = 0;
  * deleted by hand.
  */
 export async function acquireLock(lockPath: string): Promise<HomeLock> {
+  const key = await lockKey(lockPath);
+  if (heldLocks.has(key)) throw new HomeLockedError(lockPath, process.pid);
+  heldLocks.add(key);
+  try {
+    await linkLockFile(lockPath);
+  } catch (error) {
+    heldLocks.delete(key);
+    throw error;
+  }
+  let released = false;
+  return {
+    async release() {
+      if (released) return;
+      released = true;
+      try {
+        if ((await readHolder(lockPath)) === process.pid) await unlink(lockPath);
+      } finally {
+        heldLocks.delete(key);
+      }
+    },
+  };
+}
+
+/**
+ * Identifies a lock by its directory's device and inode rather than by path,
+ * so that a symlink or bind mount to the same home is the same lock.
+ */
+async function lockKey(lockPath: string): Promise<string> {
+  const { dev, ino } = await stat(dirname(lockPath), { bigint: true });
+  return `${dev}:${ino}/${basename(lockPath)}`;
+}
+
+async function linkLockFile(lockPath: string): Promise<void> {
   const pid = process.pid;
   const pending = `${lockPath}.${pid}.${++pendingCounter}`;
   await writeFile(pending, `${pid}\n`, { mode: 0o600 });
@@ -23,11 +64,12 @@ export async function acquireLock(lockPath: string): Promise<HomeLock> {
     for (let attempt = 1; ; attempt++) {
       try {
         await link(pending, lockPath);
-        break;
+        return;
       } catch (error) {
         if (!isErrno(error, "EEXIST")) throw error;
         const holder = await readHolder(lockPath);
-        if (holder !== undefined && isRunning(holder)) throw new HomeLockedError(lockPath, holder);
+        // This process's own pid is stale here: the caller checked that no lock of ours is held.
+        if (holder !== undefined && holder !== pid && isRunning(holder)) throw new HomeLockedError(lockPath, holder);
         // Give up if other processes keep replacing the stale lock.
         if (attempt === 3) throw error;
         await removeIfPresent(lockPath);
@@ -36,11 +78,6 @@ export async function acquireLock(lockPath: string): Promise<HomeLock> {
   } finally {
     await unlink(pending);
   }
-  return {
-    async release() {
-      if ((await readHolder(lockPath)) === pid) await unlink(lockPath);
-    },
-  };
 }
 
 async function readHolder(lockPath: string): Promise<number | undefined> {

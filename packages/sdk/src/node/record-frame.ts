@@ -10,6 +10,8 @@ const MAGIC_BYTES = Buffer.from([0x89, 0x54, 0x4c, 0x47]);
 export const HEADER_BYTES = 12;
 /** Upper bound on a body, so a damaged length field cannot ask for gigabytes. */
 export const MAX_BODY_BYTES = 64 * 1024 * 1024;
+/** The longest record, and so the longest write, the ledger ever makes. */
+export const MAX_RECORD_BYTES = HEADER_BYTES + MAX_BODY_BYTES;
 
 export function frameRecord(body: Uint8Array): Buffer {
   const record = Buffer.allocUnsafe(HEADER_BYTES + body.length);
@@ -20,52 +22,51 @@ export function frameRecord(body: Uint8Array): Buffer {
   return record;
 }
 
-export interface FramedRecord {
-  readonly offset: number;
-  readonly body: Buffer;
-}
+/**
+ * What starts at `offset` of `bytes`: a whole record (its body), `needs`
+ * bytes from `offset` when `bytes` ends before the record could, or
+ * `undefined` when the bytes there are not a valid record.
+ */
+export type RecordAt = { readonly body: Buffer } | { readonly needs: number } | undefined;
 
-export interface ScanResult {
-  readonly records: FramedRecord[];
-  /** Bytes that are whole records; anything after is a damaged region. */
-  readonly validLength: number;
-  /** True when the damaged region contains no whole record, i.e. it can only be a torn final write. */
-  readonly tornTail: boolean;
+export function recordAt(bytes: Buffer, offset: number): RecordAt {
+  if (bytes.length - offset < HEADER_BYTES) return { needs: HEADER_BYTES };
+  const length = statedLength(bytes, offset);
+  if (length === undefined) return undefined;
+  if (bytes.length - offset < HEADER_BYTES + length) return { needs: HEADER_BYTES + length };
+  const body = bytes.subarray(offset + HEADER_BYTES, offset + HEADER_BYTES + length);
+  return crc32(body) === bytes.readUInt32BE(offset + 8) ? { body } : undefined;
 }
 
 /**
- * Splits a ledger file into records. The writer appends one record per
- * write and fsyncs before writing the next, so after a crash at most the
- * final record can be incomplete. A damaged region is therefore a torn tail
- * exactly when no whole, checksummed record follows it; otherwise the
- * damage is in the middle and the caller must report corruption.
+ * Whether a damaged region — from the first record that fails its checks to
+ * the end of the file — can be a torn final write. The writer appends one
+ * record per write and fsyncs it before writing the next, so a crash can
+ * only damage the last record in the file. The region is therefore torn
+ * only if it is no longer than one record, its header is incomplete or
+ * unreadable or says the record runs to or past the end of the file, and no
+ * whole record follows. A readable header that says the record ends before
+ * the end of the file means the writer wrote something after it: that is
+ * damage to an earlier record, whatever happened to the bytes after it.
  */
-export function scanRecords(file: Buffer): ScanResult {
-  const records: FramedRecord[] = [];
-  let offset = 0;
-  while (offset < file.length) {
-    const body = bodyAt(file, offset);
-    if (body === undefined) {
-      return { records, validLength: offset, tornTail: !hasRecordAfter(file, offset + 1) };
-    }
-    records.push({ offset, body });
-    offset += HEADER_BYTES + body.length;
-  }
-  return { records, validLength: offset, tornTail: false };
+export function isTornTail(region: Buffer): boolean {
+  if (region.length > MAX_RECORD_BYTES) return false;
+  const length = region.length < HEADER_BYTES ? undefined : statedLength(region, 0);
+  if (length !== undefined && HEADER_BYTES + length < region.length) return false;
+  return !hasRecordAfter(region, 1);
 }
 
-function bodyAt(file: Buffer, offset: number): Buffer | undefined {
-  if (offset + HEADER_BYTES > file.length || file.readUInt32BE(offset) !== MAGIC) return undefined;
-  const length = file.readUInt32BE(offset + 4);
-  const end = offset + HEADER_BYTES + length;
-  if (length > MAX_BODY_BYTES || end > file.length) return undefined;
-  const body = file.subarray(offset + HEADER_BYTES, end);
-  return crc32(body) === file.readUInt32BE(offset + 8) ? body : undefined;
+/** The body length of the header at `offset`, unless the magic is wrong or the length impossible. */
+function statedLength(bytes: Buffer, offset: number): number | undefined {
+  if (bytes.readUInt32BE(offset) !== MAGIC) return undefined;
+  const length = bytes.readUInt32BE(offset + 4);
+  return length <= MAX_BODY_BYTES ? length : undefined;
 }
 
-function hasRecordAfter(file: Buffer, from: number): boolean {
-  for (let at = file.indexOf(MAGIC_BYTES, from); at >= 0; at = file.indexOf(MAGIC_BYTES, at + 1)) {
-    if (bodyAt(file, at) !== undefined) return true;
+function hasRecordAfter(bytes: Buffer, from: number): boolean {
+  for (let at = bytes.indexOf(MAGIC_BYTES, from); at >= 0; at = bytes.indexOf(MAGIC_BYTES, at + 1)) {
+    const record = recordAt(bytes, at);
+    if (record !== undefined && "body" in record) return true;
   }
   return false;
 }

@@ -4,7 +4,8 @@ import { dirname } from "node:path";
 import { promisify } from "node:util";
 import { TemporalError } from "../core/errors.js";
 import { VerifyingKey } from "../core/verifying-key.js";
-import { isErrno, syncDirectory } from "./home.js";
+import { isErrno } from "./errors.js";
+import { syncDirectory } from "./sync-directory.js";
 
 const generateEd25519 = promisify(generateKeyPair);
 const signAsync = promisify(sign);
