@@ -19,8 +19,9 @@ await build({
   chunkNames: "chunks/[name]-[hash]",
   logLevel: "warning",
   legalComments: "none",
-  // Shared at run time with the modules `temporalc run` generates: one SDK instance, not a bundled copy.
-  external: ["@temporal/agent-sdk"],
+  // The SDK is shared at run time with the modules `temporalc run` generates: one instance, not a bundled copy.
+  // Prettier and the plugin load only for `temporalc fmt`, from their own packages.
+  external: ["@temporal/agent-sdk", "prettier", "prettier-plugin-mission"],
   // commander is CommonJS: give the bundle a real `require` for its node: built-ins.
   banner: { js: 'import { createRequire as __createRequire } from "node:module"; const require = __createRequire(import.meta.url);' },
 });

@@ -134,6 +134,33 @@ Examples:
       process.exitCode = await runMissions(file, options);
     });
 
+  cli
+    .command("fmt")
+    .description("format mission files in the canonical style (the same as Prettier with prettier-plugin-mission)")
+    .argument("[files...]", "mission files, or folders to search for *.mission files (default: the current folder)")
+    .option("--check", "list the files that are not formatted, and exit 1 if there are any", false)
+    .option("--write", "rewrite the files that are not formatted, in place", false)
+    .addHelpText(
+      "after",
+      `
+Without a flag, one file is printed formatted, and for several files the
+ones that would change are listed. A file with syntax errors is never
+rewritten: its diagnostics are printed instead. Prettier's configuration
+files are honoured. Files are replaced atomically.
+
+Exit status (as Prettier's): 0 when formatted, 1 when --check finds files
+that are not, 2 for syntax, usage or I/O errors.
+
+Examples:
+  $ temporalc fmt examples/nightly-backup.mission
+  $ temporalc fmt --check .
+  $ temporalc fmt --write missions/`,
+    )
+    .action(async (files: string[], options: { check: boolean; write: boolean }) => {
+      const { runFmt } = await import("./commands/fmt.js");
+      process.exitCode = await runFmt(files, options);
+    });
+
   return cli;
 }
 

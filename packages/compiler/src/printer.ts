@@ -9,7 +9,7 @@ export function print(ast: MissionFile): string {
   if (ast.directives.length > 0) blocks.push(ast.directives.map(printDirective).join("\n"));
   for (const mission of ast.missions) {
     const items = mission.items.map((item) => indent(printItem(item)));
-    blocks.push([`mission ${mission.name.name} {`, ...items, "}"].join("\n"));
+    blocks.push(items.length === 0 ? `mission ${mission.name.name} {}` : [`mission ${mission.name.name} {`, ...items, "}"].join("\n"));
   }
   return blocks.length === 0 ? "" : `${blocks.join("\n\n")}\n`;
 }
