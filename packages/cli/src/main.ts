@@ -78,13 +78,15 @@ Examples:
     .option("-o, --out-dir <dir>", "write the modules here instead of next to each source")
     .addOption(new Option("--format <format>", "module format").choices(["esm", "cjs"]).default("esm"))
     .option("--sourcemap", "also write a source map (<module>.map) and link it", false)
+    .option("--dts", "also write TypeScript declarations (<name>.d.mts, or .d.cts with --format cjs)", false)
     .option("--stdout", "print the module instead of writing it (one file only)", false)
     .addHelpText(
       "after",
       `
-Each file becomes <name>.mjs (or .cjs with --format cjs). A file with errors
-gets its diagnostics printed and nothing written; the other files still
-compile. Files are replaced atomically.
+Each file becomes <name>.mjs (or .cjs with --format cjs), and with --dts also
+<name>.d.mts (or .d.cts): declarations that type each mission's run() with the
+exact tasks it executes. A file with errors gets its diagnostics printed and
+nothing written; the other files still compile. Files are replaced atomically.
 
 Exit status: 0 when every file compiled, 1 when any had errors, 2 for usage
 or I/O errors.
@@ -92,9 +94,10 @@ or I/O errors.
 Examples:
   $ temporalc compile examples/nightly-backup.mission
   $ temporalc compile missions/ --out-dir build/missions --sourcemap
+  $ temporalc compile missions/ --out-dir src/generated --dts
   $ temporalc compile job.mission --format cjs --stdout`,
     )
-    .action(async (files: string[], options: { outDir?: string; format: "esm" | "cjs"; sourcemap: boolean; stdout: boolean }) => {
+    .action(async (files: string[], options: { outDir?: string; format: "esm" | "cjs"; sourcemap: boolean; dts: boolean; stdout: boolean }) => {
       const { runCompile } = await import("./commands/compile.js");
       process.exitCode = await runCompile(files, options);
     });

@@ -52,6 +52,39 @@ describe("temporalc compile", () => {
     expect(runCli(["compile", "good.mission", "bad.mission", "--stdout"], { cwd: dir }).code).toBe(2);
   });
 
+  it("writes <name>.d.mts beside each module with --dts, only for files that compiled", () => {
+    const result = runCli(["compile", "good.mission", "bad.mission", "--dts"], { cwd: dir });
+    expect(result.code).toBe(1);
+    expect(result.stderr).toContain("compiled 1 of 2 files, 1 with errors (nothing written for it)");
+    expect(readdirSync(dir).sort()).toEqual(["bad.mission", "good.d.mts", "good.mission", "good.mjs"]);
+    const dts = readFileSync(join(dir, "good.d.mts"), "utf8");
+    expect(dts).toContain(`import type { Mission } from "@temporal/agent-sdk";`);
+    expect(dts).toContain(`export declare const good: Mission<"t">;`);
+    expect(dts).toContain("export default missions;");
+  });
+
+  it("writes <name>.d.cts into --out-dir with --format cjs --dts, and none without --dts", () => {
+    const result = runCli(["compile", "good.mission", "--out-dir", "out", "--format", "cjs", "--dts", "--sourcemap"], { cwd: dir });
+    expect(result.code).toBe(0);
+    expect(readdirSync(join(dir, "out")).sort()).toEqual(["good.cjs", "good.cjs.map", "good.d.cts"]);
+    expect(readFileSync(join(dir, "out/good.d.cts"), "utf8")).toContain(`export declare const good: Mission<"t">;`);
+    expect(runCli(["compile", "good.mission", "--out-dir", "plain"], { cwd: dir }).code).toBe(0);
+    expect(readdirSync(join(dir, "plain"))).toEqual(["good.mjs"]);
+  });
+
+  it("refuses --dts with --stdout", () => {
+    const result = runCli(["compile", "good.mission", "--stdout", "--dts"], { cwd: dir });
+    expect(result.code).toBe(2);
+    expect(result.stderr).toContain("--dts");
+    expect(readdirSync(dir).sort()).toEqual(["bad.mission", "good.mission"]);
+  });
+
+  it("documents --dts in its help", () => {
+    const help = runCli(["compile", "--help"], { cwd: dir });
+    expect(help.stdout).toContain("--dts");
+    expect(help.stdout).toContain(".d.mts");
+  });
+
   it("compiles every file of a folder and refuses two sources for one output", () => {
     mkdirSync(join(dir, "nested"));
     writeFileSync(join(dir, "nested/good.mission"), good);

@@ -1,6 +1,7 @@
 import type { MissionFile } from "./ast.js";
 import { check } from "./checker.js";
 import { generate } from "./codegen.js";
+import { generateDeclarations } from "./declarations.js";
 import { compareDiagnostics, hasErrors, limitErrors, type Diagnostic } from "./diagnostics.js";
 import { parseFile, validateFilename } from "./parse.js";
 import type { SourceMapV3 } from "./source-map.js";
@@ -14,12 +15,19 @@ export interface CompileOptions {
   sourceMap?: boolean;
   /** The module the generated code imports the runtime from. Default `@temporal/agent-sdk`. */
   sdkModule?: string;
+  /**
+   * Also return `dts`, the TypeScript declaration file for the generated
+   * module (for `<base>.d.mts` with esm, `<base>.d.cts` with cjs). Default false.
+   */
+  declarations?: boolean;
 }
 
 export interface CompileResult {
   /** The generated JavaScript module; absent when there is any error. */
   code?: string;
   map?: SourceMapV3;
+  /** The declaration file, when `declarations` was asked for; absent when there is any error. */
+  dts?: string;
   diagnostics: Diagnostic[];
   ast: MissionFile;
 }
@@ -30,10 +38,11 @@ export const DEFAULT_SDK_MODULE = "@temporal/agent-sdk";
 export function compile(source: string, options: CompileOptions = {}): CompileResult {
   if (typeof source !== "string") throw new TypeError(`compile: source must be a string, got ${typeof source}`);
   const filename = validateFilename(options, "compile");
-  const { format = "esm", sourceMap = false, sdkModule = DEFAULT_SDK_MODULE } = options;
+  const { format = "esm", sourceMap = false, sdkModule = DEFAULT_SDK_MODULE, declarations = false } = options;
   if (format !== "esm" && format !== "cjs") throw new TypeError(`compile: options.format must be "esm" or "cjs", got ${JSON.stringify(format)}`);
   if (typeof sourceMap !== "boolean") throw new TypeError("compile: options.sourceMap must be a boolean");
   if (typeof sdkModule !== "string" || sdkModule === "") throw new TypeError("compile: options.sdkModule must be a non-empty string");
+  if (typeof declarations !== "boolean") throw new TypeError("compile: options.declarations must be a boolean");
 
   const parsed = parseFile(source, filename);
   const diagnostics = limitErrors([...parsed.diagnostics, ...check(parsed.ast)].sort(compareDiagnostics), filename, parsed.uncountedErrors);
@@ -42,7 +51,13 @@ export function compile(source: string, options: CompileOptions = {}): CompileRe
   const sourceName = baseName(filename);
   const outputName = `${sourceName.replace(/\.mission$/, "")}.${format === "esm" ? "mjs" : "cjs"}`;
   const generated = generate(parsed.ast, source, { sourceName, outputName, format, sdkModule, sourceMap });
-  return { code: generated.code, ...(generated.map === undefined ? {} : { map: generated.map }), diagnostics, ast: parsed.ast };
+  return {
+    code: generated.code,
+    ...(generated.map === undefined ? {} : { map: generated.map }),
+    ...(declarations ? { dts: generateDeclarations(parsed.ast, { sourceName, sdkModule }) } : {}),
+    diagnostics,
+    ast: parsed.ast,
+  };
 }
 
 /** The last path segment, for either separator; generated code never names a directory. */

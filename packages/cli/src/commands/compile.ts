@@ -10,6 +10,8 @@ export interface CompileCommandOptions {
   outDir?: string;
   format: "esm" | "cjs";
   sourcemap: boolean;
+  /** Also write the TypeScript declarations, <name>.d.mts (or .d.cts), beside each module. */
+  dts?: boolean;
   stdout: boolean;
 }
 
@@ -21,13 +23,19 @@ interface Planned {
 export async function runCompile(paths: string[], options: CompileCommandOptions): Promise<number> {
   const { files, problems } = await readMissionFiles(paths);
   if (options.stdout && files.length + problems.length !== 1) throw new UsageError("--stdout takes exactly one mission file");
+  if (options.stdout && options.dts === true) throw new UsageError("--dts writes files, so it cannot be used with --stdout");
   const planned = plan(files, options);
   const color = useColor(process.stderr);
   let failed = 0;
   let written = 0;
 
   for (const { file, output } of planned) {
-    const result = compile(file.text, { filename: file.path, format: options.format, sourceMap: options.sourcemap && !options.stdout });
+    const result = compile(file.text, {
+      filename: file.path,
+      format: options.format,
+      sourceMap: options.sourcemap && !options.stdout,
+      declarations: options.dts === true && !options.stdout,
+    });
     if (result.diagnostics.length > 0) process.stderr.write(`${renderDiagnostics(result.diagnostics, file.text, { color })}\n`);
     if (result.code === undefined) {
       failed++;
@@ -47,6 +55,8 @@ export async function runCompile(paths: string[], options: CompileCommandOptions
         await writeFileAtomic(`${output}.map`, `${JSON.stringify({ ...result.map, sources: [source] })}\n`);
         code += `//# sourceMappingURL=${encodeURIComponent(basename(output))}.map\n`;
       }
+      // The declarations go first, so that they are in place when the module appears.
+      if (result.dts !== undefined) await writeFileAtomic(declarationPath(output), result.dts);
       await writeFileAtomic(output, code);
       written++;
     } catch (error) {
@@ -75,4 +85,9 @@ function plan(files: SourceFile[], options: CompileCommandOptions): Planned[] {
     byOutput.set(resolve(output), file);
     return { file, output };
   });
+}
+
+/** `x.mjs` -> `x.d.mts`, `x.cjs` -> `x.d.cts`: the file TypeScript reads the module's types from. */
+function declarationPath(output: string): string {
+  return output.replace(/\.([mc])js$/u, ".d.$1ts");
 }

@@ -10,9 +10,12 @@ export type {
   MissionRequirements,
   MissionSpec,
   MissionStep,
+  RunArguments,
   RunOptions,
+  RunOptionsBase,
   RunResult,
   Task,
+  TaskMap,
   Threshold,
   Verdict,
 } from "./types.js";

@@ -59,12 +59,35 @@ export interface EvaluateOptions {
 
 export type Task = (ctx: PhaseContext) => unknown;
 
-export interface RunOptions extends EvaluateOptions {
-  /** The host's task functions by name. */
-  readonly tasks?: Readonly<Record<string, Task>>;
+/** Exactly one task function for each of `Tasks`. */
+export type TaskMap<Tasks extends string> = { readonly [K in Tasks]: Task };
+
+/**
+ * The options of `Mission.run`. `RunOptions` (that is, `RunOptions<string>`)
+ * takes any tasks by name; with a union of literal names, as in a declaration
+ * file `temporalc --dts` writes, `tasks` must name exactly those tasks (an
+ * object literal with a missing or unknown name is a type error). With
+ * `never`, a mission that executes no task, `tasks` is optional.
+ */
+export type RunOptions<Tasks extends string = string> = RunOptionsBase &
+  (string extends Tasks
+    ? { /** The host's task functions by name. */ readonly tasks?: Readonly<Record<string, Task>> }
+    : [Tasks] extends [never]
+      ? { readonly tasks?: TaskMap<never> }
+      : { /** The host's task functions by name: exactly the tasks the mission can execute. */ readonly tasks: TaskMap<Tasks> });
+
+/** The options of `Mission.run` other than `tasks`. */
+export interface RunOptionsBase extends EvaluateOptions {
   /** Where receipts are issued and anchored; defaults to `defaultSdk()`. */
   readonly sdk?: Authority;
 }
+
+/** `run`'s parameters: the options are required when there are tasks to supply. */
+export type RunArguments<Tasks extends string = string> = string extends Tasks
+  ? [options?: RunOptions]
+  : [Tasks] extends [never]
+    ? [options?: RunOptions<never>]
+    : [options: RunOptions<Tasks>];
 
 export interface Decision {
   readonly mission: string;
@@ -84,7 +107,12 @@ export interface RunResult extends Decision {
   readonly anchors: readonly AnchorProof[];
 }
 
-export interface Mission {
+/**
+ * A compiled mission. `Tasks` is the union of the task names it can execute
+ * (in its ALLOW and DENY blocks); the default, `string`, is the loose type
+ * that takes any tasks.
+ */
+export interface Mission<Tasks extends string = string> {
   readonly name: string;
   readonly kernel_version: string;
   readonly zone: number;
@@ -93,5 +121,5 @@ export interface Mission {
   /** Decides the verdict without running anything. */
   evaluate(options?: EvaluateOptions): Promise<Decision>;
   /** Decides the verdict, then runs its block: tasks in order, receipts issued and anchored. */
-  run(options?: RunOptions): Promise<RunResult>;
+  run(...args: RunArguments<Tasks>): Promise<RunResult>;
 }
