@@ -7,12 +7,11 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { fileURLToPath, pathToFileURL } from "node:url";
 import { check, compile, parse } from "../packages/compiler/dist/index.js";
-import { fixed, medianMs, medianProcessMs, missionSource, printTable } from "./harness.mjs";
+import { fixed, medianMsEach, medianProcessMs, missionSource, printTable } from "./harness.mjs";
 
 const source = missionSource(2_000_000);
 const mb = source.length / 1e6;
-const frontMs = medianMs(() => check(parse(source).ast), { runs: 7 });
-const compileMs = medianMs(() => compile(source), { runs: 7 });
+const [frontMs, compileMs] = medianMsEach([() => check(parse(source).ast), () => compile(source)], { runs: 7 });
 printTable(`Compile throughput (${fixed(mb)} MB mission file)`, [
   ["what", "median ms", "MB/s"],
   ["front-end: scan + parse + check (baseline)", fixed(frontMs, 1), fixed(mb / (frontMs / 1000), 1)],

@@ -4,7 +4,7 @@
 import { fileURLToPath } from "node:url";
 import { check, parse } from "../packages/compiler/dist/index.js";
 import { tokenize } from "../packages/compiler/dist/scanner.js";
-import { fixed, flat, medianMs, medianProcessMs, missionSource, printTable } from "./harness.mjs";
+import { fixed, flat, medianMsEach, medianProcessMs, missionSource, printTable } from "./harness.mjs";
 
 function jsonOfSameSize(bytes) {
   const missions = [];
@@ -22,10 +22,7 @@ const source = missionSource(2_000_000);
 const json = flat(jsonOfSameSize(source.length));
 const mb = (text) => text.length / 1e6;
 
-const jsonMs = medianMs(() => JSON.parse(json));
-const scanMs = medianMs(() => tokenize(source));
-const parseMs = medianMs(() => parse(source));
-const frontMs = medianMs(() => check(parse(source).ast));
+const [jsonMs, scanMs, parseMs, frontMs] = medianMsEach([() => JSON.parse(json), () => tokenize(source), () => parse(source), () => check(parse(source).ast)]);
 const throughput = (text, ms) => mb(text) / (ms / 1000);
 const frontRatio = throughput(source, frontMs) / throughput(json, jsonMs);
 

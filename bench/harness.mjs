@@ -3,18 +3,26 @@
 // same run, so figures from different machines are comparable as ratios.
 import { spawnSync } from "node:child_process";
 
-/** Median wall time in ms of `fn()` over `runs` runs, after `warmup` unmeasured runs. */
-export function medianMs(fn, { runs = 9, warmup = 2 } = {}) {
-  for (let i = 0; i < warmup; i++) fn();
-  const times = [];
+/**
+ * Median wall time in ms of each function over `runs` runs, after `warmup`
+ * unmeasured runs. The functions take turns, so they share the machine's
+ * noise, and each sample starts from a collected heap (run.mjs passes
+ * --expose-gc), so no sample pays for the garbage of the one before.
+ */
+export function medianMsEach(fns, { runs = 9, warmup = 2 } = {}) {
+  for (let i = 0; i < warmup; i++) for (const fn of fns) fn();
+  const samples = fns.map(() => []);
   for (let i = 0; i < runs; i++) {
-    const start = process.hrtime.bigint();
-    fn();
-    times.push(Number(process.hrtime.bigint() - start) / 1e6);
+    fns.forEach((fn, k) => {
+      globalThis.gc?.();
+      const start = process.hrtime.bigint();
+      fn();
+      samples[k].push(Number(process.hrtime.bigint() - start) / 1e6);
+    });
   }
-  times.sort((a, b) => a - b);
-  return times[Math.floor(times.length / 2)];
+  return samples.map((times) => times.sort((a, b) => a - b)[Math.floor(times.length / 2)]);
 }
+
 
 /** Median wall time in ms of running `command args` as a process, alternating with the others to share noise. */
 export function medianProcessMs(commands, { runs = 15, warmup = 2 } = {}) {
