@@ -5,6 +5,7 @@
 export * from "./core/index.js";
 export * from "./mission/index.js";
 export { defaultSdk } from "./node/default-sdk.js";
+export { defaultHome } from "./node/home.js";
 export { LocalAuthority, createLocalAuthority, type LocalAuthorityOptions, type LocalAuthorityStatus } from "./node/local-authority.js";
 export type { LedgerStatus, TornTailRecovery } from "./node/ledger.js";
 export { HomeLockedError, LedgerCorruptError, type LedgerCorruptionReason } from "./node/errors.js";
