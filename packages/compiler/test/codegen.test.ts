@@ -258,6 +258,16 @@ mission nightly_backup {
     expect(ran).toEqual([]);
   });
 
+  it("runs a task named __proto__, written as a plain key as the declarations allow, or as a computed one", async () => {
+    const { exports } = await compileAndImport("@temporal v4.6.2\nmission __proto__ { on ALLOW { execute __proto__ execute constructor } }\n");
+    const mission = exports.missions["__proto__"]!;
+    for (const tasks of [{ __proto__: () => "plain", constructor: () => "ok" }, { ["__proto__"]: () => "computed", constructor: () => "ok" }]) {
+      const result = await mission.run({ clock: () => night, tasks });
+      expect(result).toMatchObject({ mission: "__proto__", verdict: "ALLOW", executed: ["__proto__", "constructor"] });
+    }
+    await expect(mission.run({ clock: () => night, tasks: { constructor: () => "ok" } })).rejects.toMatchObject({ code: "MISSING_TASKS", missing: ["__proto__"] });
+  });
+
   it("stops at a failing task and reports what had already run and been anchored", async () => {
     const { exports } = await compileAndImport(source, { filename: "nightly.mission" });
     const failure = new Error("disk full");

@@ -15,8 +15,10 @@ import { enclosingNode, firstStartingAtOrAfter, gapIndex, isWhitespace, regionOf
  *   between them. A run that starts on the line of an item's end is
  *   trailing that item (`require phase [300, 30] // wraps`); a run that starts
  *   on the line of the opening `{` is dangling `open` on the container
- *   (`on DENY { /* nothing *\/ }`); any other comment is leading the next item,
- *   or, after the last item, dangling `close` on the container.
+ *   (`on DENY { /* nothing *\/ }`; a `prettier-ignore` there still ignores the
+ *   first item, see the printer's hasPrettierIgnore); any other comment is
+ *   leading the next item, or, after the last item, dangling `close` on the
+ *   container.
  */
 
 export const OPEN = "open";

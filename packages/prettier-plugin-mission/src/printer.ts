@@ -249,8 +249,13 @@ export const missionPrinter: Printer<MissionNodeAny> = {
   // Leading and trailing comments are printed with the list they are in, dangling ones in their gap.
   willPrintOwnComments: () => true,
   // `// prettier-ignore` (or `/* prettier-ignore */`) leading an item keeps its text as written.
-  hasPrettierIgnore: (path) =>
-    (path.node as { comments?: AttachedComment[] }).comments?.some((c) => c.leading === true && isPrettierIgnore(c)) ?? false,
+  hasPrettierIgnore: (path) => {
+    const comments = (node: unknown) => (node as { comments?: AttachedComment[] } | null)?.comments ?? [];
+    if (comments(path.node).some((c) => c.leading === true && isPrettierIgnore(c))) return true;
+    // After a `{` it stays on the brace's line, dangling `open`, yet it precedes the block's first item as much as a leading comment does.
+    const firstInBlock = path.isFirst && (path.key === "items" || path.key === "body");
+    return firstInBlock && comments(path.parent).some((c) => c.marker === OPEN && isPrettierIgnore(c));
+  },
   // For `prettier --debug-check`: the trees before and after formatting differ only in positions and comments.
   massageAstNode: Object.assign(() => undefined, { ignoredProperties: new Set(["range", "comments", "filename"]) }),
 };

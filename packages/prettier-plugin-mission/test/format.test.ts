@@ -189,6 +189,21 @@ describe("prettier-ignore", () => {
       "// prettier-ignore\nmission a { /* x */ on ALLOW { execute y // y\n} }\n",
     ],
     [
+      "after the opening brace, for the block's first item",
+      "mission a { // prettier-ignore\n  require phase [ 1 ,2 ]\n  require phase [ 1 ,2 ]\n}",
+      "mission a { // prettier-ignore\n  require phase [ 1 ,2 ]\n  require phase [1, 2]\n}\n",
+    ],
+    [
+      "as a block comment after the opening brace, on the first item's line",
+      "mission a { on ALLOW { /* prettier-ignore */ execute     x\n execute     y } }",
+      "mission a {\n  on ALLOW { /* prettier-ignore */\n    execute     x\n    execute y\n  }\n}\n",
+    ],
+    [
+      "after the opening brace, with other comments before the first item",
+      "mission a { /* prettier-ignore */ // why\n  // more\n  on ALLOW {execute x}\n}",
+      "mission a { /* prettier-ignore */ // why\n  // more\n  on ALLOW {execute x}\n}\n",
+    ],
+    [
       "not at the end of the previous item's line",
       "mission a {\n  require carbon < 1 // prettier-ignore\n  require   carbon < 2\n}",
       "mission a {\n  require carbon < 1 // prettier-ignore\n  require carbon < 2\n}\n",

@@ -117,6 +117,21 @@ describe("defineMission safety", () => {
     expect(result.executed).toEqual(["work"]);
   });
 
+  it("runs a task named __proto__ however the tasks object supplies it, and never an inherited one", async () => {
+    const proto = defineMission({ ...spec([[0, 360]]), on: { ALLOW: [{ execute: "__proto__" }, { execute: "work" }], DENY: [] } });
+    const ran: string[] = [];
+    const task = (name: string) => () => void ran.push(name);
+    // `{ __proto__: f }` sets the prototype instead of a property, yet TypeScript types it as the property.
+    const literal = { __proto__: task("literal"), work: task("work") };
+    const computed = { ["__proto__"]: task("computed"), work: task("work") };
+    expect((await proto.run({ clock: () => NOON, tasks: literal })).executed).toEqual(["__proto__", "work"]);
+    expect((await proto.run({ clock: () => NOON, tasks: computed })).executed).toEqual(["__proto__", "work"]);
+    expect(ran).toEqual(["literal", "work", "computed", "work"]);
+    for (const tasks of [{ work: task("work") }, Object.assign(Object.create(null), { work: task("work") })]) {
+      await expect(proto.run({ clock: () => NOON, tasks })).rejects.toMatchObject({ code: "MISSING_TASKS", missing: ["__proto__"] });
+    }
+  });
+
   it("reports a receipt that cannot be anchored with what had already run", async () => {
     const anchoring: MissionSpec = { ...spec([[0, 360]]), on: { ALLOW: [{ execute: "work" }, { anchor: "clockchain" }], DENY: [] } };
     const broken = { issueReceipt: () => Promise.reject(new Error("disk full")), anchor: () => Promise.reject(new Error("unused")) };

@@ -1,23 +1,69 @@
-import { readFile, rename, writeFile } from "node:fs/promises";
+import { readFile, rename, rm, writeFile } from "node:fs/promises";
+import { extname } from "node:path";
 
 /**
  * Where TypeScript looks for the types of `import "./x.mission"` when
- * `allowArbitraryExtensions` is on: `x.d.mission.ts`, next to the mission.
+ * `allowArbitraryExtensions` is on: `x.d.mission.ts`, next to the mission
+ * (`x.d.msn.ts` for a custom `include` of `x.msn`, `x.d.ts` for a name
+ * without an extension). Always a `.ts` name, so never the source's.
  */
 export function declarationPath(missionPath: string): string {
-  return missionPath.replace(/\.mission$/, ".d.mission.ts");
+  const extension = extname(missionPath);
+  return `${missionPath.slice(0, missionPath.length - extension.length)}.d${extension}.ts`;
+}
+
+/** The latest text asked for each declaration path that a write loop has not yet taken. */
+const wanted = new Map<string, string>();
+/** The write loop of each declaration path being written: one at a time per file. */
+const writing = new Map<string, Promise<void>>();
+let temporaries = 0;
+
+/**
+ * Writes the declaration file for a mission. Requests for a file that is
+ * being written (Vite's client and SSR builds compile the same mission at
+ * once) wait for that write and then write only the latest text asked for;
+ * every caller's promise settles when the file holds that text.
+ */
+export function writeDeclarations(missionPath: string, dts: string): Promise<void> {
+  const path = declarationPath(missionPath);
+  wanted.set(path, dts);
+  let loop = writing.get(path);
+  if (loop === undefined) {
+    loop = writeWanted(path);
+    writing.set(path, loop);
+  }
+  return loop;
+}
+
+async function writeWanted(path: string): Promise<void> {
+  try {
+    for (let text = wanted.get(path); text !== undefined; text = wanted.get(path)) {
+      wanted.delete(path);
+      await writeIfChanged(path, text);
+    }
+  } finally {
+    // In the same turn as the last check of `wanted`, so no request can join a loop that has stopped.
+    writing.delete(path);
+    // After a failure, the requests that joined this loop get its error: their text goes with it.
+    wanted.delete(path);
+  }
 }
 
 /**
- * Writes the declaration file unless it already holds this text, so an
- * unchanged mission never touches it (and never wakes a file watcher), and
- * through a rename, so the type checker never reads half a file.
+ * Leaves a file that already holds the text alone, so an unchanged mission
+ * never wakes a file watcher; else writes a temporary file (named for this
+ * process and write, as other processes may write the same file) and renames
+ * it over, so the type checker never reads half a file.
  */
-export async function writeDeclarations(missionPath: string, dts: string): Promise<void> {
-  const path = declarationPath(missionPath);
+async function writeIfChanged(path: string, text: string): Promise<void> {
   const current = await readFile(path, "utf8").catch(() => undefined);
-  if (current === dts) return;
-  const temporary = `${path}.${process.pid}.tmp`;
-  await writeFile(temporary, dts);
-  await rename(temporary, path);
+  if (current === text) return;
+  const temporary = `${path}.${process.pid}.${++temporaries}.tmp`;
+  try {
+    await writeFile(temporary, text, { flag: "wx" });
+    await rename(temporary, path);
+  } catch (error) {
+    await rm(temporary, { force: true });
+    throw error;
+  }
 }

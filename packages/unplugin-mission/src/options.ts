@@ -1,7 +1,11 @@
 import type { FilterPattern } from "unplugin";
 
 export interface Options {
-  /** Which module ids to compile. Default `/\.mission$/` (ids with a query, such as `?raw`, are left to other plugins). */
+  /**
+   * Which module ids to compile. Default `/\.mission$/`. Only file paths are
+   * compiled: ids with a query (`?raw`) and virtual modules (`\0virtual:x.mission`)
+   * are left to other plugins whatever this matches.
+   */
   include?: FilterPattern;
   /** Module ids never to compile, even when `include` matches. */
   exclude?: FilterPattern;
@@ -14,9 +18,11 @@ export interface Options {
   /** Fail the build on warnings too, not only on errors. Default false. */
   strict?: boolean;
   /**
-   * Write `x.d.mission.ts` next to each compiled `x.mission`: its exact types
-   * (every mission by name, with its task names), picked up by TypeScript
-   * with `allowArbitraryExtensions`. Default false.
+   * Write `x.d.mission.ts` (`x.d.msn.ts` for an `x.msn`) next to each compiled
+   * mission inside the project root and not under node_modules: its exact
+   * types (every mission by name, with its task names), picked up by
+   * TypeScript with `allowArbitraryExtensions`. A failed write is a warning.
+   * Default false.
    */
   dts?: boolean;
 }

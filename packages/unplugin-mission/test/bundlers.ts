@@ -42,6 +42,7 @@ export const buildWithEsbuild: Build = async (app, options) => {
   const file = join(app.out, "bundle.mjs");
   await esbuild.build({
     entryPoints: [app.entry],
+    absWorkingDir: app.dir,
     bundle: true,
     platform: "node",
     format: "esm",

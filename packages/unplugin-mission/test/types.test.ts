@@ -1,4 +1,4 @@
-import { writeFile } from "node:fs/promises";
+import { readFile, rename, writeFile } from "node:fs/promises";
 import { dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
 import ts from "typescript";
@@ -59,6 +59,19 @@ export const typo = missions.green_bild;
 `,
     );
     await buildWithRollup(app, { dts: true });
+    expect(typeErrors([app.file])).toEqual([]);
+  });
+
+  it("dts: true with a custom include writes x.d.msn.ts, which TypeScript reads for x.msn", async () => {
+    const app = await typedApp(
+      "dts-msn",
+      `import { green_build } from "./carbon.msn";
+export const name: string = green_build.name;
+`,
+    );
+    await rename(join(app.dir, "carbon.mission"), join(app.dir, "carbon.msn"));
+    await writeFile(app.entry, (await readFile(app.entry, "utf8")).replace("./carbon.mission", "./carbon.msn"));
+    await buildWithRollup(app, { include: [/\.mission$/, /\.msn$/], dts: true });
     expect(typeErrors([app.file])).toEqual([]);
   });
 });

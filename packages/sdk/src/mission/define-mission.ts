@@ -118,11 +118,18 @@ function assertOptions(options: RunOptions): void {
   }
 }
 
-/** Only own properties count: a task named `toString` must not find `Object.prototype.toString`. */
+/**
+ * Only own properties count: a task named `toString` must not find
+ * `Object.prototype.toString`. Except for `__proto__`: in an object literal,
+ * `{ __proto__: f }` sets the prototype to `f` rather than a property, yet
+ * TypeScript types it as the `__proto__` task `Mission<"__proto__">` asks
+ * for. A prototype that is a function can only have been set on purpose
+ * (an ordinary object's is `Object.prototype`), so it is that task.
+ */
 function taskNamed(tasks: Readonly<Record<string, Task>> | undefined, name: string): Task | undefined {
-  if (tasks === undefined || !Object.hasOwn(tasks, name)) return undefined;
-  const task = tasks[name];
-  return typeof task === "function" ? task : undefined;
+  if (tasks === undefined) return undefined;
+  const task: unknown = Object.hasOwn(tasks, name) ? tasks[name] : name === "__proto__" ? Object.getPrototypeOf(tasks) : undefined;
+  return typeof task === "function" ? (task as Task) : undefined;
 }
 
 async function runBlock(spec: MissionSpec, decision: Decision, options: RunOptions): Promise<RunResult> {
