@@ -6,6 +6,14 @@ export * from "./core/index.js";
 export * from "./mission/index.js";
 export { defaultSdk } from "./node/default-sdk.js";
 export { defaultHome } from "./node/home.js";
-export { LocalAuthority, createLocalAuthority, type LocalAuthorityOptions, type LocalAuthorityStatus } from "./node/local-authority.js";
+export {
+  LocalAuthority,
+  createLocalAuthority,
+  type AnchorPageOptions,
+  type ChallengeOptions,
+  type IssueReceiptOptions,
+  type LocalAuthorityOptions,
+  type LocalAuthorityStatus,
+} from "./node/local-authority.js";
 export type { LedgerStatus, TornTailRecovery } from "./node/ledger.js";
 export { HomeLockedError, LedgerCorruptError, type LedgerCorruptionReason } from "./node/errors.js";

@@ -5,24 +5,39 @@ import { describe, expect, it } from "vitest";
 import * as core from "../src/core/index.js";
 import * as sdk from "../src/index.js";
 
-const coreDir = fileURLToPath(new URL("../src/core/", import.meta.url));
-const coreFiles = readdirSync(coreDir).filter((name) => name.endsWith(".ts"));
+const srcDir = fileURLToPath(new URL("../src/", import.meta.url));
+/** The directories behind `@temporal/agent-sdk/core`: the pure core and the HTTP client it re-exports. */
+const browserDirs = ["core", "remote"];
+const browserFiles = browserDirs.flatMap((dir) =>
+  readdirSync(join(srcDir, dir))
+    .filter((name) => name.endsWith(".ts"))
+    .map((name) => `${dir}/${name}`),
+);
 
-/** Source without comments and string contents, so only code is inspected. */
+/** Source without comments, so only code is inspected. */
 function code(file: string): string {
-  return readFileSync(join(coreDir, file), "utf8")
+  return readFileSync(join(srcDir, file), "utf8")
     .replace(/\/\*[\s\S]*?\*\//g, "")
     .replace(/\/\/.*$/gm, "");
 }
 
 describe("the core entry point", () => {
-  it.each(coreFiles)("%s uses nothing Node-specific", (file) => {
+  it("covers the HTTP client", () => {
+    expect(browserFiles).toContain("remote/client.ts");
+    expect(browserFiles).toContain("core/index.ts");
+  });
+
+  it.each(browserFiles)("%s uses nothing Node-specific", (file) => {
     const source = code(file);
     expect(source).not.toMatch(/from\s+["']node:/);
+    expect(source).not.toMatch(/\bimport\s*\(/);
     expect(source).not.toMatch(/\brequire\s*\(/);
     expect(source).not.toMatch(/\bprocess\b/);
     expect(source).not.toMatch(/\bBuffer\b/);
-    for (const [, specifier] of source.matchAll(/from\s+["']([^"']+)["']/g)) expect(specifier).toMatch(/^\.\/[a-z0-9-]+\.js$/);
+    // Only relative imports within the browser-safe directories: no packages, no src/node or src/mission.
+    for (const [, specifier] of source.matchAll(/from\s+["']([^"']+)["']/g)) {
+      expect(specifier).toMatch(/^(?:\.\/|\.\.\/(?:core|remote)\/)[a-z0-9-]+\.js$/);
+    }
   });
 
   it("exposes the operations compiled missions call, from both entry points", () => {
@@ -34,5 +49,9 @@ describe("the core entry point", () => {
     expect(typeof sdk.defaultSdk).toBe("function");
     expect(typeof sdk.createLocalAuthority).toBe("function");
     expect(core).not.toHaveProperty("defaultSdk");
+    for (const name of ["createClient", "TemporalClient", "TemporalApiError", "syncClock"]) {
+      expect(core).toHaveProperty(name);
+      expect((sdk as Record<string, unknown>)[name]).toBe((core as Record<string, unknown>)[name]);
+    }
   });
 });

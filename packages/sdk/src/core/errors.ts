@@ -31,7 +31,24 @@ export type ErrorCode =
   | "KEY_MISSING"
   | "KEY_INVALID"
   | "AUTHORITY_CLOSED"
-  | "REMOTE_UNSUPPORTED"
+  // the HTTP client (src/remote)
+  | "INVALID_BASE_URL"
+  | "INVALID_CLIENT_OPTIONS"
+  | "INVALID_ARGUMENT"
+  // clockchain queries and challenges (LocalAuthority)
+  | "INVALID_TREE_SIZE"
+  | "INVALID_PAGE"
+  | "INVALID_TTL"
+  | "CHALLENGE_INVALID"
+  | "CHALLENGE_EXPIRED"
+  | "CHALLENGE_UNKNOWN"
+  // service computations: the quality gate, carbon forecasts and scheduling
+  | "INVALID_QUALITY_INPUT"
+  | "INVALID_FORECAST"
+  | "FORECAST_NOT_CURRENT"
+  | "FORECAST_TOO_SHORT"
+  | "INVALID_CARBON_REQUEST"
+  | "INVALID_SCHEDULE_REQUEST"
   // the mission runtime (src/mission)
   | "INVALID_MISSION_OPTIONS"
   | "INVALID_MEASURE"

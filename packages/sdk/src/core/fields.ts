@@ -8,14 +8,21 @@ import { MAX_ABS_UNIX_MS } from "./units.js";
  */
 export type FieldRule = (value: unknown) => string | undefined;
 
-/** The fields of a record and the rule for each, prepared once per record type. */
+/**
+ * The fields of a record and the rule for each, prepared once per record
+ * type. `optional` names fields a record may leave out; when present they
+ * are checked like the others (and, being signed, cannot be added or
+ * removed without breaking the signature).
+ */
 export class RecordShape {
   readonly #rules: readonly (readonly [string, FieldRule])[];
   readonly #names: ReadonlySet<string>;
+  readonly #optional: ReadonlySet<string>;
 
-  constructor(rules: Readonly<Record<string, FieldRule>>) {
+  constructor(rules: Readonly<Record<string, FieldRule>>, optional: readonly string[] = []) {
     this.#rules = Object.entries(rules);
     this.#names = new Set(Object.keys(rules));
+    this.#optional = new Set(optional);
   }
 
   /** Every missing, invalid or unknown field of `value`. */
@@ -26,6 +33,7 @@ export class RecordShape {
     const record = value as Record<string, unknown>;
     const issues: FieldIssue[] = [];
     for (const [field, rule] of this.#rules) {
+      if (!Object.hasOwn(record, field) && this.#optional.has(field)) continue;
       const reason = Object.hasOwn(record, field) ? rule(record[field]) : "is missing";
       if (reason !== undefined) issues.push({ field, value: record[field], reason });
     }

@@ -6,6 +6,12 @@ export { KERNEL_VERSION, contextAt, now, type ContextOptions, type NowOptions } 
 export { allow, enforce, nextOpen } from "./window.js";
 export { diff } from "./twatch.js";
 export { TPE_CYCLES, tpeVector, type TpeOptions } from "./tpe.js";
+export { allowResult, coreState, tpeVectorResult } from "./service-results.js";
+export { DAY_PARTS, temporalPrompt } from "./temporal-prompt.js";
+export { qualityDecision, type QualityInput } from "./quality-gate.js";
+export { MAX_INTENSITY, type CarbonSeries } from "./carbon-series.js";
+export { carbonRecommendation, constantCarbonSeries, parseCarbonForecast, type CarbonOptions, type ParseForecastOptions } from "./carbon.js";
+export { scheduleTasks, type ScheduleOptions } from "./schedule.js";
 export { parseZone, zoneFromTimeZone, zoneFromUtcOffset } from "./zones.js";
 export { TICKS_PER_DAY, TICKS_PER_DEGREE, TICKS_PER_ZONE, ZONE_COUNT } from "./units.js";
 export { canonicalJson } from "./canonical-json.js";
@@ -14,6 +20,9 @@ export { assertTsaeRequest, createTsaeRequest, type TsaeAction } from "./tsae.js
 export { receiptHash, verifyReceipt } from "./receipt.js";
 export { GENESIS_HEAD_HASH, headHash, verifySignedHead } from "./signed-head.js";
 export { verifyAnchorProof, verifyInclusion } from "./anchor-proof.js";
+export { verifyConsistencyProof } from "./consistency-proof.js";
+export { verifyConsistency } from "./merkle.js";
+export { challengeIssues, verifyChallenge } from "./challenge.js";
 export { VerifyingKey, importVerifyingKey, type PublicKeyInput } from "./verifying-key.js";
 export {
   PhaseWindowError,
@@ -67,3 +76,5 @@ export type {
   VerifyRequest,
   VerifyResult,
 } from "./service-types.js";
+// The HTTP client of the service: browser-safe too (fetch, AbortController, URL).
+export * from "../remote/index.js";

@@ -1,5 +1,6 @@
 import { TemporalRangeError } from "./errors.js";
 import { equalBytes } from "./encoding.js";
+import { HashList } from "./hash-list.js";
 import { sha256 } from "./sha256.js";
 
 /** RFC 9162 section 2.1: domain-separated leaf and node hashes. */
@@ -18,29 +19,8 @@ export function nodeHash(left: Uint8Array, right: Uint8Array): Uint8Array {
   return sha256(input);
 }
 
-const HASH_BYTES = 32;
 // Perfect-subtree arithmetic below uses 32-bit operations.
 const MAX_TREE_SIZE = 0x7fffffff;
-
-/** Append-only hashes of equal-sized perfect subtrees, stored flat to keep memory at 32 bytes each. */
-class HashLevel {
-  #bytes = new Uint8Array(HASH_BYTES * 16);
-  length = 0;
-
-  push(hash: Uint8Array): void {
-    if ((this.length + 1) * HASH_BYTES > this.#bytes.length) {
-      const grown = new Uint8Array(this.#bytes.length * 2);
-      grown.set(this.#bytes);
-      this.#bytes = grown;
-    }
-    this.#bytes.set(hash, this.length * HASH_BYTES);
-    this.length++;
-  }
-
-  get(index: number): Uint8Array {
-    return this.#bytes.subarray(index * HASH_BYTES, (index + 1) * HASH_BYTES);
-  }
-}
 
 /**
  * An append-only RFC 9162 Merkle tree that can produce the root and
@@ -49,13 +29,13 @@ class HashLevel {
  * lookup and a root or proof costs O(log n) hashes.
  */
 export class MerkleTree {
-  readonly #levels: HashLevel[] = [new HashLevel()];
+  readonly #levels: HashList[] = [new HashList()];
   // Hashes of the ragged right edge for one tree size, shared by the proofs of a batch.
   readonly #edge = new Map<number, Uint8Array>();
   #edgeEnd = -1;
 
   get size(): number {
-    return (this.#levels[0] as HashLevel).length;
+    return (this.#levels[0] as HashList).length;
   }
 
   /** Appends a leaf hash (see `leafHash`) and returns its index. */
@@ -83,7 +63,7 @@ export class MerkleTree {
     if (!(Number.isInteger(size) && size >= 0 && size <= this.size)) {
       throw new TemporalRangeError("INVALID_LEAF_INDEX", `tree size ${size} is not in 0..${this.size}`);
     }
-    for (let level = 0; level < this.#levels.length; level++) (this.#levels[level] as HashLevel).length = Math.floor(size / 2 ** level);
+    for (let level = 0; level < this.#levels.length; level++) (this.#levels[level] as HashList).truncate(Math.floor(size / 2 ** level));
     // Cached edge hashes may cover leaves that are gone, and new leaves can bring the same size back: forget them.
     this.#edgeEnd = -1;
   }
@@ -116,10 +96,48 @@ export class MerkleTree {
     return path.reverse();
   }
 
-  #level(level: number): HashLevel {
+  /**
+   * RFC 9162 section 2.1.4.1 PROOF(first, D[0:second]): the hashes that show
+   * the tree of `first` leaves is a prefix of the tree of `second` leaves.
+   * Empty when the sizes are equal. Walks SUBPROOF iteratively: each step
+   * records the subtree the older tree does not determine, and the base
+   * case (reached only when `first` is not a left spine of the tree) adds
+   * the root of the subtree `first` ends in.
+   */
+  consistencyProof(first: number, second = this.size): Uint8Array[] {
+    if (!(Number.isInteger(second) && second >= 1 && second <= this.size)) {
+      throw new TemporalRangeError("INVALID_TREE_SIZE", `tree size ${second} is not in 1..${this.size}`);
+    }
+    if (!(Number.isInteger(first) && first >= 1 && first <= second)) {
+      throw new TemporalRangeError("INVALID_TREE_SIZE", `first tree size ${first} is not in 1..${second}`);
+    }
+    const proof: Uint8Array[] = [];
+    let start = 0;
+    let end = second;
+    // Leaves of the older tree inside D[start:end].
+    let remaining = first;
+    // SUBPROOF's b: true while D[start:end] is a left spine whose root the verifier already has (the old root).
+    let onLeftSpine = true;
+    while (remaining < end - start) {
+      const split = largestPowerOfTwoBelow(end - start);
+      if (remaining <= split) {
+        proof.push(this.#subtree(start + split, end));
+        end = start + split;
+      } else {
+        proof.push(this.#subtree(start, start + split));
+        start += split;
+        remaining -= split;
+        onLeftSpine = false;
+      }
+    }
+    if (!onLeftSpine) proof.push(this.#subtree(start, end));
+    return proof.reverse();
+  }
+
+  #level(level: number): HashList {
     let hashes = this.#levels[level];
     if (hashes === undefined) {
-      hashes = new HashLevel();
+      hashes = new HashList();
       this.#levels.push(hashes);
     }
     return hashes;
@@ -135,7 +153,7 @@ export class MerkleTree {
   #subtree(start: number, end: number): Uint8Array {
     const count = end - start;
     if ((count & (count - 1)) === 0 && start % count === 0) {
-      return (this.#levels[31 - Math.clz32(count)] as HashLevel).get(start / count);
+      return (this.#levels[31 - Math.clz32(count)] as HashList).get(start / count);
     }
     if (end !== this.#edgeEnd) {
       this.#edge.clear();
@@ -181,4 +199,57 @@ export function verifyMerklePath(leafIndex: number, treeSize: number, leaf: Uint
     sn = Math.floor(sn / 2);
   }
   return sn === 0 && equalBytes(hash, root);
+}
+
+/**
+ * RFC 9162 section 2.1.4.2: true when `proof` shows that the tree of `first`
+ * leaves with root `firstRoot` is a prefix of the tree of `second` leaves
+ * with root `secondRoot`. Equal sizes need an empty proof and equal roots;
+ * `first` must be at least 1. Arithmetic rather than 32-bit operations, so
+ * any safe-integer size is handled, and false (never an exception) for
+ * malformed arguments.
+ */
+export function verifyConsistency(first: number, second: number, firstRoot: Uint8Array, secondRoot: Uint8Array, proof: readonly Uint8Array[]): boolean {
+  if (!(Number.isSafeInteger(first) && Number.isSafeInteger(second) && first >= 1 && first <= second)) return false;
+  if (!isHashBytes(firstRoot) || !isHashBytes(secondRoot) || !Array.isArray(proof) || !proof.every(isHashBytes)) return false;
+  if (first === second) return proof.length === 0 && equalBytes(firstRoot, secondRoot);
+  if (proof.length === 0) return false;
+  // A power-of-two old tree is a left spine of the new one: its root is the first node of the path.
+  const path = isPowerOfTwo(first) ? [firstRoot, ...proof] : proof;
+  let fn = first - 1;
+  let sn = second - 1;
+  while (fn % 2 === 1) {
+    fn = (fn - 1) / 2;
+    sn = Math.floor(sn / 2);
+  }
+  let fr = path[0] as Uint8Array;
+  let sr = fr;
+  for (let i = 1; i < path.length; i++) {
+    const c = path[i] as Uint8Array;
+    if (sn === 0) return false;
+    if (fn % 2 === 1 || fn === sn) {
+      fr = nodeHash(c, fr);
+      sr = nodeHash(c, sr);
+      while (fn % 2 === 0 && fn !== 0) {
+        fn /= 2;
+        sn = Math.floor(sn / 2);
+      }
+    } else {
+      sr = nodeHash(sr, c);
+    }
+    fn = Math.floor(fn / 2);
+    sn = Math.floor(sn / 2);
+  }
+  return sn === 0 && equalBytes(fr, firstRoot) && equalBytes(sr, secondRoot);
+}
+
+function isHashBytes(value: unknown): value is Uint8Array {
+  return value instanceof Uint8Array && value.length === 32;
+}
+
+function isPowerOfTwo(n: number): boolean {
+  // Safe integers exceed 32 bits, so no bit tricks.
+  let x = n;
+  while (x % 2 === 0) x /= 2;
+  return x === 1;
 }

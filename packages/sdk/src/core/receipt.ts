@@ -1,5 +1,5 @@
 import type { FieldIssue } from "./errors.js";
-import { KEY_ID_RULE, RecordShape, SIGNATURE_RULE, UNIX_MS_RULE, exactly } from "./fields.js";
+import { HASH_RULE, KEY_ID_RULE, RecordShape, SIGNATURE_RULE, UNIX_MS_RULE, exactly } from "./fields.js";
 import { recordHash, verifySignedRecord } from "./signed-record.js";
 import { REQUEST_RULES, requestIssues } from "./tsae.js";
 import type { Receipt } from "./types.js";
@@ -7,13 +7,18 @@ import type { PublicKeyInput } from "./verifying-key.js";
 
 export const RECEIPT_VERSION = 1;
 
-const RECEIPT_SHAPE = new RecordShape({
-  ...REQUEST_RULES,
-  receipt_version: exactly(RECEIPT_VERSION),
-  issued_unix_ms: UNIX_MS_RULE,
-  key_id: KEY_ID_RULE,
-  signature: SIGNATURE_RULE,
-} satisfies Record<keyof Receipt, unknown>);
+const RECEIPT_SHAPE = new RecordShape(
+  {
+    ...REQUEST_RULES,
+    receipt_version: exactly(RECEIPT_VERSION),
+    issued_unix_ms: UNIX_MS_RULE,
+    key_id: KEY_ID_RULE,
+    // Only in receipts issued against a challenge; receipts without it keep their original ten fields and signatures.
+    challenge_nonce: HASH_RULE,
+    signature: SIGNATURE_RULE,
+  } satisfies Record<keyof Receipt, unknown>,
+  ["challenge_nonce"],
+);
 
 /** Every problem with the shape of a receipt (not its signature). */
 export function receiptIssues(value: unknown): FieldIssue[] {

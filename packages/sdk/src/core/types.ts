@@ -62,6 +62,12 @@ export interface Receipt extends TsaeRequest {
   readonly receipt_version: 1;
   readonly issued_unix_ms: number;
   readonly key_id: string;
+  /**
+   * The nonce of the challenge the receipt was issued against (64 lowercase
+   * hex), present only then: it shows the receipt was made after that
+   * challenge was issued. Signed like every other field.
+   */
+  readonly challenge_nonce?: string;
   /** Ed25519 signature (128 lowercase hex) over the canonical JSON of every other field. */
   readonly signature: string;
 }

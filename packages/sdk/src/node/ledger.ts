@@ -1,11 +1,13 @@
 import { open, writeFile, type FileHandle } from "node:fs/promises";
 import { dirname } from "node:path";
 import { bytesToHex, hexToBytes } from "../core/encoding.js";
-import { TemporalError } from "../core/errors.js";
+import { TemporalError, TemporalRangeError, describeValue } from "../core/errors.js";
+import { HashList } from "../core/hash-list.js";
 import { MerkleTree, leafHash } from "../core/merkle.js";
 import { receiptHash } from "../core/receipt.js";
 import { GENESIS_HEAD_HASH, HEAD_VERSION, headHash } from "../core/signed-head.js";
 import { signingPayload } from "../core/signed-record.js";
+import type { AnchorPage, ConsistencyProof, TileStatus } from "../core/service-types.js";
 import type { AnchorProof, AnchorSummary, Receipt, SignedHead } from "../core/types.js";
 import { LedgerCorruptError, type LedgerCorruptionReason } from "./errors.js";
 import { encodeRecordBody, parseRecordBody, type StoredAnchor } from "./record-body.js";
@@ -78,6 +80,10 @@ export class Ledger {
   #length = 0;
   #lastHead: SignedHead | undefined;
   #lastHeadHash = GENESIS_HEAD_HASH;
+  /** `headHash` of every head held, by sequence, as 32 bytes each: what `headHashAt` answers from. */
+  readonly #headHashes = new HashList();
+  /** False if a head was ever published out of sequence or not linked to the one before (see `chainValid`). */
+  #chainIntact = true;
   #recovered: TornTailRecovery | undefined;
   /** Head signatures from opening, not yet awaited. */
   #signatureChecks: { offset: number; head: SignedHead; valid: Promise<boolean> }[] = [];
@@ -148,12 +154,70 @@ export class Ledger {
   list(tileId: number): AnchorSummary[] {
     const tile = this.#tiles.get(tileId);
     if (tile === undefined) return [];
-    return tile.receiptHashes.map((receipt_hash, leaf_index) => ({
+    return tile.receiptHashes.map((_, leafIndex) => summary(tile, leafIndex));
+  }
+
+  /** Anchors `offset` .. `offset + limit - 1` of a tile (callers validate both); only the page is built. */
+  page(tileId: number, offset: number, limit: number): AnchorPage {
+    const tile = this.#tiles.get(tileId);
+    const total = tile?.receiptHashes.length ?? 0;
+    const end = Math.min(total, offset + limit);
+    const anchors: AnchorSummary[] = [];
+    for (let leafIndex = offset; leafIndex < end; leafIndex++) anchors.push(summary(tile as Tile, leafIndex));
+    return { tile_id: tileId, total, offset, anchors, next_offset: end < total ? end : null };
+  }
+
+  /**
+   * RFC 9162 consistency proof between two sizes of a tile's committed tree,
+   * `1 <= first <= second <= size`. Anything else, including a tile with no
+   * anchors, is `INVALID_TREE_SIZE`.
+   */
+  consistencyProof(tileId: number, first: number, second: number): ConsistencyProof {
+    const tile = this.#tiles.get(tileId);
+    // Committed leaves only: the tree may also hold those of a record still being written.
+    const size = tile?.receiptHashes.length ?? 0;
+    if (tile === undefined || size === 0) {
+      throw new TemporalRangeError("INVALID_TREE_SIZE", `tile ${tileId} has no anchors, so no tree sizes ${describeValue(first)} and ${describeValue(second)}`);
+    }
+    if (!(Number.isSafeInteger(second) && second >= 1 && second <= size)) {
+      throw new TemporalRangeError("INVALID_TREE_SIZE", `second tree size ${describeValue(second)} is not an integer in 1..${size} (the size of tile ${tileId})`);
+    }
+    if (!(Number.isSafeInteger(first) && first >= 1 && first <= second)) {
+      throw new TemporalRangeError("INVALID_TREE_SIZE", `first tree size ${describeValue(first)} is not an integer in 1..${second} (the second size)`);
+    }
+    return {
       tile_id: tileId,
-      leaf_index,
-      receipt_hash,
-      anchored_unix_ms: tile.anchoredAt[leaf_index] as number,
-    }));
+      first,
+      second,
+      first_root: bytesToHex(tile.tree.root(first)),
+      second_root: bytesToHex(tile.tree.root(second)),
+      proof: tile.tree.consistencyProof(first, second).map(bytesToHex),
+    };
+  }
+
+  /** Every tile with a signed head, by tile id, with its latest signed size and root. */
+  tiles(): TileStatus[] {
+    const tiles: TileStatus[] = [];
+    for (const { id, head } of this.#tiles.values()) if (head !== undefined) tiles.push({ tile_id: id, tree_size: head.tree_size, root_hash: head.root_hash });
+    return tiles.sort((a, b) => a.tile_id - b.tile_id);
+  }
+
+  /** `headHash` of the head held at `sequence`, or undefined when there is none. */
+  headHashAt(sequence: number): string | undefined {
+    return Number.isSafeInteger(sequence) && sequence >= 0 && sequence < this.#headHashes.length ? bytesToHex(this.#headHashes.get(sequence)) : undefined;
+  }
+
+  /**
+   * True while every head held links, by sequence and `prev_head_hash`, to
+   * the one before it back to genesis, and no append has failed beyond
+   * repair. Opening verified every record and head signature (it throws
+   * otherwise); heads added since were signed here and are checked for the
+   * link as they are published. It says nothing about changes made to the
+   * file by others after opening, nor about records cut off its end before
+   * it was opened.
+   */
+  get chainValid(): boolean {
+    return this.#chainIntact && this.#failure === undefined;
   }
 
   status(): LedgerStatus {
@@ -191,9 +255,10 @@ export class Ledger {
     const leaves = this.#stage(batch);
     if (leaves.length === 0) return;
     let heads: SignedHead[];
+    let hashes: string[];
     let record: Buffer;
     try {
-      heads = await this.#signHeads(leaves);
+      ({ heads, hashes } = await this.#signHeads(leaves));
       const anchors = leaves.map((leaf) => ({ tile_id: leaf.tile.id, leaf_index: leaf.leafIndex, receipt: leaf.receipt }));
       record = frameRecord(encodeRecordBody({ anchors, heads }));
     } catch (error) {
@@ -208,7 +273,7 @@ export class Ledger {
       return;
     }
     this.#length += record.length;
-    this.#publish(leaves, heads);
+    this.#publish(leaves, heads, hashes);
     for (const leaf of leaves) {
       const proof = this.#proofFor(leaf.tile, leaf.leafIndex);
       for (const waiter of leaf.waiters) waiter.resolve(proof);
@@ -265,9 +330,11 @@ export class Ledger {
     this.#reject(leaves, new TemporalError("LEDGER_IO_FAILED", `appending to ledger ${this.#path} failed; these anchors were not recorded and the file was cut back to its last durable record`, { cause: error }));
   }
 
-  async #signHeads(leaves: NewLeaf[]): Promise<SignedHead[]> {
+  /** One new head per tile the leaves touch, chained from the last head, with their `headHash`es. */
+  async #signHeads(leaves: NewLeaf[]): Promise<{ heads: SignedHead[]; hashes: string[] }> {
     const issuedUnixMs = this.#clock();
     const heads: SignedHead[] = [];
+    const hashes: string[] = [];
     let prevHeadHash = this.#lastHeadHash;
     let sequence = this.#lastHead === undefined ? 0 : this.#lastHead.sequence + 1;
     for (const tile of new Set(leaves.map((leaf) => leaf.tile))) {
@@ -284,8 +351,9 @@ export class Ledger {
       const head: SignedHead = { ...unsigned, signature: await this.#key.sign(signingPayload(unsigned)) };
       heads.push(head);
       prevHeadHash = headHash(head);
+      hashes.push(prevHeadHash);
     }
-    return heads;
+    return { heads, hashes };
   }
 
   async #write(record: Buffer): Promise<void> {
@@ -295,17 +363,22 @@ export class Ledger {
     await this.#handle.datasync();
   }
 
-  /** Makes a durable (or verified) record visible to readers. */
-  #publish(leaves: readonly { tile: Tile; hash: string; leafIndex: number }[], heads: readonly SignedHead[]): void {
+  /** Makes a durable (or verified) record visible to readers; `hashes` are the heads' `headHash`es. */
+  #publish(leaves: readonly { tile: Tile; hash: string; leafIndex: number }[], heads: readonly SignedHead[], hashes: readonly string[]): void {
     const anchoredAt = new Map(heads.map((head) => [head.tile_id, head.issued_unix_ms]));
     for (const { tile, hash, leafIndex } of leaves) {
       tile.receiptHashes.push(hash);
       tile.anchoredAt.push(anchoredAt.get(tile.id) as number);
       this.#index.set(hash, { tile, leafIndex });
     }
-    for (const head of heads) (this.#tiles.get(head.tile_id) as Tile).head = head;
-    this.#lastHead = heads[heads.length - 1];
-    this.#lastHeadHash = headHash(this.#lastHead as SignedHead);
+    heads.forEach((head, i) => {
+      (this.#tiles.get(head.tile_id) as Tile).head = head;
+      // Replay checked these links and the writer made them so: checking again costs two comparisons and makes chainValid a statement about the heads actually held.
+      if (head.sequence !== this.#headHashes.length || head.prev_head_hash !== this.#lastHeadHash) this.#chainIntact = false;
+      this.#lastHead = head;
+      this.#lastHeadHash = hashes[i] as string;
+      this.#headHashes.push(hexToBytes(this.#lastHeadHash));
+    });
     this.#records++;
   }
 
@@ -338,13 +411,13 @@ export class Ledger {
     if (parsed === undefined) throw corrupt("RECORD_FORMAT", "the record is not a well-formed anchors/heads object");
     if (parsed.anchors.length === 0) throw corrupt("RECORD_FORMAT", "the record anchors nothing, which the writer never commits");
     const leaves = this.#replayAnchors(parsed.anchors, corrupt);
-    this.#checkHeads(parsed.heads, leaves, corrupt);
+    const hashes = this.#checkHeads(parsed.heads, leaves, corrupt);
     for (const head of parsed.heads) {
       // Checked concurrently on the thread pool; the checks never reject, so an early throw leaves nothing unhandled.
       const valid = this.#key.verifying.verify(head.signature, signingPayload(head)).catch(() => false);
       this.#signatureChecks.push({ offset, head, valid });
     }
-    this.#publish(leaves, parsed.heads);
+    this.#publish(leaves, parsed.heads, hashes);
     if (this.#signatureChecks.length >= SIGNATURE_BATCH) await this.#checkSignatures();
   }
 
@@ -375,13 +448,15 @@ export class Ledger {
     });
   }
 
-  #checkHeads(heads: readonly SignedHead[], leaves: NewLeaf[], corrupt: (reason: LedgerCorruptionReason, detail: string) => Error): void {
+  /** Checks a record's heads against the rebuilt trees and the chain; returns their `headHash`es. */
+  #checkHeads(heads: readonly SignedHead[], leaves: NewLeaf[], corrupt: (reason: LedgerCorruptionReason, detail: string) => Error): string[] {
     const touched = new Set(leaves.map((leaf) => leaf.tile.id));
     if (heads.length !== touched.size || !heads.every((head) => touched.delete(head.tile_id))) {
       throw corrupt("RECORD_FORMAT", "the record does not carry exactly one head per tile it anchors into");
     }
     let prevHeadHash = this.#lastHeadHash;
     let sequence = this.#lastHead === undefined ? 0 : this.#lastHead.sequence + 1;
+    const hashes: string[] = [];
     for (const head of heads) {
       if (head.key_id !== this.#key.verifying.key_id) throw corrupt("UNKNOWN_KEY", `head ${head.sequence} is signed by key ${head.key_id}, not ${this.#key.verifying.key_id}`);
       if (head.prev_head_hash !== prevHeadHash || head.sequence !== sequence) {
@@ -392,8 +467,10 @@ export class Ledger {
         throw corrupt("ROOT_MISMATCH", `head ${head.sequence} states tile ${head.tile_id} has ${head.tree_size} leaves with root ${head.root_hash}, the records give ${tree.size} leaves with root ${bytesToHex(tree.root())}`);
       }
       prevHeadHash = headHash(head);
+      hashes.push(prevHeadHash);
       sequence++;
     }
+    return hashes;
   }
 
   /** Keeps the removed bytes beside the ledger, then cuts the file back to its last whole record. */
@@ -405,4 +482,13 @@ export class Ledger {
     await this.#handle.datasync();
     this.#recovered = { offset: validLength, bytes: tail.length, saved_to: savedTo };
   }
+}
+
+function summary(tile: Tile, leafIndex: number): AnchorSummary {
+  return {
+    tile_id: tile.id,
+    leaf_index: leafIndex,
+    receipt_hash: tile.receiptHashes[leafIndex] as string,
+    anchored_unix_ms: tile.anchoredAt[leafIndex] as number,
+  };
 }

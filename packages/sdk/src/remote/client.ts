@@ -1,0 +1,662 @@
+/**
+ * The HTTP client of the Temporal Permission Service. Browser-safe: it uses
+ * only `fetch`, `AbortController`, `URL`, `URLSearchParams` and timers.
+ */
+
+import { isHash } from "../core/encoding.js";
+import { TemporalError, TemporalRangeError, TemporalTypeError, describeIssues, describeValue, type ErrorCode } from "../core/errors.js";
+import { receiptIssues } from "../core/receipt.js";
+import type {
+  AllowResult,
+  AnchorPage,
+  CarbonRecommendation,
+  Challenge,
+  ClockchainStatus,
+  ConsistencyProof,
+  CoreState,
+  KeySet,
+  QualityDecision,
+  ScheduleRequest,
+  ScheduleResult,
+  TpeVectorResult,
+  TsaeIssueRequest,
+  TwatchNow,
+  VerifyResult,
+} from "../core/service-types.js";
+import { assertTsaeRequest } from "../core/tsae.js";
+import type {
+  AnchorProof,
+  AnchorSummary,
+  Authority,
+  AuthorityNowOptions,
+  Duration,
+  PhaseContext,
+  PublicKeyJwk,
+  Receipt,
+  TimeStamp,
+  TsaeRequest,
+  Window,
+  ZoneInput,
+} from "../core/types.js";
+import { parseZone } from "../core/zones.js";
+import { TemporalApiError, type ApiErrorDetails } from "./errors.js";
+
+/** The part of a `fetch` response the client reads. */
+export interface FetchResponse {
+  readonly status: number;
+  readonly statusText?: string;
+  readonly headers: { get(name: string): string | null };
+  text(): Promise<string>;
+}
+
+/** The request the client passes to `fetch`. */
+export interface FetchInit {
+  readonly method: "GET" | "POST";
+  readonly headers: Record<string, string>;
+  readonly body?: string;
+  readonly signal: AbortSignal;
+}
+
+/** `globalThis.fetch`, or anything that accepts the same call. */
+export type FetchFunction = (url: string, init: FetchInit) => Promise<FetchResponse>;
+
+export interface ClientOptions {
+  /** Origin of the service with an optional path prefix, e.g. `http://127.0.0.1:8787`; requests go to `<baseUrl>/api/v1/...`. */
+  readonly baseUrl: string | URL;
+  /** Sent as `Authorization: Bearer <apiKey>`. */
+  readonly apiKey?: string;
+  /** Defaults to `globalThis.fetch`. */
+  readonly fetch?: FetchFunction;
+  /** Per attempt, from sending the request to reading the whole reply; default 10,000. */
+  readonly timeoutMs?: number;
+  /** Extra attempts for GET requests after a network error, timeout, 429, 502, 503 or 504; default 2. POST requests are never retried. */
+  readonly retries?: number;
+  /** Backoff before the first retry, doubled for each later one, with jitter (a random 50-100% of it); default 250. */
+  readonly retryDelayMs?: number;
+  /** Ceiling on any wait between attempts, including a `Retry-After`; default 5,000. A `Retry-After` above it is not waited for: the error is thrown. */
+  readonly maxRetryDelayMs?: number;
+}
+
+export interface ContextQuery {
+  readonly zone?: ZoneInput;
+}
+
+export interface TwatchNowQuery {
+  /** The client's send time, Unix ms (an integer); echoed as `sync.t0_unix_ms`. */
+  readonly t0?: number;
+  readonly zone?: ZoneInput;
+}
+
+export interface AllowOptions {
+  readonly zone?: ZoneInput;
+}
+
+export interface TpeVectorQuery {
+  readonly zone?: ZoneInput;
+  /** Harmonics per cycle (the service's default when omitted). */
+  readonly harmonics?: number;
+}
+
+export interface QuantumDecisionQuery {
+  readonly threshold?: number;
+}
+
+export interface QuantumCarbonQuery {
+  /** Horizon in hours. */
+  readonly hours?: number;
+  readonly duration_minutes?: number;
+}
+
+export interface ClientIssueOptions {
+  /** A challenge from `getChallenge()`; the receipt then carries its nonce as `challenge_nonce`. */
+  readonly challenge?: Challenge;
+}
+
+export interface AnchorsQuery {
+  readonly offset?: number;
+  readonly limit?: number;
+}
+
+const DEFAULTS = { timeoutMs: 10_000, retries: 2, retryDelayMs: 250, maxRetryDelayMs: 5_000 } as const;
+const OPTION_NAMES = new Set(["baseUrl", "apiKey", "fetch", "timeoutMs", "retries", "retryDelayMs", "maxRetryDelayMs"]);
+const MAX_TIMER_MS = 2_147_483_647;
+const MAX_RETRIES = 10;
+/** Visible ASCII: what an HTTP header value can carry without being mangled or refused. */
+const TOKEN = /^[\x21-\x7e]+$/;
+const RETRYABLE_STATUS = new Set([429, 502, 503, 504]);
+const SNIPPET_LENGTH = 200;
+
+type QueryValue = string | number | undefined;
+type Query = Record<string, QueryValue>;
+
+interface Reply {
+  readonly method: string;
+  readonly url: string;
+  readonly status: number;
+  readonly value: unknown;
+}
+
+/**
+ * A client of the service: one typed method per endpoint, and an `Authority`
+ * (`kind: "remote"`) that compiled missions can use like the local one.
+ * Creating it does no I/O.
+ */
+export class TemporalClient implements Authority {
+  readonly kind = "remote";
+  /** The normalised base URL: origin and path prefix, no trailing slash. */
+  readonly baseUrl: string;
+  readonly #api: string;
+  readonly #headers: Readonly<Record<string, string>>;
+  readonly #fetch: FetchFunction;
+  readonly #timeoutMs: number;
+  readonly #retries: number;
+  readonly #retryDelayMs: number;
+  readonly #maxRetryDelayMs: number;
+  #closed = false;
+  /** Requests not yet settled, which `close` waits for. */
+  readonly #pending = new Set<Promise<unknown>>();
+  /** Waits between attempts, which `close` cuts short. */
+  readonly #wakers = new Set<() => void>();
+
+  constructor(options: ClientOptions) {
+    if (typeof options !== "object" || options === null) {
+      throw new TemporalTypeError("INVALID_CLIENT_OPTIONS", `client options must be an object with a baseUrl, got ${describeValue(options)}`);
+    }
+    for (const name of Object.keys(options)) {
+      if (!OPTION_NAMES.has(name)) {
+        throw new TemporalTypeError("INVALID_CLIENT_OPTIONS", `unknown client option ${JSON.stringify(name)}; the options are ${[...OPTION_NAMES].join(", ")}`);
+      }
+    }
+    this.baseUrl = normaliseBaseUrl(options.baseUrl);
+    this.#api = `${this.baseUrl}/api/v1/`;
+    const headers: Record<string, string> = { accept: "application/json" };
+    if (options.apiKey !== undefined) {
+      if (typeof options.apiKey !== "string") {
+        throw new TemporalTypeError("INVALID_CLIENT_OPTIONS", `apiKey must be a string, got ${typeof options.apiKey}`);
+      }
+      // The key itself is never put in a message.
+      if (!TOKEN.test(options.apiKey)) {
+        throw new TemporalRangeError("INVALID_CLIENT_OPTIONS", `apiKey must be a non-empty string of visible ASCII characters (no spaces or line breaks); got ${options.apiKey.length} characters`);
+      }
+      headers.authorization = `Bearer ${options.apiKey}`;
+    }
+    this.#headers = Object.freeze(headers);
+    const fetchFunction = options.fetch ?? (globalThis.fetch as FetchFunction | undefined);
+    if (typeof fetchFunction !== "function") {
+      throw new TemporalTypeError(
+        "INVALID_CLIENT_OPTIONS",
+        options.fetch === undefined ? "this runtime has no global fetch; pass options.fetch" : `fetch must be a function, got ${describeValue(options.fetch)}`,
+      );
+    }
+    // Called as a plain function: browsers refuse `fetch` invoked as a method of another object.
+    this.#fetch = (url, init) => fetchFunction(url, init);
+    this.#timeoutMs = numberOption("timeoutMs", options.timeoutMs, DEFAULTS.timeoutMs, 1, MAX_TIMER_MS, false);
+    this.#retries = numberOption("retries", options.retries, DEFAULTS.retries, 0, MAX_RETRIES, true);
+    this.#retryDelayMs = numberOption("retryDelayMs", options.retryDelayMs, DEFAULTS.retryDelayMs, 0, MAX_TIMER_MS, false);
+    this.#maxRetryDelayMs = numberOption("maxRetryDelayMs", options.maxRetryDelayMs, DEFAULTS.maxRetryDelayMs, 0, MAX_TIMER_MS, false);
+  }
+
+  get closed(): boolean {
+    return this.#closed;
+  }
+
+  // --- Endpoints ---------------------------------------------------------
+
+  /** `GET context`: the phase context now, in a zone (default Z0). */
+  async getContext(options: ContextQuery = {}): Promise<PhaseContext> {
+    return object(await this.#get("context", { zone: zoneParam(options.zone) }));
+  }
+
+  /** `GET twatch/now`: the context plus NTP-style receive/transmit times; see `syncClock`. */
+  async getTwatchNow(options: TwatchNowQuery = {}): Promise<TwatchNow> {
+    const t0 = integerParam("t0", options.t0, 0);
+    const reply = await this.#get("twatch/now", { t0, zone: zoneParam(options.zone) });
+    const now = object<TwatchNow>(reply);
+    const sync = now.sync as Partial<TwatchNow["sync"]> | null | undefined;
+    if (typeof sync !== "object" || sync === null || !Number.isFinite(sync.receive_unix_ms) || !Number.isFinite(sync.transmit_unix_ms)) {
+      throw invalid(reply, "expected sync.receive_unix_ms and sync.transmit_unix_ms to be numbers");
+    }
+    return now;
+  }
+
+  /** `POST twatch/diff`: the duration from `start` to `end` (only `day_index` and `phi_ticks` are sent, so a `PhaseContext` will do). */
+  async twatchDiff(start: TimeStamp, end: TimeStamp): Promise<Duration> {
+    return object(await this.#post("twatch/diff", { start: stamp("start", start), end: stamp("end", end) }));
+  }
+
+  /** `GET core/state`. */
+  async getState(): Promise<CoreState> {
+    return object(await this.#get("core/state"));
+  }
+
+  /** `GET challenge`: a signed single-use nonce to put in `issueTsae`. */
+  async getChallenge(): Promise<Challenge> {
+    return object(await this.#get("challenge"));
+  }
+
+  /** `POST allow`: the service's verdict on `window` now. */
+  async checkAllow(window: Window, options: AllowOptions = {}): Promise<AllowResult> {
+    const zone = zoneParam(options.zone);
+    // The window is sent as given: the service validates it (400 with details).
+    const body = zone === undefined ? { window } : { window, zone };
+    return object(await this.#post("allow", body));
+  }
+
+  /** `GET ai/tpe-vector`. */
+  async getTpeVector(options: TpeVectorQuery = {}): Promise<TpeVectorResult> {
+    const harmonics = integerParam("harmonics", options.harmonics);
+    return object(await this.#get("ai/tpe-vector", { zone: zoneParam(options.zone), harmonics }));
+  }
+
+  /** `GET quantum/decision`: the HS-Bloch quality gate against `threshold` (the service's default when omitted). */
+  async getQuantumDecision(options: QuantumDecisionQuery = {}): Promise<QualityDecision> {
+    return object(await this.#get("quantum/decision", { threshold: numberParam("threshold", options.threshold) }));
+  }
+
+  /** `GET quantum/carbon`: the lowest-carbon window of `duration_minutes` within `hours`. */
+  async getQuantumCarbon(options: QuantumCarbonQuery = {}): Promise<CarbonRecommendation> {
+    const query = { hours: numberParam("hours", options.hours), duration_minutes: numberParam("duration_minutes", options.duration_minutes) };
+    return object(await this.#get("quantum/carbon", query));
+  }
+
+  /** `POST quantum/schedule`. */
+  async scheduleQuantum(request: ScheduleRequest): Promise<ScheduleResult> {
+    return object(await this.#post("quantum/schedule", request));
+  }
+
+  /** `POST quantum/verify`: whether the receipt, its inclusion and the head chain check out on the service. */
+  async verifyQuantumProof(receipt: Receipt, proof: AnchorProof): Promise<VerifyResult> {
+    return object(await this.#post("quantum/verify", { receipt, proof }));
+  }
+
+  /** `POST security/tsae`: a receipt signed by the service (201). Sent as given; see `issueReceipt` for the checked form. */
+  async issueTsae(request: TsaeIssueRequest): Promise<Receipt> {
+    return object(await this.#post("security/tsae", request));
+  }
+
+  /** `POST clockchain/anchor`: anchors a receipt signed by the service (again: its current proof). */
+  async anchorTsaeHash(receipt: Receipt): Promise<AnchorProof> {
+    return object(await this.#post("clockchain/anchor", { receipt }));
+  }
+
+  /** `GET clockchain/proof?receipt_hash=`: the proof, or `undefined` when the receipt is not anchored (404 `ANCHOR_NOT_FOUND`). */
+  async getAnchorProof(receiptHash: string): Promise<AnchorProof | undefined> {
+    if (!isHash(receiptHash)) {
+      throw new TemporalRangeError("INVALID_HASH", `a receipt hash is 64 lowercase hex digits, got ${describeValue(receiptHash)}`);
+    }
+    try {
+      return object(await this.#get("clockchain/proof", { receipt_hash: receiptHash }));
+    } catch (error) {
+      if (error instanceof TemporalApiError && error.status === 404 && error.code === "ANCHOR_NOT_FOUND") return undefined;
+      throw error;
+    }
+  }
+
+  /** `GET clockchain/proof?tile_id=&first=&second=`: RFC 9162 consistency proof between two sizes of a tile's tree. */
+  async getConsistencyProof(tileId: number, first: number, second: number): Promise<ConsistencyProof> {
+    const query = { tile_id: tileParam(tileId), first: integerParam("first", first, 0, "INVALID_TREE_SIZE"), second: integerParam("second", second, 0, "INVALID_TREE_SIZE") };
+    return object(await this.#get("clockchain/proof", query));
+  }
+
+  /** `GET clockchain/anchors`: one page of a tile's anchors; `listAnchors` walks them all. */
+  async getAnchors(tileId: number, options: AnchorsQuery = {}): Promise<AnchorPage> {
+    const query = { tile_id: tileParam(tileId), offset: integerParam("offset", options.offset, 0, "INVALID_PAGE"), limit: integerParam("limit", options.limit, 1, "INVALID_PAGE") };
+    const reply = await this.#get("clockchain/anchors", query);
+    const page = object<AnchorPage>(reply);
+    const offset = query.offset ?? 0;
+    const valid =
+      Array.isArray(page.anchors) &&
+      (page.next_offset === null || (Number.isSafeInteger(page.next_offset) && page.next_offset > offset));
+    if (!valid) throw invalid(reply, `a page needs an anchors array and a next_offset that is null or past offset ${offset}`);
+    return page;
+  }
+
+  /** `GET clockchain/status`. */
+  async getClockchainStatus(): Promise<ClockchainStatus> {
+    return object(await this.#get("clockchain/status"));
+  }
+
+  /** `GET keys`: the service's public keys by key id. */
+  async getKeys(): Promise<KeySet> {
+    const reply = await this.#get("keys");
+    const set = object<KeySet>(reply);
+    if (typeof set.keys !== "object" || set.keys === null || Array.isArray(set.keys)) throw invalid(reply, "expected { keys: { <key_id>: <jwk> } }");
+    return set;
+  }
+
+  /** `GET openapi.json`: the service's OpenAPI document. */
+  async getOpenApi(): Promise<Record<string, unknown>> {
+    return object(await this.#get("openapi.json"));
+  }
+
+  // --- Authority -----------------------------------------------------------
+
+  /** `getContext`. */
+  async now(options: AuthorityNowOptions = {}): Promise<PhaseContext> {
+    return this.getContext({ zone: options.zone });
+  }
+
+  /**
+   * Checks a copy of the request as the local authority does (a
+   * `TsaeRequestError` names every bad field, and nothing is sent), then
+   * `issueTsae` with exactly the six request fields, plus the challenge
+   * given in `options` or in the request's `challenge` field, if any.
+   */
+  async issueReceipt(request: TsaeRequest | TsaeIssueRequest, options: ClientIssueOptions = {}): Promise<Receipt> {
+    this.#assertOpen();
+    const { challenge: inRequest, ...snapshot } = plainCopy(request) as TsaeIssueRequest;
+    assertTsaeRequest(snapshot);
+    const { scope, day_index, phi_action_ticks, swt_zone, tile_id, action_hash_hex } = snapshot;
+    const fields = { scope, day_index, phi_action_ticks, swt_zone, tile_id, action_hash_hex };
+    const challenge = options.challenge ?? inRequest;
+    return this.issueTsae(challenge === undefined ? fields : { ...fields, challenge });
+  }
+
+  /** Checks the receipt's shape (`RECEIPT_REJECTED`, nothing sent), then `anchorTsaeHash`. The service checks the signature. */
+  async anchor(receipt: Receipt): Promise<AnchorProof> {
+    this.#assertOpen();
+    const snapshot = plainCopy(receipt);
+    const issues = receiptIssues(snapshot);
+    if (issues.length > 0) throw new TemporalError("RECEIPT_REJECTED", `cannot anchor a malformed receipt: ${describeIssues(issues)}`);
+    return this.anchorTsaeHash(snapshot);
+  }
+
+  /** Every anchor of a tile, following `next_offset` from 0. */
+  async listAnchors(tileId: number): Promise<AnchorSummary[]> {
+    tileParam(tileId);
+    const anchors: AnchorSummary[] = [];
+    let offset: number | null = 0;
+    while (offset !== null) {
+      const page: AnchorPage = await this.getAnchors(tileId, { offset });
+      anchors.push(...page.anchors);
+      offset = page.next_offset;
+    }
+    return anchors;
+  }
+
+  /** `getKeys().keys`. */
+  async publicKeys(): Promise<Record<string, PublicKeyJwk>> {
+    return (await this.getKeys()).keys;
+  }
+
+  /**
+   * Refuses new calls (they reject with `AUTHORITY_CLOSED`), stops pending
+   * retries (they reject with their last error) and waits for requests in
+   * flight. Idempotent.
+   */
+  async close(): Promise<void> {
+    this.#closed = true;
+    for (const wake of [...this.#wakers]) wake();
+    await Promise.allSettled([...this.#pending]);
+  }
+
+  // --- Transport -----------------------------------------------------------
+
+  #assertOpen(): void {
+    if (this.#closed) throw new TemporalError("AUTHORITY_CLOSED", `the client of ${this.baseUrl} is closed`);
+  }
+
+  #get(path: string, query?: Query): Promise<Reply> {
+    return this.#track(this.#request("GET", path, query, undefined));
+  }
+
+  #post(path: string, body: unknown): Promise<Reply> {
+    let json: string;
+    try {
+      json = JSON.stringify(body);
+    } catch (cause) {
+      throw new TemporalTypeError("INVALID_ARGUMENT", `the body of POST ${path} cannot be serialised as JSON: ${cause instanceof Error ? cause.message : String(cause)}`);
+    }
+    return this.#track(this.#request("POST", path, undefined, json));
+  }
+
+  #track<T>(request: Promise<T>): Promise<T> {
+    this.#pending.add(request);
+    const forget = () => this.#pending.delete(request);
+    request.then(forget, forget);
+    return request;
+  }
+
+  async #request(method: "GET" | "POST", path: string, query: Query | undefined, body: string | undefined): Promise<Reply> {
+    this.#assertOpen();
+    const url = this.#url(path, query);
+    const attempts = method === "GET" ? this.#retries + 1 : 1;
+    for (let attempt = 1; ; attempt++) {
+      let failure: TemporalApiError;
+      try {
+        return await this.#attempt(method, url, body);
+      } catch (error) {
+        if (!(error instanceof TemporalApiError)) throw error;
+        failure = error;
+      }
+      if (attempt >= attempts || !isRetryable(failure)) throw failure;
+      const delay = this.#backoff(attempt, failure);
+      if (delay === undefined || !(await this.#sleep(delay))) throw failure;
+    }
+  }
+
+  #url(path: string, query: Query | undefined): string {
+    const params = new URLSearchParams();
+    for (const [name, value] of Object.entries(query ?? {})) {
+      if (value !== undefined) params.append(name, String(value));
+    }
+    const search = params.toString();
+    return search === "" ? `${this.#api}${path}` : `${this.#api}${path}?${search}`;
+  }
+
+  /** One request, bounded by the timeout from sending to the end of the body. */
+  async #attempt(method: "GET" | "POST", url: string, body: string | undefined): Promise<Reply> {
+    const controller = new AbortController();
+    let timedOut = false;
+    let onTimeout: (error: TemporalApiError) => void = () => undefined;
+    // Also settles the attempt when a custom fetch ignores the signal.
+    const deadline = new Promise<never>((_, reject) => {
+      onTimeout = reject;
+    });
+    const timer = setTimeout(() => {
+      timedOut = true;
+      controller.abort();
+      onTimeout(this.#timeout(method, url, controller.signal.reason));
+    }, this.#timeoutMs);
+    const headers = body === undefined ? { ...this.#headers } : { ...this.#headers, "content-type": "application/json" };
+    const init: FetchInit = body === undefined ? { method, headers, signal: controller.signal } : { method, headers, body, signal: controller.signal };
+    let response: FetchResponse;
+    let text: string;
+    try {
+      response = await Promise.race([this.#fetch(url, init), deadline]);
+      text = await Promise.race([response.text(), deadline]);
+    } catch (cause) {
+      if (cause instanceof TemporalApiError) throw cause;
+      if (timedOut) throw this.#timeout(method, url, cause);
+      throw new TemporalApiError({ status: 0, code: "NETWORK_ERROR", method, url, message: `${method} ${url} failed: ${describeCause(cause)}`, cause });
+    } finally {
+      clearTimeout(timer);
+    }
+    return interpret(method, url, response, text);
+  }
+
+  #timeout(method: string, url: string, cause: unknown): TemporalApiError {
+    return new TemporalApiError({ status: 0, code: "TIMEOUT", method, url, message: `${method} ${url} timed out after ${this.#timeoutMs} ms`, cause });
+  }
+
+  /** The wait before attempt `attempt + 1`, or `undefined` when the service asks for longer than the ceiling. */
+  #backoff(attempt: number, failure: TemporalApiError): number | undefined {
+    if (failure.retryAfterMs !== undefined) return failure.retryAfterMs <= this.#maxRetryDelayMs ? failure.retryAfterMs : undefined;
+    const ceiling = Math.min(this.#maxRetryDelayMs, this.#retryDelayMs * 2 ** (attempt - 1));
+    return ceiling / 2 + Math.random() * (ceiling / 2);
+  }
+
+  /** Resolves true after `ms`, or false at once if the client is closed meanwhile. */
+  #sleep(ms: number): Promise<boolean> {
+    if (this.#closed) return Promise.resolve(false);
+    return new Promise((resolve) => {
+      const wake = () => {
+        clearTimeout(timer);
+        this.#wakers.delete(wake);
+        resolve(false);
+      };
+      const timer = setTimeout(() => {
+        this.#wakers.delete(wake);
+        resolve(true);
+      }, ms);
+      this.#wakers.add(wake);
+    });
+  }
+}
+
+/** A client of the service at `options.baseUrl`; validates the options and does no I/O. */
+export function createClient(options: ClientOptions): TemporalClient {
+  return new TemporalClient(options);
+}
+
+function normaliseBaseUrl(baseUrl: unknown): string {
+  if (typeof baseUrl !== "string" && !(typeof URL === "function" && baseUrl instanceof URL)) {
+    throw new TemporalTypeError("INVALID_BASE_URL", `baseUrl must be a string such as "http://127.0.0.1:8787", got ${describeValue(baseUrl)}`);
+  }
+  const text = String(baseUrl);
+  let url: URL | undefined;
+  try {
+    // "localhost:8787" parses, with the scheme "localhost:"; require the "//".
+    if (/^[a-z][a-z0-9+.-]*:\/\//i.test(text)) url = new URL(text);
+  } catch {
+    // reported below
+  }
+  if (url === undefined) {
+    throw new TemporalTypeError("INVALID_BASE_URL", `baseUrl ${describeValue(text)} is not an absolute URL; expected something like "http://127.0.0.1:8787"`);
+  }
+  if (url.protocol !== "http:" && url.protocol !== "https:") {
+    throw new TemporalRangeError("INVALID_BASE_URL", `baseUrl ${describeValue(text)} must use http: or https:, not ${url.protocol}`);
+  }
+  if (url.username !== "" || url.password !== "") {
+    throw new TemporalRangeError("INVALID_BASE_URL", `baseUrl must not contain credentials; pass apiKey instead`);
+  }
+  if (url.search !== "" || url.hash !== "" || text.includes("?") || text.includes("#")) {
+    throw new TemporalRangeError("INVALID_BASE_URL", `baseUrl ${describeValue(text)} must not have a query or fragment; it is an origin with an optional path prefix`);
+  }
+  return `${url.origin}${url.pathname.replace(/\/+$/, "")}`;
+}
+
+function numberOption(name: string, value: unknown, fallback: number, min: number, max: number, integer: boolean): number {
+  if (value === undefined) return fallback;
+  if (typeof value !== "number") throw new TemporalTypeError("INVALID_CLIENT_OPTIONS", `${name} must be a number, got ${describeValue(value)}`);
+  if (!(value >= min && value <= max) || (integer && !Number.isInteger(value))) {
+    throw new TemporalRangeError("INVALID_CLIENT_OPTIONS", `${name} must be ${integer ? "an integer" : "a number"} in [${min}, ${max}], got ${describeValue(value)}`);
+  }
+  return value;
+}
+
+function zoneParam(zone: ZoneInput | undefined): number | undefined {
+  return zone === undefined ? undefined : parseZone(zone);
+}
+
+function tileParam(tileId: number): number {
+  if (!Number.isSafeInteger(tileId) || tileId < 0) {
+    throw new TemporalRangeError("INVALID_TILE", `a tile id is a non-negative integer, got ${describeValue(tileId)}`);
+  }
+  return tileId;
+}
+
+function numberParam(name: string, value: number | undefined): number | undefined {
+  if (value === undefined) return undefined;
+  if (typeof value !== "number" || !Number.isFinite(value)) throw new TemporalTypeError("INVALID_ARGUMENT", `${name} must be a finite number, got ${describeValue(value)}`);
+  return value;
+}
+
+function integerParam(name: string, value: number | undefined, min = Number.MIN_SAFE_INTEGER, code: ErrorCode = "INVALID_ARGUMENT"): number | undefined {
+  if (value === undefined) return undefined;
+  if (!Number.isSafeInteger(value) || value < min) {
+    throw new TemporalRangeError(code, `${name} must be an integer${min === 0 ? " >= 0" : min === 1 ? " >= 1" : ""}, got ${describeValue(value)}`);
+  }
+  return value;
+}
+
+function stamp(name: string, value: TimeStamp): TimeStamp {
+  if (typeof value !== "object" || value === null) throw new TemporalTypeError("INVALID_ARGUMENT", `${name} must be a time stamp { day_index, phi_ticks }, got ${describeValue(value)}`);
+  return { day_index: value.day_index, phi_ticks: value.phi_ticks };
+}
+
+function plainCopy<T>(value: T): T {
+  return typeof value === "object" && value !== null && !Array.isArray(value) ? { ...value } : value;
+}
+
+function isRetryable(error: TemporalApiError): boolean {
+  return error.status === 0 ? error.code === "NETWORK_ERROR" || error.code === "TIMEOUT" : RETRYABLE_STATUS.has(error.status);
+}
+
+function describeCause(cause: unknown): string {
+  if (!(cause instanceof Error)) return describeValue(cause);
+  // Node's fetch reports "fetch failed" and puts the socket error (ECONNREFUSED, ...) in `cause`.
+  const inner = (cause as { cause?: unknown }).cause;
+  if (inner instanceof Error) {
+    const code = (inner as { code?: unknown }).code;
+    return `${cause.message}: ${inner.message}${typeof code === "string" && !inner.message.includes(code) ? ` (${code})` : ""}`;
+  }
+  return cause.message;
+}
+
+function interpret(method: string, url: string, response: FetchResponse, text: string): Reply {
+  const status = response.status;
+  let value: unknown;
+  let json = true;
+  try {
+    value = JSON.parse(text);
+  } catch {
+    json = false;
+  }
+  if (status >= 200 && status < 300) {
+    if (json) return { method, url, status, value };
+    const type = response.headers.get("content-type");
+    throw new TemporalApiError({
+      status,
+      code: "INVALID_RESPONSE",
+      method,
+      url,
+      message: `${method} ${url} replied ${status} with a body that is not JSON${type === null ? "" : ` (${type})`}: ${snippet(text)}`,
+    });
+  }
+  const retryAfterMs = parseRetryAfter(response.headers.get("retry-after"));
+  const error = json ? errorShape(value) : undefined;
+  if (error !== undefined) {
+    return fail({ status, code: error.code, method, url, details: error.details, retryAfterMs, message: `${method} ${url} failed with ${status} ${error.code}: ${error.message}` });
+  }
+  const reason = response.statusText ? ` ${response.statusText}` : "";
+  return fail({ status, code: `HTTP_${status}`, method, url, retryAfterMs, message: `${method} ${url} failed with ${status}${reason}: ${snippet(text)}` });
+}
+
+function object<T>(reply: Reply): T {
+  const { value } = reply;
+  if (typeof value !== "object" || value === null || Array.isArray(value)) throw invalid(reply, `expected a JSON object, got ${describeValue(value)}`);
+  return value as T;
+}
+
+function invalid(reply: Reply, problem: string): TemporalApiError {
+  const { method, url, status } = reply;
+  return new TemporalApiError({ status, code: "INVALID_RESPONSE", method, url, message: `${method} ${url} replied ${status} with an unexpected shape: ${problem}` });
+}
+
+function fail(init: ConstructorParameters<typeof TemporalApiError>[0]): never {
+  throw new TemporalApiError(init);
+}
+
+function errorShape(value: unknown): { code: string; message: string; details?: ApiErrorDetails } | undefined {
+  if (typeof value !== "object" || value === null) return undefined;
+  const error = (value as { error?: unknown }).error;
+  if (typeof error !== "object" || error === null) return undefined;
+  const { code, message, details } = error as { code?: unknown; message?: unknown; details?: unknown };
+  if (typeof code !== "string" || code === "" || typeof message !== "string") return undefined;
+  return Array.isArray(details) ? { code, message, details: details as ApiErrorDetails } : { code, message };
+}
+
+/** `Retry-After` as delay-seconds or an HTTP date, in milliseconds from now. */
+function parseRetryAfter(header: string | null): number | undefined {
+  if (header === null) return undefined;
+  const trimmed = header.trim();
+  if (/^\d+$/.test(trimmed)) return Number(trimmed) * 1000;
+  const date = Date.parse(trimmed);
+  return Number.isNaN(date) ? undefined : Math.max(0, date - Date.now());
+}
+
+function snippet(text: string): string {
+  if (text === "") return "(empty body)";
+  return JSON.stringify(text.length > SNIPPET_LENGTH ? `${text.slice(0, SNIPPET_LENGTH)}...` : text);
+}

@@ -1,0 +1,78 @@
+import { TemporalRangeError, TemporalTypeError, describeValue } from "../core/errors.js";
+import type { TwatchNow } from "../core/service-types.js";
+import type { ZoneInput } from "../core/types.js";
+import type { TwatchNowQuery } from "./client.js";
+
+export interface SyncClockOptions {
+  /** Requests to make, one after another; default 4, at most 64. */
+  readonly samples?: number;
+  /** The local clock, Unix ms; default `Date.now`. */
+  readonly clock?: () => number;
+  readonly zone?: ZoneInput;
+}
+
+/** One NTP-style exchange: t0 sent and t3 received on the local clock, t1 received and t2 sent on the service's. */
+export interface ClockSample {
+  readonly t0: number;
+  readonly t1: number;
+  readonly t2: number;
+  readonly t3: number;
+  /** ((t1 - t0) + (t2 - t3)) / 2: add it to the local clock to get the service's. */
+  readonly offset_ms: number;
+  /** (t3 - t0) - (t2 - t1): time on the network, without the service's own processing. */
+  readonly round_trip_ms: number;
+}
+
+export interface ClockSync {
+  /** The offset of the sample with the smallest round trip (the least distorted by network asymmetry). */
+  readonly offset_ms: number;
+  readonly round_trip_ms: number;
+  /** Every sample, in the order taken. */
+  readonly samples: readonly ClockSample[];
+}
+
+/** Anything with `getTwatchNow`, normally a `TemporalClient`. */
+export interface TwatchSource {
+  getTwatchNow(options?: TwatchNowQuery): Promise<TwatchNow>;
+}
+
+const MAX_SAMPLES = 64;
+
+/**
+ * Estimates the offset of the local clock from the service's with
+ * `GET twatch/now`, NTP-style: `samples` exchanges in sequence, keeping the
+ * one with the smallest round trip. The service's time is about
+ * `clock() + offset_ms`.
+ */
+export async function syncClock(client: TwatchSource, options: SyncClockOptions = {}): Promise<ClockSync> {
+  const count = options.samples ?? 4;
+  if (!Number.isInteger(count) || count < 1 || count > MAX_SAMPLES) {
+    throw new TemporalRangeError("INVALID_ARGUMENT", `samples must be an integer 1..${MAX_SAMPLES}, got ${describeValue(count)}`);
+  }
+  const clock = options.clock ?? Date.now;
+  const samples: ClockSample[] = [];
+  for (let i = 0; i < count; i++) {
+    const t0 = clock();
+    const reply = await client.getTwatchNow(options.zone === undefined ? { t0: Math.round(t0) } : { t0: Math.round(t0), zone: options.zone });
+    const t3 = clock();
+    samples.push(clockSample(t0, serviceTimes(reply), t3));
+  }
+  let best = samples[0] as ClockSample;
+  for (const sample of samples) if (sample.round_trip_ms < best.round_trip_ms) best = sample;
+  return { offset_ms: best.offset_ms, round_trip_ms: best.round_trip_ms, samples };
+}
+
+function clockSample(t0: number, [t1, t2]: readonly [number, number], t3: number): ClockSample {
+  return { t0, t1, t2, t3, offset_ms: (t1 - t0 + (t2 - t3)) / 2, round_trip_ms: t3 - t0 - (t2 - t1) };
+}
+
+function serviceTimes(reply: TwatchNow): [number, number] {
+  const sync = (reply as { sync?: Partial<TwatchNow["sync"]> } | null)?.sync;
+  const t1 = sync?.receive_unix_ms;
+  const t2 = sync?.transmit_unix_ms;
+  if (typeof t1 !== "number" || typeof t2 !== "number" || !Number.isFinite(t1) || !Number.isFinite(t2)) {
+    // A TemporalClient has already rejected such a reply as INVALID_RESPONSE; this guards other sources.
+    throw new TemporalTypeError("INVALID_ARGUMENT", `getTwatchNow returned no numeric sync.receive_unix_ms and sync.transmit_unix_ms: ${describeValue(sync)}`);
+  }
+  return [t1, t2];
+}
