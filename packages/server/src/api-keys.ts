@@ -1,0 +1,38 @@
+import { createHash, randomBytes } from "node:crypto";
+import type { Tier } from "@temporal/agent-sdk";
+
+/** An API key as the config keeps it: only its SHA-256, never the key. */
+export interface ApiKeyRecord {
+  readonly id: string;
+  readonly sha256: string;
+  readonly tier: Tier;
+  readonly label?: string;
+  readonly created_utc: string;
+}
+
+const KEY_PREFIX = "tps_";
+
+export function hashApiKey(key: string): string {
+  return createHash("sha256").update(key, "utf8").digest("hex");
+}
+
+/** A new random key (shown to the operator once) and the record that stores its hash. */
+export function createApiKey(tier: Tier, label: string | undefined, now: Date): { key: string; record: ApiKeyRecord } {
+  const key = KEY_PREFIX + randomBytes(32).toString("base64url");
+  const sha256 = hashApiKey(key);
+  const record: ApiKeyRecord = { id: sha256.slice(0, 12), sha256, tier, ...(label === undefined ? {} : { label }), created_utc: now.toISOString() };
+  return { key, record };
+}
+
+/** Looks up the tier of a presented key by its hash, so the config never needs the keys themselves. */
+export class KeyRing {
+  readonly #tiers = new Map<string, { id: string; tier: Tier }>();
+
+  constructor(records: readonly ApiKeyRecord[]) {
+    for (const { sha256, id, tier } of records) this.#tiers.set(sha256, { id, tier });
+  }
+
+  lookup(key: string): { id: string; tier: Tier } | undefined {
+    return this.#tiers.get(hashApiKey(key));
+  }
+}

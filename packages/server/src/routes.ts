@@ -1,0 +1,330 @@
+import {
+  allowResult,
+  carbonRecommendation,
+  contextAt,
+  coreState,
+  diff,
+  qualityDecision,
+  scheduleTasks,
+  temporalPrompt,
+  tpeVectorResult,
+  type Challenge,
+  type DiffRequest,
+  type Receipt,
+  type ScheduleRequest,
+  type Tier,
+  type TsaeIssueRequest,
+  type Window,
+  type ZoneInput,
+} from "@temporal/agent-sdk";
+import { HttpError } from "./http-error.js";
+import { REPLIES, REQUESTS } from "./schemas.js";
+import type { CarbonReader, QualityReader } from "./sources.js";
+import type { ServiceStore } from "./store.js";
+
+/** What a handler may use: the store, the readings of the configured sources, and the service clock. */
+export interface RouteContext {
+  readonly store: ServiceStore;
+  readonly quality: QualityReader;
+  readonly carbon: CarbonReader;
+  readonly clock: () => number;
+  readonly challengeTtlMs: number;
+  readonly openapi: () => unknown;
+}
+
+export interface RouteInput {
+  /** Validated and coerced by the route's query schema. */
+  readonly query: Readonly<Record<string, unknown>>;
+  readonly body: unknown;
+  /** When the request arrived, by the service clock. */
+  readonly receivedMs: number;
+}
+
+export interface Route {
+  readonly method: "GET" | "POST";
+  /** Path after the `/api/v1` or `/v1` prefix. */
+  readonly path: string;
+  /** The SDK client's method for this endpoint (the spec's client mapping where it names one). */
+  readonly operationId: string;
+  readonly tier: Tier;
+  readonly summary: string;
+  readonly query?: Record<string, unknown>;
+  readonly body?: Record<string, unknown>;
+  readonly status: 200 | 201;
+  readonly reply: Record<string, unknown>;
+  readonly handle: (input: RouteInput, context: RouteContext) => unknown;
+}
+
+const DEFAULT_THRESHOLD = 0.5;
+
+/** `zone` arrives in a query as text: digits are the zone number, `Zn` its code. */
+function queryZone(zone: unknown): ZoneInput | undefined {
+  if (zone === undefined) return undefined;
+  const text = String(zone);
+  return /^\d+$/.test(text) ? Number(text) : (text as ZoneInput);
+}
+
+function queryNumber(value: unknown): number | undefined {
+  return value === undefined ? undefined : Number(value);
+}
+
+function servedContext(context: RouteContext, zone: ZoneInput | undefined, atMs = context.clock()) {
+  return contextAt(atMs, { zone, source: "remote" });
+}
+
+/** Every endpoint of the spec's table, in its order. */
+export const ROUTES: readonly Route[] = [
+  {
+    method: "GET",
+    path: "/context",
+    operationId: "getContext",
+    tier: "public",
+    summary: "Full protocol state: the phase context of now, seen from a zone",
+    query: REQUESTS.zoneOnly,
+    status: 200,
+    reply: REPLIES.context,
+    handle: ({ query }, context) => servedContext(context, queryZone(query.zone)),
+  },
+  {
+    method: "GET",
+    path: "/twatch/now",
+    operationId: "getTwatchNow",
+    tier: "public",
+    summary: "T-Watch sync: the context, NTP-style receive/transmit times for ?t0=, and a prompt paragraph",
+    query: REQUESTS.twatchNow,
+    status: 200,
+    reply: REPLIES.twatchNow,
+    handle: ({ query, receivedMs }, context) => {
+      const ctx = servedContext(context, queryZone(query.zone), receivedMs);
+      return {
+        ctx,
+        sync: { t0_unix_ms: queryNumber(query.t0) ?? null, receive_unix_ms: receivedMs, transmit_unix_ms: context.clock() },
+        prompt: temporalPrompt(ctx),
+      };
+    },
+  },
+  {
+    method: "POST",
+    path: "/twatch/diff",
+    operationId: "twatchDiff",
+    tier: "developer",
+    summary: "Signed duration between two stamps",
+    body: REQUESTS.diff,
+    status: 200,
+    reply: REPLIES.duration,
+    handle: ({ body }) => {
+      const { start, end } = body as DiffRequest;
+      return diff(start, end);
+    },
+  },
+  {
+    method: "GET",
+    path: "/core/state",
+    operationId: "getState",
+    tier: "public",
+    summary: "The smallest state a sync node needs",
+    query: REQUESTS.none,
+    status: 200,
+    reply: REPLIES.coreState,
+    handle: (_input, context) => coreState(servedContext(context, undefined)),
+  },
+  {
+    method: "GET",
+    path: "/challenge",
+    operationId: "getChallenge",
+    tier: "developer",
+    summary: "A single-use freshness anchor for security/tsae",
+    query: REQUESTS.none,
+    status: 200,
+    reply: REPLIES.challenge,
+    handle: (_input, context) => context.store.issueChallenge({ ttlMs: context.challengeTtlMs }),
+  },
+  {
+    method: "POST",
+    path: "/allow",
+    operationId: "checkAllow",
+    tier: "public",
+    summary: "Window gating check",
+    body: REQUESTS.allow,
+    status: 200,
+    reply: REPLIES.allow,
+    handle: ({ body }, context) => {
+      const { window, zone } = body as { window: Window; zone?: ZoneInput };
+      return allowResult(servedContext(context, zone), window);
+    },
+  },
+  {
+    method: "GET",
+    path: "/ai/tpe-vector",
+    operationId: "getTpeVector",
+    tier: "public",
+    summary: "TPE Fourier embedding of now, with its layout",
+    query: REQUESTS.tpeVector,
+    status: 200,
+    reply: REPLIES.tpeVector,
+    handle: ({ query }, context) => tpeVectorResult(servedContext(context, queryZone(query.zone)), { harmonics: queryNumber(query.harmonics) }),
+  },
+  {
+    method: "GET",
+    path: "/quantum/decision",
+    operationId: "getQuantumDecision",
+    tier: "managed",
+    summary: "HS-Bloch quality gate: the current score against ?threshold=",
+    query: REQUESTS.decision,
+    status: 200,
+    reply: REPLIES.decision,
+    handle: async ({ query }, context) => {
+      const reading = await context.quality();
+      return qualityDecision({ ...reading, threshold: queryNumber(query.threshold) ?? DEFAULT_THRESHOLD });
+    },
+  },
+  {
+    method: "POST",
+    path: "/quantum/schedule",
+    operationId: "scheduleQuantum",
+    tier: "quantum",
+    summary: "Phase-aware scheduling: the earliest (or lowest-carbon) start of each task inside its window",
+    body: REQUESTS.schedule,
+    status: 200,
+    reply: REPLIES.schedule,
+    handle: async ({ body, receivedMs }, context) => {
+      const request = body as ScheduleRequest;
+      const series = await context.carbon().then(
+        (reading) => reading.series,
+        (error: unknown) => {
+          if (request.tasks.some((task) => task.carbon_max !== undefined)) throw error;
+          return undefined;
+        },
+      );
+      return scheduleTasks(request, { at_unix_ms: receivedMs, series });
+    },
+  },
+  {
+    method: "POST",
+    path: "/quantum/verify",
+    operationId: "verifyQuantumProof",
+    tier: "quantum",
+    summary: "Which of signature, inclusion and chain hold for a receipt and its anchor proof",
+    body: REQUESTS.verify,
+    status: 200,
+    reply: REPLIES.verify,
+    handle: ({ body }, context) => {
+      const { receipt, proof } = body as { receipt: unknown; proof: unknown };
+      return context.store.verifyAnchored(receipt, proof);
+    },
+  },
+  {
+    method: "GET",
+    path: "/quantum/carbon",
+    operationId: "getQuantumCarbon",
+    tier: "quantum",
+    summary: "Grid carbon intensity now and the best window in the next hours",
+    query: REQUESTS.carbon,
+    status: 200,
+    reply: REPLIES.carbon,
+    handle: async ({ query, receivedMs }, context) => {
+      const reading = await context.carbon();
+      return carbonRecommendation(reading.series, {
+        at_unix_ms: receivedMs,
+        horizon_hours: queryNumber(query.hours),
+        duration_minutes: queryNumber(query.duration_minutes),
+        location: reading.location,
+        source: reading.source,
+      });
+    },
+  },
+  {
+    method: "POST",
+    path: "/security/tsae",
+    operationId: "issueTsae",
+    tier: "managed",
+    summary: "Issue a signed audit receipt (TSAE), optionally bound to a challenge",
+    body: REQUESTS.tsae,
+    status: 201,
+    reply: REPLIES.receipt,
+    handle: ({ body }, context) => {
+      const { challenge, ...request } = body as TsaeIssueRequest;
+      return context.store.issueReceipt(request, challenge === undefined ? {} : { challenge: challenge as Challenge });
+    },
+  },
+  {
+    method: "GET",
+    path: "/clockchain/status",
+    operationId: "getClockchainStatus",
+    tier: "enterprise",
+    summary: "Ledger health: tiles, sizes, the last signed head, whether the chain verifies",
+    query: REQUESTS.none,
+    status: 200,
+    reply: REPLIES.status,
+    handle: (_input, context) => context.store.clockchainStatus(),
+  },
+  {
+    method: "POST",
+    path: "/clockchain/anchor",
+    operationId: "anchorTsaeHash",
+    tier: "enterprise",
+    summary: "Anchor a receipt (verified first); durable when answered",
+    body: REQUESTS.anchor,
+    status: 200,
+    reply: REPLIES.anchorProof,
+    handle: ({ body }, context) => context.store.anchor((body as { receipt: Receipt }).receipt),
+  },
+  {
+    method: "GET",
+    path: "/clockchain/proof",
+    operationId: "getAnchorProof",
+    tier: "enterprise",
+    summary: "Inclusion proof by ?receipt_hash=, or consistency proof by ?tile_id=&first=&second=",
+    query: REQUESTS.proof,
+    status: 200,
+    reply: REPLIES.proof,
+    handle: async ({ query }, context) => {
+      const { receipt_hash, tile_id, first, second } = query;
+      if (receipt_hash !== undefined && tile_id === undefined && first === undefined && second === undefined) {
+        const proof = await context.store.getAnchorProof(String(receipt_hash));
+        if (proof === undefined) throw new HttpError(404, "ANCHOR_NOT_FOUND", `no anchored receipt has hash ${String(receipt_hash)}`);
+        return proof;
+      }
+      if (receipt_hash === undefined && tile_id !== undefined && first !== undefined && second !== undefined) {
+        return context.store.getConsistencyProof(Number(tile_id), Number(first), Number(second));
+      }
+      throw new HttpError(400, "VALIDATION_FAILED", "give either receipt_hash (an inclusion proof) or tile_id, first and second (a consistency proof)", {
+        details: [{ field: "query", problem: "needs receipt_hash alone, or tile_id, first and second together" }],
+      });
+    },
+  },
+  {
+    method: "GET",
+    path: "/clockchain/anchors",
+    operationId: "getAnchors",
+    tier: "public",
+    summary: "Anchors of a tile, a page at a time (?tile_id=&offset=&limit=)",
+    query: REQUESTS.anchors,
+    status: 200,
+    reply: REPLIES.anchors,
+    handle: ({ query }, context) =>
+      context.store.listAnchorPage(Number(query.tile_id), { offset: queryNumber(query.offset), limit: queryNumber(query.limit) }),
+  },
+  {
+    method: "GET",
+    path: "/keys",
+    operationId: "getKeys",
+    tier: "public",
+    summary: "The service's Ed25519 public keys (JWK) by key id, to verify receipts and heads",
+    query: REQUESTS.none,
+    status: 200,
+    reply: REPLIES.keys,
+    handle: async (_input, context) => ({ keys: await context.store.publicKeys() }),
+  },
+  {
+    method: "GET",
+    path: "/openapi.json",
+    operationId: "getOpenApi",
+    tier: "public",
+    summary: "This API as an OpenAPI 3.1 document",
+    query: REQUESTS.none,
+    status: 200,
+    reply: REPLIES.openapi,
+    handle: (_input, context) => context.openapi(),
+  },
+];

@@ -1,0 +1,247 @@
+/**
+ * JSON Schemas (2020-12, as OpenAPI 3.1 uses) of every request and reply.
+ * Requests are validated with them; replies are documented by them in the
+ * OpenAPI document, and a test checks real replies against them.
+ */
+
+type Schema = Record<string, unknown>;
+
+const integer = (minimum?: number, maximum?: number): Schema => ({
+  type: "integer",
+  ...(minimum === undefined ? {} : { minimum }),
+  ...(maximum === undefined ? {} : { maximum }),
+});
+const number = (extra: Schema = {}): Schema => ({ type: "number", ...extra });
+const string = (extra: Schema = {}): Schema => ({ type: "string", ...extra });
+const hash = string({ pattern: "^[0-9a-f]{64}$" });
+const signature = string({ pattern: "^[0-9a-f]{128}$" });
+const degrees = number({ minimum: 0, exclusiveMaximum: 360 });
+const unixMs = integer();
+
+/** An object with exactly these properties; every one is required unless listed in `optional`. */
+function object(properties: Record<string, Schema>, optional: readonly string[] = []): Schema {
+  return {
+    type: "object",
+    required: Object.keys(properties).filter((name) => !optional.includes(name)),
+    properties,
+    additionalProperties: false,
+  };
+}
+
+export const ZONE_QUERY = string({ pattern: "^Z?(?:[0-9]|1[01])$", description: "SWT zone: 0..11 or Z0..Z11 (default 0)" });
+const zoneBody = { oneOf: [integer(0, 11), string({ pattern: "^Z(?:[0-9]|1[01])$" })], description: "SWT zone: 0..11 or \"Z0\"..\"Z11\"" };
+export const WINDOW = {
+  type: "array",
+  prefixItems: [number({ minimum: 0, maximum: 360 }), number({ minimum: 0, maximum: 360 })],
+  items: false,
+  minItems: 2,
+  description: "[start_deg, end_deg]; start > end wraps through 0",
+};
+const timeStamp = object({ day_index: integer(), phi_ticks: integer(0, 86_399_999) });
+
+export const PHASE_CONTEXT = object({
+  kernel_version: { const: "4.6.2" },
+  unix_ms: unixMs,
+  utc: string(),
+  day_index: integer(),
+  phi_ticks: integer(0, 86_399_999),
+  swt_zone: integer(0, 11),
+  tile_id: integer(),
+  phase_deg: degrees,
+  utc_phase_deg: degrees,
+  source: { enum: ["local", "remote"] },
+});
+
+const challenge = object({
+  challenge_version: { const: 1 },
+  nonce: hash,
+  issued_unix_ms: unixMs,
+  expires_unix_ms: unixMs,
+  key_id: string(),
+  signature,
+});
+
+const tsaeFields = {
+  scope: string(),
+  day_index: integer(),
+  phi_action_ticks: integer(),
+  swt_zone: integer(),
+  tile_id: integer(),
+  action_hash_hex: string(),
+};
+
+const tsaeIssueRequest = object({ ...tsaeFields, challenge: { type: "object" } }, ["challenge"]);
+
+export const RECEIPT = object(
+  {
+    ...tsaeFields,
+    action_hash_hex: hash,
+    receipt_version: { const: 1 },
+    issued_unix_ms: unixMs,
+    key_id: string(),
+    challenge_nonce: hash,
+    signature,
+  },
+  ["challenge_nonce"],
+);
+
+export const SIGNED_HEAD = object({
+  head_version: { const: 1 },
+  tile_id: integer(0),
+  tree_size: integer(1),
+  root_hash: hash,
+  prev_head_hash: hash,
+  sequence: integer(0),
+  issued_unix_ms: unixMs,
+  key_id: string(),
+  signature,
+});
+
+export const ANCHOR_PROOF = object({
+  receipt_hash: hash,
+  tile_id: integer(0),
+  leaf_index: integer(0),
+  tree_size: integer(1),
+  root_hash: hash,
+  inclusion_proof: { type: "array", items: hash },
+  signed_head: SIGNED_HEAD,
+});
+
+const anchorSummary = object({ tile_id: integer(0), leaf_index: integer(0), receipt_hash: hash, anchored_unix_ms: unixMs });
+const jwk = object({ kty: { const: "OKP" }, crv: { const: "Ed25519" }, x: string(), kid: string() });
+
+export const ERROR_BODY = object({
+  error: object(
+    {
+      code: string({ pattern: "^[A-Z][A-Z0-9_]*$" }),
+      message: string(),
+      details: { type: "array", items: object({ field: string(), problem: string() }) },
+    },
+    ["details"],
+  ),
+});
+
+/** Query and body schemas of each endpoint. */
+export const REQUESTS = {
+  zoneOnly: object({ zone: ZONE_QUERY }, ["zone"]),
+  twatchNow: object({ t0: integer(-8_640_000_000_000_000, 8_640_000_000_000_000), zone: ZONE_QUERY }, ["t0", "zone"]),
+  diff: object({ start: timeStamp, end: timeStamp }),
+  tsae: tsaeIssueRequest,
+  allow: object({ window: WINDOW, zone: zoneBody }, ["zone"]),
+  tpeVector: object({ zone: ZONE_QUERY, harmonics: integer(1, 64) }, ["zone", "harmonics"]),
+  decision: object({ threshold: number({ minimum: 0, maximum: 1 }) }, ["threshold"]),
+  carbon: object({ hours: integer(1, 168), duration_minutes: integer(1, 1440) }, ["hours", "duration_minutes"]),
+  schedule: object(
+    {
+      tasks: {
+        type: "array",
+        minItems: 1,
+        maxItems: 100,
+        items: object(
+          {
+            name: string({ minLength: 1, maxLength: 128 }),
+            duration_ms: integer(1, 86_400_000),
+            window: WINDOW,
+            carbon_max: number({ exclusiveMinimum: 0 }),
+          },
+          ["carbon_max"],
+        ),
+      },
+      zone: zoneBody,
+      horizon_hours: number({ exclusiveMinimum: 0, maximum: 168 }),
+    },
+    ["zone", "horizon_hours"],
+  ),
+  verify: object({ receipt: { type: "object" }, proof: { type: "object" } }),
+  anchor: object({ receipt: { type: "object" } }),
+  proof: object(
+    { receipt_hash: string({ minLength: 1 }), tile_id: integer(0, Number.MAX_SAFE_INTEGER), first: integer(1, Number.MAX_SAFE_INTEGER), second: integer(1, Number.MAX_SAFE_INTEGER) },
+    ["receipt_hash", "tile_id", "first", "second"],
+  ),
+  anchors: object({ tile_id: integer(0, Number.MAX_SAFE_INTEGER), offset: integer(0, Number.MAX_SAFE_INTEGER), limit: integer(1, 1000) }, ["offset", "limit"]),
+  none: object({}),
+} as const;
+
+const tileStatus = object({ tile_id: integer(0), tree_size: integer(1), root_hash: hash });
+const carbonWindow = object({ start_unix_ms: unixMs, end_unix_ms: unixMs, intensity: number({ minimum: 0 }) });
+const scheduledTask = object(
+  {
+    name: string(),
+    status: { enum: ["SCHEDULED", "UNSCHEDULABLE"] },
+    start_unix_ms: unixMs,
+    end_unix_ms: unixMs,
+    start_phase_deg: degrees,
+    carbon_intensity: number({ minimum: 0 }),
+    reason: { enum: ["WINDOW_TOO_SHORT", "NO_START_IN_HORIZON", "CARBON_ABOVE_MAX"] },
+  },
+  ["start_unix_ms", "end_unix_ms", "start_phase_deg", "carbon_intensity", "reason"],
+);
+
+/** Reply schemas of each endpoint. */
+export const REPLIES = {
+  context: PHASE_CONTEXT,
+  twatchNow: object({
+    ctx: PHASE_CONTEXT,
+    sync: object({ t0_unix_ms: { type: ["integer", "null"] }, receive_unix_ms: unixMs, transmit_unix_ms: unixMs }),
+    prompt: string(),
+  }),
+  duration: object({ ticks: integer(), ms: integer(), seconds: number(), iso8601: string() }),
+  coreState: object({ kernel_version: { const: "4.6.2" }, unix_ms: unixMs, day_index: integer(), phi_ticks: integer(0, 86_399_999), phase_deg: degrees }),
+  challenge,
+  allow: object({
+    allow: { type: "boolean" },
+    verdict: { enum: ["ALLOW", "DENY"] },
+    phase_deg: degrees,
+    next_open_unix_ms: unixMs,
+    ctx: PHASE_CONTEXT,
+  }),
+  tpeVector: object({
+    vector: { type: "array", items: number({ minimum: -1, maximum: 1 }) },
+    harmonics: integer(1, 64),
+    layout: object({
+      cycles: { const: ["daily", "weekly", "yearly"] },
+      per_cycle: integer(2, 128),
+      order: { const: "sin_cos_by_harmonic" },
+    }),
+    ctx: PHASE_CONTEXT,
+  }),
+  decision: object({
+    score: number({ minimum: 0, maximum: 1 }),
+    threshold: number({ minimum: 0, maximum: 1 }),
+    verdict: { enum: ["ALLOW", "DENY"] },
+    updated_unix_ms: unixMs,
+    source: { enum: ["static", "file"] },
+  }),
+  carbon: object({
+    unit: { const: "gCO2eq/kWh" },
+    location: { type: ["string", "null"] },
+    current: number({ minimum: 0 }),
+    best_window: carbonWindow,
+    horizon_hours: integer(1, 168),
+    duration_minutes: integer(1, 1440),
+    source: { enum: ["static", "file"] },
+  }),
+  schedule: object({ from_unix_ms: unixMs, horizon_hours: number(), tasks: { type: "array", items: scheduledTask } }),
+  verify: object({ signature: { type: "boolean" }, inclusion: { type: "boolean" }, chain: { type: "boolean" }, valid: { type: "boolean" } }),
+  receipt: RECEIPT,
+  anchorProof: ANCHOR_PROOF,
+  proof: { oneOf: [ANCHOR_PROOF, object({ tile_id: integer(0), first: integer(1), second: integer(1), first_root: hash, second_root: hash, proof: { type: "array", items: hash } })] },
+  anchors: object({
+    tile_id: integer(0),
+    total: integer(0),
+    offset: integer(0),
+    anchors: { type: "array", items: anchorSummary },
+    next_offset: { type: ["integer", "null"] },
+  }),
+  status: object({
+    kernel_version: { const: "4.6.2" },
+    chain_valid: { type: "boolean" },
+    tiles: { type: "array", items: tileStatus },
+    anchors: integer(0),
+    last_head: { oneOf: [SIGNED_HEAD, { type: "null" }] },
+    store: object({ kind: string(), records: integer(0) }),
+    recovered: { oneOf: [object({ offset: integer(0), bytes: integer(0) }), { type: "null" }] },
+  }),
+  keys: object({ keys: { type: "object", additionalProperties: jwk } }),
+  openapi: { type: "object", required: ["openapi", "info", "paths"] },
+} as const;

@@ -1,0 +1,85 @@
+import { readFile, stat } from "node:fs/promises";
+import { constantCarbonSeries, parseCarbonForecast, type CarbonSeries } from "@temporal/agent-sdk";
+import type { CarbonSource, QualitySource } from "./config.js";
+import { HttpError } from "./http-error.js";
+
+/** A value read from a file the operator updates, parsed again only when the file changes. */
+class WatchedFile<T> {
+  readonly #path: string;
+  readonly #parse: (json: unknown) => T;
+  #cached: { key: string; value: T; mtimeMs: number } | undefined;
+
+  constructor(path: string, parse: (json: unknown) => T) {
+    this.#path = path;
+    this.#parse = parse;
+  }
+
+  async read(what: string): Promise<{ value: T; mtimeMs: number }> {
+    let key: string;
+    let mtimeMs: number;
+    try {
+      const info = await stat(this.#path);
+      key = `${info.mtimeMs}:${info.size}:${info.ino}`;
+      mtimeMs = Math.floor(info.mtimeMs);
+      if (this.#cached?.key === key) return this.#cached;
+      const value = this.#parse(JSON.parse(await readFile(this.#path, "utf8")));
+      this.#cached = { key, value, mtimeMs };
+      return this.#cached;
+    } catch (error) {
+      throw new HttpError(503, "SOURCE_UNAVAILABLE", `the ${what} source file cannot be used: ${(error as Error).message}`);
+    }
+  }
+}
+
+export interface QualityReading {
+  readonly score: number;
+  readonly updated_unix_ms: number;
+  readonly source: "static" | "file";
+}
+
+export type QualityReader = () => Promise<QualityReading>;
+
+function parseQualityFile(json: unknown): { score: number; updated_unix_ms?: number } {
+  const value = json as { score?: unknown; updated_unix_ms?: unknown } | null;
+  if (typeof value !== "object" || value === null || typeof value.score !== "number" || !(value.score >= 0 && value.score <= 1)) {
+    throw new Error('expected {"score": <number 0..1>, "updated_unix_ms"?: <integer>}');
+  }
+  if (value.updated_unix_ms !== undefined && !Number.isSafeInteger(value.updated_unix_ms)) throw new Error("updated_unix_ms must be an integer");
+  return value as { score: number; updated_unix_ms?: number };
+}
+
+export function qualityReader(source: QualitySource | null, startedMs: number): QualityReader {
+  if (source === null) {
+    return () => Promise.reject(new HttpError(503, "SOURCE_UNCONFIGURED", 'no HS-Bloch quality source is configured: set "quality" in the service config'));
+  }
+  if ("score" in source) {
+    const reading: QualityReading = { score: source.score, updated_unix_ms: startedMs, source: "static" };
+    return () => Promise.resolve(reading);
+  }
+  const file = new WatchedFile(source.file, parseQualityFile);
+  return async () => {
+    const { value, mtimeMs } = await file.read("quality");
+    return { score: value.score, updated_unix_ms: value.updated_unix_ms ?? mtimeMs, source: "file" };
+  };
+}
+
+export interface CarbonReading {
+  readonly series: CarbonSeries;
+  readonly location: string | null;
+  readonly source: "static" | "file";
+}
+
+export type CarbonReader = () => Promise<CarbonReading>;
+
+export function carbonReader(source: CarbonSource | null): CarbonReader {
+  if (source === null) {
+    return () => Promise.reject(new HttpError(503, "SOURCE_UNCONFIGURED", 'no carbon intensity source is configured: set "carbon" in the service config'));
+  }
+  if ("intensity" in source) {
+    const reading: CarbonReading = { series: constantCarbonSeries(source.intensity), location: source.location ?? null, source: "static" };
+    return () => Promise.resolve(reading);
+  }
+  const location = source.location;
+  const file = new WatchedFile(source.forecast_file, (json) => parseCarbonForecast(json, location === undefined ? {} : { location }));
+  return async () => ({ series: (await file.read("carbon forecast")).value, location: location ?? null, source: "file" });
+}

@@ -1,0 +1,114 @@
+import { spawn, spawnSync } from "node:child_process";
+import { readFile, stat, writeFile } from "node:fs/promises";
+import { join } from "node:path";
+import { createInterface } from "node:readline";
+import { describe, expect, it } from "vitest";
+import { hashApiKey } from "../src/index.js";
+import { tempDir } from "./helpers.js";
+
+const BIN = new URL("../bin/temporal-service.js", import.meta.url).pathname;
+
+function cli(args: string[]) {
+  const result = spawnSync(process.execPath, [BIN, ...args], { encoding: "utf8", env: { ...process.env, TEMPORAL_HOME: "" } });
+  return { status: result.status, stdout: result.stdout, stderr: result.stderr };
+}
+
+/** Starts `temporal-service`, resolves with its base URL once it prints the listening line. */
+async function serve(args: string[]): Promise<{ url: string; stop: () => Promise<{ code: number | null; stdout: string }> }> {
+  const child = spawn(process.execPath, [BIN, ...args], { stdio: ["ignore", "pipe", "pipe"] });
+  let stdout = "";
+  const lines = createInterface({ input: child.stdout });
+  const exited = new Promise<number | null>((resolve) => child.on("exit", (code) => resolve(code)));
+  const url = await new Promise<string>((resolve, reject) => {
+    lines.on("line", (line) => {
+      stdout += `${line}\n`;
+      const match = /^listening on (http:\/\/\S+)$/.exec(line);
+      if (match) resolve(match[1] as string);
+    });
+    child.on("exit", (code) => reject(new Error(`exited ${code} before listening`)));
+  });
+  return {
+    url,
+    stop: async () => {
+      child.kill("SIGTERM");
+      const code = await exited;
+      return { code, stdout };
+    },
+  };
+}
+
+describe("temporal-service", () => {
+  it("keys create prints a key once and stores only its hash and tier, atomically and owner-only", async () => {
+    const home = join(await tempDir(), "new-home"); // keys create may be the first command to use a home
+    const first = cli(["keys", "create", "--tier", "managed", "--label", "ci", "--home", home]);
+    expect(first.status).toBe(0);
+    const key = first.stdout.trim();
+    expect(key).toMatch(/^tps_[A-Za-z0-9_-]{43}$/);
+    expect(first.stderr).toContain("shown only now");
+    const second = cli(["keys", "create", "--tier", "enterprise", "--home", home]);
+    const configPath = join(home, "service.json");
+    const text = await readFile(configPath, "utf8");
+    expect(text).not.toContain(key);
+    const config = JSON.parse(text) as { keys: { sha256: string; tier: string; label?: string }[] };
+    expect(config.keys.map((k) => [k.sha256, k.tier, k.label])).toEqual([
+      [hashApiKey(key), "managed", "ci"],
+      [hashApiKey(second.stdout.trim()), "enterprise", undefined],
+    ]);
+    expect((await stat(configPath)).mode & 0o777).toBe(0o600);
+    const listed = cli(["keys", "list", "--home", home]);
+    expect(listed.stdout.split("\n").filter(Boolean).map((line) => line.split("\t")[1])).toEqual(["managed", "enterprise"]);
+  });
+
+  it("refuses an unknown tier, listing the choices", () => {
+    const result = cli(["keys", "create", "--tier", "gold", "--home", "/nonexistent"]);
+    expect(result.status).not.toBe(0);
+    expect(result.stderr).toMatch(/Allowed choices are public, developer, managed, quantum, enterprise/);
+  });
+
+  it("exits 2 naming every bad field of an invalid config, and refuses a missing --config", async () => {
+    const home = await tempDir();
+    const config = join(home, "bad.json");
+    await writeFile(config, JSON.stringify({ cors: { origins: ["https://ok.example", "not a url"] }, rate_limit: { per_ip: { burst: 0 } }, colour: "red" }));
+    const bad = cli(["--port", "0", "--home", home, "--config", config]);
+    expect(bad.status).toBe(2);
+    expect(bad.stderr).toContain("cors.origins[1]");
+    expect(bad.stderr).toContain("rate_limit.per_ip.burst");
+    expect(bad.stderr).toContain("rate_limit.per_ip.per_second is required");
+    expect(bad.stderr).toContain("colour is not allowed");
+    expect(bad.stderr).not.toMatch(/\n\s+at /);
+    const missing = cli(["--port", "0", "--home", home, "--config", join(home, "absent.json")]);
+    expect(missing.status).toBe(2);
+    expect(missing.stderr).toContain("cannot read config");
+  });
+
+  it("refuses a bad port with a usage error", () => {
+    const result = cli(["--port", "http"]);
+    expect(result.status).not.toBe(0);
+    expect(result.stderr).toContain("a port is an integer 0..65535");
+  });
+
+  it("serves with its keys from the config, and a second service on the same home fails with HOME_LOCKED", async () => {
+    const home = await tempDir();
+    const key = cli(["keys", "create", "--tier", "developer", "--home", home]).stdout.trim();
+    const running = await serve(["--port", "0", "--home", home]);
+    try {
+      expect((await fetch(`${running.url}/v1/challenge`, { headers: { authorization: `Bearer ${key}` } })).status).toBe(200);
+      expect((await fetch(`${running.url}/v1/challenge`)).status).toBe(401);
+      const second = cli(["--port", "0", "--home", home]);
+      expect(second.status).toBe(1);
+      expect(second.stderr).toContain("HOME_LOCKED");
+    } finally {
+      const { code, stdout } = await running.stop();
+      expect(code).toBe(0);
+      expect(stdout).toContain("SIGTERM");
+    }
+  });
+
+  it("--help explains the commands and shows examples", () => {
+    const help = cli(["--help"]);
+    expect(help.status).toBe(0);
+    expect(help.stdout).toContain("keys");
+    expect(help.stdout).toContain("Examples:");
+    expect(cli(["serve", "--help"]).stdout).toContain("--port <port>");
+  });
+});
