@@ -2,8 +2,6 @@ import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import {
   MAX_INTENSITY,
-  TemporalRangeError,
-  TemporalTypeError,
   carbonRecommendation,
   constantCarbonSeries,
   parseCarbonForecast,
@@ -11,6 +9,7 @@ import {
   type CarbonWindow,
 } from "../src/core/index.js";
 import { parseIsoInstant } from "../src/core/iso-instant.js";
+import { expectError } from "./helpers.js";
 
 const MIN = 60_000;
 const HOUR = 3_600_000;
@@ -38,18 +37,6 @@ function sdkForecast(values: number[], start = T0, location = "westus"): unknown
   ];
 }
 
-function expectError(fn: () => unknown, code: string, ...fragments: string[]): void {
-  let thrown: unknown;
-  try {
-    fn();
-  } catch (error) {
-    thrown = error;
-  }
-  expect(thrown).toBeInstanceOf(Error);
-  expect(thrown instanceof TemporalRangeError || thrown instanceof TemporalTypeError).toBe(true);
-  expect((thrown as { code: string }).code).toBe(code);
-  for (const fragment of fragments) expect((thrown as Error).message).toContain(fragment);
-}
 
 describe("parseCarbonForecast", () => {
   it("reads the Carbon Aware SDK's forecast array into sorted points", () => {

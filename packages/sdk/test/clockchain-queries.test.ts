@@ -4,7 +4,6 @@ import { describe, expect, it } from "vitest";
 import {
   KERNEL_VERSION,
   contextAt,
-  createLocalAuthority,
   createTsaeRequest,
   headHash,
   receiptHash,
@@ -15,21 +14,13 @@ import {
   type Receipt,
   type SignedHead,
 } from "../src/index.js";
-import { steppingClock, tempDir } from "./helpers.js";
+import { tempDir, withAuthority } from "./helpers.js";
 
 const T0 = Date.UTC(2025, 8, 9, 10);
 const tileOf = (zone: number) => contextAt(T0, { zone }).tile_id;
 const request = (n: number, zone = 1) =>
   createTsaeRequest(contextAt(T0, { zone }), { scope: "test.query.v1", action_hash_hex: sha256Hex(`action ${n}`) });
 
-async function withAuthority<T>(home: string, use: (authority: LocalAuthority) => Promise<T>): Promise<T> {
-  const authority = createLocalAuthority({ home, clock: steppingClock(T0) });
-  try {
-    return await use(authority);
-  } finally {
-    await authority.close();
-  }
-}
 
 /** Anchors `count` receipts in `zone`, in groups of `group` concurrent anchors (one record each). */
 async function anchorMany(authority: LocalAuthority, count: number, zone = 1, group = 1): Promise<{ receipt: Receipt; proof: AnchorProof }[]> {
@@ -46,8 +37,8 @@ describe("consistency proofs from the ledger", () => {
   it("prove every earlier signed head's root is a prefix of every later one, across reopening", async () => {
     const home = await tempDir();
     const tile = tileOf(1);
-    const anchored = await withAuthority(home, (authority) => anchorMany(authority, 20, 1, 3));
-    await withAuthority(home, async (authority) => {
+    const anchored = await withAuthority(home, T0, (authority) => anchorMany(authority, 20, 1, 3));
+    await withAuthority(home, T0, async (authority) => {
       const heads = [...new Map(anchored.map(({ proof }) => [proof.signed_head.tree_size, proof.signed_head])).values()];
       for (const older of heads) {
         for (const newer of heads.filter((h) => h.tree_size >= older.tree_size)) {
@@ -63,7 +54,7 @@ describe("consistency proofs from the ledger", () => {
   });
 
   it("refuses unknown tiles, sizes out of range and bad tile ids", async () => {
-    await withAuthority(await tempDir(), async (authority) => {
+    await withAuthority(await tempDir(), T0, async (authority) => {
       await anchorMany(authority, 4);
       const tile = tileOf(1);
       for (const [first, second] of [[0, 4], [1, 5], [3, 2], [1.5, 4], [1, Number.NaN], [Number.NaN, 1], ["1", 4]] as const) {
@@ -77,7 +68,7 @@ describe("consistency proofs from the ledger", () => {
 
 describe("listAnchorPage", () => {
   it("pages through a tile exactly as listAnchors lists it", async () => {
-    await withAuthority(await tempDir(), async (authority) => {
+    await withAuthority(await tempDir(), T0, async (authority) => {
       await anchorMany(authority, 23, 1, 5);
       const tile = tileOf(1);
       const all = await authority.listAnchors(tile);
@@ -108,7 +99,7 @@ describe("listAnchorPage", () => {
   });
 
   it("gives an empty page for a tile without anchors and refuses bad arguments", async () => {
-    await withAuthority(await tempDir(), async (authority) => {
+    await withAuthority(await tempDir(), T0, async (authority) => {
       expect(await authority.listAnchorPage(5, { offset: 10 })).toEqual({ tile_id: 5, total: 0, offset: 10, anchors: [], next_offset: null });
       for (const options of [{ limit: 0 }, { limit: 1001 }, { limit: 2.5 }, { offset: -1 }, { offset: 0.5 }, { offset: Number.NaN }, { limit: "10" }]) {
         await expect(authority.listAnchorPage(5, options as { limit?: number })).rejects.toMatchObject({ code: "INVALID_PAGE", name: "TemporalRangeError" });
@@ -122,7 +113,7 @@ describe("listAnchorPage", () => {
 describe("clockchainStatus", () => {
   it("reports tiles by id with their signed size and root, the last head, and no paths", async () => {
     const home = await tempDir();
-    await withAuthority(home, async (authority) => {
+    await withAuthority(home, T0, async (authority) => {
       expect(await authority.clockchainStatus()).toEqual({
         kernel_version: KERNEL_VERSION,
         chain_valid: true,
@@ -145,7 +136,7 @@ describe("clockchainStatus", () => {
       ]);
       expect(JSON.stringify(status)).not.toContain(home);
     });
-    await withAuthority(home, async (authority) => {
+    await withAuthority(home, T0, async (authority) => {
       expect((await authority.clockchainStatus()).chain_valid).toBe(true);
     });
   });
@@ -154,8 +145,8 @@ describe("clockchainStatus", () => {
 describe("verifyAnchored", () => {
   it("is valid for an anchored receipt and its proof, also an older proof after the tile grew", async () => {
     const home = await tempDir();
-    const [first] = await withAuthority(home, (authority) => anchorMany(authority, 3));
-    await withAuthority(home, async (authority) => {
+    const [first] = await withAuthority(home, T0, (authority) => anchorMany(authority, 3));
+    await withAuthority(home, T0, async (authority) => {
       await anchorMany(authority, 2, 4);
       const { receipt, proof } = first as { receipt: Receipt; proof: AnchorProof };
       const all = { signature: true, inclusion: true, chain: true, valid: true };
@@ -167,9 +158,9 @@ describe("verifyAnchored", () => {
   });
 
   it("names the check that fails: signature, inclusion or chain", async () => {
-    const [a, b] = await withAuthority(await tempDir(), (authority) => anchorMany(authority, 2));
+    const [a, b] = await withAuthority(await tempDir(), T0, (authority) => anchorMany(authority, 2));
     const foreignHome = await tempDir();
-    await withAuthority(foreignHome, async (foreign) => {
+    await withAuthority(foreignHome, T0, async (foreign) => {
       const [other] = await anchorMany(foreign, 1);
       const { receipt, proof } = a as { receipt: Receipt; proof: AnchorProof };
       // Verified by an authority that never issued or anchored them: nothing holds.
@@ -179,7 +170,7 @@ describe("verifyAnchored", () => {
       expect(await foreign.verifyAnchored(other?.receipt, { ...proof })).toMatchObject({ signature: true, inclusion: false, chain: false });
       expect(await foreign.verifyAnchored(other?.receipt, b?.proof)).toMatchObject({ signature: true, inclusion: false });
     });
-    await withAuthority(foreignHome, async (authority) => {
+    await withAuthority(foreignHome, T0, async (authority) => {
       const [one, two] = await anchorMany(authority, 2, 9);
       const { receipt, proof } = one as { receipt: Receipt; proof: AnchorProof };
       const tamperedReceipt = { ...receipt, scope: "test.other.v1" };
@@ -197,11 +188,11 @@ describe("verifyAnchored", () => {
   it("rejects a correctly signed head this ledger does not hold at that sequence (a fork)", async () => {
     const home = await tempDir();
     const fork = await tempDir();
-    await withAuthority(home, (authority) => anchorMany(authority, 1));
+    await withAuthority(home, T0, (authority) => anchorMany(authority, 1));
     await cp(home, fork, { recursive: true });
-    const [ours] = await withAuthority(home, (authority) => anchorMany(authority, 1, 3));
-    const [theirs] = await withAuthority(fork, (authority) => anchorMany(authority, 1, 6));
-    await withAuthority(home, async (authority) => {
+    const [ours] = await withAuthority(home, T0, (authority) => anchorMany(authority, 1, 3));
+    const [theirs] = await withAuthority(fork, T0, (authority) => anchorMany(authority, 1, 6));
+    await withAuthority(home, T0, async (authority) => {
       expect(theirs?.proof.signed_head.sequence).toBe(ours?.proof.signed_head.sequence);
       expect(headHash(theirs?.proof.signed_head as SignedHead)).not.toBe(headHash(ours?.proof.signed_head as SignedHead));
       expect(await authority.verifyAnchored(ours?.receipt, ours?.proof)).toMatchObject({ valid: true });
@@ -210,7 +201,7 @@ describe("verifyAnchored", () => {
   });
 
   it("never throws on arbitrary input", async () => {
-    await withAuthority(await tempDir(), async (authority) => {
+    await withAuthority(await tempDir(), T0, async (authority) => {
       const [anchored] = await anchorMany(authority, 1);
       const { receipt, proof } = anchored as { receipt: Receipt; proof: AnchorProof };
       const mangle = (value: unknown) =>

@@ -1,7 +1,9 @@
 import { mkdtemp, rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { afterAll } from "vitest";
+import { afterAll, expect } from "vitest";
+import { TemporalRangeError, TemporalTypeError } from "../src/core/errors.js";
+import { createLocalAuthority, type LocalAuthority } from "../src/node/local-authority.js";
 
 const created: string[] = [];
 
@@ -21,4 +23,27 @@ export async function tempDir(): Promise<string> {
 export function steppingClock(start: number): () => number {
   let now = start;
   return () => now++;
+}
+
+/** Asserts that `fn` throws a TemporalRangeError or TemporalTypeError with `code` and a message containing every fragment. */
+export function expectError(fn: () => unknown, code: string, ...fragments: string[]): void {
+  let thrown: unknown;
+  try {
+    fn();
+  } catch (error) {
+    thrown = error;
+  }
+  expect(thrown instanceof TemporalRangeError || thrown instanceof TemporalTypeError, String(thrown)).toBe(true);
+  expect((thrown as { code: string }).code).toBe(code);
+  for (const fragment of fragments) expect((thrown as Error).message).toContain(fragment);
+}
+
+/** Runs `use` with a local authority on `home` whose clock steps from `clockStart`, and closes it after. */
+export async function withAuthority<T>(home: string, clockStart: number, use: (authority: LocalAuthority) => Promise<T>): Promise<T> {
+  const authority = createLocalAuthority({ home, clock: steppingClock(clockStart) });
+  try {
+    return await use(authority);
+  } finally {
+    await authority.close();
+  }
 }

@@ -21,21 +21,13 @@ import {
   type Receipt,
   type SignedHead,
 } from "../src/index.js";
-import { steppingClock, tempDir } from "./helpers.js";
+import { tempDir, withAuthority } from "./helpers.js";
 
 const T0 = Date.UTC(2025, 4, 1, 12);
 const ctx = contextAt(T0, { zone: 2 });
 const request = (n: number, zone = 2) =>
   createTsaeRequest(contextAt(T0 + n, { zone }), { scope: "test.anchor.v1", action_hash_hex: sha256Hex(`action ${n}`) });
 
-async function withAuthority<T>(home: string, use: (authority: LocalAuthority) => Promise<T>): Promise<T> {
-  const authority = createLocalAuthority({ home, clock: steppingClock(T0) });
-  try {
-    return await use(authority);
-  } finally {
-    await authority.close();
-  }
-}
 
 async function issueAndAnchor(authority: LocalAuthority, n: number, zone = 2): Promise<{ receipt: Receipt; proof: AnchorProof }> {
   const receipt = await authority.issueReceipt(request(n, zone));
@@ -59,7 +51,7 @@ describe("local authority", () => {
   });
 
   it("issues receipts that verify with its published key and anchors them with verifiable proofs", async () => {
-    await withAuthority(await tempDir(), async (authority) => {
+    await withAuthority(await tempDir(), T0, async (authority) => {
       const keys = await authority.publicKeys();
       const [kid, jwk] = Object.entries(keys)[0] as [string, PublicKeyJwk];
       expect(jwk).toEqual({ kty: "OKP", crv: "Ed25519", x: expect.any(String), kid });
@@ -77,7 +69,7 @@ describe("local authority", () => {
   });
 
   it("answers getAnchorProof and listAnchors, and anchoring twice returns the same leaf", async () => {
-    await withAuthority(await tempDir(), async (authority) => {
+    await withAuthority(await tempDir(), T0, async (authority) => {
       const first = await issueAndAnchor(authority, 1);
       const second = await issueAndAnchor(authority, 2);
       expect(await authority.anchor(first.receipt)).toMatchObject({ leaf_index: 0, tree_size: 2 });
@@ -97,7 +89,7 @@ describe("local authority", () => {
 
   it("group-commits concurrent anchors into few records, all durable and verifiable", async () => {
     const home = await tempDir();
-    const proofs = await withAuthority(home, async (authority) => {
+    const proofs = await withAuthority(home, T0, async (authority) => {
       const receipts = await Promise.all(Array.from({ length: 64 }, (_, n) => authority.issueReceipt(request(n))));
       const anchored = await Promise.all(receipts.map((receipt) => authority.anchor(receipt)));
       const status = await authority.status();
@@ -105,7 +97,7 @@ describe("local authority", () => {
       expect(status.records).toBeLessThan(8);
       return anchored;
     });
-    const jwk = await withAuthority(home, async (authority) => Object.values(await authority.publicKeys())[0] as PublicKeyJwk);
+    const jwk = await withAuthority(home, T0, async (authority) => Object.values(await authority.publicKeys())[0] as PublicKeyJwk);
     expect(new Set(proofs.map((p) => p.leaf_index)).size).toBe(64);
     for (const proof of proofs) expect(await verifyAnchorProof(proof, jwk)).toBe(true);
   });
@@ -113,10 +105,10 @@ describe("local authority", () => {
   it("links every signed head to the one before it, across tiles and across reopening", async () => {
     const home = await tempDir();
     const heads: SignedHead[] = [];
-    await withAuthority(home, async (authority) => {
+    await withAuthority(home, T0, async (authority) => {
       for (const zone of [2, 3, 2, 11]) heads.push((await issueAndAnchor(authority, heads.length, zone)).proof.signed_head);
     });
-    await withAuthority(home, async (authority) => {
+    await withAuthority(home, T0, async (authority) => {
       expect((await authority.status()).last_head).toEqual(heads[3]);
       heads.push((await issueAndAnchor(authority, 10, 3)).proof.signed_head);
     });
@@ -128,9 +120,9 @@ describe("local authority", () => {
 
   it("keeps proofs, receipts and the key across reopening", async () => {
     const home = await tempDir();
-    const first = await withAuthority(home, (authority) => issueAndAnchor(authority, 1));
+    const first = await withAuthority(home, T0, (authority) => issueAndAnchor(authority, 1));
     const keyBefore = await readFile(join(home, "signing-key.pem"), "utf8");
-    await withAuthority(home, async (authority) => {
+    await withAuthority(home, T0, async (authority) => {
       expect(await authority.getAnchorProof(first.proof.receipt_hash)).toEqual(first.proof);
       const second = await issueAndAnchor(authority, 2);
       expect(second.proof).toMatchObject({ leaf_index: 1, tree_size: 2 });
@@ -139,8 +131,8 @@ describe("local authority", () => {
   });
 
   it("rejects receipts that are malformed, tampered with or signed by another authority", async () => {
-    const foreign = await withAuthority(await tempDir(), (authority) => authority.issueReceipt(request(1)));
-    await withAuthority(await tempDir(), async (authority) => {
+    const foreign = await withAuthority(await tempDir(), T0, (authority) => authority.issueReceipt(request(1)));
+    await withAuthority(await tempDir(), T0, async (authority) => {
       const own = await authority.issueReceipt(request(1));
       await expect(authority.anchor(foreign)).rejects.toMatchObject({ code: "RECEIPT_REJECTED" });
       await expect(authority.anchor({ ...own, phi_action_ticks: own.phi_action_ticks + 1, tile_id: own.tile_id })).rejects.toThrow(
@@ -152,7 +144,7 @@ describe("local authority", () => {
   });
 
   it("takes the receipt as it was when anchor was called", async () => {
-    await withAuthority(await tempDir(), async (authority) => {
+    await withAuthority(await tempDir(), T0, async (authority) => {
       const receipt = await authority.issueReceipt(request(1));
       const copy = { ...receipt };
       const anchoring = authority.anchor(copy);
@@ -176,17 +168,17 @@ describe("local authority", () => {
     await second.close();
 
     await writeFile(join(home, "lock"), `${process.ppid}\n`);
-    await expect(withAuthority(home, (authority) => authority.publicKeys())).rejects.toMatchObject({ code: "HOME_LOCKED", pid: process.ppid });
+    await expect(withAuthority(home, T0, (authority) => authority.publicKeys())).rejects.toMatchObject({ code: "HOME_LOCKED", pid: process.ppid });
 
     const exited = spawnSync(process.execPath, ["-e", ""]);
     await writeFile(join(home, "lock"), `${exited.pid}\n`);
-    await withAuthority(home, (authority) => authority.publicKeys());
+    await withAuthority(home, T0, (authority) => authority.publicKeys());
   });
 
   it("takes over a lock left with this process's pid by an earlier process (a restarted container's pid 1)", async () => {
     const home = await tempDir();
     await writeFile(join(home, "lock"), `${process.pid}\n`);
-    await withAuthority(home, async (authority) => {
+    await withAuthority(home, T0, async (authority) => {
       await authority.publicKeys();
       expect(await readFile(join(home, "lock"), "utf8")).toBe(`${process.pid}\n`);
       // Held by this process now: a second authority, by any path to the home, is refused.
@@ -215,11 +207,11 @@ describe("local authority", () => {
     reading = T0 + 5;
     expect(await authority.anchor(receipt)).toMatchObject({ leaf_index: 0, signed_head: { sequence: 0, issued_unix_ms: T0 + 5 } });
     await authority.close();
-    await withAuthority(home, async (reopened) => expect((await reopened.status()).anchors).toBe(1));
+    await withAuthority(home, T0, async (reopened) => expect((await reopened.status()).anchors).toBe(1));
   });
 
   it("signs a request exactly as it validated it, reading each field once", async () => {
-    await withAuthority(await tempDir(), async (authority) => {
+    await withAuthority(await tempDir(), T0, async (authority) => {
       const [jwk] = Object.values(await authority.publicKeys()) as [PublicKeyJwk];
       let reads = 0;
       const shifty = { ...request(1) };
@@ -239,17 +231,17 @@ describe("local authority", () => {
 
   it("refuses to mint a new key next to a ledger that has records", async () => {
     const home = await tempDir();
-    await withAuthority(home, (authority) => issueAndAnchor(authority, 1));
+    await withAuthority(home, T0, (authority) => issueAndAnchor(authority, 1));
     await unlink(join(home, "signing-key.pem"));
-    await expect(withAuthority(home, (authority) => authority.publicKeys())).rejects.toMatchObject({ code: "KEY_MISSING" });
+    await expect(withAuthority(home, T0, (authority) => authority.publicKeys())).rejects.toMatchObject({ code: "KEY_MISSING" });
     expect(existsSync(join(home, "signing-key.pem"))).toBe(false);
   });
 
   it("reports an unreadable key", async () => {
     const home = await tempDir();
-    await withAuthority(home, (authority) => authority.publicKeys());
+    await withAuthority(home, T0, (authority) => authority.publicKeys());
     await writeFile(join(home, "signing-key.pem"), "not a key");
-    await expect(withAuthority(home, (authority) => authority.publicKeys())).rejects.toMatchObject({ code: "KEY_INVALID" });
+    await expect(withAuthority(home, T0, (authority) => authority.publicKeys())).rejects.toMatchObject({ code: "KEY_INVALID" });
     await rm(join(home, "signing-key.pem"));
   });
 
@@ -271,6 +263,6 @@ describe("local authority", () => {
     const anchoring = Promise.all(receipts.map((receipt) => authority.anchor(receipt)));
     await authority.close();
     expect(await anchoring).toHaveLength(3);
-    await withAuthority(home, async (reopened) => expect((await reopened.status()).anchors).toBe(3));
+    await withAuthority(home, T0, async (reopened) => expect((await reopened.status()).anchors).toBe(3));
   });
 });

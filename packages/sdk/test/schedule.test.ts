@@ -1,8 +1,6 @@
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import {
-  TemporalRangeError,
-  TemporalTypeError,
   allow,
   constantCarbonSeries,
   scheduleTasks,
@@ -12,6 +10,7 @@ import {
   type ScheduleTask,
   type Window,
 } from "../src/core/index.js";
+import { expectError } from "./helpers.js";
 
 const D = 86_400_000;
 const HOUR = 3_600_000;
@@ -26,17 +25,6 @@ function allowedAt(unixMs: number, zone: number, window: Window): boolean {
   return allow({ phi_ticks: phi, swt_zone: zone } as PhaseContext, window);
 }
 
-function expectError(fn: () => unknown, code: string, ...fragments: string[]): void {
-  let thrown: unknown;
-  try {
-    fn();
-  } catch (error) {
-    thrown = error;
-  }
-  expect(thrown instanceof TemporalRangeError || thrown instanceof TemporalTypeError, String(thrown)).toBe(true);
-  expect((thrown as { code: string }).code).toBe(code);
-  for (const fragment of fragments) expect((thrown as Error).message).toContain(fragment);
-}
 
 function one(task: ScheduleTask, at: number, extra: Partial<ScheduleRequest> = {}, series?: readonly CarbonWindow[]) {
   const result = scheduleTasks({ tasks: [task], ...extra }, series === undefined ? { at_unix_ms: at } : { at_unix_ms: at, series });

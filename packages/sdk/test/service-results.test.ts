@@ -1,8 +1,6 @@
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import {
-  TemporalRangeError,
-  TemporalTypeError,
   allow,
   allowResult,
   contextAt,
@@ -13,20 +11,10 @@ import {
   type PhaseContext,
   type Window,
 } from "../src/core/index.js";
+import { expectError } from "./helpers.js";
 
 const NOON_Z3 = contextAt(Date.UTC(2024, 4, 1, 12, 0, 0, 7), { zone: 3 });
 
-function expectError(fn: () => unknown, code: string, ...fragments: string[]): void {
-  let thrown: unknown;
-  try {
-    fn();
-  } catch (error) {
-    thrown = error;
-  }
-  expect(thrown instanceof TemporalRangeError || thrown instanceof TemporalTypeError, String(thrown)).toBe(true);
-  expect((thrown as { code: string }).code).toBe(code);
-  for (const fragment of fragments) expect((thrown as Error).message).toContain(fragment);
-}
 
 const instant = fc.integer({ min: -1e15, max: 1e15 });
 const zone = fc.integer({ min: 0, max: 11 });
