@@ -104,14 +104,14 @@ Examples:
 
   cli
     .command("run")
-    .description("compile a mission file in memory and run it now, with the embedded local authority")
+    .description("compile a mission file in memory and run it now (local authority, or the service in $TEMPORAL_URL)")
     .argument("<file>", "the mission file")
     .option("--mission <name>", "run only this mission (default: every mission, in order)")
     .option("--tasks <module>", "a JavaScript module whose named exports are the task functions")
     .option("--at <time>", "pretend it is this time (ISO 8601 with a zone)", instant)
     .option("--carbon <gCO2eq/kWh>", "the current grid carbon intensity", numberIn(0, Number.MAX_VALUE, "a number of gCO2eq/kWh, 0 or more"))
     .option("--hs-bloch <score>", "the current HS-Bloch quality score, 0 to 1", numberIn(0, 1, "a score from 0 to 1"))
-    .option("--home <dir>", "where keys and the ledger live (default: $TEMPORAL_HOME or ./.temporal)")
+    .option("--home <dir>", "where keys and the ledger live (default: $TEMPORAL_HOME or ./.temporal); forces the local authority even with TEMPORAL_URL set")
     .option("--dry-run", "decide the verdict only: run no task, issue no receipt", false)
     .option("--json", "print the result object (an array for several missions)", false)
     .option("--fail-on-deny", "exit with status 3 when any verdict is DENY", false)
@@ -120,7 +120,9 @@ Examples:
       `
 A mission that requires carbon or HS-Bloch and is given no value is denied
 (fail closed). Receipts are signed with a key created under --home on first
-use and anchored in its ledger. With --at, tasks run and receipts record the
+use and anchored in its ledger; with TEMPORAL_URL (and TEMPORAL_API_KEY) set
+and no --home, the service at that URL issues and anchors them instead
+(see docs/service.md). With --at, tasks run and receipts record the
 given time as the time of the action (the receipt's issue time stays real).
 
 Exit status: 0 when the missions ran (ALLOW or DENY), 1 for errors in the
