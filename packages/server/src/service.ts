@@ -94,8 +94,8 @@ export function createService(options: ServiceOptions): TemporalService {
   });
   const bodyAjv = new Ajv2020({ allErrors: true, strict: true, coerceTypes: false });
   const queryAjv = new Ajv2020({ allErrors: true, strict: true, coerceTypes: true });
-  app.setValidatorCompiler<Record<string, unknown>>(({ schema, httpPart }): ValidateFunction =>
-    (httpPart === "body" ? bodyAjv : queryAjv).compile(schema),
+  app.setValidatorCompiler<Record<string, unknown>>(({ schema, httpPart }) =>
+    httpPart === "body" ? bodyAjv.compile(schema) : refusingNonFinite(queryAjv.compile(schema)),
   );
   app.decorateRequest("receivedMs", 0);
 
@@ -222,6 +222,24 @@ function rejectMalformedRequest(error: Error & { code?: string }, socket: Socket
     socket.write(`HTTP/1.1 ${reply.status} ${STATUS_CODES[reply.status]}\r\ncontent-type: application/json; charset=utf-8\r\ncontent-length: ${Buffer.byteLength(body)}\r\nconnection: close\r\n\r\n${body}`);
   }
   socket.destroy();
+}
+
+/**
+ * Ajv's coercion reads a query value such as `1e400` as Infinity, which then passes `minimum`/`maximum`;
+ * a non-finite number is never a meaningful query value, so it is refused like any other schema violation.
+ */
+function refusingNonFinite(validate: ValidateFunction): (data: unknown) => boolean {
+  const check = (data: unknown): boolean => {
+    const valid = validate(data);
+    check.errors = validate.errors;
+    if (!valid || data === null || typeof data !== "object") return valid;
+    const nonFinite = Object.entries(data).filter(([, value]) => typeof value === "number" && !Number.isFinite(value));
+    if (nonFinite.length === 0) return true;
+    check.errors = nonFinite.map(([name]) => ({ instancePath: `/${name.replace(/~/g, "~0").replace(/\//g, "~1")}`, schemaPath: "#/finite", keyword: "finite", params: {}, message: "must be a finite number" }));
+    return false;
+  };
+  check.errors = null as ValidateFunction["errors"];
+  return check;
 }
 
 function sendError(reply: FastifyReply, error: HttpError): void {
