@@ -44,6 +44,9 @@ const PREFLIGHT_HEADERS = {
   "access-control-allow-headers": "Content-Type, Authorization",
   "access-control-max-age": "600",
 };
+const JSON_TYPE = "application/json; charset=utf-8";
+/** On every reply, errors included. */
+const COMMON_HEADERS = { "cache-control": "no-store", "x-content-type-options": "nosniff", vary: "Origin" };
 const utf8 = new TextDecoder("utf-8", { fatal: true });
 
 declare module "fastify" {
@@ -115,18 +118,29 @@ export function createService(options: ServiceOptions): TemporalService {
     }
   });
 
-  app.addHook("onRequest", async (request, reply) => {
+  // A callback hook, not an async one: this runs on every request, and a promise per request costs measurable throughput.
+  app.addHook("onRequest", (request, reply, done) => {
+    try {
+      if (admit(request, reply)) done();
+    } catch (error) {
+      done(error as HttpError);
+    }
+  });
+
+  /** CORS, the address's rate limit, preflight, 404/405 and the tier check, before the body is read. Returns false once it has answered (a preflight). */
+  function admit(request: FastifyRequest, reply: FastifyReply): boolean {
     request.receivedMs = clock();
     const methods = table.get(pathOf(request.url));
-    reply.header("cache-control", "no-store").header("x-content-type-options", "nosniff").header("vary", "Origin");
     const origin = request.headers.origin;
+    reply.headers(COMMON_HEADERS);
     if (origin !== undefined) {
       if (!origins.has(origin)) throw new HttpError(403, "CORS_ORIGIN_NOT_ALLOWED", `CORS does not allow origin ${JSON.stringify(origin)}`);
       reply.header("access-control-allow-origin", origin).header("access-control-expose-headers", "Retry-After");
     }
     limit(perIp, request.ip, request.receivedMs);
     if (request.method === "OPTIONS" && methods !== undefined) {
-      return reply.code(204).headers(PREFLIGHT_HEADERS).send();
+      reply.code(204).headers(PREFLIGHT_HEADERS).send();
+      return false;
     }
     const route = methods?.get(request.method);
     // Before the body is read, so a wrong path or method is reported as such rather than as a bad body.
@@ -137,8 +151,8 @@ export function createService(options: ServiceOptions): TemporalService {
       if (caller === undefined) throw new HttpError(401, "UNAUTHORIZED", `${route.path} needs an API key of tier ${route.tier} or above: send Authorization: Bearer <key>`, { headers: { "www-authenticate": "Bearer" } });
       throw new HttpError(403, "FORBIDDEN", `${route.path} needs tier ${route.tier} or above; this key is ${caller.tier}`);
     }
-    return undefined;
-  });
+    return true;
+  }
 
   function authenticate(header: string | undefined): { id: string; tier: ServiceConfig["keys"][number]["tier"] } | undefined {
     if (header === undefined) return undefined;
@@ -163,9 +177,13 @@ export function createService(options: ServiceOptions): TemporalService {
         method: route.method,
         url: prefix + route.path,
         schema: { ...(route.query === undefined ? {} : { querystring: route.query }), ...(route.body === undefined ? {} : { body: route.body }) },
-        handler: async (request, reply) => {
-          const result = await route.handle({ query: (request.query ?? {}) as Record<string, unknown>, body: request.body, receivedMs: request.receivedMs }, context);
-          return reply.code(route.status).type("application/json; charset=utf-8").send(JSON.stringify(result));
+        handler: (request, reply) => {
+          const result = route.handle({ query: (request.query ?? {}) as Record<string, unknown>, body: request.body, receivedMs: request.receivedMs }, context);
+          const send = (value: unknown) => reply.code(route.status).header("content-type", JSON_TYPE).send(JSON.stringify(value));
+          // Most routes answer synchronously; only those that touch the store wait (a returned promise of the reply tells Fastify it was sent).
+          if (result instanceof Promise) return result.then(send);
+          send(result);
+          return undefined;
         },
       });
     }
@@ -219,7 +237,7 @@ function rejectMalformedRequest(error: Error & { code?: string }, socket: Socket
     : new HttpError(400, "MALFORMED_REQUEST", "the request is not valid HTTP/1.1");
   const body = JSON.stringify(reply.body);
   if (socket.writable) {
-    socket.write(`HTTP/1.1 ${reply.status} ${STATUS_CODES[reply.status]}\r\ncontent-type: application/json; charset=utf-8\r\ncontent-length: ${Buffer.byteLength(body)}\r\nconnection: close\r\n\r\n${body}`);
+    socket.write(`HTTP/1.1 ${reply.status} ${STATUS_CODES[reply.status]}\r\ncontent-type: ${JSON_TYPE}\r\ncontent-length: ${Buffer.byteLength(body)}\r\nconnection: close\r\n\r\n${body}`);
   }
   socket.destroy();
 }
@@ -233,9 +251,16 @@ function refusingNonFinite(validate: ValidateFunction): (data: unknown) => boole
     const valid = validate(data);
     check.errors = validate.errors;
     if (!valid || data === null || typeof data !== "object") return valid;
-    const nonFinite = Object.entries(data).filter(([, value]) => typeof value === "number" && !Number.isFinite(value));
-    if (nonFinite.length === 0) return true;
-    check.errors = nonFinite.map(([name]) => ({ instancePath: `/${name.replace(/~/g, "~0").replace(/\//g, "~1")}`, schemaPath: "#/finite", keyword: "finite", params: {}, message: "must be a finite number" }));
+    const values = data as Record<string, unknown>;
+    let errors: NonNullable<ValidateFunction["errors"]> | undefined;
+    for (const name in values) {
+      const value = values[name];
+      if (typeof value === "number" && !Number.isFinite(value)) {
+        (errors ??= []).push({ instancePath: `/${name.replace(/~/g, "~0").replace(/\//g, "~1")}`, schemaPath: "#/finite", keyword: "finite", params: {}, message: "must be a finite number" });
+      }
+    }
+    if (errors === undefined) return true;
+    check.errors = errors;
     return false;
   };
   check.errors = null as ValidateFunction["errors"];
@@ -243,7 +268,7 @@ function refusingNonFinite(validate: ValidateFunction): (data: unknown) => boole
 }
 
 function sendError(reply: FastifyReply, error: HttpError): void {
-  reply.code(error.status).headers(error.headers).type("application/json; charset=utf-8").send(JSON.stringify(error.body));
+  reply.code(error.status).headers(error.headers).header("content-type", JSON_TYPE).send(JSON.stringify(error.body));
 }
 
 /** Every error ends as one of the documented replies; only a bug in the service is a 500. */
