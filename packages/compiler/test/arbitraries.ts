@@ -85,12 +85,14 @@ export function withoutRanges(value: unknown): unknown {
 
 /**
  * Mission files the checker accepts without errors: windows that share a
- * point, realistic thresholds, unique names, at most one block per verdict.
+ * point, realistic thresholds, mission names unique ignoring case, at most
+ * one block per verdict.
  */
 export const validMissionFileArb: fc.Arbitrary<MissionFile> = fc
   .tuple(
     fc.option(fc.nat(11), { nil: undefined }),
-    fc.uniqueArray(nameArb, { minLength: 1, maxLength: 3 }),
+    // Unique ignoring case: anchoring missions whose names differ only in case are an error (M507).
+    fc.uniqueArray(nameArb, { minLength: 1, maxLength: 3, selector: (name) => name.toLowerCase() }),
     fc.array(
       fc.record({
         sharedPoint: fc.nat(359_999),

@@ -142,7 +142,8 @@ mission none { on ALLOW { anchor TSAE -> clockchain } }`,
   it("is Prettier-formatted for generated missions", async () => {
     await fc.assert(
       fc.asyncProperty(validMissionFileArb, async (ast) => {
-        const { dts } = compile(print(ast), { declarations: true });
+        const { dts, diagnostics } = compile(print(ast), { declarations: true });
+        expect(diagnostics.filter((d) => d.severity === "error")).toEqual([]);
         expect(await prettier.format(dts!, { parser: "typescript" })).toBe(dts);
       }),
       { numRuns: 150 },
