@@ -179,10 +179,9 @@ export function createService(options: ServiceOptions): TemporalService {
         schema: { ...(route.query === undefined ? {} : { querystring: route.query }), ...(route.body === undefined ? {} : { body: route.body }) },
         handler: (request, reply) => {
           const result = route.handle({ query: (request.query ?? {}) as Record<string, unknown>, body: request.body, receivedMs: request.receivedMs }, context);
-          const send = (value: unknown) => reply.code(route.status).header("content-type", JSON_TYPE).send(JSON.stringify(value));
           // Most routes answer synchronously; only those that touch the store wait (a returned promise of the reply tells Fastify it was sent).
-          if (result instanceof Promise) return result.then(send);
-          send(result);
+          if (result instanceof Promise) return result.then((value) => sendJson(reply, route.status, value));
+          sendJson(reply, route.status, result);
           return undefined;
         },
       });
@@ -267,8 +266,12 @@ function refusingNonFinite(validate: ValidateFunction): (data: unknown) => boole
   return check;
 }
 
+function sendJson(reply: FastifyReply, status: number, value: unknown): FastifyReply {
+  return reply.code(status).header("content-type", JSON_TYPE).send(JSON.stringify(value));
+}
+
 function sendError(reply: FastifyReply, error: HttpError): void {
-  reply.code(error.status).headers(error.headers).header("content-type", JSON_TYPE).send(JSON.stringify(error.body));
+  sendJson(reply.headers(error.headers), error.status, error.body);
 }
 
 /** Every error ends as one of the documented replies; only a bug in the service is a 500. */
