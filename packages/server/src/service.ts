@@ -92,7 +92,7 @@ export function createService(options: ServiceOptions): TemporalService {
     return503OnClosing: true,
     exposeHeadRoutes: false,
     // Fastify's own replies (a path with a broken %-escape, a request the HTTP parser refuses) get the one error shape too.
-    frameworkErrors: (error, _request, reply) => sendError(reply, new HttpError(400, error.code === "FST_ERR_BAD_URL" ? "INVALID_URL" : "BAD_REQUEST", error.message)),
+    frameworkErrors: (error, _request, reply) => sendError(reply.headers(COMMON_HEADERS), new HttpError(400, error.code === "FST_ERR_BAD_URL" ? "INVALID_URL" : "BAD_REQUEST", error.message)),
     clientErrorHandler: rejectMalformedRequest,
   });
   const bodyAjv = new Ajv2020({ allErrors: true, strict: true, coerceTypes: false });

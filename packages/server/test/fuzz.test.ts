@@ -105,6 +105,8 @@ function checkReply(req: RawRequest, reply: RawReply, route?: Route): string | u
   const where = `${describeRequest(req)}\n  -> ${reply.status} ${reply.body.toString("utf8").slice(0, 500)}`;
   expect(reply.status, where).toBeGreaterThanOrEqual(200);
   expect(reply.status, where).toBeLessThan(500);
+  // Every reply, errors and preflights included, is never cached and never sniffed.
+  expect([reply.headers["cache-control"], reply.headers["x-content-type-options"]], where).toEqual(["no-store", "nosniff"]);
   if (req.method === "HEAD") return undefined; // a HEAD reply has no body to check
   if (reply.status === 204) {
     expect(req.method, where).toBe("OPTIONS");
