@@ -38,6 +38,24 @@ export function medianProcessMs(commands, { runs = 15, warmup = 2 } = {}) {
   return samples.map((times) => times.sort((a, b) => a - b)[Math.floor(times.length / 2)]);
 }
 
+/**
+ * Runs `step` in `callers` concurrent loops until `seconds` have passed;
+ * resolves with how many steps finished and the seconds they took.
+ */
+export async function concurrentlyFor(callers, seconds, step) {
+  let count = 0;
+  const start = performance.now();
+  const deadline = start + seconds * 1000;
+  await Promise.all(
+    Array.from({ length: callers }, async () => {
+      while (performance.now() < deadline) {
+        await step(count++);
+      }
+    }),
+  );
+  return { count, seconds: (performance.now() - start) / 1000 };
+}
+
 export function printTable(title, rows) {
   console.log(`\n${title}`);
   const widths = rows[0].map((_, c) => Math.max(...rows.map((r) => String(r[c]).length)));

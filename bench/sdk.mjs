@@ -6,7 +6,7 @@ import { mkdtemp, open, rm, stat } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
-import { printTable } from "./harness.mjs";
+import { concurrentlyFor, printTable } from "./harness.mjs";
 
 const dist = fileURLToPath(new URL("../packages/sdk/dist/index.js", import.meta.url));
 const { allow, contextAt, createLocalAuthority, createTsaeRequest, now, sha256Hex } = await import(dist);
@@ -51,18 +51,9 @@ async function measureDurable(dir, callers) {
   await authority.anchor(await authority.issueReceipt(request(-1))); // opens the home and creates the key outside the timing
   const ledgerPath = (await authority.status()).path;
   const bytesBefore = (await stat(ledgerPath)).size;
-  let issued = 0;
-  const start = performance.now();
-  const deadline = start + DURABLE_SECONDS * 1000;
-  await Promise.all(
-    Array.from({ length: callers }, async () => {
-      while (performance.now() < deadline) {
-        const receipt = await authority.issueReceipt(request(issued++));
-        await authority.anchor(receipt);
-      }
-    }),
-  );
-  const seconds = (performance.now() - start) / 1000;
+  const { count: issued, seconds } = await concurrentlyFor(callers, DURABLE_SECONDS, async (n) => {
+    await authority.anchor(await authority.issueReceipt(request(n)));
+  });
   const bytesPerAnchor = Math.round(((await stat(ledgerPath)).size - bytesBefore) / issued);
   await authority.close();
   const baseline = await measureBareAppends(join(dir, `bare-${callers}.bin`), issued, bytesPerAnchor, callers);

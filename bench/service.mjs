@@ -1,6 +1,6 @@
 #!/usr/bin/env node
-// Benchmark of the Temporal Permission Service (@temporal/server). Run `npx tsc -b packages/server` first,
-// then `node bench/service.mjs` (or `npm run bench -- service`).
+// Benchmark of the Temporal Permission Service (@temporal/server): `npm run bench -- service` (or
+// `node bench/service.mjs`), on the build that `npm ci` makes (`npm run build` after editing the sources).
 //
 // Requests/s of the real `temporal-service` process for GET /api/v1/core/state and POST /api/v1/allow,
 // against a bare node:http process in the same run that answers the same bytes (status, headers and
@@ -28,7 +28,7 @@ import { join } from "node:path";
 import { createInterface } from "node:readline";
 import { fileURLToPath, pathToFileURL } from "node:url";
 import autocannon from "autocannon";
-import { printTable } from "./harness.mjs";
+import { concurrentlyFor, printTable } from "./harness.mjs";
 
 const SELF = fileURLToPath(import.meta.url);
 const SDK = pathToFileURL(fileURLToPath(new URL("../packages/sdk/dist/index.js", import.meta.url))).href;
@@ -96,12 +96,16 @@ async function runLoad({ url, kind, connections, seconds, key }) {
 }
 
 async function load(spec) {
-  if (LOADGEN !== "child") return runLoad(spec);
-  const child = spawn(process.execPath, [SELF, "loadgen", JSON.stringify(spec)], { stdio: ["ignore", "pipe", "inherit"] });
+  return LOADGEN === "child" ? runRole("loadgen", spec) : runLoad(spec);
+}
+
+/** Runs this script as `role` (see the end of the file) with `spec`, and resolves with the JSON it prints. */
+async function runRole(role, spec) {
+  const child = spawn(process.execPath, [SELF, role, JSON.stringify(spec)], { stdio: ["ignore", "pipe", "inherit"] });
   let out = "";
   child.stdout.on("data", (chunk) => (out += chunk));
   const code = await new Promise((resolve) => child.on("exit", resolve));
-  if (code !== 0) throw new Error(`loadgen exited ${code}`);
+  if (code !== 0) throw new Error(`${role} exited ${code}`);
   return JSON.parse(out);
 }
 
@@ -162,33 +166,19 @@ async function sdkPairs({ home, callers, seconds }) {
   let counter = 0;
   const request = () => createTsaeRequest(contextAt(Date.now(), { zone: 1 }), { scope: "bench.service.v1", action_hash_hex: sha256Hex(`sdk:${counter++}`) });
   await authority.anchor(await authority.issueReceipt(request())); // opens the home and creates the key outside the timing
-  let pairs = 0;
-  const start = performance.now();
-  const deadline = start + seconds * 1000;
-  await Promise.all(
-    Array.from({ length: callers }, async () => {
-      while (performance.now() < deadline) {
-        // Anchor a copy, as the service does with the receipt a client sends back: the authority then verifies its
-        // signature (it skips that for the very object it issued), so the baseline does the same work minus HTTP.
-        const receipt = await authority.issueReceipt(request());
-        await authority.anchor(JSON.parse(JSON.stringify(receipt)));
-        pairs++;
-      }
-    }),
-  );
-  const perSecond = pairs / ((performance.now() - start) / 1000);
+  // Anchor a copy, as the service does with the receipt a client sends back: the authority then verifies its
+  // signature (it skips that for the very object it issued), so the baseline does the same work minus HTTP.
+  const { count, seconds: elapsed } = await concurrentlyFor(callers, seconds, async () => {
+    const receipt = await authority.issueReceipt(request());
+    await authority.anchor(JSON.parse(JSON.stringify(receipt)));
+  });
+  const perSecond = count / elapsed;
   await authority.close();
   return { perSecond };
 }
 
 async function runSdkBaseline(spec) {
-  if (LOADGEN === "shared") return sdkPairs(spec);
-  const child = spawn(process.execPath, [SELF, "sdk", JSON.stringify(spec)], { stdio: ["ignore", "pipe", "inherit"] });
-  let out = "";
-  child.stdout.on("data", (chunk) => (out += chunk));
-  const code = await new Promise((resolve) => child.on("exit", resolve));
-  if (code !== 0) throw new Error(`sdk baseline exited ${code}`);
-  return JSON.parse(out);
+  return LOADGEN === "shared" ? sdkPairs(spec) : runRole("sdk", spec);
 }
 
 // ------------------------------------------------------------------ the benchmark
