@@ -56,6 +56,15 @@ describe("now / contextAt", () => {
     );
   });
 
+  it("formats utc as Date does, for instants in any order, repeated or not (the last one formatted is reused)", () => {
+    const instant = fc.oneof(fc.integer({ min: -8.64e15, max: 8.64e15 }), fc.constantFrom(0, -1, 1_795_439_850_357));
+    fc.assert(
+      fc.property(fc.array(instant, { minLength: 1, maxLength: 20 }), (instants) => {
+        for (const ms of [...instants, ...[...instants].reverse()]) expect(contextAt(ms).utc).toBe(new Date(ms).toISOString());
+      }),
+    );
+  });
+
   it("uses Date.now without a clock", async () => {
     const before = Date.now();
     const ctx = await now();

@@ -24,15 +24,29 @@ export function createApiKey(tier: Tier, label: string | undefined, now: Date): 
   return { key, record };
 }
 
+interface Caller {
+  readonly id: string;
+  readonly tier: Tier;
+}
+
 /** Looks up the tier of a presented key by its hash, so the config never needs the keys themselves. */
 export class KeyRing {
-  readonly #tiers = new Map<string, { id: string; tier: Tier }>();
+  readonly #byHash = new Map<string, Caller>();
+  /**
+   * Keys already seen to match, so a client that sends its key on every request is not hashed every time.
+   * Only matching keys are kept, so this holds at most one entry per configured key whatever clients send.
+   */
+  readonly #matched = new Map<string, Caller>();
 
   constructor(records: readonly ApiKeyRecord[]) {
-    for (const { sha256, id, tier } of records) this.#tiers.set(sha256, { id, tier });
+    for (const { sha256, id, tier } of records) this.#byHash.set(sha256, { id, tier });
   }
 
-  lookup(key: string): { id: string; tier: Tier } | undefined {
-    return this.#tiers.get(hashApiKey(key));
+  lookup(key: string): Caller | undefined {
+    const known = this.#matched.get(key);
+    if (known !== undefined) return known;
+    const caller = this.#byHash.get(hashApiKey(key));
+    if (caller !== undefined) this.#matched.set(key, caller);
+    return caller;
   }
 }

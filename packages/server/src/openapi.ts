@@ -14,7 +14,7 @@ const ERROR_STATUSES: Record<string, string> = {
   "413": "Body over 64 KiB",
   "415": "A body that is not application/json",
   "429": "Rate limited per key or per address (see Retry-After)",
-  "503": "A configured source or the store is unavailable",
+  "503": "A configured source or the store is unavailable, or the service is shutting down",
 };
 
 /** The OpenAPI 3.1 document of the service, built from the same route table the server runs. */

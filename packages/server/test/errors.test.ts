@@ -1,3 +1,5 @@
+import { once } from "node:events";
+import { connect } from "node:net";
 import { describe, expect, it } from "vitest";
 import { startService } from "./helpers.js";
 
@@ -116,5 +118,53 @@ describe("error replies", () => {
     for (let i = 0; i < 3; i++) keyed.push((await fetch(`${perKey.url}/api/v1/challenge`, { headers: auth })).status);
     expect(keyed).toEqual([200, 200, 429]);
     expect((await fetch(`${perKey.url}/api/v1/core/state`)).status).toBe(200); // the address still has tokens
+  });
+
+  it("counts X-Forwarded-For's first address as the client only with trust_proxy", async () => {
+    const bucket = { burst: 1, per_second: 0.001 };
+    const statusesFrom = async (url: string) => {
+      const statuses: number[] = [];
+      for (const forwarded of ["203.0.113.7", "198.51.100.9, 10.0.0.1", "203.0.113.7"]) {
+        statuses.push((await fetch(`${url}/api/v1/core/state`, { headers: { "x-forwarded-for": forwarded } })).status);
+      }
+      return statuses;
+    };
+    const proxied = await startService({ trust_proxy: true, rate_limit: { per_ip: bucket, per_key: bucket } });
+    expect(await statusesFrom(proxied.url)).toEqual([200, 200, 429]);
+    const direct = await startService({ trust_proxy: false, rate_limit: { per_ip: bucket, per_key: bucket } });
+    expect(await statusesFrom(direct.url)).toEqual([200, 429, 429]);
+  });
+
+  it("paths: escapes of ordinary characters are decoded, an escaped slash is not a separator, a broken escape is 400 INVALID_URL", async () => {
+    expect((await fetch(`${running.url}/api/v1/%63ore/state`)).status).toBe(200);
+    const slash = await fetch(`${running.url}/api/v1/core%2Fstate`);
+    expect([slash.status, (await errorOf(slash)).code]).toEqual([404, "NOT_FOUND"]);
+    for (const path of ["/api/v1/core/state%ZZ", "/api/v1/%FF/state", "/v1/core/%E2%82"]) {
+      const broken = await fetch(`${running.url}${path}`);
+      expect([broken.status, (await errorOf(broken)).code], path).toEqual([400, "INVALID_URL"]);
+    }
+  });
+
+  it("503 SHUTTING_DOWN for a request that arrives on an open connection while closing, after the one in flight is answered", async () => {
+    const closing = await startService();
+    const socket = connect(Number(new URL(closing.url).port), "127.0.0.1");
+    await once(socket, "connect");
+    let received = "";
+    socket.on("data", (chunk: Buffer) => (received += chunk.toString("latin1")));
+    const ended = once(socket, "close");
+    const body = JSON.stringify({ window: [0, 360] });
+    // The server answers 100 Continue once it has taken the request, so close() below starts with it in flight.
+    socket.write(`POST /api/v1/allow HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\nContent-Length: ${body.length}\r\nExpect: 100-continue\r\n\r\n`);
+    while (!received.includes("100 Continue")) await once(socket, "data");
+    const closed = closing.service.close();
+    socket.write(`${body}GET /api/v1/core/state HTTP/1.1\r\nHost: x\r\n\r\n`);
+    await ended;
+    await closed;
+    const statuses = [...received.matchAll(/HTTP\/1\.1 (\d{3}) /g)].map((m) => Number(m[1]));
+    expect(statuses).toEqual([100, 200, 503]);
+    const last = received.slice(received.lastIndexOf("HTTP/1.1 503"));
+    expect(last.toLowerCase()).toContain("connection: close");
+    expect(last.toLowerCase()).toContain("retry-after: 1");
+    expect(JSON.parse(last.slice(last.indexOf("\r\n\r\n") + 4))).toMatchObject({ error: { code: "SHUTTING_DOWN" } });
   });
 });

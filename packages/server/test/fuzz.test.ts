@@ -592,7 +592,9 @@ describe("fuzzing every route", () => {
       const reply = await rawExchange(text);
       const [head = "", body = ""] = reply.split("\r\n\r\n");
       expect(head, JSON.stringify(text.slice(0, 80))).toMatch(new RegExp(`^HTTP/1\\.1 ${status} `));
-      expect(head.toLowerCase()).toContain("content-type: application/json; charset=utf-8");
+      for (const header of ["content-type: application/json; charset=utf-8", "cache-control: no-store", "x-content-type-options: nosniff", "vary: origin", "connection: close"]) {
+        expect(head.toLowerCase(), JSON.stringify(text.slice(0, 80))).toContain(header);
+      }
       expect(validErrorBody(JSON.parse(body)), body).toBe(true);
     }
   });

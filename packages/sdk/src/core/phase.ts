@@ -35,7 +35,7 @@ export function contextAt(time: number | Date, options: ContextOptions = {}): Ph
   return {
     kernel_version: KERNEL_VERSION,
     unix_ms,
-    utc: new Date(unix_ms).toISOString(),
+    utc: isoUtc(unix_ms),
     day_index,
     phi_ticks,
     swt_zone,
@@ -44,6 +44,21 @@ export function contextAt(time: number | Date, options: ContextOptions = {}): Ph
     utc_phase_deg: phi_ticks / TICKS_PER_DEGREE,
     source: options.source ?? "local",
   };
+}
+
+/**
+ * The last instant formatted and its text. Formatting is the costliest part of a context, and a busy
+ * service builds many contexts, often two per reply, within the same millisecond.
+ */
+let formattedMs = Number.NaN;
+let formattedUtc = "";
+
+function isoUtc(unixMs: number): string {
+  if (unixMs !== formattedMs) {
+    formattedUtc = new Date(unixMs).toISOString();
+    formattedMs = unixMs;
+  }
+  return formattedUtc;
 }
 
 /** Unix milliseconds of a clock reading, floored to the tick; a RangeError for anything else. */
