@@ -6,7 +6,8 @@ const JSON_TYPE = "application/json; charset=utf-8";
 
 /**
  * Reply headers as Node's flat `[name, value, name, value, ...]` list, which `writeHead` takes
- * without enumerating an object: measurably cheaper per request than a headers object.
+ * without enumerating an object: cheaper per reply than building a headers object (about 1 µs
+ * in a scratch measurement; spreading a shared object into a new one cost several).
  */
 export type HeaderList = string[];
 
