@@ -24,7 +24,8 @@ export function createApiKey(tier: Tier, label: string | undefined, now: Date): 
   return { key, record };
 }
 
-interface Caller {
+/** Who presented a key: its id (for the per-key rate limit) and its tier. */
+export interface Caller {
   readonly id: string;
   readonly tier: Tier;
 }

@@ -12,7 +12,8 @@ const utf8 = new TextDecoder("utf-8", { fatal: true });
  *
  * Whatever is left unread after an error is drained by Node, so the connection stays usable.
  * A callback rather than a promise: this runs for every POST, and the promise and its reactions
- * cost measurable throughput. `done` is called at most once; never for a client that goes away mid-body.
+ * cost measurable throughput. `done` is called at most once; never for a client that goes away mid-body
+ * (Node then ends nothing and, with no `error` listener here, emits no error: there is no one left to answer).
  */
 export function readJsonBody(request: IncomingMessage, limitBytes: number, done: (error: HttpError | undefined, body?: unknown) => void): void {
   const type = request.headers["content-type"];
@@ -56,8 +57,6 @@ export function readJsonBody(request: IncomingMessage, limitBytes: number, done:
   };
   request.on("data", onData);
   request.on("end", onEnd);
-  // Without a listener an aborted upload would be an uncaught error; there is no one left to answer.
-  request.on("error", () => request.removeListener("end", onEnd));
 }
 
 function parseJson(bytes: Buffer): unknown {

@@ -1,6 +1,6 @@
 import { readFileSync } from "node:fs";
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from "node:http";
-import { KeyRing } from "./api-keys.js";
+import { KeyRing, type Caller } from "./api-keys.js";
 import { DEFAULT_CONFIG, type ServiceConfig } from "./config.js";
 import { HttpError } from "./http-error.js";
 import { API_PREFIXES, openApiDocument } from "./openapi.js";
@@ -174,7 +174,7 @@ export function createService(options: ServiceOptions): TemporalService {
     return request.socket.remoteAddress ?? "";
   }
 
-  function authenticate(header: string | undefined): { id: string; tier: ServiceConfig["keys"][number]["tier"] } | undefined {
+  function authenticate(header: string | undefined): Caller | undefined {
     if (header === undefined) return undefined;
     const match = /^Bearer +(\S+) *$/i.exec(header);
     if (match === null) throw new HttpError(401, "UNAUTHORIZED", "Authorization must be 'Bearer <key>'", { headers: { "www-authenticate": "Bearer" } });

@@ -145,6 +145,20 @@ describe("error replies", () => {
     }
   });
 
+  it("a client that goes away mid-body leaves the service serving, and does not hold up its close", async () => {
+    const abandoned = await startService();
+    for (let i = 0; i < 5; i++) {
+      const socket = connect(Number(new URL(abandoned.url).port), "127.0.0.1");
+      await once(socket, "connect");
+      socket.write('POST /api/v1/allow HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\nContent-Length: 100\r\n\r\n{"window":');
+      await new Promise((resolve) => setTimeout(resolve, 20));
+      socket.destroy();
+    }
+    const after = await fetch(`${abandoned.url}/api/v1/allow`, { method: "POST", headers: json, body: '{"window":[0,360]}' });
+    expect(after.status).toBe(200);
+    await abandoned.service.close();
+  });
+
   it("503 SHUTTING_DOWN for a request that arrives on an open connection while closing, after the one in flight is answered", async () => {
     const closing = await startService();
     const socket = connect(Number(new URL(closing.url).port), "127.0.0.1");
