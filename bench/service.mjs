@@ -13,11 +13,13 @@
 // the load generator never share an event loop, and the service and its baseline get the same setup.
 // Runs are interleaved (service, bare, bare, service, ...); figures are medians over the rounds, and each ratio is
 // the median of the per-round ratios, so a slow spell of the machine (a shared VM) hits both sides of a ratio.
+// 11 rounds, because one round's ratio swung by up to +-0.15 on the 2-core VM: the median of 5 still moved by
+// about 0.1 between runs of the same build.
 // Measured on 2 cores: autocannon in this process gave the steadiest figures, and the server under test at ~100%
 // of a core; in a fresh child process per run it starts cold (no JIT) and the servers idled ~12% more; in the same
 // process as the servers the two share one event loop and the figures swung by up to 2x.
 //
-// Environment: BENCH_SECONDS (per run, default 3), BENCH_ROUNDS (default 5), BENCH_WARMUP_SECONDS (default 3), BENCH_CONNECTIONS (default 64),
+// Environment: BENCH_SECONDS (per run, default 3), BENCH_ROUNDS (default 11), BENCH_WARMUP_SECONDS (default 3), BENCH_CONNECTIONS (default 64),
 // BENCH_LOADGEN = parent (default: autocannon in this process) | child (autocannon in its own process) |
 // shared (server and autocannon in this one process; for comparison only, not a fair setup).
 import { spawn } from "node:child_process";
@@ -36,7 +38,7 @@ const SERVER = pathToFileURL(fileURLToPath(new URL("../packages/server/dist/inde
 const BIN = fileURLToPath(new URL("../packages/server/bin/temporal-service.js", import.meta.url));
 
 const SECONDS = Number(process.env.BENCH_SECONDS ?? 3);
-const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 5);
+const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 11);
 const CONNECTIONS = Number(process.env.BENCH_CONNECTIONS ?? 64);
 const PAIR_CONNECTIONS = 64;
 const WARMUP_SECONDS = Number(process.env.BENCH_WARMUP_SECONDS ?? 3);

@@ -20,10 +20,10 @@ export function addHeaders(headers: HeaderList, more: Readonly<Record<string, st
   for (const name in more) headers.push(name, more[name] as string);
 }
 
-export function sendJson(response: ServerResponse, status: number, headers: HeaderList, value: unknown): void {
-  const body = JSON.stringify(value);
-  headers.push("content-type", JSON_TYPE, "content-length", String(Buffer.byteLength(body)));
-  response.writeHead(status, headers).end(body);
+/** Sends `json`, the JSON text of a reply. */
+export function sendJson(response: ServerResponse, status: number, headers: HeaderList, json: string): void {
+  headers.push("content-type", JSON_TYPE, "content-length", String(Buffer.byteLength(json)));
+  response.writeHead(status, headers).end(json);
 }
 
 export function sendError(response: ServerResponse, headers: HeaderList, error: HttpError): void {
@@ -33,7 +33,7 @@ export function sendError(response: ServerResponse, headers: HeaderList, error: 
     return;
   }
   addHeaders(headers, error.headers);
-  sendJson(response, error.status, headers, error.body);
+  sendJson(response, error.status, headers, JSON.stringify(error.body));
 }
 
 /** Answers a request Node's HTTP parser refused (oversized headers, a bad header name, Content-Length with chunked) in the error shape, then closes. */

@@ -8,8 +8,10 @@ import {
   scheduleTasks,
   temporalPrompt,
   tpeVectorResult,
+  type AllowResult,
   type Challenge,
   type DiffRequest,
+  type PhaseContext,
   type Receipt,
   type ScheduleRequest,
   type Tier,
@@ -18,6 +20,7 @@ import {
   type ZoneInput,
 } from "@temporal/agent-sdk";
 import { HttpError } from "./http-error.js";
+import { allowJson, contextJson } from "./reply-json.js";
 import { REPLIES, REQUESTS } from "./schemas.js";
 import type { CarbonReader, QualityReader } from "./sources.js";
 import type { ServiceStore } from "./store.js";
@@ -53,6 +56,8 @@ export interface Route {
   readonly status: 200 | 201;
   readonly reply: Record<string, unknown>;
   readonly handle: (input: RouteInput, context: RouteContext) => unknown;
+  /** The JSON text of what `handle` returned, when something cheaper than `JSON.stringify` gives the same text. */
+  readonly serialize?: (result: unknown) => string;
 }
 
 const DEFAULT_THRESHOLD = 0.5;
@@ -84,6 +89,7 @@ export const ROUTES: readonly Route[] = [
     status: 200,
     reply: REPLIES.context,
     handle: ({ query }, context) => servedContext(context, queryZone(query.zone)),
+    serialize: (result) => contextJson(result as PhaseContext),
   },
   {
     method: "GET",
@@ -152,6 +158,7 @@ export const ROUTES: readonly Route[] = [
       const { window, zone } = body as { window: Window; zone?: ZoneInput };
       return allowResult(servedContext(context, zone), window);
     },
+    serialize: (result) => allowJson(result as AllowResult),
   },
   {
     method: "GET",

@@ -126,8 +126,9 @@ export function createService(options: ServiceOptions): TemporalService {
   /** Runs a route and sends its result. Most routes answer synchronously, without a promise per request; those that touch the store or a source return one. */
   function respond(response: ServerResponse, headers: HeaderList, route: Route, input: RouteInput, fail: (error: unknown) => void): void {
     const result = route.handle(input, context);
-    if (result instanceof Promise) result.then((value) => sendJson(response, route.status, headers, value), fail);
-    else sendJson(response, route.status, headers, result);
+    const serialize = route.serialize ?? JSON.stringify;
+    if (result instanceof Promise) result.then((value) => sendJson(response, route.status, headers, serialize(value)), fail);
+    else sendJson(response, route.status, headers, serialize(result));
   }
 
   /**
