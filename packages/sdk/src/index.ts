@@ -1,19 +1,11 @@
 /**
- * `@temporal/agent-sdk`: the pure core (also at `@temporal/agent-sdk/core`)
- * plus the Node.js local authority and its clockchain.
+ * `@temporal/agent-sdk`: everything that runs on any platform (browsers,
+ * Deno, edge runtimes, Node): the pure core (also at
+ * `@temporal/agent-sdk/core`), the HTTP client, `defineMission`, and
+ * `defaultSdk`, which the package's `#default-sdk` import picks per platform.
+ * The Node-only parts (the local authority, its home and clockchain) are at
+ * `@temporal/agent-sdk/node`.
  */
 export * from "./core/index.js";
 export * from "./mission/index.js";
-export { defaultSdk } from "./node/default-sdk.js";
-export { defaultHome } from "./node/home.js";
-export {
-  LocalAuthority,
-  createLocalAuthority,
-  type AnchorPageOptions,
-  type ChallengeOptions,
-  type IssueReceiptOptions,
-  type LocalAuthorityOptions,
-  type LocalAuthorityStatus,
-} from "./node/local-authority.js";
-export type { LedgerStatus, TornTailRecovery } from "./node/ledger.js";
-export { HomeLockedError, LedgerCorruptError, type LedgerCorruptionReason } from "./node/errors.js";
+export { defaultSdk } from "#default-sdk";

@@ -2,7 +2,8 @@ import { copyFile, mkdir, open, readFile, readdir, rm, stat, truncate, writeFile
 import { join } from "node:path";
 import fc from "fast-check";
 import { afterEach, beforeAll, describe, expect, it, vi } from "vitest";
-import { LedgerCorruptError, contextAt, createLocalAuthority, createTsaeRequest, sha256Hex, type AnchorProof, type LocalAuthority, type Receipt } from "../src/index.js";
+import { contextAt, createTsaeRequest, sha256Hex, type AnchorProof, type Receipt } from "../src/index.js";
+import { LedgerCorruptError, createLocalAuthority, type LocalAuthority } from "../src/node/index.js";
 import { HEADER_BYTES, frameRecord, recordAt } from "../src/node/record-frame.js";
 import { steppingClock, tempDir } from "./helpers.js";
 

@@ -5,10 +5,8 @@ import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import {
   GENESIS_HEAD_HASH,
-  HomeLockedError,
   TsaeRequestError,
   contextAt,
-  createLocalAuthority,
   createTsaeRequest,
   headHash,
   sha256Hex,
@@ -16,11 +14,11 @@ import {
   verifyInclusion,
   verifyReceipt,
   type AnchorProof,
-  type LocalAuthority,
   type PublicKeyJwk,
   type Receipt,
   type SignedHead,
 } from "../src/index.js";
+import { HomeLockedError, createLocalAuthority, type LocalAuthority } from "../src/node/index.js";
 import { tempDir, withAuthority } from "./helpers.js";
 
 const T0 = Date.UTC(2025, 4, 1, 12);

@@ -1,4 +1,4 @@
-import { LocalAuthority } from "@temporal/agent-sdk";
+import { LocalAuthority } from "@temporal/agent-sdk/node";
 import type {
   AnchorPage,
   AnchorProof,

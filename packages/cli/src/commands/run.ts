@@ -54,7 +54,7 @@ export async function runMissions(file: string, options: RunCommandOptions): Pro
   if (options.at !== undefined) {
     process.stderr.write(`temporalc: note: simulating ${new Date(options.at).toISOString()}: tasks run, and receipts record it as the time of the action\n`);
   }
-  const authority: Authority = options.home === undefined ? sdk.defaultSdk() : sdk.createLocalAuthority({ home: options.home });
+  const authority: Authority = options.home === undefined ? sdk.defaultSdk() : (await import("@temporal/agent-sdk/node")).createLocalAuthority({ home: options.home });
   const results: RunResult[] = [];
   try {
     for (const mission of selected) results.push(await mission.run({ ...measures, tasks, sdk: authority }));

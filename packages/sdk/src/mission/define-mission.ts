@@ -5,7 +5,7 @@ import { sha256Hex } from "../core/sha256.js";
 import { createTsaeRequest } from "../core/tsae.js";
 import type { AnchorProof, Authority, PhaseContext, Receipt, Window } from "../core/types.js";
 import { nextOpen } from "../core/window.js";
-import { defaultSdk } from "../node/default-sdk.js";
+import { defaultSdk } from "#default-sdk";
 import { AnchorFailedError, MissingTasksError, TaskFailedError } from "./errors.js";
 import type { Decision, EvaluateOptions, Measure, Mission, MissionSpec, RunOptions, RunResult, Task } from "./types.js";
 

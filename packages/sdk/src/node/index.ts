@@ -1,0 +1,18 @@
+/**
+ * `@temporal/agent-sdk/node`: the parts that need Node.js (a home directory,
+ * key files, the file ledger): the local authority and the Node default
+ * authority. Everything else is imported from `@temporal/agent-sdk`.
+ */
+export { defaultSdk } from "./default-sdk.js";
+export { defaultHome } from "./home.js";
+export {
+  LocalAuthority,
+  createLocalAuthority,
+  type AnchorPageOptions,
+  type ChallengeOptions,
+  type IssueReceiptOptions,
+  type LocalAuthorityOptions,
+  type LocalAuthorityStatus,
+} from "./local-authority.js";
+export type { LedgerStatus, TornTailRecovery } from "./ledger.js";
+export { HomeLockedError, LedgerCorruptError, type LedgerCorruptionReason } from "./errors.js";
