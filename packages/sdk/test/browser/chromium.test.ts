@@ -98,7 +98,7 @@ describe("a compiled mission bundled by Vite, in headless Chromium", () => {
   });
 
   it.skipIf(!memoryAuthorityExported)("run() with createMemoryAuthority() anchors a receipt whose receipt and anchor proof verify in the page (WebCrypto)", async () => {
-    expect(await callPage("hasMemoryAuthority")).toBe(true);
+    expect(await page.evaluate("window.missionPage.hasMemoryAuthority")).toBe(true);
     expect(await callPage("runWithMemoryAuthority", NIGHT)).toEqual({
       verdict: "ALLOW",
       executed: ["open_gate"],
