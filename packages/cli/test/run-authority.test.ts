@@ -1,9 +1,9 @@
 import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
-import { createServer } from "node:net";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
 import type { RunResult } from "@temporal/agent-sdk";
+import { closedPort } from "../../sdk/test/helpers.js";
 import { startService } from "../../server/test/helpers.js";
 import { runCli, runCliAsync } from "./run-cli.js";
 
@@ -29,14 +29,6 @@ function expectNothingRan(result: { code: number | null; stderr: string }, marke
   expect(lines[0]).toMatch(/^temporalc: mission "nightly_backup" did not start: .*No task ran\.$/);
   for (const fragment of fragments) expect(lines[0]).toContain(fragment);
   expect(existsSync(marker)).toBe(false);
-}
-
-async function closedPort(): Promise<number> {
-  const server = createServer();
-  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
-  const { port } = server.address() as { port: number };
-  await new Promise((resolve) => server.close(resolve));
-  return port;
 }
 
 // Six hours ahead of this machine, so the service's time is recognisable.

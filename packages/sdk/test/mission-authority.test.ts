@@ -1,6 +1,5 @@
 import { existsSync } from "node:fs";
 import { open, readFile, stat, writeFile } from "node:fs/promises";
-import { createServer } from "node:net";
 import { join } from "node:path";
 import { afterAll, afterEach, describe, expect, it, vi } from "vitest";
 import { startService } from "../../server/test/helpers.js";
@@ -8,7 +7,7 @@ import { allow, createClient, verifyInclusion } from "../src/core/index.js";
 import { AuthorityUnavailableError, defineMission, type DenyReason, type MissionSpec, type Task } from "../src/mission/index.js";
 import { defaultSdk } from "../src/node/default-sdk.js";
 import { createLocalAuthority } from "../src/node/local-authority.js";
-import { tempDir } from "./helpers.js";
+import { closedPort, tempDir } from "./helpers.js";
 
 const NIGHT = Date.UTC(2026, 10, 22, 23, 30);
 
@@ -41,15 +40,6 @@ async function failureOf(pending: Promise<unknown>): Promise<AuthorityUnavailabl
   expect(error).toBeInstanceOf(AuthorityUnavailableError);
   expect(error).toMatchObject({ code: "AUTHORITY_UNAVAILABLE", mission: "backup", message: expect.stringMatching(/No task ran\.$/) });
   return error as AuthorityUnavailableError;
-}
-
-/** A loopback port nothing listens on. */
-async function closedPort(): Promise<number> {
-  const server = createServer();
-  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
-  const { port } = server.address() as { port: number };
-  await new Promise((resolve) => server.close(resolve));
-  return port;
 }
 
 afterEach(() => {
