@@ -68,6 +68,23 @@ describe("temporalc run stops before any task when it could not anchor the recei
     });
   });
 
+  it("naming the missions of the file that ran before it, also in the JSON object", () => {
+    const file = join(scratch, "two.mission");
+    writeFileSync(file, "@temporal v4.6.2\nmission first { on ALLOW { execute ping } }\nmission second { on ALLOW { execute ping anchor TSAE -> clockchain } }\n");
+    const blocked = join(scratch, "blocked-home");
+    writeFileSync(blocked, "");
+    const args = ["run", file, "--tasks", "examples/tasks.mjs", "--at", night, "--home", join(blocked, "home")];
+    const text = runCli(args);
+    expect(text.code).toBe(2);
+    expect(text.stdout).toContain("first: ALLOW");
+    expect(text.stderr).toContain(`mission "second" did not start`);
+    expect(text.stderr).toContain("\n  the missions before it did run: first\n");
+    const json = runCli([...args, "--json"]);
+    const outcome = JSON.parse(json.stdout.slice(json.stdout.indexOf("{"))) as { error: { mission: string }; results: RunResult[] };
+    expect(outcome.error.mission).toBe("second");
+    expect(outcome.results.map((result) => [result.mission, result.executed])).toEqual([["first", ["ping"]]]);
+  }, 60_000);
+
   it("for a service that refuses the API key (401), with no stack trace", async () => {
     const { args, marker } = markingTasks();
     const result = await runCliAsync([...args, "--at", night], { env: { TEMPORAL_URL: running.url, TEMPORAL_API_KEY: "wrong-key" } });

@@ -1,5 +1,5 @@
 import { existsSync } from "node:fs";
-import { open, readFile, stat, writeFile } from "node:fs/promises";
+import { mkdir, open, readFile, stat, writeFile } from "node:fs/promises";
 import { join } from "node:path";
 import { afterAll, afterEach, describe, expect, it, vi } from "vitest";
 import { startService } from "../../server/test/helpers.js";
@@ -80,6 +80,21 @@ describe("a local authority that cannot anchor stops the run before its first ta
       expect(error.message).toContain("move it aside");
       expect(existsSync(path)).toBe(false);
       expect((await stat(ledger)).size).toBe(bytes.length);
+    } finally {
+      await sdk.close();
+    }
+  });
+
+  it("when the signing key cannot be loaded", async () => {
+    const home = join(scratch, "bad-key");
+    await mkdir(home);
+    await writeFile(join(home, "signing-key.pem"), "not a key\n");
+    const sdk = createLocalAuthority({ home });
+    const { path, tasks } = marker();
+    try {
+      const error = await failureOf(mission.run({ clock: () => NIGHT, sdk, tasks }));
+      expect(error.cause).toMatchObject({ code: "KEY_INVALID" });
+      expect(existsSync(path)).toBe(false);
     } finally {
       await sdk.close();
     }
