@@ -1,6 +1,6 @@
+import fc from "fast-check";
 import { afterAll, describe, expect, it } from "vitest";
-import { allow } from "../src/core/index.js";
-import { verifyInclusion } from "../src/core/index.js";
+import { allow, verifyInclusion } from "../src/core/index.js";
 import { defineMission, type DenyReason, type MissionSpec } from "../src/mission/index.js";
 import { createLocalAuthority } from "../src/node/local-authority.js";
 import { tempDir } from "./helpers.js";
@@ -88,6 +88,19 @@ describe("measures fail closed", () => {
     const slow = () => new Promise<number>((resolve) => setTimeout(() => resolve(100), 30));
     expect((await mission.evaluate({ clock: () => NOON, carbon: slow, hsBloch: 0.95, measureTimeoutMs: 5_000 })).verdict).toBe("ALLOW");
   });
+
+  it("allows only a finite number in range that meets the threshold, and never rejects, whatever the provider gives", () =>
+    fc.assert(
+      fc.asyncProperty(fc.oneof(fc.double(), fc.integer({ min: -10, max: 400 }), fc.anything()), fc.boolean(), async (carbon, asFunction) => {
+        const decision = await mission.evaluate({ clock: () => NOON, carbon: (asFunction ? async () => carbon : carbon) as never, hsBloch: 0.95 });
+        const sound = typeof carbon === "number" && Number.isFinite(carbon) && carbon >= 0;
+        const expected = carbon === undefined || carbon === null ? ["CARBON_UNKNOWN"] : !sound ? ["CARBON_INVALID"] : carbon < 250 ? [] : ["CARBON_ABOVE_THRESHOLD"];
+        expect(decision.reasons).toEqual(expected);
+        expect(decision.verdict).toBe(expected.length === 0 ? "ALLOW" : "DENY");
+        expect(decision.measure_failures !== undefined).toBe(expected[0] === "CARBON_INVALID");
+      }),
+      { numRuns: 200 },
+    ));
 
   it("serialises the failures as JSON, with the rejected value as text", async () => {
     const decision = await mission.evaluate({ clock: () => NOON, carbon: Number.NaN, hsBloch: 0.95 });
