@@ -335,6 +335,18 @@ export class TemporalClient implements Authority {
 
   // --- Authority -----------------------------------------------------------
 
+  /**
+   * Resolves when the service answers and accepts the API key for issuing
+   * (Managed) and anchoring (Enterprise) receipts: `GET clockchain/status`,
+   * an Enterprise endpoint that changes nothing. Rejects with its
+   * `TemporalApiError`: `NETWORK_ERROR` or `TIMEOUT` (unreachable),
+   * `UNAUTHORIZED` (401: no key, or one the service does not know),
+   * `FORBIDDEN` (403: a key below Enterprise).
+   */
+  async ready(): Promise<void> {
+    await this.getClockchainStatus();
+  }
+
   /** `getContext`. */
   async now(options: AuthorityNowOptions = {}): Promise<PhaseContext> {
     return this.getContext({ zone: options.zone });
