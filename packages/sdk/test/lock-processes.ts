@@ -5,6 +5,7 @@ import { hostname } from "node:os";
 import { join } from "node:path";
 import { createInterface } from "node:readline";
 import type { Readable, Writable } from "node:stream";
+import { Worker } from "node:worker_threads";
 import { build } from "esbuild";
 import { tempDir } from "./helpers.js";
 
@@ -48,24 +49,33 @@ export async function startChild(args: string[], options: { newPidNamespace?: bo
   const file = await childScript();
   const command = options.newPidNamespace === true ? ["unshare", "--pid", "--fork", "--mount-proc", "--kill-child", process.execPath, file] : [process.execPath, file];
   const child: ChildProcessByStdio<Writable, Readable, Readable> = spawn(command[0] as string, [...command.slice(1), ...args], { stdio: ["pipe", "pipe", "pipe"] });
-  let stderr = "";
-  child.stderr.on("data", (chunk: Buffer) => (stderr += chunk.toString()));
   const exited = new Promise<number | null>((resolve) => child.on("exit", (code) => resolve(code)));
-  const lines = createInterface({ input: child.stdout })[Symbol.asyncIterator]();
+  return talkTo(child.pid as number, child, exited, () => child.kill("SIGKILL"), args);
+}
+
+/** Runs lock-child.ts with `args` in a worker thread of this process. */
+export async function startWorker(args: string[]): Promise<LockChild> {
+  const worker = new Worker(await childScript(), { argv: args, stdin: true, stdout: true, stderr: true });
+  const exited = new Promise<number | null>((resolve) => worker.on("exit", (code) => resolve(code)));
+  return talkTo(process.pid, worker, exited, () => void worker.terminate(), args);
+}
+
+function talkTo(pid: number, io: { stdin: Writable | null; stdout: Readable; stderr: Readable }, exited: Promise<number | null>, kill: () => void, args: string[]): LockChild {
+  let stderr = "";
+  io.stderr.on("data", (chunk: Buffer) => (stderr += chunk.toString()));
+  const lines = createInterface({ input: io.stdout })[Symbol.asyncIterator]();
   return {
-    pid: child.pid as number,
+    pid,
     async next() {
       const line = await lines.next();
       if (line.done === true) throw new Error(`lock child ${args.join(" ")} ended without output; exit ${await exited}; stderr: ${stderr}`);
       return JSON.parse(line.value) as Record<string, unknown>;
     },
     send(line) {
-      child.stdin.write(`${line}\n`);
+      io.stdin?.write(`${line}\n`);
     },
     exited,
-    kill() {
-      child.kill("SIGKILL");
-    },
+    kill,
   };
 }
 

@@ -1,11 +1,12 @@
 import { readdir, readFile, stat, symlink, utimes, writeFile } from "node:fs/promises";
 import { hostname } from "node:os";
 import { join } from "node:path";
+import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import { HomeLockedError } from "../src/index.js";
 import { acquireLock, type HomeLock } from "../src/node/lock.js";
 import { tempDir } from "./helpers.js";
-import { canUnsharePid, exitedPid, lockRecord, startChild } from "./lock-processes.js";
+import { canUnsharePid, exitedPid, lockRecord, startChild, startWorker } from "./lock-processes.js";
 
 const SPAWN_TIMEOUT = { timeout: 60_000 };
 
@@ -91,15 +92,20 @@ describe("acquireLock across processes", () => {
     await lock.release();
   });
 
-  it("never takes over the lock of a live owner in this pid namespace, however old its heartbeat", SPAWN_TIMEOUT, async () => {
+  it("never takes over the lock of a live owner in this pid namespace, even one stopped with a heartbeat older than staleMs", SPAWN_TIMEOUT, async () => {
     const path = await lockPathIn();
     const holder = await startChild(["hold", path]);
     await holder.next();
-    // As if the holder had been stopped for a minute: it would write when resumed, so it keeps the lock.
-    await age(path, 60_000);
-    expect(await rejection(acquireLock(path, { waitMs: 300, staleMs: 2_000 }))).toMatchObject({ pid: holder.pid });
+    // A stopped holder would write when resumed, so it keeps the lock although its heartbeat has stopped.
+    process.kill(holder.pid, "SIGSTOP");
+    try {
+      await age(path, 60_000);
+      expect(await rejection(acquireLock(path, { waitMs: 2_500, staleMs: 2_000 }))).toMatchObject({ pid: holder.pid });
+    } finally {
+      process.kill(holder.pid, "SIGCONT");
+    }
     holder.send("release");
-    await holder.exited;
+    expect(await holder.exited).toBe(0);
   });
 
   it.each([
@@ -136,13 +142,14 @@ describe("acquireLock across processes", () => {
       const holder = await startChild(["hold", path], { newPidNamespace: true });
       expect(await holder.next()).toMatchObject({ event: "held", pid: 1 });
       // Twice staleMs: only a heartbeat that keeps beating keeps this lock.
-      const error = await rejection(acquireLock(path, { waitMs: 4_000, staleMs: 2_000 }));
+      const error = await rejection(acquireLock(path, { waitMs: 6_000, staleMs: 3_000 }));
       expect(error).toMatchObject({ pid: 1 });
       holder.kill();
       await holder.exited;
       const started = performance.now();
-      const lock = await acquireLock(path, { waitMs: 15_000, staleMs: 2_000 });
-      expect(performance.now() - started).toBeLessThan(15_000);
+      const lock = await acquireLock(path, { waitMs: 15_000, staleMs: 3_000 });
+      // The dead holder's pid means nothing here, so the takeover waited for its last beat (at most 1 s old) to age past staleMs.
+      expect(performance.now() - started).toBeGreaterThanOrEqual(1_900);
       await lock.release();
     },
   );
@@ -171,6 +178,37 @@ describe("acquireLock within one process", () => {
     await first.release();
     await Promise.all(waiters);
     expect(order).toEqual(["a", "b", "c", "d", "e"]);
+  });
+
+  it("keeps holdings exclusive and grants them in call order, whatever the mix of holds and waits (property)", async () => {
+    const path = await lockPathIn();
+    const alias = join(await tempDir(), "alias");
+    await symlink(join(path, ".."), alias);
+    const plan = fc.array(fc.record({ holdMs: fc.integer({ min: 0, max: 3 }), waitMs: fc.constantFrom(0, 2, 10_000), viaAlias: fc.boolean() }), { minLength: 1, maxLength: 12 });
+    await fc.assert(
+      fc.asyncProperty(plan, async (steps) => {
+        let inside = 0;
+        let overlapped = false;
+        const granted: number[] = [];
+        const outcomes = await Promise.allSettled(
+          steps.map(async ({ holdMs, waitMs, viaAlias }, index) => {
+            const lock = await acquireLock(viaAlias ? join(alias, "lock") : path, { waitMs });
+            overlapped ||= ++inside > 1;
+            granted.push(index);
+            await delay(holdMs);
+            inside--;
+            await lock.release();
+          }),
+        );
+        expect(overlapped).toBe(false);
+        for (const outcome of outcomes) if (outcome.status === "rejected") expect(outcome.reason).toBeInstanceOf(HomeLockedError);
+        // Those that waited long enough all got the lock.
+        steps.forEach((step, index) => step.waitMs === 10_000 && expect(outcomes[index]?.status).toBe("fulfilled"));
+        expect(granted).toEqual([...granted].sort((a, b) => a - b));
+        expect(await readdir(join(path, ".."))).toEqual([]);
+      }),
+      { numRuns: 40 },
+    );
   });
 
   it("fails a queued acquisition after its waitMs, naming this process, and serves the next one", async () => {
@@ -211,6 +249,31 @@ describe("acquireLock within one process", () => {
     await holder.exited;
     await (await acquireLock(path, { waitMs: 5_000 })).release();
     expect(await readdir(join(path, ".."))).toEqual([]);
+  });
+});
+
+describe("acquireLock in worker threads", () => {
+  it("keeps a worker thread's holding from the main thread, and takes it over by the heartbeat once the worker ended without releasing", SPAWN_TIMEOUT, async () => {
+    const path = await lockPathIn();
+    const worker = await startWorker(["hold", path]);
+    const { token } = await worker.next();
+    // Same pid as ours, but another thread: its tokens are not in this thread's set, so the heartbeat decides.
+    expect(await rejection(acquireLock(path, { waitMs: 300 }))).toMatchObject({ pid: process.pid });
+    worker.send("release");
+    expect(await worker.next()).toEqual({ event: "released" });
+    await worker.exited;
+    await (await acquireLock(path, { waitMs: 0 })).release();
+
+    const abandoning = await startWorker(["hold", path]);
+    await abandoning.next();
+    abandoning.send("exit");
+    await abandoning.exited;
+    expect(JSON.parse(await readFile(path, "utf8"))).toMatchObject({ pid: process.pid, thread_id: expect.any(Number) });
+    expect(JSON.parse(await readFile(path, "utf8")).token).not.toBe(token);
+    const started = performance.now();
+    const lock = await acquireLock(path, { waitMs: 10_000, staleMs: 2_000 });
+    expect(performance.now() - started).toBeGreaterThanOrEqual(900);
+    await lock.release();
   });
 });
 

@@ -1,6 +1,7 @@
 import { randomBytes } from "node:crypto";
 import { readFileSync, readlinkSync } from "node:fs";
 import { hostname } from "node:os";
+import { threadId } from "node:worker_threads";
 import { isErrno } from "./errors.js";
 
 /**
@@ -12,6 +13,8 @@ export interface LockOwner {
   /** Random, unique to one holding. */
   readonly token: string;
   readonly pid: number;
+  /** The `worker_threads` thread id within the process (0 for the main thread): threads do not share the set of held tokens. */
+  readonly thread_id: number;
   readonly host: string;
   /** When the file was linked into place, Unix ms by the owner's clock. */
   readonly since_unix_ms: number;
@@ -28,6 +31,7 @@ export type OwnerLiveness = "alive" | "dead" | "unknown";
 
 interface ProcessIdentity {
   readonly pid: number;
+  readonly thread_id: number;
   readonly host: string;
   readonly boot_id: string | undefined;
   readonly pid_ns: string | undefined;
@@ -44,6 +48,7 @@ function self(): ProcessIdentity {
   const procShowsOwnPids = readLink("/proc/self") === String(process.pid);
   identity = {
     pid: process.pid,
+    thread_id: threadId,
     host: hostname(),
     boot_id: readText("/proc/sys/kernel/random/boot_id")?.trim() || undefined,
     pid_ns: /^pid:\[(\d+)\]$/.exec(readLink("/proc/self/ns/pid") ?? "")?.[1],
@@ -55,10 +60,11 @@ function self(): ProcessIdentity {
 
 /** A new owner record for this process, with a fresh token. */
 export function newOwner(): LockOwner {
-  const { pid, host, boot_id, pid_ns, start_ticks } = self();
+  const { pid, thread_id, host, boot_id, pid_ns, start_ticks } = self();
   return {
     token: randomBytes(16).toString("hex"),
     pid,
+    thread_id,
     host,
     since_unix_ms: Date.now(),
     ...(boot_id === undefined ? {} : { boot_id }),
@@ -80,13 +86,15 @@ export function parseOwner(text: string): LockOwner | undefined {
     return undefined;
   }
   if (typeof value !== "object" || value === null) return undefined;
-  const { token, pid, host, since_unix_ms, boot_id, pid_ns, start_ticks } = value as Record<string, unknown>;
+  const { token, pid, thread_id = 0, host, since_unix_ms, boot_id, pid_ns, start_ticks } = value as Record<string, unknown>;
   if (typeof token !== "string" || token === "" || !Number.isSafeInteger(pid) || (pid as number) <= 0) return undefined;
+  if (!Number.isSafeInteger(thread_id) || (thread_id as number) < 0) return undefined;
   if (typeof host !== "string" || !Number.isFinite(since_unix_ms)) return undefined;
   const optional = (field: unknown) => (typeof field === "string" && field !== "" ? field : undefined);
   return {
     token,
     pid: pid as number,
+    thread_id: thread_id as number,
     host,
     since_unix_ms: since_unix_ms as number,
     ...(optional(boot_id) === undefined ? {} : { boot_id: boot_id as string }),
@@ -100,27 +108,34 @@ export function parseOwner(text: string): LockOwner | undefined {
  * ran in this boot and this pid namespace: only then does its pid name the
  * same process for us. There the owner is
  * - dead when the pid does not run, runs as a zombie, or runs with another
- *   start time (the pid was reused), or when it is this process's pid but the
- *   token is not one this process holds (an earlier process with our pid, or
- *   a holding this process abandoned);
- * - alive when the pid runs with the owner's start time (or is this process
- *   holding that token).
+ *   start time (the pid was reused), or when it is this process's pid and
+ *   thread but the token is not one this thread holds (an earlier process
+ *   with our pid, or a holding this thread abandoned);
+ * - alive when the pid runs with the owner's start time and the owner is
+ *   its main thread (or is this thread holding that token).
  * Everything else is "unknown" and left to the heartbeat: owners in another
  * container (pid namespace), on another host or from before a reboot (boot
- * id), and any owner where `/proc` cannot show start times (not Linux, or
+ * id), a worker thread (of this process, whose tokens this thread cannot
+ * see, or of a live process), and any owner where `/proc` cannot show start times (not Linux, or
  * `/proc` mounted for another pid namespace, or hidden by `hidepid`).
  */
 export function ownerLiveness(owner: LockOwner, heldTokens: ReadonlySet<string>): OwnerLiveness {
   const me = self();
   if (owner.boot_id === undefined || owner.boot_id !== me.boot_id || owner.pid_ns === undefined || owner.pid_ns !== me.pid_ns) return "unknown";
-  if (owner.pid === me.pid) return heldTokens.has(owner.token) ? "alive" : "dead";
+  if (owner.pid === me.pid) {
+    if (owner.start_ticks !== undefined && me.start_ticks !== undefined && owner.start_ticks !== me.start_ticks) return "dead";
+    if (owner.thread_id === me.thread_id) return heldTokens.has(owner.token) ? "alive" : "dead";
+    return "unknown";
+  }
   if (!pidRuns(owner.pid)) return "dead";
   if (owner.start_ticks === undefined || !me.procShowsOwnPids) return "unknown";
   const stat = readProcStat(owner.pid);
   // Unreadable (hidepid) tells nothing; exited since kill() is handled on the next look.
   if (stat === undefined) return "unknown";
   if (stat.state === "Z" || stat.state === "X") return "dead";
-  return stat.startTicks === owner.start_ticks ? "alive" : "dead";
+  if (stat.startTicks !== owner.start_ticks) return "dead";
+  // A worker thread can end (terminate()) without releasing while its process runs on.
+  return owner.thread_id === 0 ? "alive" : "unknown";
 }
 
 function pidRuns(pid: number): boolean {

@@ -9,6 +9,8 @@ interface Waiter {
  */
 export class TurnQueue {
   #busy = false;
+  /** When the current turn was given, Unix ms. */
+  #turnSince = 0;
   readonly #waiting: Waiter[] = [];
   readonly #onIdle: () => void;
 
@@ -22,10 +24,15 @@ export class TurnQueue {
    * first; rejects with the signal's reason if it aborts first. Joins the
    * queue synchronously, so calls are served in the order they were made.
    */
+  get turnSince(): number {
+    return this.#turnSince;
+  }
+
   wait(timeoutMs: number, signal: AbortSignal | undefined): Promise<boolean> {
     if (signal?.aborted) return Promise.reject(signal.reason);
     if (!this.#busy && this.#waiting.length === 0) {
       this.#busy = true;
+      this.#turnSince = Date.now();
       return Promise.resolve(true);
     }
     return new Promise<boolean>((resolve, reject) => {
@@ -53,6 +60,7 @@ export class TurnQueue {
   done(): void {
     const next = this.#waiting.shift();
     if (next !== undefined) {
+      this.#turnSince = Date.now();
       next.grant();
       return;
     }

@@ -1,10 +1,11 @@
 import { link, open, stat, type FileHandle } from "node:fs/promises";
+import { hostname } from "node:os";
 import { basename, dirname } from "node:path";
 import { performance } from "node:perf_hooks";
 import { TemporalRangeError, TemporalTypeError, describeValue } from "../core/errors.js";
 import { HomeLockedError, type HomeLockHolder } from "./errors.js";
 import { readSnapshot, removeIfPresent, removeIfUnchanged, sameFile, type LockSnapshot } from "./lock-file.js";
-import { formatOwner, newOwner, ownerLiveness, type LockOwner } from "./lock-owner.js";
+import { formatOwner, newOwner, ownerLiveness } from "./lock-owner.js";
 import { TurnQueue } from "./lock-queue.js";
 
 /*
@@ -17,15 +18,16 @@ import { TurnQueue } from "./lock-queue.js";
  * - Holding: the holder touches the file's mtime every HEARTBEAT_MS (through
  *   its own descriptor, so never another holder's file).
  * - Releasing: the file is removed only if it still holds our token.
- * - Staleness (`isStaleLock`): when the owner's boot id and pid namespace
- *   are ours, its pid is checked (with its start time, so a reused pid is not
- *   mistaken for the owner) and that alone decides: a dead owner's lock is
- *   taken at once, a live owner keeps its lock however late its heartbeat (it
- *   is stopped or stalled, and would write when it resumes). Otherwise — an
- *   owner in another container, on another host, from before a reboot, or a
- *   file naming no owner — only the heartbeat decides: the lock is stale when
- *   its mtime is older than `staleMs`. A pid that happens to be free or taken
- *   in our namespace therefore never decides for a foreign owner.
+ * - Staleness (`isStaleLock`, `ownerLiveness`): when the owner's boot id and
+ *   pid namespace are ours, its pid is checked (with its start time, so a
+ *   reused pid is not mistaken for the owner) and that alone decides: a dead
+ *   owner's lock is taken at once, a live owner (main thread) keeps its lock
+ *   however late its heartbeat (it is stopped or stalled, and would write
+ *   when it resumes). Otherwise — an owner in another container, on another
+ *   host, from before a reboot, a worker thread, or a file naming no owner —
+ *   only the heartbeat decides: the lock is stale when its mtime is older
+ *   than `staleMs`. A pid that happens to be free or taken in our namespace
+ *   therefore never decides for a foreign owner.
  * - Taking over: under a guard file (created exclusively, itself stale when
  *   its owner is dead or it is older than `staleMs`), the taker reads the
  *   lock again and removes it only if it is still the file it judged and
@@ -34,19 +36,24 @@ import { TurnQueue } from "./lock-queue.js";
  *
  * Remaining windows, all needing a wrong judgement or a stall longer than
  * `staleMs` in the middle of a takeover:
- * 1. A live owner in another pid namespace or host whose heartbeat stalls
- *    longer than `staleMs` (event loop blocked, process stopped, clock skew
- *    between hosts) is taken over while it still believes it holds the lock.
- *    `assertHeld()` just before writing narrows this to the write itself.
- * 2. A taker that stalls longer than `staleMs` while holding the guard can be
- *    overtaken by a second taker; both then act on their own re-read, and
- *    the rename-and-compare removes only the stale file, but if the second
- *    taker's new lock is moved aside by the first and yet another process
- *    links into the emptied path before it is linked back, the second
- *    taker's holding is lost (its `assertHeld()` reports it).
+ * 1. A live owner judged by its heartbeat (another pid namespace or host, a
+ *    worker thread) whose heartbeat stalls longer than `staleMs` (event loop
+ *    blocked, process stopped, clocks of two hosts apart) is taken over
+ *    while it still believes it holds the lock. `assertHeld()` just before
+ *    writing narrows this to the write itself.
+ * 2. A taker that stalls longer than `staleMs` between checking that the
+ *    guard is still its own and renaming the lock aside can be overtaken by
+ *    a second taker, which removes the stale lock and links its own; the
+ *    first then moves that new lock aside, sees it is not the stale one and
+ *    links it back — unless yet another process linked a lock into the
+ *    emptied path in that moment, and then the second taker has lost its
+ *    holding (its `assertHeld()` reports it).
  * 3. Release reads the token, then unlinks: if between the two its lock was
- *    wrongly taken over (case 1) and re-taken, the new holder's file is
- *    removed. Within one pid namespace and boot, none of these can happen.
+ *    wrongly taken over (case 1) and taken again, the new holder's file is
+ *    removed.
+ * Cases 1 and 3 need an owner judged by its heartbeat: among main threads of
+ * one boot and pid namespace only case 2 remains, and only for a taker
+ * stopped for longer than `staleMs` in the middle of its takeover.
  */
 
 export interface AcquireLockOptions {
@@ -96,7 +103,11 @@ export async function acquireLock(lockPath: string, options: AcquireLockOptions 
   const turn = joinQueue(lockPath, deadline, signal);
   joining = turn.catch(() => undefined);
   const { queue, granted } = await turn;
-  if (!(await granted)) throw lockedError(lockPath, (await readSnapshot(lockPath))?.owner, waitMs);
+  if (!(await granted)) {
+    // The turn in this process may still be waiting for another process's lock, which the file then names; otherwise it is this process's.
+    const owner = (await readSnapshot(lockPath))?.owner ?? { pid: process.pid, host: hostname(), since_unix_ms: queue.turnSince };
+    throw lockedError(lockPath, owner, waitMs);
+  }
   try {
     return await takeLockFile(lockPath, queue, { waitMs, staleMs, signal, deadline });
   } catch (error) {
@@ -155,7 +166,8 @@ async function takeLockFile(lockPath: string, queue: TurnQueue, attempt: Attempt
       await sleep(Math.min(left, pollDelayMs(round)), attempt.signal);
     }
   } finally {
-    await removeIfPresent(pendingPath);
+    // Once linked, the lock file is another name of the same file; a pending name left behind by a failed unlink is only litter.
+    await removeIfPresent(pendingPath).catch(() => undefined);
     if (!linked) await handle.close();
   }
   return holding(lockPath, owner.token, handle, queue);
@@ -207,6 +219,9 @@ async function takeOver(lockPath: string, judged: LockSnapshot, staleMs: number)
   try {
     const current = await readSnapshot(lockPath);
     if (current === undefined || !sameFile(current, judged, { ignoreHeartbeat: true }) || !isStaleLock(current, staleMs)) return false;
+    // Were we slow enough for our guard to be judged stale, another taker may be at work: leave the lock to it.
+    const ours = await readSnapshot(guardPath);
+    if (ours === undefined || !sameFile(ours, guard)) return false;
     return await removeIfUnchanged(lockPath, current);
   } finally {
     await removeIfUnchanged(guardPath, guard);
@@ -276,7 +291,7 @@ function holding(lockPath: string, token: string, handle: FileHandle, queue: Tur
   };
 }
 
-function lockedError(lockPath: string, owner: LockOwner | undefined, waited: number | "lost"): HomeLockedError {
+function lockedError(lockPath: string, owner: HomeLockHolder | undefined, waited: number | "lost"): HomeLockedError {
   const holder: HomeLockHolder | undefined = owner === undefined ? undefined : { pid: owner.pid, host: owner.host, since_unix_ms: owner.since_unix_ms };
   return new HomeLockedError(lockPath, holder, waited === "lost" ? { lost: true } : { waitedMs: waited });
 }
