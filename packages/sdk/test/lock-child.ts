@@ -8,6 +8,9 @@
  *     removing it before release. Prints one JSON line: pid, acquisitions,
  *     double holds seen and [enter, exit] intervals in CLOCK_MONOTONIC ns
  *     (comparable across processes on one machine).
+ *   abandon <lockPath> <markerPath>
+ *     Takes the lock once, proves it exclusive as stress does, prints the same
+ *     JSON line and exits without releasing, leaving a dead owner's lock.
  *   hold <lockPath> [staleMs]
  *     Takes the lock, prints {"event":"held",...}, then obeys stdin lines:
  *     "release" (release, print {"event":"released"}, exit) or "exit" (exit
@@ -21,10 +24,11 @@ const [mode, lockPath, ...rest] = process.argv.slice(2);
 if (lockPath === undefined) throw new Error("usage: lock-child stress|hold <lockPath> ...");
 
 if (mode === "stress") await stress(lockPath, rest);
+else if (mode === "abandon") await stress(lockPath, [rest[0] as string, "1", String(Number.MAX_SAFE_INTEGER)], { release: false });
 else if (mode === "hold") await hold(lockPath, rest);
 else throw new Error(`unknown mode ${mode}`);
 
-async function stress(path: string, [markerPath, count, stopAt]: string[]): Promise<void> {
+async function stress(path: string, [markerPath, count, stopAt]: string[], { release = true } = {}): Promise<void> {
   if (markerPath === undefined || count === undefined || stopAt === undefined) throw new Error("stress needs markerPath count stopAtUnixMs");
   let doubles = 0;
   const intervals: [string, string][] = [];
@@ -42,9 +46,11 @@ async function stress(path: string, [markerPath, count, stopAt]: string[]): Prom
       doubles++;
     }
     intervals.push([String(enter), String(process.hrtime.bigint())]);
-    await lock.release();
+    if (release) await lock.release();
   }
   process.stdout.write(`${JSON.stringify({ pid: process.pid, acquisitions: intervals.length, doubles, intervals })}\n`);
+  // Ends with the lock file still naming this process, as a crash would.
+  if (!release) process.exit(0);
 }
 
 async function hold(path: string, [staleMs]: string[]): Promise<void> {

@@ -9,24 +9,25 @@ import { Worker } from "node:worker_threads";
 import { build } from "esbuild";
 import { tempDir } from "./helpers.js";
 
-let script: Promise<string> | undefined;
+const bundles = new Map<string, Promise<string>>();
 
-/** lock-child.ts bundled into one ES module Node can run, built once per test file. */
+/** `entry` (relative to this directory) bundled into one ES module Node can run, built once per test file. */
+export function bundled(entry: string): Promise<string> {
+  let outfile = bundles.get(entry);
+  if (outfile === undefined) {
+    outfile = (async () => {
+      const file = join(await tempDir(), "bundle.mjs");
+      await build({ entryPoints: [new URL(entry, import.meta.url).pathname], bundle: true, platform: "node", format: "esm", target: "node20", outfile: file, logLevel: "error" });
+      return file;
+    })();
+    bundles.set(entry, outfile);
+  }
+  return outfile;
+}
+
+/** lock-child.ts, ready to run. */
 export function childScript(): Promise<string> {
-  script ??= (async () => {
-    const outfile = join(await tempDir(), "lock-child.mjs");
-    await build({
-      entryPoints: [new URL("./lock-child.ts", import.meta.url).pathname],
-      bundle: true,
-      platform: "node",
-      format: "esm",
-      target: "node20",
-      outfile,
-      logLevel: "error",
-    });
-    return outfile;
-  })();
-  return script;
+  return bundled("./lock-child.ts");
 }
 
 /** Whether `unshare --pid --fork --mount-proc` can run a process in a new pid namespace here (it needs root or user namespaces). */

@@ -6,7 +6,7 @@ import { describe, expect, it } from "vitest";
 import { HomeLockedError } from "../src/index.js";
 import { acquireLock, type HomeLock } from "../src/node/lock.js";
 import { tempDir } from "./helpers.js";
-import { canUnsharePid, exitedPid, lockRecord, startChild, startWorker } from "./lock-processes.js";
+import { bundled, canUnsharePid, exitedPid, lockRecord, startChild, startWorker } from "./lock-processes.js";
 
 const SPAWN_TIMEOUT = { timeout: 60_000 };
 
@@ -209,6 +209,17 @@ describe("acquireLock within one process", () => {
       }),
       { numRuns: 40 },
     );
+  });
+
+  it("is kept from a second copy of the lock module in this thread (a bundled and an installed SDK)", async () => {
+    const path = await lockPathIn();
+    const copy = (await import(await bundled("../src/node/lock.ts"))) as typeof import("../src/node/lock.js");
+    expect(copy.acquireLock).not.toBe(acquireLock);
+    const lock = await acquireLock(path);
+    // The copies share no queue, so the copy polls the file; it must see a live holding, not one this thread abandoned.
+    expect(await copy.acquireLock(path, { waitMs: 200 }).catch((e: unknown) => e)).toMatchObject({ code: "HOME_LOCKED", pid: process.pid });
+    await lock.release();
+    await (await copy.acquireLock(path, { waitMs: 0 })).release();
   });
 
   it("fails a queued acquisition after its waitMs, naming this process, and serves the next one", async () => {

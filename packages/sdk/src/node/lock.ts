@@ -84,8 +84,14 @@ const MAX_TIMER_MS = 2_147_483_647;
 const FIRST_POLL_MS = 1;
 const MAX_POLL_MS = 25;
 
-/** Tokens of the holdings this process has now, so a lock file naming this pid can be told apart from one an earlier process with the same pid left. */
-const heldTokens = new Set<string>();
+/**
+ * Tokens of the holdings this thread has now, so a lock file naming this pid
+ * and thread can be told apart from one an earlier process with the same pid
+ * left. Kept on globalThis so that two copies of this module in one thread
+ * (a bundled and an installed SDK) do not take each other's locks as
+ * abandoned.
+ */
+const heldTokens: Set<string> = ((globalThis as Record<symbol, unknown>)[Symbol.for("@temporal/agent-sdk:held-lock-tokens")] ??= new Set<string>()) as Set<string>;
 const queues = new Map<string, TurnQueue>();
 /** Each acquisition joins its lock's queue only after the one before it has, so the queues are in call order although finding the key is asynchronous. */
 let joining: Promise<unknown> = Promise.resolve();
