@@ -116,8 +116,8 @@ export function parseOwner(text: string): LockOwner | undefined {
  * Everything else is "unknown" and left to the heartbeat: owners in another
  * container (pid namespace), on another host or from before a reboot (boot
  * id), a worker thread (of this process, whose tokens this thread cannot
- * see, or of a live process), and any owner where `/proc` cannot show start times (not Linux, or
- * `/proc` mounted for another pid namespace, or hidden by `hidepid`).
+ * see, or of a live process), and any owner where `/proc` cannot show start
+ * times (not Linux, `/proc` mounted for another pid namespace, `hidepid`).
  */
 export function ownerLiveness(owner: LockOwner, heldTokens: ReadonlySet<string>): OwnerLiveness {
   const me = self();
