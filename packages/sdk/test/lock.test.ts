@@ -351,6 +351,7 @@ describe("acquireLock options", () => {
     [{ waitMs: 2 ** 31 }, "waitMs"],
     [{ staleMs: 1_999 }, "staleMs"],
     [{ signal: "stop" }, "signal"],
+    [null, "options must be an object"],
   ])("rejects %o with INVALID_ARGUMENT", async (options, name) => {
     const path = await lockPathIn();
     await expect(acquireLock(path, options as never)).rejects.toMatchObject({ code: "INVALID_ARGUMENT", message: expect.stringContaining(name) });
