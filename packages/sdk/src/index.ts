@@ -16,4 +16,5 @@ export {
   type LocalAuthorityStatus,
 } from "./node/local-authority.js";
 export type { LedgerStatus, TornTailRecovery } from "./node/ledger.js";
-export { HomeLockedError, LedgerCorruptError, type LedgerCorruptionReason } from "./node/errors.js";
+export { HomeLockedError, LedgerCorruptError, type HomeLockHolder, type LedgerCorruptionReason } from "./node/errors.js";
+export { acquireLock, type AcquireLockOptions, type HomeLock } from "./node/lock.js";
