@@ -20,6 +20,11 @@ function code(file: string): string {
     .replace(/\/\/.*$/gm, "");
 }
 
+/** Code without its quoted strings, so that a message saying "process" is not taken for the global. */
+function withoutStrings(source: string): string {
+  return source.replace(/"(?:[^"\\\n]|\\.)*"|'(?:[^'\\\n]|\\.)*'/g, '""');
+}
+
 function specifiers(file: string): string[] {
   return [...code(file).matchAll(/(?:\bfrom|^\s*import)\s+["']([^"']+)["']/gm)].map((match) => match[1] as string);
 }
@@ -77,8 +82,8 @@ describe("what a browser build loads", () => {
     expect(source).not.toMatch(/from\s+["']node:/);
     expect(source).not.toMatch(/\bimport\s*\(/);
     expect(source).not.toMatch(/\brequire\s*\(/);
-    expect(source).not.toMatch(/\bprocess\b/);
-    expect(source).not.toMatch(/\bBuffer\b/);
+    expect(withoutStrings(source)).not.toMatch(/\bprocess\b/);
+    expect(withoutStrings(source)).not.toMatch(/\bBuffer\b/);
     // No packages (the SDK has no runtime dependencies): relative files, or the package's own `#` imports.
     for (const specifier of specifiers(file)) {
       expect(resolveForBrowser(file, specifier), `${file} imports ${specifier}`).toBeDefined();
@@ -99,7 +104,7 @@ describe("the entry points", () => {
     expect(typeof sdk.defineMission).toBe("function");
     expect(typeof sdk.defaultSdk).toBe("function");
     for (const name of ["defineMission", "defaultSdk"]) expect(core).not.toHaveProperty(name);
-    for (const name of ["createLocalAuthority", "LocalAuthority", "defaultHome", "HomeLockedError", "LedgerCorruptError"]) {
+    for (const name of ["createLocalAuthority", "LocalAuthority", "defaultHome", "acquireLock", "HomeLockedError", "LedgerCorruptError"]) {
       expect(node).toHaveProperty(name);
       expect(sdk).not.toHaveProperty(name);
     }

@@ -87,7 +87,8 @@ describe("temporal-service", () => {
     expect(result.stderr).toContain("a port is an integer 0..65535");
   });
 
-  it("serves with its keys from the config, and a second service on the same home fails with HOME_LOCKED", async () => {
+  // The second service waits for the home's lock (10 s by default) before it fails, hence the longer timeout.
+  it("serves with its keys from the config, and a second service on the same home fails with HOME_LOCKED once its wait for the lock runs out", { timeout: 90_000 }, async () => {
     const home = await tempDir();
     const key = cli(["keys", "create", "--tier", "developer", "--home", home]).stdout.trim();
     const running = await serve(["--port", "0", "--home", home]);

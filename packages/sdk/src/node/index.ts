@@ -15,4 +15,5 @@ export {
   type LocalAuthorityStatus,
 } from "./local-authority.js";
 export type { LedgerStatus, TornTailRecovery } from "./ledger.js";
-export { HomeLockedError, LedgerCorruptError, type LedgerCorruptionReason } from "./errors.js";
+export { HomeLockedError, LedgerCorruptError, type HomeLockHolder, type LedgerCorruptionReason } from "./errors.js";
+export { acquireLock, type AcquireLockOptions, type HomeLock } from "./lock.js";

@@ -99,6 +99,18 @@ export class LocalAuthority implements Authority {
     return this.#failure !== undefined;
   }
 
+  /**
+   * Opens the home as the first use would (creates and locks it, so it is
+   * writable; loads the key; verifies the ledger) and reads the clock as a
+   * signature would. Rejects with that step's error: the Node.js error of
+   * the folder (`ENOTDIR`, `EACCES`), `HOME_LOCKED`, `KEY_INVALID`,
+   * `LEDGER_CORRUPT`, `INVALID_TIME`.
+   */
+  async ready(): Promise<void> {
+    await this.#open();
+    this.#signingTime();
+  }
+
   async now(options: AuthorityNowOptions = {}): Promise<PhaseContext> {
     this.#assertUsable();
     return contextAt(this.#clock(), { zone: options.zone, source: "local" });
