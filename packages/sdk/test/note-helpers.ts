@@ -33,6 +33,7 @@ export async function expectCode(run: () => unknown, code: string, ...fragments:
 /** The note's UTF-8 with byte `at` (modulo its length) XORed with `mask`. */
 export function tamper(note: string, at: number, mask: number): Uint8Array {
   const bytes = new TextEncoder().encode(note);
-  bytes[at % bytes.length] ^= mask;
+  const index = at % bytes.length;
+  bytes[index] = (bytes[index] as number) ^ mask;
   return bytes;
 }

@@ -5,6 +5,7 @@
 
 import { isHash } from "../core/encoding.js";
 import { TemporalError, TemporalRangeError, TemporalTypeError, describeIssues, describeValue, type ErrorCode } from "../core/errors.js";
+import { isVerifierKey } from "../core/note-key.js";
 import { receiptIssues } from "../core/receipt.js";
 import type {
   AllowResult,
@@ -320,7 +321,10 @@ export class TemporalClient implements Authority {
   async getKeys(): Promise<KeySet> {
     const reply = await this.#get("keys");
     const set = object<KeySet>(reply);
-    if (typeof set.keys !== "object" || set.keys === null || Array.isArray(set.keys)) throw invalid(reply, "expected { keys: { <key_id>: <jwk> } }");
+    const isMap = (value: unknown): value is Record<string, unknown> => typeof value === "object" && value !== null && !Array.isArray(value);
+    if (!isMap(set.keys) || !isMap(set.note_verifier_keys) || !Object.values(set.note_verifier_keys).every(isVerifierKey)) {
+      throw invalid(reply, "expected { keys: { <key_id>: <jwk> }, note_verifier_keys: { <key_id>: <name>+<hex key ID>+<base64 key> } }");
+    }
     return set;
   }
 
