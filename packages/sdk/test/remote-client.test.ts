@@ -257,7 +257,8 @@ describe("the client as an Authority", () => {
       if (req.url.startsWith("/api/v1/context")) return json(res, 200, ctx);
       if (req.url === "/api/v1/security/tsae") return json(res, 201, receipt);
       if (req.url === "/api/v1/clockchain/anchor") return json(res, 200, { receipt_hash: "h" });
-      if (req.url === "/api/v1/keys") return json(res, 200, { keys: { [jwk.kid]: jwk }, note_verifier_keys: {} });
+      // A service from before note verifier keys: publicKeys needs only the JWKs.
+      if (req.url === "/api/v1/keys") return json(res, 200, { keys: { [jwk.kid]: jwk } });
       apiError(res, 404, "NOT_FOUND");
     });
     const remote = client(server);
