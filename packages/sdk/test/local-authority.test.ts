@@ -1,11 +1,9 @@
-import { spawnSync } from "node:child_process";
 import { existsSync } from "node:fs";
-import { readFile, rm, stat, symlink, unlink, writeFile } from "node:fs/promises";
+import { copyFile, link, readFile, rm, stat, symlink, unlink, writeFile } from "node:fs/promises";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import {
   GENESIS_HEAD_HASH,
-  HomeLockedError,
   TsaeRequestError,
   contextAt,
   createLocalAuthority,
@@ -21,6 +19,7 @@ import {
   type Receipt,
   type SignedHead,
 } from "../src/index.js";
+import { acquireLock } from "../src/node/lock.js";
 import { tempDir, withAuthority } from "./helpers.js";
 
 const T0 = Date.UTC(2025, 4, 1, 12);
@@ -45,9 +44,11 @@ describe("local authority", () => {
     await authority.issueReceipt(request(0));
     expect((await stat(join(home, "signing-key.pem"))).mode & 0o777).toBe(0o600);
     expect(existsSync(join(home, "clockchain.log"))).toBe(true);
-    expect(existsSync(join(home, "lock"))).toBe(true);
-    await authority.close();
+    // The lock is taken only to create the key and to append, and released at once.
     expect(existsSync(join(home, "lock"))).toBe(false);
+    await authority.anchor(await authority.issueReceipt(request(1)));
+    expect(existsSync(join(home, "lock"))).toBe(false);
+    await authority.close();
   });
 
   it("issues receipts that verify with its published key and anchors them with verifiable proofs", async () => {
@@ -155,39 +156,59 @@ describe("local authority", () => {
     });
   });
 
-  it("lets one authority at a time hold a home, and takes over a stale lock", async () => {
+  it("lets several authorities share a home, each reading what the others anchored", async () => {
     const home = await tempDir();
-    const first = createLocalAuthority({ home });
-    await first.publicKeys();
-    const second = createLocalAuthority({ home });
-    const error = await second.publicKeys().catch((e: unknown) => e);
-    expect(error).toBeInstanceOf(HomeLockedError);
-    expect(error).toMatchObject({ code: "HOME_LOCKED", pid: process.pid });
-    await first.close();
-    await second.publicKeys();
-    await second.close();
-
-    await writeFile(join(home, "lock"), `${process.ppid}\n`);
-    await expect(withAuthority(home, T0, (authority) => authority.publicKeys())).rejects.toMatchObject({ code: "HOME_LOCKED", pid: process.ppid });
-
-    const exited = spawnSync(process.execPath, ["-e", ""]);
-    await writeFile(join(home, "lock"), `${exited.pid}\n`);
-    await withAuthority(home, T0, (authority) => authority.publicKeys());
+    const alias = join(await tempDir(), "alias");
+    await symlink(home, alias);
+    const [first, second] = [createLocalAuthority({ home }), createLocalAuthority({ home: alias })];
+    try {
+      const a = await issueAndAnchor(first, 1);
+      const b = await issueAndAnchor(second, 2);
+      expect(b.proof).toMatchObject({ leaf_index: 1, tree_size: 2, signed_head: { sequence: 1, prev_head_hash: headHash(a.proof.signed_head) } });
+      expect(await first.getAnchorProof(b.proof.receipt_hash)).toEqual(b.proof);
+      // Anchoring a receipt the other authority anchored returns its proof, and adds nothing.
+      expect(await first.anchor(b.receipt)).toEqual(b.proof);
+      expect(await second.anchor(a.receipt)).toMatchObject({ leaf_index: 0, tree_size: 2 });
+      expect(await second.publicKeys()).toEqual(await first.publicKeys());
+      expect((await first.status()).records).toBe(2);
+    } finally {
+      await Promise.all([first.close(), second.close()]);
+    }
   });
 
-  it("takes over a lock left with this process's pid by an earlier process (a restarted container's pid 1)", async () => {
+  it("waits for the home's lock only to append: reads go on, and an append gives up with HOME_LOCKED after lockWaitMs", async () => {
     const home = await tempDir();
-    await writeFile(join(home, "lock"), `${process.pid}\n`);
-    await withAuthority(home, T0, async (authority) => {
-      await authority.publicKeys();
-      expect(await readFile(join(home, "lock"), "utf8")).toBe(`${process.pid}\n`);
-      // Held by this process now: a second authority, by any path to the home, is refused.
-      const alias = join(await tempDir(), "alias");
-      await symlink(home, alias);
-      for (const path of [home, alias]) {
-        await expect(createLocalAuthority({ home: path }).publicKeys()).rejects.toMatchObject({ code: "HOME_LOCKED", pid: process.pid });
-      }
-    });
+    const first = await withAuthority(home, T0, (authority) => issueAndAnchor(authority, 1));
+    const held = await acquireLock(join(home, "lock"));
+    const authority = createLocalAuthority({ home, lockWaitMs: 300 });
+    try {
+      expect(await authority.getAnchorProof(first.proof.receipt_hash)).toEqual(first.proof);
+      const receipt = await authority.issueReceipt(request(2));
+      await expect(authority.anchor(receipt)).rejects.toMatchObject({ code: "HOME_LOCKED" });
+      await held.release();
+      expect(await authority.anchor(receipt)).toMatchObject({ leaf_index: 1 });
+    } finally {
+      await held.release();
+      await authority.close();
+    }
+  });
+
+  it("refuses a ledger reached through a symbolic or hard link from another home", async () => {
+    const owner = await tempDir();
+    await withAuthority(owner, T0, (authority) => issueAndAnchor(authority, 1));
+    const refused = (home: string) =>
+      expect(withAuthority(home, T0, (authority) => authority.status())).rejects.toMatchObject({ code: "LEDGER_LINKED", message: expect.stringMatching(/belongs to one home/) });
+    for (const [makeLink, what] of [[symlink, "symbolic link"], [link, "2 hard links"]] as const) {
+      const home = await tempDir();
+      await copyFile(join(owner, "signing-key.pem"), join(home, "signing-key.pem"));
+      await makeLink(join(owner, "clockchain.log"), join(home, "clockchain.log"));
+      await refused(home);
+      await expect(withAuthority(home, T0, (authority) => authority.status())).rejects.toThrow(what);
+      // A hard link has no direction: the owner's own name for the file is refused too, until the other is removed.
+      if (makeLink === link) await refused(owner);
+      await unlink(join(home, "clockchain.log"));
+      await withAuthority(owner, T0, async (authority) => expect((await authority.status()).anchors).toBe(1));
+    }
   });
 
   it("rejects a clock reading that signed records cannot carry, only for the call that read it", async () => {
