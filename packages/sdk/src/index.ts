@@ -6,7 +6,14 @@ export * from "./core/index.js";
 export * from "./mission/index.js";
 export { defaultSdk } from "./node/default-sdk.js";
 export { defaultHome } from "./node/home.js";
-export { LocalAuthority, createLocalAuthority, type LocalAuthorityOptions, type LocalAuthorityStatus } from "./node/local-authority.js";
+export {
+  LocalAuthority,
+  createLocalAuthority,
+  homeParts,
+  type HomeParts,
+  type LocalAuthorityOptions,
+  type LocalAuthorityStatus,
+} from "./node/local-authority.js";
 export { FileLogStore, type FileLogStoreOptions, type LedgerStatus, type TornTailRecovery } from "./node/ledger.js";
 export { FileSigner, type FileSignerOptions } from "./node/signing-key.js";
 export { FileChallengeStore } from "./node/file-challenge-store.js";

@@ -19,6 +19,20 @@ export interface LocalAuthorityOptions {
   readonly lockWaitMs?: number;
 }
 
+/** The file seams of one home: its key file, its ledger and its challenge directory. */
+export interface HomeParts {
+  readonly signer: FileSigner;
+  readonly log: FileLogStore;
+  readonly challenges: FileChallengeStore;
+}
+
+/** The file seams of a home (no I/O until used); `createLocalAuthority` composes them, a service may compose them with other parts. */
+export function homeParts(options: Pick<LocalAuthorityOptions, "home" | "lockWaitMs"> = {}): HomeParts {
+  const paths = homePaths(options.home ?? defaultHome());
+  const lock = { lockWaitMs: options.lockWaitMs };
+  return { signer: new FileSigner(paths, lock), log: new FileLogStore(paths, lock), challenges: new FileChallengeStore(paths.challenges) };
+}
+
 export interface LocalAuthorityStatus extends LedgerStatus {
   readonly home: string;
   readonly key_id: string;
@@ -36,18 +50,11 @@ export class LocalAuthority extends ComposedAuthority {
   readonly #ledger: FileLogStore;
 
   constructor(options: LocalAuthorityOptions = {}) {
-    const paths = homePaths(options.home ?? defaultHome());
-    const lock = { lockWaitMs: options.lockWaitMs };
-    const ledger = new FileLogStore(paths, lock);
-    super({
-      signer: new FileSigner(paths, lock),
-      log: ledger,
-      challenges: new FileChallengeStore(paths.challenges),
-      clock: options.clock,
-      name: `the local authority at ${paths.home}`,
-    });
-    this.home = paths.home;
-    this.#ledger = ledger;
+    const { home } = homePaths(options.home ?? defaultHome());
+    const parts = homeParts({ home, lockWaitMs: options.lockWaitMs });
+    super({ ...parts, clock: options.clock, name: `the local authority at ${home}` });
+    this.home = home;
+    this.#ledger = parts.log;
   }
 
   /** Ledger health, including any torn tail removed when it was read. */
