@@ -112,6 +112,7 @@ Examples:
     .option("--carbon <gCO2eq/kWh>", "the current grid carbon intensity", numberIn(0, Number.MAX_VALUE, "a number of gCO2eq/kWh, 0 or more"))
     .option("--hs-bloch <score>", "the current HS-Bloch quality score, 0 to 1", numberIn(0, 1, "a score from 0 to 1"))
     .option("--home <dir>", "where keys and the ledger live (default: $TEMPORAL_HOME or ./.temporal); forces the local authority even with TEMPORAL_URL set")
+    .option("--local-clock", "with the service in $TEMPORAL_URL, read the phase from this machine's clock instead of the service's", false)
     .option("--dry-run", "decide the verdict only: run no task, issue no receipt", false)
     .option("--json", "print the result object (an array for several missions)", false)
     .option("--fail-on-deny", "exit with status 3 when any verdict is DENY", false)
@@ -122,12 +123,17 @@ A mission that requires carbon or HS-Bloch and is given no value is denied
 (fail closed). Receipts are signed with a key created under --home on first
 use and anchored in its ledger; with TEMPORAL_URL (and TEMPORAL_API_KEY) set
 and no --home, the service at that URL issues and anchors them instead
-(see docs/service.md). With --at, tasks run and receipts record the
-given time as the time of the action (the receipt's issue time stays real).
+(see docs/service.md), and the phase is read from its clock. With --at,
+tasks run and receipts record the given time as the time of the action
+(the receipt's issue time stays real).
+
+A mission whose block anchors a receipt checks first that it can: the home
+is writable and its ledger sound, or the service answers and accepts the
+key. If not, no task runs and the one-line error says what to fix (exit 2).
 
 Exit status: 0 when the missions ran (ALLOW or DENY), 1 for errors in the
-file or a failing task, 2 for usage or I/O errors, 3 for DENY with
---fail-on-deny.
+file or a failing task, 2 for usage, I/O, authority or service errors, 3
+for DENY with --fail-on-deny.
 
 Examples:
   $ temporalc run examples/nightly-backup.mission --tasks examples/tasks.mjs --carbon 180

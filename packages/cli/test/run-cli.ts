@@ -1,8 +1,9 @@
-import { spawnSync } from "node:child_process";
+import { execFile, spawnSync } from "node:child_process";
 import { fileURLToPath } from "node:url";
 
 export const REPO_ROOT = fileURLToPath(new URL("../../../", import.meta.url));
 const BIN = `${REPO_ROOT}bin/temporalc`;
+const TIMEOUT_MS = 60_000;
 
 export interface CliResult {
   code: number | null;
@@ -10,10 +11,31 @@ export interface CliResult {
   stderr: string;
 }
 
-/** Runs the built CLI as a user would, from the repository root unless `cwd` says otherwise. */
-export function runCli(args: string[], options: { env?: Record<string, string>; cwd?: string; input?: string } = {}): CliResult {
-  const env: Record<string, string | undefined> = { ...process.env, NO_COLOR: undefined, FORCE_COLOR: undefined, ...options.env };
+export interface CliOptions {
+  env?: Record<string, string | undefined>;
+  cwd?: string;
+  input?: string;
+}
+
+/** The test's environment without colour settings, with `extra` on top (an `undefined` value removes a variable). */
+function cliEnv(extra: CliOptions["env"]): Record<string, string> {
+  const env: Record<string, string | undefined> = { ...process.env, NO_COLOR: undefined, FORCE_COLOR: undefined, ...extra };
   for (const key of Object.keys(env)) if (env[key] === undefined) delete env[key];
-  const result = spawnSync(process.execPath, [BIN, ...args], { cwd: options.cwd ?? REPO_ROOT, env, encoding: "utf8", input: options.input ?? "", timeout: 60_000 });
+  return env as Record<string, string>;
+}
+
+/** Runs the built CLI as a user would, from the repository root unless `cwd` says otherwise. */
+export function runCli(args: string[], options: CliOptions = {}): CliResult {
+  const result = spawnSync(process.execPath, [BIN, ...args], { cwd: options.cwd ?? REPO_ROOT, env: cliEnv(options.env), encoding: "utf8", input: options.input ?? "", timeout: TIMEOUT_MS });
   return { code: result.status, stdout: result.stdout, stderr: result.stderr };
+}
+
+/** `runCli` without blocking this process, for a CLI that talks to a server running in the test. */
+export function runCliAsync(args: string[], options: Omit<CliOptions, "input"> = {}): Promise<CliResult> {
+  return new Promise((resolve) => {
+    const child = execFile(process.execPath, [BIN, ...args], { cwd: options.cwd ?? REPO_ROOT, env: cliEnv(options.env), encoding: "utf8", timeout: TIMEOUT_MS }, (error, stdout, stderr) => {
+      resolve({ code: error === null ? 0 : typeof error.code === "number" ? error.code : null, stdout, stderr });
+    });
+    child.stdin?.end();
+  });
 }

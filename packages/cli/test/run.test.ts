@@ -95,13 +95,14 @@ describe("temporalc run", () => {
     expect((JSON.parse(result.stdout) as RunResult).ctx.utc).toBe("2026-11-22T23:30:00.000Z");
   });
 
-  it("reports a ledger that cannot be written in one line, with what had run, and exits 2", () => {
+  it("reports a ledger that cannot be written in one line before any task runs, and exits 2", () => {
     const file = join(scratch, "not-a-folder");
     writeFileSync(file, "");
     const result = runCli(["run", "examples/nightly-backup.mission", ...tasks, "--carbon", "1", "--at", night, "--home", join(file, "home")]);
     expect(result.code).toBe(2);
-    expect(result.stderr).toContain(`mission "nightly_backup" could not anchor its receipt:`);
-    expect(result.stderr).toContain("already ran: snapshot_db, upload_offsite; receipts anchored: 0");
+    expect(result.stderr).toContain(`mission "nightly_backup" did not start: its local authority cannot issue and anchor receipts: ENOTDIR`);
+    expect(result.stderr).toMatch(/No task ran\.\n$/);
+    expect(result.stdout).not.toContain("snapshotting");
     expect(result.stderr).not.toMatch(/\n\s+at /);
   });
 

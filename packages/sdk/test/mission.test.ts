@@ -71,12 +71,13 @@ describe("defineMission", () => {
     expect((await defineMission(spec([[0, 360]], 200)).evaluate({ clock: () => NOON, carbon: async () => 150 })).verdict).toBe("ALLOW");
   });
 
-  it("rejects measures that are not finite numbers, and passes on a failing measure's error", async () => {
+  it("denies on a measure that is not a finite number, or whose provider fails, saying which", async () => {
     const mission = defineMission(spec([[0, 360]], 200));
-    await expect(mission.evaluate({ carbon: Number.NaN })).rejects.toMatchObject({ name: "TemporalTypeError", code: "INVALID_MEASURE" });
-    await expect(mission.evaluate({ carbon: "120" as never })).rejects.toBeInstanceOf(TypeError);
+    expect(await mission.evaluate({ clock: () => NOON, carbon: Number.NaN })).toMatchObject({ verdict: "DENY", reasons: ["CARBON_INVALID"] });
+    expect(await mission.evaluate({ clock: () => NOON, carbon: "120" as never })).toMatchObject({ verdict: "DENY", measure_failures: [{ value: '"120"' }] });
     const outage = new Error("grid API down");
-    await expect(mission.evaluate({ carbon: () => Promise.reject(outage) })).rejects.toBe(outage);
+    const decision = await mission.evaluate({ clock: () => NOON, carbon: () => Promise.reject(outage) });
+    expect(decision).toMatchObject({ verdict: "DENY", reason: "CARBON_UNAVAILABLE", measure_failures: [{ measure: "carbon", error: "grid API down" }] });
   });
 
   it("rejects bad options with a TypeError that says which", async () => {
@@ -84,6 +85,11 @@ describe("defineMission", () => {
     await expect(mission.run(null as never)).rejects.toMatchObject({ code: "INVALID_MISSION_OPTIONS" });
     await expect(mission.run({ tasks: 5 as never })).rejects.toMatchObject({ code: "INVALID_MISSION_OPTIONS", message: expect.stringContaining("options.tasks") });
     await expect(mission.run({ tasks: { work: () => {} }, sdk: {} as never })).rejects.toMatchObject({ code: "INVALID_MISSION_OPTIONS", message: expect.stringContaining("options.sdk") });
+    await expect(mission.evaluate({ signal: {} as never })).rejects.toMatchObject({ code: "INVALID_MISSION_OPTIONS", message: expect.stringContaining("options.signal") });
+    for (const measureTimeoutMs of [0, -1, Number.NaN, 2 ** 31, "5" as never]) {
+      await expect(mission.evaluate({ measureTimeoutMs }), String(measureTimeoutMs)).rejects.toMatchObject({ code: "INVALID_MISSION_OPTIONS", message: expect.stringContaining("measureTimeoutMs") });
+    }
+    await expect(mission.evaluate({ localClock: "yes" as never })).rejects.toMatchObject({ code: "INVALID_MISSION_OPTIONS", message: expect.stringContaining("localClock") });
   });
 
   it("returns a frozen mission that shares its requirements and blocks", () => {
@@ -95,14 +101,16 @@ describe("defineMission", () => {
 });
 
 describe("defineMission safety", () => {
-  it("rejects impossible measures instead of comparing them", async () => {
+  it("denies on impossible measures instead of comparing them, even when the check would let them through", async () => {
     const carbonMission = defineMission(spec([[0, 360]], 200));
     for (const carbon of [-50, Number.POSITIVE_INFINITY]) {
-      await expect(carbonMission.evaluate({ carbon }), String(carbon)).rejects.toMatchObject({ code: "INVALID_MEASURE" });
+      expect(await carbonMission.evaluate({ clock: () => NOON, carbon }), String(carbon)).toMatchObject({ verdict: "DENY", reasons: ["CARBON_INVALID"] });
     }
+    // A hand-written check that allows everything: the failure still denies.
     const quality: MissionSpec = { ...spec([[0, 360]]), requires: { phase: [], carbon: null, hs_bloch: { operator: ">=", threshold: 0.92 } }, check: () => [] };
-    await expect(defineMission(quality).evaluate({ hsBloch: 92 })).rejects.toMatchObject({ code: "INVALID_MEASURE", message: expect.stringContaining("0 to 1") });
-    expect((await defineMission(quality).evaluate({ hsBloch: 0.95 })).verdict).toBe("ALLOW");
+    const decision = await defineMission(quality).evaluate({ clock: () => NOON, hsBloch: 92 });
+    expect(decision).toMatchObject({ verdict: "DENY", reasons: ["HS_BLOCH_INVALID"], measure_failures: [{ measure: "hsBloch", value: "92", message: expect.stringContaining("0 to 1") }] });
+    expect((await defineMission(quality).evaluate({ clock: () => NOON, hsBloch: 0.95 })).verdict).toBe("ALLOW");
   });
 
   it("cannot be changed after it is defined, even through the definition it was made from", async () => {
@@ -134,7 +142,13 @@ describe("defineMission safety", () => {
 
   it("reports a receipt that cannot be anchored with what had already run", async () => {
     const anchoring: MissionSpec = { ...spec([[0, 360]]), on: { ALLOW: [{ execute: "work" }, { anchor: "clockchain" }], DENY: [] } };
-    const broken = { issueReceipt: () => Promise.reject(new Error("disk full")), anchor: () => Promise.reject(new Error("unused")) };
+    const broken = {
+      kind: "local",
+      ready: async () => {},
+      now: () => Promise.reject(new Error("unused")),
+      issueReceipt: () => Promise.reject(new Error("disk full")),
+      anchor: () => Promise.reject(new Error("unused")),
+    };
     const run = defineMission(anchoring).run({ tasks: { work: () => {} }, sdk: broken as never });
     await expect(run).rejects.toMatchObject({ name: "AnchorFailedError", code: "ANCHOR_FAILED", executed: ["work"], message: expect.stringContaining("disk full") });
   });

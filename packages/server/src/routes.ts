@@ -8,6 +8,7 @@ import {
   scheduleTasks,
   temporalPrompt,
   tpeVectorResult,
+  type AllowRequest,
   type AllowResult,
   type Challenge,
   type DiffRequest,
@@ -16,7 +17,6 @@ import {
   type ScheduleRequest,
   type Tier,
   type TsaeIssueRequest,
-  type Window,
   type ZoneInput,
 } from "@temporal/agent-sdk";
 import { HttpError } from "./http-error.js";
@@ -150,13 +150,13 @@ export const ROUTES: readonly Route[] = [
     path: "/allow",
     operationId: "checkAllow",
     tier: "public",
-    summary: "Window gating check",
+    summary: "Window gating check, now or at a given instant",
     body: REQUESTS.allow,
     status: 200,
     reply: REPLIES.allow,
     handle: ({ body }, context) => {
-      const { window, zone } = body as { window: Window; zone?: ZoneInput };
-      return allowResult(servedContext(context, zone), window);
+      const { window, zone, at_unix_ms } = body as AllowRequest;
+      return allowResult(servedContext(context, zone, at_unix_ms), window);
     },
     serialize: (result) => allowJson(result as AllowResult),
   },

@@ -127,7 +127,10 @@ export const REQUESTS = {
   twatchNow: object({ t0: integer(-8_640_000_000_000_000, 8_640_000_000_000_000), zone: ZONE_QUERY }, ["t0", "zone"]),
   diff: object({ start: timeStamp, end: timeStamp }),
   tsae: tsaeIssueRequest,
-  allow: object({ window: WINDOW, zone: zoneBody }, ["zone"]),
+  allow: object(
+    { window: WINDOW, zone: zoneBody, at_unix_ms: { ...integer(-8_640_000_000_000_000, 8_640_000_000_000_000), description: "decide for this instant instead of now (a what-if check)" } },
+    ["zone", "at_unix_ms"],
+  ),
   tpeVector: object({ zone: ZONE_QUERY, harmonics: integer(1, 64) }, ["zone", "harmonics"]),
   decision: object({ threshold: number({ minimum: 0, maximum: 1 }) }, ["threshold"]),
   carbon: object({ hours: integer(1, 168), duration_minutes: integer(1, 1440) }, ["hours", "duration_minutes"]),

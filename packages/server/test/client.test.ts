@@ -287,6 +287,18 @@ describe("the SDK client against a real service", () => {
     expect(wrapped).toMatchObject({ allow: true, phase_deg: 352.5, next_open_unix_ms: T });
     expect(wrapped.ctx.swt_zone).toBe(1);
 
+    // A what-if check: [100, 200] in Z0 holds 10 hours earlier (phase 172.5), and at an instant before 1970.
+    const earlier = await client.checkAllow([100, 200], { at: new Date(T - 10 * 3_600_000) });
+    expect(earlier).toMatchObject({ allow: true, verdict: "ALLOW", phase_deg: 172.5, next_open_unix_ms: T - 10 * 3_600_000 });
+    expect(earlier.ctx).toEqual(contextAt(T - 10 * 3_600_000, { source: "remote" }));
+    const before1970 = await client.checkAllow([0, 90], { at: -3_600_000, zone: 1 });
+    expect(before1970).toMatchObject({ allow: true, phase_deg: 15 });
+    expect(before1970.ctx).toMatchObject({ unix_ms: -3_600_000, day_index: -1, swt_zone: 1 });
+    await expect(client.checkAllow([0, 90], { at: Number.NaN })).rejects.toMatchObject({ code: "INVALID_TIME" });
+    const outOfRange = await fetch(`${fixed.url}/api/v1/allow`, { method: "POST", headers: { "content-type": "application/json" }, body: '{"window":[0,90],"at_unix_ms":9e15}' });
+    expect(outOfRange.status).toBe(400);
+    expect(((await outOfRange.json()) as { error: { details: { field: string }[] } }).error.details.map((d) => d.field)).toEqual(["body.at_unix_ms"]);
+
     const invalid = await apiError(client.checkAllow([0, 400] as unknown as [number, number]));
     expect(invalid.status).toBe(400);
     expect(invalid.code).toBe("VALIDATION_FAILED");

@@ -2,7 +2,7 @@ import { readFile } from "node:fs/promises";
 import { resolve } from "node:path";
 import { pathToFileURL } from "node:url";
 import { compile, renderDiagnostics } from "@temporal/compiler";
-import type { Authority, Mission, RunResult, Task } from "@temporal/agent-sdk";
+import type { Authority, Decision, Mission, RunResult, Task } from "@temporal/agent-sdk";
 import { EXIT_FAILURE, EXIT_OK, EXIT_USAGE, UsageError } from "../errors.js";
 import { describeIoError } from "../files.js";
 import { useColor } from "../terminal.js";
@@ -14,6 +14,7 @@ export interface RunCommandOptions {
   carbon?: number;
   hsBloch?: number;
   home?: string;
+  localClock: boolean;
   dryRun: boolean;
   json: boolean;
   failOnDeny: boolean;
@@ -42,34 +43,46 @@ export async function runMissions(file: string, options: RunCommandOptions): Pro
   const tasks = options.tasks === undefined ? {} : await loadTasks(options.tasks);
   const sdk = (await import(sdkUrl)) as Sdk;
   const clock = options.at === undefined ? undefined : () => options.at!;
-  const measures = { ...(clock === undefined ? {} : { clock }), carbon: options.carbon, hsBloch: options.hsBloch };
+  const authority = openAuthority(options, sdk);
+  // The authority tells the time when it is the service (unless --local-clock or --at), so --dry-run needs it too.
+  const measures = { ...(clock === undefined ? {} : { clock }), carbon: options.carbon, hsBloch: options.hsBloch, sdk: authority, localClock: options.localClock };
 
-  if (options.dryRun) {
-    const decisions = [];
-    for (const mission of selected) decisions.push(await mission.evaluate(measures));
-    print(decisions, options.json, describeDecision);
-    return exitFor(decisions, options);
-  }
-
-  if (options.at !== undefined) {
+  if (options.at !== undefined && !options.dryRun) {
     process.stderr.write(`temporalc: note: simulating ${new Date(options.at).toISOString()}: tasks run, and receipts record it as the time of the action\n`);
   }
-  const authority: Authority = options.home === undefined ? sdk.defaultSdk() : sdk.createLocalAuthority({ home: options.home });
-  const results: RunResult[] = [];
+  const outcomes: Outcome[] = [];
   try {
-    for (const mission of selected) results.push(await mission.run({ ...measures, tasks, sdk: authority }));
+    for (const mission of selected) outcomes.push(options.dryRun ? await mission.evaluate(measures) : await mission.run({ ...measures, tasks }));
   } catch (error) {
-    print(results, options.json, describeResult);
-    return reportStopped(error, sdk);
+    return reportStopped(error, sdk, outcomes, options);
   } finally {
     await authority.close().catch((error: unknown) => process.stderr.write(`temporalc: closing the ledger failed: ${describeCause(error)}\n`));
   }
-  print(results, options.json, describeResult);
-  return exitFor(results, options);
+  print(outcomes, options.json);
+  return exitFor(outcomes, options);
 }
 
-/** One line for a mission that could not finish, and what it had already done. */
-function reportStopped(error: unknown, sdk: Sdk): number {
+/** `--home` forces a local authority; otherwise the service in TEMPORAL_URL, or the default home. */
+function openAuthority(options: RunCommandOptions, sdk: Sdk): Authority {
+  if (options.home !== undefined) return sdk.createLocalAuthority({ home: options.home });
+  try {
+    return sdk.defaultSdk();
+  } catch (error) {
+    throw new UsageError(error instanceof Error ? error.message : String(error));
+  }
+}
+
+/** One line for a mission that could not finish, and what it had already done; the missions before it are printed as usual. */
+function reportStopped(error: unknown, sdk: Sdk, completed: Outcome[], options: RunCommandOptions): number {
+  if (error instanceof sdk.AuthorityUnavailableError) {
+    // Storage, configuration or the service: fixed outside the mission file, so exit 2 like other I/O problems.
+    if (options.json) process.stdout.write(`${JSON.stringify({ error: errorJson(error), results: completed }, null, 2)}\n`);
+    else print(completed, false);
+    const before = completed.length === 0 ? "" : `\n  the missions before it did run: ${completed.map((outcome) => outcome.mission).join(", ")}`;
+    process.stderr.write(`temporalc: ${error.message}${before}\n`);
+    return EXIT_USAGE;
+  }
+  print(completed, options.json);
   if (error instanceof sdk.MissingTasksError) {
     process.stderr.write(`temporalc: ${error.message}\n  hint: export ${error.missing.join(", ")} from a module and pass it with --tasks\n`);
     return EXIT_FAILURE;
@@ -81,6 +94,16 @@ function reportStopped(error: unknown, sdk: Sdk): number {
     return isStorageProblem(error.cause) ? EXIT_USAGE : EXIT_FAILURE;
   }
   throw error;
+}
+
+function errorJson(error: { code: string; message: string; mission: string; cause?: unknown }): object {
+  const cause = error.cause as { code?: unknown; status?: unknown } | undefined;
+  return {
+    code: error.code,
+    mission: error.mission,
+    message: error.message,
+    cause: { ...(typeof cause?.code === "string" ? { code: cause.code } : {}), ...(typeof cause?.status === "number" ? { status: cause.status } : {}), message: describeCause(cause) },
+  };
 }
 
 const STORAGE_CODES = new Set(["HOME_LOCKED", "LEDGER_CORRUPT", "LEDGER_IO_FAILED", "KEY_MISSING", "KEY_INVALID"]);
@@ -124,12 +147,15 @@ function exitFor(outcomes: { verdict: string }[], options: RunCommandOptions): n
   return options.failOnDeny && outcomes.some((o) => o.verdict === "DENY") ? EXIT_DENIED : EXIT_OK;
 }
 
-function print<T>(outcomes: T[], json: boolean, describe: (outcome: T) => string): void {
+/** A decision (`--dry-run`), or a decision and what its block did. */
+type Outcome = Decision | RunResult;
+
+function print(outcomes: Outcome[], json: boolean): void {
   if (json) {
     if (outcomes.length > 0) process.stdout.write(`${JSON.stringify(outcomes.length === 1 ? outcomes[0] : outcomes, null, 2)}\n`);
     return;
   }
-  for (const outcome of outcomes) process.stdout.write(describe(outcome));
+  for (const outcome of outcomes) process.stdout.write("executed" in outcome ? describeResult(outcome) : describeDecision(outcome));
 }
 
 type DecisionLike = Pick<RunResult, "mission" | "verdict" | "reasons" | "ctx" | "next_open_unix_ms">;

@@ -56,7 +56,9 @@ export type ErrorCode =
   | "INVALID_MEASURE"
   | "MISSING_TASKS"
   | "TASK_FAILED"
-  | "ANCHOR_FAILED";
+  | "ANCHOR_FAILED"
+  | "AUTHORITY_UNAVAILABLE"
+  | "ABORTED";
 
 export class TemporalError extends Error {
   readonly code: ErrorCode;

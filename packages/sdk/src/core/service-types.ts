@@ -45,6 +45,8 @@ export interface DiffRequest {
 export interface AllowRequest {
   readonly window: Window;
   readonly zone?: ZoneInput;
+  /** Decide for this instant (Unix ms, within the Date range) instead of now: a what-if check. */
+  readonly at_unix_ms?: number;
 }
 
 /** `POST allow` reply. */

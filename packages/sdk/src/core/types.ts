@@ -125,6 +125,13 @@ export interface AuthorityNowOptions {
  */
 export interface Authority {
   readonly kind: "local" | "remote";
+  /**
+   * Resolves once the authority can issue and anchor receipts (a local home
+   * open, writable and verified; a service that answers and accepts the API
+   * key for anchoring); rejects with the coded error that says what to fix.
+   * Missions call it before their first task.
+   */
+  ready(): Promise<void>;
   now(options?: AuthorityNowOptions): Promise<PhaseContext>;
   issueReceipt(request: TsaeRequest): Promise<Receipt>;
   anchor(receipt: Receipt): Promise<AnchorProof>;

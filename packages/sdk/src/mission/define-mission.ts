@@ -1,13 +1,12 @@
-import { canonicalJson } from "../core/canonical-json.js";
-import { describeValue, TemporalTypeError } from "../core/errors.js";
-import { contextAt, now } from "../core/phase.js";
-import { sha256Hex } from "../core/sha256.js";
-import { createTsaeRequest } from "../core/tsae.js";
-import type { AnchorProof, Authority, PhaseContext, Receipt, Window } from "../core/types.js";
+import { contextAt } from "../core/phase.js";
+import type { AnchorProof, PhaseContext, Receipt, Window } from "../core/types.js";
 import { nextOpen } from "../core/window.js";
-import { defaultSdk } from "../node/default-sdk.js";
-import { AnchorFailedError, MissingTasksError, TaskFailedError } from "./errors.js";
-import type { Decision, EvaluateOptions, Measure, Mission, MissionSpec, RunOptions, RunResult, Task } from "./types.js";
+import { assertCanAnchor, authorityAccess, decisionContext, type AuthorityAccess } from "./authority.js";
+import { AnchorFailedError, MissingTasksError, MissionAbortedError, TaskFailedError } from "./errors.js";
+import { CARBON, HS_BLOCH, readMeasure, valueOf, withFailures, type Reading } from "./measures.js";
+import { assertEvaluateOptions, assertRunOptions, DEFAULT_MEASURE_TIMEOUT_MS } from "./options.js";
+import { receiptRequest } from "./receipt-request.js";
+import type { Decision, EvaluateOptions, MeasureFailure, Mission, MissionSpec, RunOptions, RunResult, Task } from "./types.js";
 
 /**
  * The runtime half of a compiled mission: generated code supplies the
@@ -21,10 +20,14 @@ export function defineMission(definition: MissionSpec): Mission {
     requires: deepFreeze(structuredClone(definition.requires)),
     on: deepFreeze(structuredClone(definition.on)),
   };
-  const evaluate = (options: EvaluateOptions = {}) => decide(spec, options);
+  const evaluate = async (options: EvaluateOptions = {}) => {
+    assertEvaluateOptions(options);
+    return decide(spec, options, authorityAccess(spec, options, () => new MissionAbortedError(spec.name, null, options.signal?.reason)));
+  };
   const run = async (options: RunOptions = {}) => {
-    assertOptions(options);
-    return runBlock(spec, await decide(spec, options), options);
+    assertRunOptions(options);
+    const access = authorityAccess(spec, options, () => new MissionAbortedError(spec.name, null, options.signal?.reason));
+    return runBlock(spec, await decide(spec, options, access), options, access);
   };
   return Object.freeze({
     name: spec.name,
@@ -45,48 +48,28 @@ function deepFreeze<T>(value: T): T {
   return value;
 }
 
-async function decide(spec: MissionSpec, options: EvaluateOptions): Promise<Decision> {
-  if (options === null || typeof options !== "object") {
-    throw new TemporalTypeError("INVALID_MISSION_OPTIONS", `options must be an object, got ${describeValue(options)}`);
-  }
-  const ctx = await now({ zone: spec.zone, ...(options.clock === undefined ? {} : { clock: options.clock }) });
-  const carbon = spec.requires.carbon === null ? undefined : await readMeasure(options.carbon, CARBON);
-  const hsBloch = spec.requires.hs_bloch === null ? undefined : await readMeasure(options.hsBloch, HS_BLOCH);
-  const reasons = spec.check(ctx, { carbon, hsBloch });
+async function decide(spec: MissionSpec, options: EvaluateOptions, access: AuthorityAccess): Promise<Decision> {
+  if (options.signal?.aborted) throw access.onAbort();
+  const ctx = await decisionContext(spec, options, access);
+  const read = { timeoutMs: options.measureTimeoutMs ?? DEFAULT_MEASURE_TIMEOUT_MS, signal: options.signal, onAbort: access.onAbort };
+  // Read together, so two slow providers cost one timeout, not two.
+  const [carbon, hsBloch] = await Promise.all([
+    spec.requires.carbon === null ? undefined : readMeasure(options.carbon, CARBON, read),
+    spec.requires.hs_bloch === null ? undefined : readMeasure(options.hsBloch, HS_BLOCH, read),
+  ]);
+  const failures = [carbon, hsBloch].flatMap((reading: Reading | undefined): MeasureFailure[] => (reading !== undefined && "failure" in reading ? [reading.failure] : []));
+  const reasons = withFailures(spec.check(ctx, { carbon: valueOf(carbon), hsBloch: valueOf(hsBloch) }), failures);
   const decision: Decision = {
     mission: spec.name,
     verdict: reasons.length === 0 ? "ALLOW" : "DENY",
     reason: reasons[0] ?? null,
     reasons,
     ctx,
+    ...(failures.length === 0 ? {} : { measure_failures: failures }),
   };
   if (!reasons.includes("PHASE_OUTSIDE_WINDOW")) return decision;
   const next = nextOpenAll(ctx, spec.requires.phase);
   return next === undefined ? decision : { ...decision, next_open_unix_ms: next };
-}
-
-interface MeasureKind {
-  name: string;
-  min: number;
-  max: number;
-  unit: string;
-}
-
-const CARBON: MeasureKind = { name: "carbon", min: 0, max: Number.POSITIVE_INFINITY, unit: "gCO2eq/kWh, 0 or more" };
-const HS_BLOCH: MeasureKind = { name: "hsBloch", min: 0, max: 1, unit: "a score from 0 to 1" };
-
-/**
- * A measure's current value. Impossible values are rejected rather than
- * compared: a negative intensity, or an HS-Bloch score of 92 (a percentage
- * by mistake), would otherwise let a mission through.
- */
-async function readMeasure(measure: Measure, kind: MeasureKind): Promise<number | undefined> {
-  const value = typeof measure === "function" ? await measure() : await measure;
-  if (value === undefined || value === null) return undefined;
-  if (typeof value !== "number" || !Number.isFinite(value) || value < kind.min || value > kind.max) {
-    throw new TemporalTypeError("INVALID_MEASURE", `${kind.name} must be ${kind.unit} (or undefined when unknown), got ${describeValue(value)}`);
-  }
-  return value;
 }
 
 /**
@@ -105,19 +88,6 @@ function nextOpenAll(ctx: PhaseContext, windows: readonly Window[]): number | un
   return undefined;
 }
 
-function assertOptions(options: RunOptions): void {
-  if (options === null || typeof options !== "object") {
-    throw new TemporalTypeError("INVALID_MISSION_OPTIONS", `options must be an object, got ${describeValue(options)}`);
-  }
-  const { tasks, sdk } = options;
-  if (tasks !== undefined && (tasks === null || typeof tasks !== "object")) {
-    throw new TemporalTypeError("INVALID_MISSION_OPTIONS", `options.tasks must be an object of task functions, got ${describeValue(tasks)}`);
-  }
-  if (sdk !== undefined && (sdk === null || typeof sdk.issueReceipt !== "function" || typeof sdk.anchor !== "function")) {
-    throw new TemporalTypeError("INVALID_MISSION_OPTIONS", `options.sdk must be an authority with issueReceipt() and anchor(), got ${describeValue(sdk)}`);
-  }
-}
-
 /**
  * Only own properties count: a task named `toString` must not find
  * `Object.prototype.toString`. Except for `__proto__`: in an object literal,
@@ -132,26 +102,38 @@ function taskNamed(tasks: Readonly<Record<string, Task>> | undefined, name: stri
   return typeof task === "function" ? (task as Task) : undefined;
 }
 
-async function runBlock(spec: MissionSpec, decision: Decision, options: RunOptions): Promise<RunResult> {
+/**
+ * Runs the verdict's block. Everything that can be known before the first
+ * task is checked first (the tasks exist; for a block that anchors, the
+ * receipt's time and the authority), so a failure there runs nothing. An
+ * abort stops before the next step; the task in progress gets the signal
+ * and is waited for, so when `run` settles no task of it is running.
+ */
+async function runBlock(spec: MissionSpec, decision: Decision, options: RunOptions, access: AuthorityAccess): Promise<RunResult> {
   const steps = spec.on[decision.verdict];
   const missing = [...new Set(steps.flatMap((step) => ("execute" in step && taskNamed(options.tasks, step.execute) === undefined ? [step.execute] : [])))];
   if (missing.length > 0) throw new MissingTasksError(spec.name, decision.verdict, missing);
 
+  const signal = options.signal ?? new AbortController().signal;
   const executed: string[] = [];
   const receipts: Receipt[] = [];
   const anchors: AnchorProof[] = [];
-  let authority: Authority | undefined = options.sdk;
+  const aborted = () => new MissionAbortedError(spec.name, decision.verdict, signal.reason, [...executed], [...receipts], [...anchors]);
+  if (steps.some((step) => "anchor" in step)) await assertCanAnchor(spec, decision, { ...access, onAbort: aborted });
   for (const step of steps) {
+    if (signal.aborted) throw aborted();
     if ("execute" in step) {
       try {
-        await taskNamed(options.tasks, step.execute)!(decision.ctx);
+        await taskNamed(options.tasks, step.execute)!(decision.ctx, { signal });
       } catch (cause) {
+        // A task that gives up because the run was aborted reports the abort, not a failure.
+        if (signal.aborted) throw aborted();
         throw new TaskFailedError(spec.name, decision.verdict, step.execute, cause, [...executed], [...receipts], [...anchors]);
       }
       executed.push(step.execute);
     } else {
       try {
-        authority ??= defaultSdk();
+        const authority = access.get();
         const receipt = await authority.issueReceipt(receiptRequest(spec, decision, executed));
         receipts.push(receipt);
         anchors.push(await authority.anchor(receipt));
@@ -161,21 +143,4 @@ async function runBlock(spec: MissionSpec, decision: Decision, options: RunOptio
     }
   }
   return { ...decision, executed, receipts, anchors };
-}
-
-function receiptRequest(spec: MissionSpec, decision: Decision, executed: readonly string[]) {
-  const { ctx } = decision;
-  const action = {
-    mission: spec.name,
-    verdict: decision.verdict,
-    reasons: decision.reasons,
-    executed,
-    day_index: ctx.day_index,
-    phi_ticks: ctx.phi_ticks,
-    swt_zone: ctx.swt_zone,
-  };
-  return createTsaeRequest(ctx, {
-    scope: `missions.${spec.name.toLowerCase()}.v1`,
-    action_hash_hex: sha256Hex(canonicalJson(action)),
-  });
 }

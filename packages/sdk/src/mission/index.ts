@@ -1,10 +1,13 @@
 export { defineMission } from "./define-mission.js";
-export { AnchorFailedError, MissingTasksError, TaskFailedError } from "./errors.js";
+export { AnchorFailedError, AuthorityUnavailableError, MissingTasksError, MissionAbortedError, TaskFailedError } from "./errors.js";
 export type {
   Decision,
   DenyReason,
   EvaluateOptions,
   Measure,
+  MeasureFailure,
+  MeasureFailureReason,
+  MeasureName,
   Mission,
   MissionMeasures,
   MissionRequirements,
@@ -15,6 +18,7 @@ export type {
   RunOptionsBase,
   RunResult,
   Task,
+  TaskContext,
   TaskMap,
   Threshold,
   Verdict,

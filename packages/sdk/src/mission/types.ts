@@ -11,8 +11,36 @@ export type DenyReason =
   | "PHASE_OUTSIDE_WINDOW"
   | "CARBON_ABOVE_THRESHOLD"
   | "CARBON_UNKNOWN"
+  | "CARBON_UNAVAILABLE"
+  | "CARBON_INVALID"
+  | "CARBON_TIMEOUT"
   | "HS_BLOCH_BELOW_THRESHOLD"
-  | "HS_BLOCH_UNKNOWN";
+  | "HS_BLOCH_UNKNOWN"
+  | "HS_BLOCH_UNAVAILABLE"
+  | "HS_BLOCH_INVALID"
+  | "HS_BLOCH_TIMEOUT";
+
+/** The measures a mission can require, by their option names. */
+export type MeasureName = "carbon" | "hsBloch";
+
+/**
+ * Why a measure's provider gave no usable value: it threw or rejected
+ * (`UNAVAILABLE`), gave something other than a number in range
+ * (`INVALID`), or did not settle in time (`TIMEOUT`).
+ */
+export type MeasureFailureReason = Extract<DenyReason, `${"CARBON" | "HS_BLOCH"}_${"UNAVAILABLE" | "INVALID" | "TIMEOUT"}`>;
+
+/** A measure that failed, and so denied the mission, as `Decision.measure_failures` reports it. */
+export interface MeasureFailure {
+  readonly measure: MeasureName;
+  readonly reason: MeasureFailureReason;
+  /** One line saying what happened, e.g. `the carbon provider failed: grid API down`. */
+  readonly message: string;
+  /** `UNAVAILABLE`: the provider's error message. */
+  readonly error?: string;
+  /** `INVALID`: the value given, rendered as text (`NaN`, `"300"`, `-1`), since JSON has no NaN. */
+  readonly value?: string;
+}
 
 export interface Threshold<Operator extends string> {
   readonly operator: Operator;
@@ -51,13 +79,30 @@ export interface MissionSpec {
 export type Measure = number | undefined | (() => number | undefined | Promise<number | undefined>);
 
 export interface EvaluateOptions {
-  /** Pins time, as `now({ clock })`. */
+  /** Pins time, as `now({ clock })`; wins over the authority's clock. */
   readonly clock?: () => number | Date;
   readonly carbon?: Measure;
   readonly hsBloch?: Measure;
+  /**
+   * The authority: it issues and anchors receipts, and a remote one
+   * (`kind: "remote"`) also tells the time. Defaults to `defaultSdk()`.
+   */
+  readonly sdk?: Authority;
+  /** With a remote authority, read the phase from the local clock instead of the service's. */
+  readonly localClock?: boolean;
+  /** How long a measure function may take before it counts as failed (`*_TIMEOUT`), ms; default 10 000. */
+  readonly measureTimeoutMs?: number;
+  /** Aborting it rejects with `MissionAbortedError` (`ABORTED`); see `run`. */
+  readonly signal?: AbortSignal;
 }
 
-export type Task = (ctx: PhaseContext) => unknown;
+/** What a task is given besides the phase context. */
+export interface TaskContext {
+  /** The run's signal (never aborted when the run was given none): a task that honours it can stop early when the run is aborted. */
+  readonly signal: AbortSignal;
+}
+
+export type Task = (ctx: PhaseContext, run: TaskContext) => unknown;
 
 /** Exactly one task function for each of `Tasks`. */
 export type TaskMap<Tasks extends string> = { readonly [K in Tasks]: Task };
@@ -77,10 +122,7 @@ export type RunOptions<Tasks extends string = string> = RunOptionsBase &
       : { /** The host's task functions by name: exactly the tasks the mission can execute. */ readonly tasks: TaskMap<Tasks> });
 
 /** The options of `Mission.run` other than `tasks`. */
-export interface RunOptionsBase extends EvaluateOptions {
-  /** Where receipts are issued and anchored; defaults to `defaultSdk()`. */
-  readonly sdk?: Authority;
-}
+export type RunOptionsBase = EvaluateOptions;
 
 /** `run`'s parameters: the options are required when there are tasks to supply. */
 export type RunArguments<Tasks extends string = string> = string extends Tasks
@@ -98,6 +140,8 @@ export interface Decision {
   readonly ctx: PhaseContext;
   /** When every phase window is next open, if the phase was a reason. */
   readonly next_open_unix_ms?: number;
+  /** Measures whose provider failed (so the verdict is DENY), with what happened; absent when none did. */
+  readonly measure_failures?: readonly MeasureFailure[];
 }
 
 export interface RunResult extends Decision {

@@ -38,6 +38,7 @@ import type {
   Window,
   ZoneInput,
 } from "../core/types.js";
+import { toUnixMs } from "../core/phase.js";
 import { parseZone } from "../core/zones.js";
 import { TemporalApiError, type ApiErrorDetails } from "./errors.js";
 
@@ -89,6 +90,8 @@ export interface TwatchNowQuery {
 
 export interface AllowOptions {
   readonly zone?: ZoneInput;
+  /** Decide for this instant instead of now (sent as `at_unix_ms`): a what-if check. */
+  readonly at?: number | Date;
 }
 
 export interface TpeVectorQuery {
@@ -234,11 +237,12 @@ export class TemporalClient implements Authority {
     return object(await this.#get("challenge"));
   }
 
-  /** `POST allow`: the service's verdict on `window` now. */
+  /** `POST allow`: the service's verdict on `window` now, or at `options.at`. */
   async checkAllow(window: Window, options: AllowOptions = {}): Promise<AllowResult> {
     const zone = zoneParam(options.zone);
+    const at = options.at === undefined ? undefined : toUnixMs(options.at);
     // The window is sent as given: the service validates it (400 with details).
-    const body = zone === undefined ? { window } : { window, zone };
+    const body = { window, ...(zone === undefined ? {} : { zone }), ...(at === undefined ? {} : { at_unix_ms: at }) };
     return object(await this.#post("allow", body));
   }
 
@@ -330,6 +334,18 @@ export class TemporalClient implements Authority {
   }
 
   // --- Authority -----------------------------------------------------------
+
+  /**
+   * Resolves when the service answers and accepts the API key for issuing
+   * (Managed) and anchoring (Enterprise) receipts: `GET clockchain/status`,
+   * an Enterprise endpoint that changes nothing. Rejects with its
+   * `TemporalApiError`: `NETWORK_ERROR` or `TIMEOUT` (unreachable),
+   * `UNAUTHORIZED` (401: no key, or one the service does not know),
+   * `FORBIDDEN` (403: a key below Enterprise).
+   */
+  async ready(): Promise<void> {
+    await this.getClockchainStatus();
+  }
 
   /** `getContext`. */
   async now(options: AuthorityNowOptions = {}): Promise<PhaseContext> {

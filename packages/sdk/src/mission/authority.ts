@@ -1,0 +1,75 @@
+import { contextAt, now } from "../core/phase.js";
+import type { Authority, PhaseContext } from "../core/types.js";
+import { defaultSdk } from "../node/default-sdk.js";
+import { AuthorityUnavailableError, MissionAbortedError } from "./errors.js";
+import { receiptRequest } from "./receipt-request.js";
+import { settle } from "./settle.js";
+import type { Decision, EvaluateOptions, MissionSpec } from "./types.js";
+
+/** How a mission reaches its authority during one `evaluate` or `run`. */
+export interface AuthorityAccess {
+  /** `options.sdk`, else `defaultSdk()`, made on first use (it does no I/O). */
+  readonly get: () => Authority;
+  readonly signal: AbortSignal | undefined;
+  /** The error to reject with when the signal aborts. */
+  readonly onAbort: () => unknown;
+}
+
+export function authorityAccess(spec: MissionSpec, options: EvaluateOptions, onAbort: () => unknown): AuthorityAccess {
+  let authority = options.sdk;
+  const get = () => {
+    try {
+      authority ??= defaultSdk();
+    } catch (cause) {
+      // An unusable TEMPORAL_URL or TEMPORAL_API_KEY.
+      throw new AuthorityUnavailableError(spec.name, "its authority is misconfigured", cause);
+    }
+    return authority;
+  };
+  return { get, signal: options.signal, onAbort };
+}
+
+/**
+ * The context the verdict is decided on, in the mission's zone. An explicit
+ * `clock` wins (a simulation, `source: "local"`). Otherwise a remote
+ * authority tells the time (`source: "remote"`) unless `localClock` is set:
+ * the runtime takes the service's `unix_ms` from its `now()` and derives the
+ * context from it, so a malformed reply cannot skew the check. The local
+ * clock is used otherwise.
+ */
+export async function decisionContext(spec: MissionSpec, options: EvaluateOptions, access: AuthorityAccess): Promise<PhaseContext> {
+  if (options.clock !== undefined || options.localClock === true) return localContext(spec, options);
+  const authority = access.get();
+  if (authority.kind !== "remote") return localContext(spec, options);
+  try {
+    const served = await settle(authority.now({ zone: spec.zone }), access);
+    return contextAt((served as PhaseContext).unix_ms, { zone: spec.zone, source: "remote" });
+  } catch (cause) {
+    if (cause instanceof MissionAbortedError) throw cause;
+    throw new AuthorityUnavailableError(spec.name, "the service could not tell the time (localClock: true, or temporalc run --local-clock, reads this machine's clock instead)", cause);
+  }
+}
+
+function localContext(spec: MissionSpec, options: EvaluateOptions): Promise<PhaseContext> {
+  return now({ zone: spec.zone, ...(options.clock === undefined ? {} : { clock: options.clock }) });
+}
+
+/**
+ * Before the first task of a block that anchors: the receipt must be able
+ * to record the decision's time, and the authority must be ready to issue
+ * and anchor it. Otherwise the tasks would run and no receipt say so.
+ */
+export async function assertCanAnchor(spec: MissionSpec, decision: Decision, access: AuthorityAccess): Promise<void> {
+  try {
+    receiptRequest(spec, decision, []);
+  } catch (cause) {
+    throw new AuthorityUnavailableError(spec.name, `a receipt cannot record its time, ${decision.ctx.utc}`, cause);
+  }
+  const authority = access.get();
+  try {
+    await settle(authority.ready(), access);
+  } catch (cause) {
+    if (cause instanceof MissionAbortedError) throw cause;
+    throw new AuthorityUnavailableError(spec.name, `its ${authority.kind} authority cannot issue and anchor receipts`, cause);
+  }
+}
