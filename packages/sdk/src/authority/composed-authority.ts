@@ -9,6 +9,7 @@ import { signingPayload } from "../core/signed-record.js";
 import { assertTsaeRequest } from "../core/tsae.js";
 import type { AnchorProof, AnchorSummary, Authority, AuthorityNowOptions, PhaseContext, PublicKeyJwk, Receipt, SignedHead, TsaeRequest } from "../core/types.js";
 import { AnchorQueue } from "./anchor-queue.js";
+import { onceUnlessRejected } from "./once-unless-rejected.js";
 import {
   DEFAULT_CHALLENGE_TTL_MS,
   DEFAULT_PAGE_LIMIT,
@@ -74,7 +75,6 @@ export class ComposedAuthority implements Authority {
   readonly #challenges: ChallengeStore;
   readonly #clock: () => number | Date;
   readonly #name: string;
-  #opening: Promise<SigningKey> | undefined;
   #closed = false;
   /** Set when the log could not undo a failed append; every call then rejects with it. */
   #failure: TemporalError | undefined;
@@ -228,7 +228,7 @@ export class ComposedAuthority implements Authority {
   /** Appends one batch; runs after `#anchor` opened the parts, and also while `close` waits for it. */
   async #commit(entries: readonly LogEntry[]): Promise<AnchorProof[]> {
     this.#assertNotFailed();
-    const key = await (this.#opening ?? this.#open());
+    const key = await this.#openParts();
     const signing: HeadSigning = {
       key_id: key.verifying.key_id,
       issuedUnixMs: () => this.#signingTime(),
@@ -357,18 +357,14 @@ export class ComposedAuthority implements Authority {
   /** The key, loaded once, and the log, opened (verified against the key); a failure is retried by the next call. */
   #open(): Promise<SigningKey> {
     this.#assertUsable();
-    this.#opening ??= this.#openParts().catch((error: unknown) => {
-      this.#opening = undefined;
-      throw error;
-    });
-    return this.#opening;
+    return this.#openParts();
   }
 
-  async #openParts(): Promise<SigningKey> {
+  readonly #openParts = onceUnlessRejected(async () => {
     const key = await this.#signer.load();
     await this.#log.open(key.verifying);
     return key;
-  }
+  });
 
   async #openLog(): Promise<LogStore> {
     await this.#open();

@@ -1,6 +1,7 @@
 import { base64UrlToBytes, bytesToHex } from "../core/encoding.js";
 import { TemporalError, TemporalTypeError, describeValue } from "../core/errors.js";
 import { VerifyingKey } from "../core/verifying-key.js";
+import { onceUnlessRejected } from "./once-unless-rejected.js";
 import type { Signer, SigningKey } from "./seams.js";
 
 /** An Ed25519 private key as a JSON Web Key (`d` is the 32-byte seed, `x` the public key, both base64url). */
@@ -38,21 +39,17 @@ const utf8 = new TextEncoder();
  */
 export class MemorySigner implements Signer {
   readonly #privateKey: Uint8Array | PrivateKeyJwk | undefined;
-  #loading: Promise<SigningKey> | undefined;
+  readonly #load = onceUnlessRejected(() => this.#loadKey());
 
   constructor(options: MemorySignerOptions = {}) {
     this.#privateKey = options.privateKey;
   }
 
   load(): Promise<SigningKey> {
-    this.#loading ??= this.#load().catch((error: unknown) => {
-      this.#loading = undefined;
-      throw error;
-    });
-    return this.#loading;
+    return this.#load();
   }
 
-  async #load(): Promise<SigningKey> {
+  async #loadKey(): Promise<SigningKey> {
     const crypto = subtle();
     let privateKey: unknown;
     let rawPublic: Uint8Array;

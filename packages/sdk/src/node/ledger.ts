@@ -3,6 +3,7 @@ import { access, lstat, open, writeFile, type FileHandle } from "node:fs/promise
 import { dirname } from "node:path";
 import { ClockchainState, type PendingSignature, type StagedLeaf } from "../authority/clockchain-state.js";
 import type { HeadSigning, LogEntry, LogRecovery, LogStatus, LogStore } from "../authority/seams.js";
+import { onceUnlessRejected } from "../authority/once-unless-rejected.js";
 import { SerialQueue } from "../authority/serial-queue.js";
 import { TemporalError } from "../core/errors.js";
 import type { AnchorPage, ConsistencyProof } from "../core/service-types.js";
@@ -58,7 +59,6 @@ export class FileLogStore implements LogStore {
   #recovered: TornTailRecovery | undefined;
   /** Head signatures read but not yet awaited. */
   #signatureChecks: { offset: number; check: PendingSignature }[] = [];
-  #opening: Promise<void> | undefined;
   #closing: Promise<void> | undefined;
   #failure: TemporalError | undefined;
 
@@ -79,20 +79,18 @@ export class FileLogStore implements LogStore {
    * `LedgerCorruptError` and leaves the file as it is.
    */
   open(key: VerifyingKey): Promise<void> {
-    this.#opening ??= this.#ops
-      .run(async () => {
-        this.#assertOpen();
-        this.#key = key;
-        this.#handle ??= await this.#openFile();
-        await this.#catchUp();
-        if ((await this.#fileSize()) > this.#length) await this.#locked(() => this.#catchUp(true));
-      })
-      .catch((error: unknown) => {
-        this.#opening = undefined;
-        throw error;
-      });
-    return this.#opening;
+    this.#key ??= key;
+    return this.#open();
   }
+
+  readonly #open = onceUnlessRejected(() =>
+    this.#ops.run(async () => {
+      this.#assertOpen();
+      this.#handle ??= await this.#openFile();
+      await this.#catchUp();
+      if ((await this.#fileSize()) > this.#length) await this.#locked(() => this.#catchUp(true));
+    }),
+  );
 
   /** Resolves once the receipts are durably anchored (written and fsynced), here or by another writer. */
   append(entries: readonly LogEntry[], signing: HeadSigning): Promise<AnchorProof[]> {

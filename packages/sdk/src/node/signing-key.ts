@@ -2,6 +2,7 @@ import { createPrivateKey, createPublicKey, generateKeyPair, randomBytes, sign, 
 import { link, open, readFile, stat, unlink } from "node:fs/promises";
 import { dirname } from "node:path";
 import { promisify } from "node:util";
+import { onceUnlessRejected } from "../authority/once-unless-rejected.js";
 import type { Signer, SigningKey } from "../authority/seams.js";
 import { TemporalError } from "../core/errors.js";
 import { VerifyingKey } from "../core/verifying-key.js";
@@ -34,7 +35,7 @@ export interface FileSignerOptions {
 export class FileSigner implements Signer {
   readonly #paths: HomePaths;
   readonly #lockWaitMs: number | undefined;
-  #loading: Promise<SigningKey> | undefined;
+  readonly #load = onceUnlessRejected(() => this.#loadKey());
 
   constructor(paths: HomePaths, options: FileSignerOptions = {}) {
     this.#paths = paths;
@@ -42,14 +43,10 @@ export class FileSigner implements Signer {
   }
 
   load(): Promise<SigningKey> {
-    this.#loading ??= this.#load().catch((error: unknown) => {
-      this.#loading = undefined;
-      throw error;
-    });
-    return this.#loading;
+    return this.#load();
   }
 
-  async #load(): Promise<SigningKey> {
+  async #loadKey(): Promise<SigningKey> {
     await ensureHome(this.#paths);
     const path = this.#paths.signingKey;
     const pem = (await readIfPresent(path)) ?? (await this.#create());
