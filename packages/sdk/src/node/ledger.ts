@@ -13,7 +13,7 @@ import { LedgerCorruptError, isErrno, type LedgerCorruptionReason } from "./erro
 import { ensureHome, type HomePaths } from "./home.js";
 import { acquireHomeLock } from "./home-lock.js";
 import { encodeRecordBody, parseRecordBody } from "./record-body.js";
-import { frameRecord } from "./record-frame.js";
+import { HEADER_BYTES, frameRecord, recordHeader } from "./record-frame.js";
 import { readRecords, type FramedRecord } from "./record-reader.js";
 import { syncDirectory } from "./sync-directory.js";
 
@@ -57,6 +57,13 @@ export class FileLogStore implements LogStore {
   /** File length up to the end of the last record read and verified: where catching up resumes and a failed append is cut back to. */
   #length = 0;
   #recovered: TornTailRecovery | undefined;
+  /**
+   * Where the last record read or written starts, and its header (length and
+   * checksum): checked before reading on, so that a record replaced at the
+   * same length (cut off by its writer after this store read it, then
+   * another written in its place) is noticed.
+   */
+  #lastRecord: { offset: number; header: Buffer } | undefined;
   /** Head signatures read but not yet awaited. */
   #signatureChecks: { offset: number; check: PendingSignature }[] = [];
   #closing: Promise<void> | undefined;
@@ -256,6 +263,7 @@ export class FileLogStore implements LogStore {
   async #readOn(locked: boolean): Promise<void> {
     const size = await this.#fileSize();
     if (size < this.#length) throw new TemporalError("LEDGER_IO_FAILED", `ledger ${this.path} is ${size} bytes, shorter than the ${this.#length} already read`);
+    await this.#checkLastRecord();
     if (size === this.#length) return;
     const scan = await readRecords(this.#handle as FileHandle, size, (record) => this.#replay(record), undefined, this.#length);
     await this.#checkSignatures();
@@ -271,7 +279,16 @@ export class FileLogStore implements LogStore {
   #reset(): void {
     this.#state = new ClockchainState();
     this.#length = 0;
+    this.#lastRecord = undefined;
     this.#signatureChecks = [];
+  }
+
+  async #checkLastRecord(): Promise<void> {
+    const last = this.#lastRecord;
+    if (last === undefined) return;
+    const header = Buffer.alloc(HEADER_BYTES);
+    await (this.#handle as FileHandle).read(header, 0, HEADER_BYTES, last.offset);
+    if (!header.equals(last.header)) throw new TemporalError("LEDGER_IO_FAILED", `the record at byte ${last.offset} of ledger ${this.path} changed after it was read`);
   }
 
   /** Stages, signs, writes and fsyncs one record (under the lock, caught up); nothing is written for no new leaves. */
@@ -293,6 +310,7 @@ export class FileLogStore implements LogStore {
       this.#state.unstage(leaves);
       throw await this.#undoAppend(error);
     }
+    this.#lastRecord = { offset: this.#length, header: Buffer.from(record.subarray(0, HEADER_BYTES)) };
     this.#length += record.length;
     this.#state.publish(leaves, signed);
   }
@@ -334,6 +352,7 @@ export class FileLogStore implements LogStore {
     const parsed = parseRecordBody(body);
     if (parsed === undefined) throw corrupt("RECORD_FORMAT", "the record is not a well-formed anchors/heads object");
     for (const check of this.#state.replay(parsed, this.#key as VerifyingKey, corrupt)) this.#signatureChecks.push({ offset, check });
+    this.#lastRecord = { offset, header: recordHeader(body) };
     if (this.#signatureChecks.length >= SIGNATURE_BATCH) await this.#checkSignatures();
   }
 
