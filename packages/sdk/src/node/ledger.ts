@@ -104,8 +104,7 @@ export class FileLogStore implements LogStore {
     return this.#ops.run(async () => {
       this.#assertOpen();
       if (this.#failure !== undefined) throw this.#failure;
-      await this.#catchUp();
-      // Anchored already (perhaps by another process): no lock, no write.
+      // Anchored already, as far as this store has read: no lock, no write. Under the lock it reads what others added.
       if (entries.every((entry) => this.#state.proof(entry.hash) !== undefined)) return this.#proofsOf(entries);
       return this.#locked(async () => {
         await this.#catchUp(true);
