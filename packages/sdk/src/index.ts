@@ -18,4 +18,5 @@ export { FileLogStore, type FileLogStoreOptions, type LedgerStatus, type TornTai
 export { FileSigner, type FileSignerOptions } from "./node/signing-key.js";
 export { FileChallengeStore } from "./node/file-challenge-store.js";
 export { homePaths, type HomePaths } from "./node/home.js";
-export { HomeLockedError, LedgerCorruptError, type LedgerCorruptionReason } from "./node/errors.js";
+export { HomeLockedError, LedgerCorruptError, type HomeLockHolder, type LedgerCorruptionReason } from "./node/errors.js";
+export { acquireLock, type AcquireLockOptions, type HomeLock } from "./node/lock.js";

@@ -21,6 +21,7 @@ import {
 } from "../src/index.js";
 import { acquireLock } from "../src/node/lock.js";
 import { tempDir, withAuthority } from "./helpers.js";
+import { exitedPid, lockRecord } from "./lock-processes.js";
 
 const T0 = Date.UTC(2025, 4, 1, 12);
 const ctx = contextAt(T0, { zone: 2 });
@@ -208,6 +209,18 @@ describe("local authority", () => {
       if (makeLink === link) await refused(owner);
       await unlink(join(home, "clockchain.log"));
       await withAuthority(owner, T0, async (authority) => expect((await authority.status()).anchors).toBe(1));
+    }
+  });
+
+  it("takes over, to append, a lock left by a process that has exited or by an earlier process with this pid (a restarted container's pid 1)", async () => {
+    const home = await tempDir();
+    for (const [n, pid] of [exitedPid(), process.pid].entries()) {
+      await writeFile(join(home, "lock"), lockRecord(pid));
+      await withAuthority(home, T0, async (authority) => {
+        expect((await issueAndAnchor(authority, n)).proof).toMatchObject({ leaf_index: n });
+      });
+      // Released after the append, as the lock is only held around one.
+      expect(existsSync(join(home, "lock"))).toBe(false);
     }
   });
 

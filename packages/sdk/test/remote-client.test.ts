@@ -164,7 +164,7 @@ describe("requests", () => {
   const replies: Record<string, unknown> = {
     "/api/v1/twatch/now": twatchReply(1, 2),
     "/api/v1/clockchain/anchors": page,
-    "/api/v1/keys": { keys: {} },
+    "/api/v1/keys": { keys: {}, note_verifier_keys: {} },
   };
 
   it("maps each method to its endpoint", async () => {
@@ -257,6 +257,7 @@ describe("the client as an Authority", () => {
       if (req.url.startsWith("/api/v1/context")) return json(res, 200, ctx);
       if (req.url === "/api/v1/security/tsae") return json(res, 201, receipt);
       if (req.url === "/api/v1/clockchain/anchor") return json(res, 200, { receipt_hash: "h" });
+      // A service from before note verifier keys: publicKeys needs only the JWKs.
       if (req.url === "/api/v1/keys") return json(res, 200, { keys: { [jwk.kid]: jwk } });
       apiError(res, 404, "NOT_FOUND");
     });
@@ -296,6 +297,15 @@ describe("the client as an Authority", () => {
     });
     expect(await client(server).listAnchors(9)).toEqual(all);
     expect(server.seen.map((r) => r.url)).toEqual(["/api/v1/clockchain/anchors?tile_id=9&offset=0", "/api/v1/clockchain/anchors?tile_id=9&offset=2", "/api/v1/clockchain/anchors?tile_id=9&offset=4"]);
+  });
+
+  it("refuses a key set without note verifier keys, or with a malformed one", async () => {
+    const vkey = "example.com/foo+530d903a+AekyeRrm56hApGFkyQR4ZCbV54Id2LKaANYcrnKv3U2k";
+    const replies = [{ keys: {} }, { keys: {}, note_verifier_keys: [vkey] }, { keys: {}, note_verifier_keys: { a: vkey.replace("530d903a", "530d903b") } }];
+    const server = await serve((_req, res, index) => json(res, 200, replies[index]));
+    for (let i = 0; i < replies.length; i++) await expect(client(server).getKeys()).rejects.toMatchObject({ code: "INVALID_RESPONSE", status: 200 });
+    const good = await serve((_req, res) => json(res, 200, { keys: {}, note_verifier_keys: { a: vkey } }));
+    expect(await client(good).getKeys()).toEqual({ keys: {}, note_verifier_keys: { a: vkey } });
   });
 
   it("refuses a page that would not advance", async () => {

@@ -1,5 +1,6 @@
 import {
   allowResult,
+  authorityVerifierKeys,
   carbonRecommendation,
   contextAt,
   coreState,
@@ -317,11 +318,14 @@ export const ROUTES: readonly Route[] = [
     path: "/keys",
     operationId: "getKeys",
     tier: "public",
-    summary: "The service's Ed25519 public keys (JWK) by key id, to verify receipts and heads",
+    summary: "The service's Ed25519 public keys by key id, as JWKs (receipts and heads) and as note verifier keys (checkpoints)",
     query: REQUESTS.none,
     status: 200,
     reply: REPLIES.keys,
-    handle: async (_input, context) => ({ keys: await context.authority.publicKeys() }),
+    handle: async (_input, context) => {
+      const keys = await context.authority.publicKeys();
+      return { keys, note_verifier_keys: authorityVerifierKeys(keys) };
+    },
   },
   {
     method: "GET",

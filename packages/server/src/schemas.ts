@@ -109,6 +109,7 @@ export const ANCHOR_PROOF = object({
 
 const anchorSummary = object({ tile_id: integer(0), leaf_index: integer(0), receipt_hash: hash, anchored_unix_ms: unixMs });
 const jwk = object({ kty: { const: "OKP" }, crv: { const: "Ed25519" }, x: string(), kid: string() });
+const noteVerifierKey = string({ pattern: "^[^\\s+]+\\+[0-9a-f]{8}\\+[A-Za-z0-9+/]+={0,2}$", description: "<name>+<hex key ID>+<base64(0x01 || Ed25519 public key)>" });
 
 export const ERROR_BODY = object({
   error: object(
@@ -245,6 +246,13 @@ export const REPLIES = {
     store: object({ kind: string(), records: integer(0) }),
     recovered: { oneOf: [object({ offset: integer(0), bytes: integer(0) }), { type: "null" }] },
   }),
-  keys: object({ keys: { type: "object", additionalProperties: jwk } }),
+  keys: object({
+    keys: { type: "object", additionalProperties: jwk },
+    note_verifier_keys: {
+      type: "object",
+      additionalProperties: noteVerifierKey,
+      description: "Key id -> the key as a C2SP signed-note verifier key under the authority name; a tile's checkpoint key is derived from it (docs/checkpoints.md)",
+    },
+  }),
   openapi: { type: "object", required: ["openapi", "info", "paths"] },
 } as const;

@@ -88,7 +88,7 @@ describe("temporal-service", () => {
     expect(result.stderr).toContain("a port is an integer 0..65535");
   });
 
-  it("serves with its keys from the config, and a second service shares the same home: key, challenges and clockchain", async () => {
+  it("serves with its keys from the config, and a second service shares the same home: key, challenges and clockchain", { timeout: 90_000 }, async () => {
     const home = await tempDir();
     const key = cli(["keys", "create", "--tier", "enterprise", "--home", home]).stdout.trim();
     const [first, second] = [await serve(["--port", "0", "--home", home]), await serve(["--port", "0", "--home", home])];

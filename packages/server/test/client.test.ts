@@ -15,11 +15,16 @@ import {
   contextAt,
   createClient,
   createTsaeRequest,
+  defaultAuthorityName,
   diff,
+  formatVerifierKey,
   nextOpen,
+  parseVerifierKey,
   receiptHash,
   sha256Hex,
   syncClock,
+  tileOrigin,
+  tileVerifierKey,
   tpeVector,
   verifyAnchorProof,
   verifyConsistencyProof,
@@ -211,6 +216,11 @@ describe("the SDK client against a real service", () => {
     const [[id, jwk]] = entries as [[string, PublicKeyJwk]];
     expect(jwk).toMatchObject({ kty: "OKP", crv: "Ed25519", kid: id });
     expect(jwk.x).toMatch(/^[A-Za-z0-9_-]{43}$/);
+    // The same key as a note verifier key under the default authority name, from which each tile's is derived.
+    expect(Object.keys(set.note_verifier_keys)).toEqual([id]);
+    const vkey = set.note_verifier_keys[id]!;
+    expect(parseVerifierKey(vkey)).toMatchObject({ name: `temporal-authority/${id}`, signatureType: 1, publicKey: new Uint8Array(Buffer.from(jwk.x, "base64url")) });
+    expect(tileVerifierKey(vkey, tile5)).toBe(formatVerifierKey(tileOrigin(defaultAuthorityName(jwk), tile5), jwk));
     keys = set.keys;
   });
 

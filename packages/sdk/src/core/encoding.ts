@@ -36,27 +36,51 @@ function hexDigit(code: number): number {
 }
 
 const BASE64URL = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-_";
+const BASE64 = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/";
 
 /** Unpadded base64url (RFC 4648 section 5), as JWK uses. */
 export function bytesToBase64Url(bytes: Uint8Array): string {
-  let out = "";
-  for (let i = 0; i < bytes.length; i += 3) {
-    const chunk = ((bytes[i] as number) << 16) | ((bytes[i + 1] ?? 0) << 8) | (bytes[i + 2] ?? 0);
-    const chars = Math.min(4, Math.ceil(((bytes.length - i) * 8) / 6));
-    for (let c = 0; c < chars; c++) out += BASE64URL[(chunk >>> (18 - 6 * c)) & 63];
-  }
-  return out;
+  return encodeBase64(bytes, BASE64URL);
 }
 
 /** Returns undefined for anything that is not canonical unpadded base64url. */
 export function base64UrlToBytes(text: string): Uint8Array | undefined {
+  return decodeBase64(text, BASE64URL);
+}
+
+/** Padded standard base64 (RFC 4648 section 4), as signed notes and checkpoints use. */
+export function bytesToBase64(bytes: Uint8Array): string {
+  const text = encodeBase64(bytes, BASE64);
+  return text + "=".repeat((4 - (text.length % 4)) % 4);
+}
+
+/** Returns undefined for anything that is not canonical padded standard base64. */
+export function base64ToBytes(text: string): Uint8Array | undefined {
+  if (text.length % 4 !== 0) return undefined;
+  const unpadded = text.endsWith("==") ? text.slice(0, -2) : text.endsWith("=") ? text.slice(0, -1) : text;
+  // Padding is only ever what makes the length a multiple of 4, so "AA==" is canonical and "AAA==" or "AAAA====" is not.
+  if (text.length - unpadded.length !== (4 - (unpadded.length % 4)) % 4) return undefined;
+  return decodeBase64(unpadded, BASE64);
+}
+
+function encodeBase64(bytes: Uint8Array, alphabet: string): string {
+  let out = "";
+  for (let i = 0; i < bytes.length; i += 3) {
+    const chunk = ((bytes[i] as number) << 16) | ((bytes[i + 1] ?? 0) << 8) | (bytes[i + 2] ?? 0);
+    const chars = Math.min(4, Math.ceil(((bytes.length - i) * 8) / 6));
+    for (let c = 0; c < chars; c++) out += alphabet[(chunk >>> (18 - 6 * c)) & 63];
+  }
+  return out;
+}
+
+function decodeBase64(text: string, alphabet: string): Uint8Array | undefined {
   if (text.length % 4 === 1) return undefined;
   const bytes = new Uint8Array(Math.floor((text.length * 6) / 8));
   let buffer = 0;
   let bits = 0;
   let index = 0;
   for (const char of text) {
-    const value = BASE64URL.indexOf(char);
+    const value = alphabet.indexOf(char);
     if (value < 0) return undefined;
     buffer = ((buffer << 6) | value) & 0xffffff;
     bits += 6;

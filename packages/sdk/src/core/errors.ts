@@ -51,6 +51,12 @@ export type ErrorCode =
   | "FORECAST_TOO_SHORT"
   | "INVALID_CARBON_REQUEST"
   | "INVALID_SCHEDULE_REQUEST"
+  // C2SP signed notes and checkpoints
+  | "INVALID_NOTE"
+  | "INVALID_NOTE_KEY"
+  | "NOTE_NOT_VERIFIED"
+  | "INVALID_CHECKPOINT"
+  | "INVALID_ORIGIN"
   // the mission runtime (src/mission)
   | "INVALID_MISSION_OPTIONS"
   | "INVALID_MEASURE"

@@ -25,6 +25,34 @@ export { verifyConsistency } from "./merkle.js";
 export { challengeIssues, verifyChallenge } from "./challenge.js";
 export { VerifyingKey, importVerifyingKey, type PublicKeyInput } from "./verifying-key.js";
 export {
+  ED25519_SIGNATURE_TYPE,
+  ed25519NoteSigner,
+  formatVerifierKey,
+  isNoteKeyName,
+  isVerifierKey,
+  noteKeyId,
+  noteKeyIdHex,
+  noteVerifier,
+  parseVerifierKey,
+  type Ed25519Sign,
+  type NoteSigner,
+  type NoteVerifier,
+  type NoteVerifierKey,
+} from "./note-key.js";
+export { MAX_NOTE_SIGNATURES, formatNote, formatSignatureLine, openNote, parseNote, signNote, type Note, type NoteSignature, type VerifiedNote } from "./signed-note.js";
+export { formatCheckpoint, openCheckpoint, parseCheckpoint, signCheckpoint, type Checkpoint, type VerifiedCheckpoint } from "./checkpoint.js";
+export {
+  authorityVerifierKey,
+  authorityVerifierKeys,
+  defaultAuthorityName,
+  parseTileOrigin,
+  tileCheckpointSigner,
+  tileOrigin,
+  tileVerifierKey,
+  type TileOrigin,
+} from "./tile-origin.js";
+export { GENESIS_CHECKPOINT_HASH, checkpointHash, formatTileCheckpoint, openTileCheckpoint, parseTileCheckpoint, type TileCheckpoint } from "./tile-checkpoint.js";
+export {
   PhaseWindowError,
   TemporalError,
   TemporalRangeError,

@@ -226,6 +226,12 @@ export interface ClockchainStatus {
 /** `GET keys` reply: the service's public keys by key id. */
 export interface KeySet {
   readonly keys: Record<string, PublicKeyJwk>;
+  /**
+   * The same keys as C2SP signed-note verifier keys under the authority
+   * name (`<name>+<key ID>+<key>`); `tileVerifierKey(vkey, tileId)` gives
+   * the key of one tile's checkpoints.
+   */
+  readonly note_verifier_keys: Record<string, string>;
 }
 
 /** The body of every error reply. */

@@ -51,7 +51,8 @@ export function importVerifyingKey(input: PublicKeyInput): Promise<VerifyingKey>
   return VerifyingKey.from(input);
 }
 
-function rawPublicKey(input: PublicKeyJwk | Uint8Array): Uint8Array {
+/** The raw 32 bytes of an Ed25519 public key given as a JWK or as those bytes; a coded error otherwise. */
+export function rawPublicKey(input: PublicKeyJwk | Uint8Array): Uint8Array {
   if (input instanceof Uint8Array) {
     if (input.length === 32) return input;
     throw new TemporalTypeError("INVALID_PUBLIC_KEY", `a raw Ed25519 public key has 32 bytes, got ${input.length}`);

@@ -1,3 +1,4 @@
+import { hostname } from "node:os";
 import { TemporalError } from "../core/errors.js";
 
 export type LedgerCorruptionReason =
@@ -26,18 +27,49 @@ export class LedgerCorruptError extends TemporalError {
   }
 }
 
-/** Another live process holds the home directory. */
+/** The holder a `HomeLockedError` names, as far as the lock file tells. */
+export interface HomeLockHolder {
+  readonly pid: number;
+  readonly host: string;
+  /** When the holder took the lock, Unix ms by its clock. */
+  readonly since_unix_ms: number;
+}
+
+/**
+ * The home's lock is held by someone else: after waiting `waited_ms` for it
+ * (from `acquireLock`), or, with `lost`, a holding this process had was
+ * taken over (from `HomeLock.assertHeld`). `holder` is undefined when the
+ * lock file names nobody readable (half-written, or an older version's).
+ */
 export class HomeLockedError extends TemporalError {
   declare readonly code: "HOME_LOCKED";
   readonly lockPath: string;
-  readonly pid: number;
-  constructor(lockPath: string, pid: number) {
-    const holder = pid === process.pid ? `this process (${pid}); close the other authority first` : `running process ${pid}`;
-    super("HOME_LOCKED", `${lockPath} is held by ${holder}; only one authority may write a Temporal home at a time`);
+  readonly holder: HomeLockHolder | undefined;
+  /** The holder's pid, or undefined when the lock file names none. */
+  readonly pid: number | undefined;
+  /** How long `acquireLock` waited, ms; undefined for a lost holding. */
+  readonly waited_ms: number | undefined;
+  readonly lost: boolean;
+  constructor(lockPath: string, holder: HomeLockHolder | undefined, how: { readonly waitedMs: number } | { readonly lost: true }) {
+    const by = holder === undefined ? "a holder that the lock file does not name" : describeHolder(holder);
+    const message =
+      "lost" in how
+        ? `this process no longer holds ${lockPath}: it is now held by ${by}; do not write, take the lock again`
+        : `${lockPath} is held by ${by}; gave up after waiting ${how.waitedMs} ms (pass a larger waitMs to acquireLock to wait longer)`;
+    super("HOME_LOCKED", message);
     this.name = "HomeLockedError";
     this.lockPath = lockPath;
-    this.pid = pid;
+    this.holder = holder;
+    this.pid = holder?.pid;
+    this.waited_ms = "lost" in how ? undefined : how.waitedMs;
+    this.lost = "lost" in how;
   }
+}
+
+function describeHolder({ pid, host, since_unix_ms }: HomeLockHolder): string {
+  const since = Number.isFinite(since_unix_ms) && Math.abs(since_unix_ms) <= 8.64e15 ? new Date(since_unix_ms).toISOString() : String(since_unix_ms);
+  const here = pid === process.pid && host === hostname() ? " (this process)" : "";
+  return `process ${pid} on host ${JSON.stringify(host)}${here} since ${since}`;
 }
 
 /** Whether `error` is a Node.js system error with one of `codes` (e.g. "ENOENT"). */

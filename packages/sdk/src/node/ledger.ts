@@ -12,6 +12,7 @@ import type { VerifyingKey } from "../core/verifying-key.js";
 import { LedgerCorruptError, isErrno, type LedgerCorruptionReason } from "./errors.js";
 import { ensureHome, type HomePaths } from "./home.js";
 import { acquireHomeLock } from "./home-lock.js";
+import type { HomeLock } from "./lock.js";
 import { encodeRecordBody, parseRecordBody } from "./record-body.js";
 import { HEADER_BYTES, frameRecord, recordHeader } from "./record-frame.js";
 import { readRecords, type FramedRecord } from "./record-reader.js";
@@ -106,9 +107,9 @@ export class FileLogStore implements LogStore {
       if (this.#failure !== undefined) throw this.#failure;
       // Anchored already, as far as this store has read: no lock, no write. Under the lock it reads what others added.
       if (entries.every((entry) => this.#state.proof(entry.hash) !== undefined)) return this.#proofsOf(entries);
-      return this.#locked(async () => {
+      return this.#locked(async (lock) => {
         await this.#catchUp(true);
-        await this.#commit(this.#state.stage(entries), signing);
+        await this.#commit(this.#state.stage(entries), signing, lock);
         return this.#proofsOf(entries);
       });
     });
@@ -183,10 +184,10 @@ export class FileLogStore implements LogStore {
     return entries.map((entry) => this.#state.proof(entry.hash) as AnchorProof);
   }
 
-  async #locked<T>(use: () => Promise<T>): Promise<T> {
+  async #locked<T>(use: (lock: HomeLock) => Promise<T>): Promise<T> {
     const lock = await acquireHomeLock(this.#paths.lock, this.#lockWaitMs);
     try {
-      return await use();
+      return await use(lock);
     } finally {
       await lock.release();
     }
@@ -290,16 +291,18 @@ export class FileLogStore implements LogStore {
     if (!header.equals(last.header)) throw new TemporalError("LEDGER_IO_FAILED", `the record at byte ${last.offset} of ledger ${this.path} changed after it was read`);
   }
 
-  /** Stages, signs, writes and fsyncs one record (under the lock, caught up); nothing is written for no new leaves. */
-  async #commit(leaves: StagedLeaf[], signing: HeadSigning): Promise<void> {
+  /** Stages, signs, writes and fsyncs one record (under `lock`, caught up); nothing is written for no new leaves. */
+  async #commit(leaves: StagedLeaf[], signing: HeadSigning, lock: HomeLock): Promise<void> {
     if (leaves.length === 0) return;
     let signed: Awaited<ReturnType<ClockchainState["signHeads"]>>;
     let record: Buffer;
     try {
       signed = await this.#state.signHeads(leaves, signing);
       record = frameRecord(encodeRecordBody(ClockchainState.recordOf(leaves, signed.heads)));
+      // Signing takes a while; a holder stalled past the lock's staleness may have lost it, and must not write then.
+      await lock.assertHeld();
     } catch (error) {
-      // A clock reading that cannot be signed (INVALID_TIME), or a failed signature: nothing was written, so only this batch fails.
+      // A clock reading that cannot be signed (INVALID_TIME), a failed signature or a lost lock: nothing was written, so only this batch fails.
       this.#state.unstage(leaves);
       throw error;
     }

@@ -5,6 +5,7 @@
 
 import { isHash } from "../core/encoding.js";
 import { TemporalError, TemporalRangeError, TemporalTypeError, describeIssues, describeValue, type ErrorCode } from "../core/errors.js";
+import { isVerifierKey } from "../core/note-key.js";
 import { receiptIssues } from "../core/receipt.js";
 import type {
   AllowResult,
@@ -320,11 +321,14 @@ export class TemporalClient implements Authority {
     return object(await this.#get("clockchain/status"));
   }
 
-  /** `GET keys`: the service's public keys by key id. */
+  /** `GET keys`: the service's public keys by key id, as JWKs and as note verifier keys. */
   async getKeys(): Promise<KeySet> {
     const reply = await this.#get("keys");
-    const set = object<KeySet>(reply);
-    if (typeof set.keys !== "object" || set.keys === null || Array.isArray(set.keys)) throw invalid(reply, "expected { keys: { <key_id>: <jwk> } }");
+    const set = jwkSet<KeySet>(reply);
+    const vkeys: unknown = set.note_verifier_keys;
+    if (!isMap(vkeys) || !Object.values(vkeys).every(isVerifierKey)) {
+      throw invalid(reply, "expected note_verifier_keys: { <key_id>: <name>+<hex key ID>+<base64 key> }");
+    }
     return set;
   }
 
@@ -390,9 +394,9 @@ export class TemporalClient implements Authority {
     return anchors;
   }
 
-  /** `getKeys().keys`. */
+  /** `getKeys().keys`, also from a service that predates `note_verifier_keys`. */
   async publicKeys(): Promise<Record<string, PublicKeyJwk>> {
-    return (await this.getKeys()).keys;
+    return jwkSet<Pick<KeySet, "keys">>(await this.#get("keys")).keys;
   }
 
   /**
@@ -641,8 +645,19 @@ function interpret(method: string, url: string, response: FetchResponse, text: s
 
 function object<T>(reply: Reply): T {
   const { value } = reply;
-  if (typeof value !== "object" || value === null || Array.isArray(value)) throw invalid(reply, `expected a JSON object, got ${describeValue(value)}`);
+  if (!isMap(value)) throw invalid(reply, `expected a JSON object, got ${describeValue(value)}`);
   return value as T;
+}
+
+function isMap(value: unknown): value is Record<string, unknown> {
+  return typeof value === "object" && value !== null && !Array.isArray(value);
+}
+
+/** A `GET keys` reply with its `keys` map checked. */
+function jwkSet<T extends Pick<KeySet, "keys">>(reply: Reply): T {
+  const set = object<T>(reply);
+  if (!isMap(set.keys)) throw invalid(reply, "expected { keys: { <key_id>: <jwk> } }");
+  return set;
 }
 
 function invalid(reply: Reply, problem: string): TemporalApiError {
