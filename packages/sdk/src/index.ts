@@ -9,12 +9,14 @@ export { defaultHome } from "./node/home.js";
 export {
   LocalAuthority,
   createLocalAuthority,
-  type AnchorPageOptions,
-  type ChallengeOptions,
-  type IssueReceiptOptions,
+  homeParts,
+  type HomeParts,
   type LocalAuthorityOptions,
   type LocalAuthorityStatus,
 } from "./node/local-authority.js";
-export type { LedgerStatus, TornTailRecovery } from "./node/ledger.js";
+export { FileLogStore, type FileLogStoreOptions, type LedgerStatus, type TornTailRecovery } from "./node/ledger.js";
+export { FileSigner, type FileSignerOptions } from "./node/signing-key.js";
+export { FileChallengeStore } from "./node/file-challenge-store.js";
+export { homePaths, type HomePaths } from "./node/home.js";
 export { HomeLockedError, LedgerCorruptError, type HomeLockHolder, type LedgerCorruptionReason } from "./node/errors.js";
 export { acquireLock, type AcquireLockOptions, type HomeLock } from "./node/lock.js";

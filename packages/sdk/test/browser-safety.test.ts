@@ -6,8 +6,8 @@ import * as core from "../src/core/index.js";
 import * as sdk from "../src/index.js";
 
 const srcDir = fileURLToPath(new URL("../src/", import.meta.url));
-/** The directories behind `@temporal/agent-sdk/core`: the pure core and the HTTP client it re-exports. */
-const browserDirs = ["core", "remote"];
+/** The directories behind `@temporal/agent-sdk/core`: the pure core, the HTTP client and the composed authorities it re-exports. */
+const browserDirs = ["core", "remote", "authority"];
 const browserFiles = browserDirs.flatMap((dir) =>
   readdirSync(join(srcDir, dir))
     .filter((name) => name.endsWith(".ts"))
@@ -36,7 +36,7 @@ describe("the core entry point", () => {
     expect(source).not.toMatch(/\bBuffer\b/);
     // Only relative imports within the browser-safe directories: no packages, no src/node or src/mission.
     for (const [, specifier] of source.matchAll(/from\s+["']([^"']+)["']/g)) {
-      expect(specifier).toMatch(/^(?:\.\/|\.\.\/(?:core|remote)\/)[a-z0-9-]+\.js$/);
+      expect(specifier).toMatch(/^(?:\.\/|\.\.\/(?:core|remote|authority)\/)[a-z0-9-]+\.js$/);
     }
   });
 
@@ -49,6 +49,10 @@ describe("the core entry point", () => {
     expect(typeof sdk.defaultSdk).toBe("function");
     expect(typeof sdk.createLocalAuthority).toBe("function");
     expect(core).not.toHaveProperty("defaultSdk");
+    for (const name of ["createMemoryAuthority", "createAuthority", "MemorySigner", "MemoryLogStore", "MemoryChallengeStore", "ClockchainState"]) {
+      expect(core).toHaveProperty(name);
+      expect((sdk as Record<string, unknown>)[name]).toBe((core as Record<string, unknown>)[name]);
+    }
     for (const name of ["createClient", "TemporalClient", "TemporalApiError", "syncClock"]) {
       expect(core).toHaveProperty(name);
       expect((sdk as Record<string, unknown>)[name]).toBe((core as Record<string, unknown>)[name]);
