@@ -220,7 +220,7 @@ async function main() {
     if (LOADGEN === "shared") {
       const { createService, loadConfig } = await import(SERVER);
       const running = createService({ home, config: await loadConfig(config, false) });
-      await running.store.clockchainStatus();
+      await running.authority.ready();
       service = { url: await running.listen({ host: "127.0.0.1", port: 0 }), pid: process.pid, stop: () => running.close() };
     } else {
       service = await startChild([BIN, "--port", "0", "--home", home, "--config", config]);

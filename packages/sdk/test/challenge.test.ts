@@ -15,7 +15,7 @@ import {
   type TsaeIssueRequest,
 } from "../src/index.js";
 import { createLocalAuthority, type LocalAuthority } from "../src/node/index.js";
-import { OutstandingChallenges } from "../src/node/outstanding-challenges.js";
+import { OutstandingChallenges } from "../src/authority/outstanding-challenges.js";
 import { tempDir } from "./helpers.js";
 
 const T0 = Date.UTC(2025, 6, 1, 8);
@@ -129,10 +129,14 @@ describe("LocalAuthority challenges", () => {
     });
   });
 
-  it("rejects malformed, foreign, tampered, expired, used and pre-restart challenges with distinct codes", async () => {
+  it("rejects malformed, foreign, tampered, expired and used challenges with distinct codes", async () => {
     const home = await tempDir();
     const foreign = await withAuthority(async (authority) => authority.issueChallenge());
-    const beforeRestart = await withAuthority(async (authority) => authority.issueChallenge(), home);
+    const used = await withAuthority(async (authority) => {
+      const challenge = await authority.issueChallenge();
+      await authority.issueReceipt(request(0), { challenge });
+      return challenge;
+    }, home);
     await withAuthority(async (authority, clock) => {
       const challenge = await authority.issueChallenge({ ttlMs: 1_000 });
       const cases: [unknown, string][] = [
@@ -142,7 +146,7 @@ describe("LocalAuthority challenges", () => {
         [foreign, "CHALLENGE_INVALID"],
         [{ ...challenge, expires_unix_ms: challenge.expires_unix_ms + 1 }, "CHALLENGE_INVALID"],
         [{ ...challenge, key_id: foreign.key_id }, "CHALLENGE_INVALID"],
-        [beforeRestart, "CHALLENGE_UNKNOWN"],
+        [used, "CHALLENGE_UNKNOWN"],
       ];
       for (const [bad, code] of cases) {
         await expect(authority.issueReceipt(request(1), { challenge: bad as Challenge })).rejects.toMatchObject({ code, name: "TemporalError" });
@@ -152,6 +156,22 @@ describe("LocalAuthority challenges", () => {
       await expect(authority.issueReceipt(request(1), { challenge })).rejects.toMatchObject({ code: "CHALLENGE_EXPIRED" });
       // A bad request is refused before the challenge is looked at.
       await expect(authority.issueReceipt({ ...request(1), scope: "nope" }, { challenge: "junk" as unknown as Challenge })).rejects.toBeInstanceOf(TsaeRequestError);
+    }, home);
+  });
+
+  it("keeps challenges in the home: one issued before a restart, or by another authority there, is used once", async () => {
+    const home = await tempDir();
+    const beforeRestart = await withAuthority(async (authority) => authority.issueChallenge(), home);
+    await withAuthority(async (authority) => {
+      const other = createLocalAuthority({ home, clock: () => T0 });
+      try {
+        expect((await authority.issueReceipt(request(1), { challenge: beforeRestart })).challenge_nonce).toBe(beforeRestart.nonce);
+        await expect(other.issueReceipt(request(2), { challenge: beforeRestart })).rejects.toMatchObject({ code: "CHALLENGE_UNKNOWN" });
+        const fromOther = await other.issueChallenge();
+        expect((await authority.issueReceipt(request(3), { challenge: fromOther })).challenge_nonce).toBe(fromOther.nonce);
+      } finally {
+        await other.close();
+      }
     }, home);
   });
 

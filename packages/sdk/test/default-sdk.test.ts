@@ -1,9 +1,9 @@
 import { existsSync } from "node:fs";
 import { createServer } from "node:http";
 import type { AddressInfo } from "node:net";
-import { open } from "node:fs/promises";
 import { join, resolve } from "node:path";
 import { afterEach, describe, expect, it, vi } from "vitest";
+import { failNextOn } from "./file-faults.js";
 import { tempDir } from "./helpers.js";
 
 afterEach(() => {
@@ -38,12 +38,9 @@ describe("defaultSdk", () => {
     const sdk = defaultSdk();
     const receipt = await sdk.issueReceipt(createTsaeRequest(contextAt(Date.now()), { scope: "test.default.v1", action_hash_hex: sha256Hex("a") }));
     // An fsync fails and the batch cannot be cut off again: the authority gives up.
-    const probe = await open(join(home, "clockchain.log"), "r");
-    await probe.close();
-    const proto = Object.getPrototypeOf(probe) as { datasync(): Promise<void>; truncate(): Promise<void> };
     const eio = Object.assign(new Error("EIO: i/o error"), { code: "EIO" });
-    vi.spyOn(proto, "datasync").mockRejectedValueOnce(eio);
-    vi.spyOn(proto, "truncate").mockRejectedValueOnce(eio);
+    await failNextOn(join(home, "clockchain.log"), "datasync", eio);
+    await failNextOn(join(home, "clockchain.log"), "truncate", eio);
     await expect(sdk.anchor(receipt)).rejects.toMatchObject({ code: "LEDGER_IO_FAILED" });
     vi.restoreAllMocks();
     const fresh = defaultSdk();

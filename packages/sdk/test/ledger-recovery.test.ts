@@ -5,6 +5,7 @@ import { afterEach, beforeAll, describe, expect, it, vi } from "vitest";
 import { contextAt, createTsaeRequest, sha256Hex, type AnchorProof, type Receipt } from "../src/index.js";
 import { LedgerCorruptError, createLocalAuthority, type LocalAuthority } from "../src/node/index.js";
 import { HEADER_BYTES, frameRecord, recordAt } from "../src/node/record-frame.js";
+import { failNextOn } from "./file-faults.js";
 import { steppingClock, tempDir } from "./helpers.js";
 
 const T0 = Date.UTC(2025, 4, 1, 12);
@@ -252,12 +253,11 @@ describe("ledger durability", () => {
   const ioError = (syscall: string) => Object.assign(new Error(`EIO: i/o error, ${syscall}`), { code: "EIO" });
 
   it("removes a batch whose fsync failed from the file, rejects only that batch and keeps anchoring", async () => {
-    const proto = await fileHandlePrototype();
     const home = await homeWith(pristineLedger, "failing");
     await withAuthority(home, async (authority) => {
       const receipts = await Promise.all([7, 8, 9].map((n) => authority.issueReceipt(request(n))));
       // The write reaches the file; only its fsync fails.
-      vi.spyOn(proto, "datasync").mockRejectedValueOnce(ioError("fdatasync"));
+      await failNextOn(join(home, "clockchain.log"), "datasync", ioError("fdatasync"));
       for (const result of await Promise.allSettled(receipts.map((receipt) => authority.anchor(receipt)))) {
         expect(result).toMatchObject({ status: "rejected", reason: { code: "LEDGER_IO_FAILED", cause: { code: "EIO" } } });
       }
@@ -274,12 +274,11 @@ describe("ledger durability", () => {
   });
 
   it("shuts the authority down when a failed batch cannot be removed, and tells the caller to restart", async () => {
-    const proto = (await fileHandlePrototype()) as { datasync(): Promise<void>; truncate(length?: number): Promise<void> };
     const home = await homeWith(pristineLedger, "unrecoverable");
     const authority = createLocalAuthority({ home, clock: steppingClock(T0 + 1000) });
     const receipt = await authority.issueReceipt(request(7));
-    vi.spyOn(proto, "datasync").mockRejectedValueOnce(ioError("fdatasync"));
-    vi.spyOn(proto, "truncate").mockRejectedValueOnce(ioError("ftruncate"));
+    await failNextOn(join(home, "clockchain.log"), "datasync", ioError("fdatasync"));
+    await failNextOn(join(home, "clockchain.log"), "truncate", ioError("ftruncate"));
     await expect(authority.anchor(receipt)).rejects.toMatchObject({ code: "LEDGER_IO_FAILED", cause: { code: "EIO" }, message: expect.stringMatching(/restart the process/) });
     expect(authority).toMatchObject({ failed: true, closed: false });
     for (const call of [() => authority.anchor(receipt), () => authority.issueReceipt(request(8)), () => authority.status()]) {

@@ -1,5 +1,5 @@
 import { existsSync } from "node:fs";
-import { readFile, rm, stat, symlink, unlink, writeFile } from "node:fs/promises";
+import { copyFile, link, readFile, rm, stat, symlink, unlink, writeFile } from "node:fs/promises";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import {
@@ -18,6 +18,7 @@ import {
   type SignedHead,
 } from "../src/index.js";
 import { HomeLockedError, createLocalAuthority, type LocalAuthority } from "../src/node/index.js";
+import { acquireLock } from "../src/node/lock.js";
 import { tempDir, withAuthority } from "./helpers.js";
 import { exitedPid, lockRecord } from "./lock-processes.js";
 
@@ -43,9 +44,11 @@ describe("local authority", () => {
     await authority.issueReceipt(request(0));
     expect((await stat(join(home, "signing-key.pem"))).mode & 0o777).toBe(0o600);
     expect(existsSync(join(home, "clockchain.log"))).toBe(true);
-    expect(existsSync(join(home, "lock"))).toBe(true);
-    await authority.close();
+    // The lock is taken only to create the key and to append, and released at once.
     expect(existsSync(join(home, "lock"))).toBe(false);
+    await authority.anchor(await authority.issueReceipt(request(1)));
+    expect(existsSync(join(home, "lock"))).toBe(false);
+    await authority.close();
   });
 
   it("issues receipts that verify with its published key and anchors them with verifiable proofs", async () => {
@@ -153,39 +156,70 @@ describe("local authority", () => {
     });
   });
 
-  // A second authority on a held home now waits for it (up to the lock's default wait) instead of failing at once;
-  // the lock's own tests (lock.test.ts) cover failing after the wait, with short waits.
-  it("lets one authority at a time hold a home: a second one waits until the first closes", async () => {
+  it("lets several authorities share a home, each reading what the others anchored", async () => {
     const home = await tempDir();
-    let holder = createLocalAuthority({ home });
-    await holder.publicKeys();
     const alias = join(await tempDir(), "alias");
     await symlink(home, alias);
-    // By any path to the home, so also through a symlink.
-    for (const path of [home, alias]) {
-      const next = createLocalAuthority({ home: path });
-      let opened = false;
-      const opening = next.publicKeys().then(() => (opened = true));
-      await new Promise((resolve) => setTimeout(resolve, 300));
-      expect(opened).toBe(false);
-      await holder.close();
-      await opening;
-      holder = next;
+    const [first, second] = [createLocalAuthority({ home }), createLocalAuthority({ home: alias })];
+    try {
+      const a = await issueAndAnchor(first, 1);
+      const b = await issueAndAnchor(second, 2);
+      expect(b.proof).toMatchObject({ leaf_index: 1, tree_size: 2, signed_head: { sequence: 1, prev_head_hash: headHash(a.proof.signed_head) } });
+      expect(await first.getAnchorProof(b.proof.receipt_hash)).toEqual(b.proof);
+      // Anchoring a receipt the other authority anchored returns its proof, and adds nothing.
+      expect(await first.anchor(b.receipt)).toEqual(b.proof);
+      expect(await second.anchor(a.receipt)).toMatchObject({ leaf_index: 0, tree_size: 2 });
+      expect(await second.publicKeys()).toEqual(await first.publicKeys());
+      expect((await first.status()).records).toBe(2);
+    } finally {
+      await Promise.all([first.close(), second.close()]);
     }
-    await holder.close();
   });
 
-  it("takes over a lock left by a process that has exited, or by an earlier process with this pid (a restarted container's pid 1)", async () => {
+  it("waits for the home's lock only to append: reads go on, and an append gives up with HOME_LOCKED after lockWaitMs", async () => {
     const home = await tempDir();
-    for (const pid of [exitedPid(), process.pid]) {
-      const planted = lockRecord(pid);
-      await writeFile(join(home, "lock"), planted);
+    const first = await withAuthority(home, T0, (authority) => issueAndAnchor(authority, 1));
+    const held = await acquireLock(join(home, "lock"));
+    const authority = createLocalAuthority({ home, lockWaitMs: 300 });
+    try {
+      expect(await authority.getAnchorProof(first.proof.receipt_hash)).toEqual(first.proof);
+      const receipt = await authority.issueReceipt(request(2));
+      await expect(authority.anchor(receipt)).rejects.toMatchObject({ code: "HOME_LOCKED" });
+      await held.release();
+      expect(await authority.anchor(receipt)).toMatchObject({ leaf_index: 1 });
+    } finally {
+      await held.release();
+      await authority.close();
+    }
+  });
+
+  it("refuses a ledger reached through a symbolic or hard link from another home", async () => {
+    const owner = await tempDir();
+    await withAuthority(owner, T0, (authority) => issueAndAnchor(authority, 1));
+    const refused = (home: string) =>
+      expect(withAuthority(home, T0, (authority) => authority.status())).rejects.toMatchObject({ code: "LEDGER_LINKED", message: expect.stringMatching(/belongs to one home/) });
+    for (const [makeLink, what] of [[symlink, "symbolic link"], [link, "2 hard links"]] as const) {
+      const home = await tempDir();
+      await copyFile(join(owner, "signing-key.pem"), join(home, "signing-key.pem"));
+      await makeLink(join(owner, "clockchain.log"), join(home, "clockchain.log"));
+      await refused(home);
+      await expect(withAuthority(home, T0, (authority) => authority.status())).rejects.toThrow(what);
+      // A hard link has no direction: the owner's own name for the file is refused too, until the other is removed.
+      if (makeLink === link) await refused(owner);
+      await unlink(join(home, "clockchain.log"));
+      await withAuthority(owner, T0, async (authority) => expect((await authority.status()).anchors).toBe(1));
+    }
+  });
+
+  it("takes over, to append, a lock left by a process that has exited or by an earlier process with this pid (a restarted container's pid 1)", async () => {
+    const home = await tempDir();
+    for (const [n, pid] of [exitedPid(), process.pid].entries()) {
+      await writeFile(join(home, "lock"), lockRecord(pid));
       await withAuthority(home, T0, async (authority) => {
-        await authority.publicKeys();
-        const now = JSON.parse(await readFile(join(home, "lock"), "utf8")) as { pid: number; token: string };
-        expect(now.pid).toBe(process.pid);
-        expect(now.token).not.toBe((JSON.parse(planted) as { token: string }).token);
+        expect((await issueAndAnchor(authority, n)).proof).toMatchObject({ leaf_index: n });
       });
+      // Released after the append, as the lock is only held around one.
+      expect(existsSync(join(home, "lock"))).toBe(false);
     }
   });
 

@@ -31,8 +31,8 @@ async function serve(options: LocationOptions & { host: string; port: number }):
   const { home, config: configPath, explicitConfig } = locate(options);
   const config = await loadConfig(configPath, !explicitConfig);
   const service = createService({ home, config });
-  // Opening the store verifies the whole clockchain; do it before listening so a locked or damaged home fails now, not on the first request.
-  await service.store.clockchainStatus();
+  // Opening the authority loads the key and verifies the whole clockchain; do it before listening so a damaged or unwritable home fails now, not on the first request.
+  await service.authority.ready();
   const url = await service.listen({ host: options.host, port: options.port });
   process.stdout.write(`listening on ${url}\n`);
   let stopping = false;

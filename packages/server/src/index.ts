@@ -5,4 +5,4 @@ export { createApiKey, hashApiKey, type ApiKeyRecord } from "./api-keys.js";
 export { openApiDocument, API_PREFIXES } from "./openapi.js";
 export { ROUTES, type Route } from "./routes.js";
 export { TIERS, tierAllows } from "./tiers.js";
-export type { ServiceStore } from "./store.js";
+export { fileStore, type ServiceAuthority, type ServiceStore } from "./store.js";

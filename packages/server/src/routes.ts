@@ -24,11 +24,11 @@ import { HttpError } from "./http-error.js";
 import { allowJson, contextJson } from "./reply-json.js";
 import { REPLIES, REQUESTS } from "./schemas.js";
 import type { CarbonReader, QualityReader } from "./sources.js";
-import type { ServiceStore } from "./store.js";
+import type { ServiceAuthority } from "./store.js";
 
-/** What a handler may use: the store, the readings of the configured sources, and the service clock. */
+/** What a handler may use: the authority, the readings of the configured sources, and the service clock. */
 export interface RouteContext {
-  readonly store: ServiceStore;
+  readonly authority: ServiceAuthority;
   readonly quality: QualityReader;
   readonly carbon: CarbonReader;
   readonly clock: () => number;
@@ -144,7 +144,7 @@ export const ROUTES: readonly Route[] = [
     query: REQUESTS.none,
     status: 200,
     reply: REPLIES.challenge,
-    handle: (_input, context) => context.store.issueChallenge({ ttlMs: context.challengeTtlMs }),
+    handle: (_input, context) => context.authority.issueChallenge({ ttlMs: context.challengeTtlMs }),
   },
   {
     method: "POST",
@@ -218,7 +218,7 @@ export const ROUTES: readonly Route[] = [
     reply: REPLIES.verify,
     handle: ({ body }, context) => {
       const { receipt, proof } = body as { receipt: unknown; proof: unknown };
-      return context.store.verifyAnchored(receipt, proof);
+      return context.authority.verifyAnchored(receipt, proof);
     },
   },
   {
@@ -252,7 +252,7 @@ export const ROUTES: readonly Route[] = [
     reply: REPLIES.receipt,
     handle: ({ body }, context) => {
       const { challenge, ...request } = body as TsaeIssueRequest;
-      return context.store.issueReceipt(request, challenge === undefined ? {} : { challenge: challenge as Challenge });
+      return context.authority.issueReceipt(request, challenge === undefined ? {} : { challenge: challenge as Challenge });
     },
   },
   {
@@ -264,7 +264,7 @@ export const ROUTES: readonly Route[] = [
     query: REQUESTS.none,
     status: 200,
     reply: REPLIES.status,
-    handle: (_input, context) => context.store.clockchainStatus(),
+    handle: (_input, context) => context.authority.clockchainStatus(),
   },
   {
     method: "POST",
@@ -275,7 +275,7 @@ export const ROUTES: readonly Route[] = [
     body: REQUESTS.anchor,
     status: 200,
     reply: REPLIES.anchorProof,
-    handle: ({ body }, context) => context.store.anchor((body as { receipt: Receipt }).receipt),
+    handle: ({ body }, context) => context.authority.anchor((body as { receipt: Receipt }).receipt),
   },
   {
     method: "GET",
@@ -289,12 +289,12 @@ export const ROUTES: readonly Route[] = [
     handle: async ({ query }, context) => {
       const { receipt_hash, tile_id, first, second } = query;
       if (receipt_hash !== undefined && tile_id === undefined && first === undefined && second === undefined) {
-        const proof = await context.store.getAnchorProof(String(receipt_hash));
+        const proof = await context.authority.getAnchorProof(String(receipt_hash));
         if (proof === undefined) throw new HttpError(404, "ANCHOR_NOT_FOUND", `no anchored receipt has hash ${String(receipt_hash)}`);
         return proof;
       }
       if (receipt_hash === undefined && tile_id !== undefined && first !== undefined && second !== undefined) {
-        return context.store.getConsistencyProof(Number(tile_id), Number(first), Number(second));
+        return context.authority.getConsistencyProof(Number(tile_id), Number(first), Number(second));
       }
       throw new HttpError(400, "VALIDATION_FAILED", "give either receipt_hash (an inclusion proof) or tile_id, first and second (a consistency proof)", {
         details: [{ field: "query", problem: "needs receipt_hash alone, or tile_id, first and second together" }],
@@ -311,7 +311,7 @@ export const ROUTES: readonly Route[] = [
     status: 200,
     reply: REPLIES.anchors,
     handle: ({ query }, context) =>
-      context.store.listAnchorPage(Number(query.tile_id), { offset: queryNumber(query.offset), limit: queryNumber(query.limit) }),
+      context.authority.listAnchorPage(Number(query.tile_id), { offset: queryNumber(query.offset), limit: queryNumber(query.limit) }),
   },
   {
     method: "GET",
@@ -323,7 +323,7 @@ export const ROUTES: readonly Route[] = [
     status: 200,
     reply: REPLIES.keys,
     handle: async (_input, context) => {
-      const keys = await context.store.publicKeys();
+      const keys = await context.authority.publicKeys();
       return { keys, note_verifier_keys: authorityVerifierKeys(keys) };
     },
   },

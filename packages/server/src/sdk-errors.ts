@@ -5,6 +5,8 @@ import { HttpError } from "./http-error.js";
 const UNAVAILABLE = new Set([
   "LEDGER_CORRUPT",
   "LEDGER_IO_FAILED",
+  "LEDGER_LINKED",
+  "HOME_NOT_WRITABLE",
   "HOME_LOCKED",
   "KEY_MISSING",
   "KEY_INVALID",

@@ -12,17 +12,20 @@ import { requestValidators, type RequestValidator } from "./request-validation.j
 import { ROUTES, type Route, type RouteContext, type RouteInput } from "./routes.js";
 import { httpErrorFromSdk } from "./sdk-errors.js";
 import { carbonReader, qualityReader } from "./sources.js";
-import { fileStore, type ServiceStore } from "./store.js";
+import { serviceAuthority, type ServiceAuthority, type ServiceStore } from "./store.js";
+import type { Signer } from "@temporal/agent-sdk";
 import { tierAllows } from "./tiers.js";
 
 export const BODY_LIMIT_BYTES = 64 * 1024;
 
 export interface ServiceOptions {
-  /** Where the file store keeps its key and ledger (ignored when `store` is given). */
+  /** Where the file store keeps its ledger and challenges, and the file signer its key (each unused when replaced below). */
   readonly home: string;
   readonly config?: ServiceConfig;
-  /** Replaces the embedded file store. */
+  /** Replaces the embedded file store (the ledger and challenges in `home`). */
   readonly store?: ServiceStore;
+  /** Replaces the key file in `home`. */
+  readonly signer?: Signer;
   /** Service time in Unix ms; defaults to `Date.now`. */
   readonly clock?: () => number;
   /** Where unexpected errors (answered 500) are reported; defaults to stderr. */
@@ -32,10 +35,11 @@ export interface ServiceOptions {
 export interface TemporalService {
   /** The Node HTTP server; `listen` starts it. */
   readonly server: Server;
-  readonly store: ServiceStore;
+  /** The SDK authority the handlers use, composed of the store and the signer. */
+  readonly authority: ServiceAuthority;
   /** Starts listening; resolves with the base URL, for example `http://127.0.0.1:8787`. */
   listen(options: { host: string; port: number }): Promise<string>;
-  /** Stops accepting, lets requests in flight finish, then closes the store (making every anchor durable). Idempotent. */
+  /** Stops accepting, lets requests in flight finish, then closes the authority and its store (every anchor is durable once acknowledged). Idempotent. */
   close(): Promise<void>;
 }
 
@@ -58,7 +62,7 @@ const CLOSING_HEADERS = { connection: "close", "retry-after": "1" };
 export function createService(options: ServiceOptions): TemporalService {
   const config = options.config ?? DEFAULT_CONFIG;
   const clock = options.clock ?? Date.now;
-  const store = options.store ?? fileStore(options.home, clock);
+  const authority = serviceAuthority({ home: options.home, store: options.store, signer: options.signer, clock });
   const keys = new KeyRing(config.keys);
   const origins = new Set(config.cors.origins);
   const perIp = new RateLimiter(config.rate_limit.per_ip);
@@ -66,7 +70,7 @@ export function createService(options: ServiceOptions): TemporalService {
   const reportUnexpected = options.onUnexpectedError ?? ((error: unknown) => console.error("temporal-service: unexpected error:", error));
   const openapi = openApiDocument(ROUTES, VERSION);
   const context: RouteContext = {
-    store,
+    authority,
     clock,
     quality: qualityReader(config.quality, clock()),
     carbon: carbonReader(config.carbon),
@@ -194,7 +198,7 @@ export function createService(options: ServiceOptions): TemporalService {
 
   return {
     server,
-    store,
+    authority,
     async listen({ host, port }) {
       await new Promise<void>((resolve, reject) => {
         server.once("error", reject);
@@ -221,7 +225,7 @@ export function createService(options: ServiceOptions): TemporalService {
           resolve();
         });
         server.closeIdleConnections();
-      }).then(() => store.close());
+      }).then(() => authority.close());
       return closing;
     },
   };

@@ -1,35 +1,36 @@
-import { LocalAuthority } from "@temporal/agent-sdk/node";
-import type {
-  AnchorPage,
-  AnchorProof,
-  Challenge,
-  ClockchainStatus,
-  ConsistencyProof,
-  PublicKeyJwk,
-  Receipt,
-  TsaeRequest,
-  VerifyResult,
-} from "@temporal/agent-sdk";
+import { createAuthority, type ChallengeStore, type ComposedAuthority, type LogStore, type Signer } from "@temporal/agent-sdk";
+import { homeParts } from "@temporal/agent-sdk/node";
 
 /**
- * What the service keeps and signs with. The embedded default is the SDK's
- * local authority (a signing key and the durable per-tile clockchain under
- * `--home`); another store, such as PostgreSQL, implements the same calls.
+ * What the service keeps: the clockchain and the outstanding challenges.
+ * The embedded default is the files of the SDK's home (`--home`); another
+ * store, such as PostgreSQL, implements these two seams of the SDK and the
+ * service composes the same authority over them.
  */
 export interface ServiceStore {
-  issueChallenge(options: { ttlMs: number }): Promise<Challenge>;
-  issueReceipt(request: TsaeRequest, options: { challenge?: Challenge }): Promise<Receipt>;
-  anchor(receipt: Receipt): Promise<AnchorProof>;
-  getAnchorProof(receiptHash: string): Promise<AnchorProof | undefined>;
-  getConsistencyProof(tileId: number, first: number, second: number): Promise<ConsistencyProof>;
-  listAnchorPage(tileId: number, page: { offset?: number; limit?: number }): Promise<AnchorPage>;
-  clockchainStatus(): Promise<ClockchainStatus>;
-  verifyAnchored(receipt: unknown, proof: unknown): Promise<VerifyResult>;
-  publicKeys(): Promise<Record<string, PublicKeyJwk>>;
-  /** Waits for writes in progress, makes them durable and releases the store. */
-  close(): Promise<void>;
+  readonly log: LogStore;
+  readonly challenges: ChallengeStore;
 }
 
-export function fileStore(home: string, clock: () => number): ServiceStore {
-  return new LocalAuthority({ home, clock });
+/** The authority the handlers use: the SDK's, composed of the store, a signer and the service clock. */
+export type ServiceAuthority = ComposedAuthority;
+
+export interface ServiceAuthorityOptions {
+  /** The home whose files serve as the store and the key when `store` or `signer` is not given. */
+  readonly home: string;
+  readonly store?: ServiceStore;
+  readonly signer?: Signer;
+  readonly clock: () => number;
+}
+
+/** The home's ledger and challenge directory, shared with any other process using that home. */
+export function fileStore(home: string): ServiceStore {
+  const { log, challenges } = homeParts({ home });
+  return { log, challenges };
+}
+
+export function serviceAuthority(options: ServiceAuthorityOptions): ServiceAuthority {
+  const home = homeParts({ home: options.home });
+  const { log, challenges } = options.store ?? home;
+  return createAuthority({ signer: options.signer ?? home.signer, log, challenges, clock: options.clock, name: `the service's authority (home ${options.home})` });
 }

@@ -3,6 +3,7 @@ import { readFile, stat, writeFile } from "node:fs/promises";
 import { join } from "node:path";
 import { createInterface } from "node:readline";
 import { describe, expect, it } from "vitest";
+import { contextAt, createTsaeRequest, sha256Hex } from "@temporal/agent-sdk";
 import { hashApiKey } from "../src/index.js";
 import { tempDir } from "./helpers.js";
 
@@ -87,21 +88,33 @@ describe("temporal-service", () => {
     expect(result.stderr).toContain("a port is an integer 0..65535");
   });
 
-  // The second service waits for the home's lock (10 s by default) before it fails, hence the longer timeout.
-  it("serves with its keys from the config, and a second service on the same home fails with HOME_LOCKED once its wait for the lock runs out", { timeout: 90_000 }, async () => {
+  it("serves with its keys from the config, and a second service shares the same home: key, challenges and clockchain", { timeout: 90_000 }, async () => {
     const home = await tempDir();
-    const key = cli(["keys", "create", "--tier", "developer", "--home", home]).stdout.trim();
-    const running = await serve(["--port", "0", "--home", home]);
+    const key = cli(["keys", "create", "--tier", "enterprise", "--home", home]).stdout.trim();
+    const [first, second] = [await serve(["--port", "0", "--home", home]), await serve(["--port", "0", "--home", home])];
+    const call = async (url: string, method: string, path: string, body?: unknown) => {
+      const reply = await fetch(`${url}${path}`, { method, headers: { authorization: `Bearer ${key}`, "content-type": "application/json" }, body: body === undefined ? undefined : JSON.stringify(body) });
+      return { status: reply.status, body: (await reply.json()) as Record<string, unknown> };
+    };
     try {
-      expect((await fetch(`${running.url}/v1/challenge`, { headers: { authorization: `Bearer ${key}` } })).status).toBe(200);
-      expect((await fetch(`${running.url}/v1/challenge`)).status).toBe(401);
-      const second = cli(["--port", "0", "--home", home]);
-      expect(second.status).toBe(1);
-      expect(second.stderr).toContain("HOME_LOCKED");
+      expect((await fetch(`${first.url}/v1/challenge`)).status).toBe(401);
+      expect((await call(second.url, "GET", "/v1/keys")).body).toEqual((await call(first.url, "GET", "/v1/keys")).body);
+      // A challenge issued by one service is used, once, at the other.
+      const challenge = (await call(first.url, "GET", "/v1/challenge")).body;
+      const request = createTsaeRequest(contextAt(Date.now()), { scope: "test.shared.v1", action_hash_hex: sha256Hex("shared") });
+      const issued = await call(second.url, "POST", "/api/v1/security/tsae", { ...request, challenge });
+      expect(issued).toMatchObject({ status: 201, body: { challenge_nonce: challenge.nonce } });
+      expect((await call(first.url, "POST", "/api/v1/security/tsae", { ...request, challenge })).body).toMatchObject({ error: { code: "CHALLENGE_UNKNOWN" } });
+      // A receipt anchored through one is proven through the other.
+      const anchored = await call(first.url, "POST", "/v1/clockchain/anchor", { receipt: issued.body });
+      expect(anchored.status).toBe(200);
+      expect((await call(second.url, "GET", `/v1/clockchain/proof?receipt_hash=${String(anchored.body.receipt_hash)}`)).body).toEqual(anchored.body);
     } finally {
-      const { code, stdout } = await running.stop();
-      expect(code).toBe(0);
-      expect(stdout).toContain("SIGTERM");
+      for (const running of [first, second]) {
+        const { code, stdout } = await running.stop();
+        expect(code).toBe(0);
+        expect(stdout).toContain("SIGTERM");
+      }
     }
   });
 

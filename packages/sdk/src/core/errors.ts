@@ -27,6 +27,8 @@ export type ErrorCode =
   | "RECEIPT_REJECTED"
   | "LEDGER_CORRUPT"
   | "LEDGER_IO_FAILED"
+  | "LEDGER_LINKED"
+  | "HOME_NOT_WRITABLE"
   | "HOME_LOCKED"
   | "KEY_MISSING"
   | "KEY_INVALID"

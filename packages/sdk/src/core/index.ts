@@ -106,3 +106,5 @@ export type {
 } from "./service-types.js";
 // The HTTP client of the service: browser-safe too (fetch, AbortController, URL).
 export * from "../remote/index.js";
+// Authorities composed of a signer, a log store and a challenge store, and their in-memory parts.
+export * from "../authority/index.js";

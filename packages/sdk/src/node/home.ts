@@ -12,6 +12,8 @@ export interface HomePaths {
   readonly lock: string;
   readonly signingKey: string;
   readonly ledger: string;
+  /** One file per outstanding challenge. */
+  readonly challenges: string;
 }
 
 export function homePaths(home: string): HomePaths {
@@ -21,6 +23,7 @@ export function homePaths(home: string): HomePaths {
     lock: join(root, "lock"),
     signingKey: join(root, "signing-key.pem"),
     ledger: join(root, "clockchain.log"),
+    challenges: join(root, "challenges"),
   };
 }
 

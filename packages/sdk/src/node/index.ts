@@ -8,12 +8,14 @@ export { defaultHome } from "./home.js";
 export {
   LocalAuthority,
   createLocalAuthority,
-  type AnchorPageOptions,
-  type ChallengeOptions,
-  type IssueReceiptOptions,
+  homeParts,
+  type HomeParts,
   type LocalAuthorityOptions,
   type LocalAuthorityStatus,
 } from "./local-authority.js";
-export type { LedgerStatus, TornTailRecovery } from "./ledger.js";
+export { FileLogStore, type FileLogStoreOptions, type LedgerStatus, type TornTailRecovery } from "./ledger.js";
+export { FileSigner, type FileSignerOptions } from "./signing-key.js";
+export { FileChallengeStore } from "./file-challenge-store.js";
+export { homePaths, type HomePaths } from "./home.js";
 export { HomeLockedError, LedgerCorruptError, type HomeLockHolder, type LedgerCorruptionReason } from "./errors.js";
 export { acquireLock, type AcquireLockOptions, type HomeLock } from "./lock.js";

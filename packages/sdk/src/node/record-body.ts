@@ -1,17 +1,8 @@
+import type { RecordBody, StoredAnchor } from "../authority/clockchain-state.js";
 import { isSignedHead } from "../core/signed-head.js";
-import type { Receipt, SignedHead } from "../core/types.js";
+import type { SignedHead } from "../core/types.js";
 
-export interface StoredAnchor {
-  readonly tile_id: number;
-  readonly leaf_index: number;
-  readonly receipt: Receipt;
-}
-
-/** The body of one ledger record: the anchors of one group commit and one new signed head per tile they touch. */
-export interface RecordBody {
-  readonly anchors: readonly StoredAnchor[];
-  readonly heads: readonly SignedHead[];
-}
+export type { RecordBody, StoredAnchor } from "../authority/clockchain-state.js";
 
 /** UTF-8 JSON; it need not be canonical, because replay re-hashes each receipt canonically. */
 export function encodeRecordBody(body: RecordBody): Buffer {

@@ -15,11 +15,22 @@ export const MAX_RECORD_BYTES = HEADER_BYTES + MAX_BODY_BYTES;
 
 export function frameRecord(body: Uint8Array): Buffer {
   const record = Buffer.allocUnsafe(HEADER_BYTES + body.length);
-  record.writeUInt32BE(MAGIC, 0);
-  record.writeUInt32BE(body.length, 4);
-  record.writeUInt32BE(crc32(body), 8);
+  writeHeader(record, body);
   record.set(body, HEADER_BYTES);
   return record;
+}
+
+/** The header `frameRecord` puts before `body`. */
+export function recordHeader(body: Uint8Array): Buffer {
+  const header = Buffer.allocUnsafe(HEADER_BYTES);
+  writeHeader(header, body);
+  return header;
+}
+
+function writeHeader(target: Buffer, body: Uint8Array): void {
+  target.writeUInt32BE(MAGIC, 0);
+  target.writeUInt32BE(body.length, 4);
+  target.writeUInt32BE(crc32(body), 8);
 }
 
 /**

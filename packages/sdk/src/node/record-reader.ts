@@ -26,19 +26,20 @@ export interface ReadableFile {
 }
 
 /**
- * Reads the first `fileLength` bytes of a ledger file record by record,
- * awaiting `onRecord` for each whole record in file order, and stops at the
- * first bytes that are not a valid record.
+ * Reads bytes `from` (a record boundary, default 0) up to `fileLength` of a
+ * ledger file record by record, awaiting `onRecord` for each whole record
+ * in file order, and stops at the first bytes that are not a valid record.
  */
 export async function readRecords(
   file: ReadableFile,
   fileLength: number,
   onRecord: (record: FramedRecord) => void | Promise<void>,
   chunkBytes = CHUNK_BYTES,
+  from = 0,
 ): Promise<RecordScan> {
   let chunk: Buffer = Buffer.alloc(0);
-  let chunkStart = 0;
-  let offset = 0;
+  let chunkStart = from;
+  let offset = from;
   while (offset < fileLength) {
     const record = recordAt(chunk, offset - chunkStart);
     if (record !== undefined && "body" in record) {

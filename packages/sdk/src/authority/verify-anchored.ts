@@ -15,7 +15,7 @@ export async function verifyAnchored(
   receipt: Receipt,
   proof: AnchorProof,
   key: VerifyingKey,
-  headHashAt: (sequence: number) => string | undefined,
+  headHashAt: (sequence: number) => Promise<string | undefined>,
 ): Promise<VerifyResult> {
   // A well-formed receipt holds only strings and integers, so hashing it cannot throw.
   const wellFormed = receiptIssues(receipt).length === 0;
@@ -27,7 +27,7 @@ export async function verifyAnchored(
   const chain =
     (await verifySignedHead(head as SignedHead, key)) &&
     isHeadOf(proof, head as SignedHead) &&
-    headHashAt((head as SignedHead).sequence) === headHash(head as SignedHead);
+    (await headHashAt((head as SignedHead).sequence)) === headHash(head as SignedHead);
   return { signature, inclusion, chain, valid: signature && inclusion && chain };
 }
 

@@ -1,0 +1,315 @@
+import { bytesToHex, hexToBytes } from "../core/encoding.js";
+import { TemporalRangeError, describeValue } from "../core/errors.js";
+import { HashList } from "../core/hash-list.js";
+import { MerkleTree, leafHash } from "../core/merkle.js";
+import { receiptHash } from "../core/receipt.js";
+import { GENESIS_HEAD_HASH, HEAD_VERSION, headHash } from "../core/signed-head.js";
+import { signingPayload } from "../core/signed-record.js";
+import type { AnchorPage, ConsistencyProof, TileStatus } from "../core/service-types.js";
+import type { AnchorProof, AnchorSummary, Receipt, SignedHead } from "../core/types.js";
+import type { VerifyingKey } from "../core/verifying-key.js";
+import type { HeadSigning, LogEntry } from "./seams.js";
+
+export interface StoredAnchor {
+  readonly tile_id: number;
+  readonly leaf_index: number;
+  readonly receipt: Receipt;
+}
+
+/** One group commit as a log keeps it: its anchors and one new signed head per tile they touch. */
+export interface RecordBody {
+  readonly anchors: readonly StoredAnchor[];
+  readonly heads: readonly SignedHead[];
+}
+
+/** Why a stored record fails verification (`LedgerCorruptError.reason` of the file store). */
+export type RecordFailure = "RECORD_FORMAT" | "LEAF_ORDER" | "DUPLICATE_RECEIPT" | "ROOT_MISMATCH" | "CHAIN_BROKEN" | "UNKNOWN_KEY";
+
+/** Makes the error a store throws for a record that fails verification. */
+export type RejectRecord = (reason: RecordFailure, detail: string) => Error;
+
+/** A head signature being checked (on the thread pool); the check never rejects. */
+export interface PendingSignature {
+  readonly head: SignedHead;
+  readonly valid: Promise<boolean>;
+}
+
+export interface Tile {
+  readonly id: number;
+  /** Holds committed leaves plus those of an append in progress. */
+  readonly tree: MerkleTree;
+  /** Committed leaves only, like everything below. */
+  readonly receiptHashes: string[];
+  readonly anchoredAt: number[];
+  head: SignedHead | undefined;
+}
+
+/** A leaf added to its tile's tree by an append or replay, not yet published. */
+export interface StagedLeaf {
+  readonly tile: Tile;
+  readonly receipt: Receipt;
+  readonly hash: string;
+  readonly leafIndex: number;
+}
+
+export interface SignedHeads {
+  readonly heads: readonly SignedHead[];
+  /** `headHash` of each head. */
+  readonly hashes: readonly string[];
+}
+
+/**
+ * What every log store holds in memory: the per-tile Merkle trees, the
+ * receipt index and the head chain, with the rules for extending them
+ * (staging and signing an append) and for verifying a stored record
+ * (replay). Stores add where the records live.
+ */
+export class ClockchainState {
+  readonly #tiles = new Map<number, Tile>();
+  readonly #index = new Map<string, { tile: Tile; leafIndex: number }>();
+  #records = 0;
+  #lastHead: SignedHead | undefined;
+  #lastHeadHash = GENESIS_HEAD_HASH;
+  /** `headHash` of every head held, by sequence, as 32 bytes each: what `headHashAt` answers from. */
+  readonly #headHashes = new HashList();
+  /** False if a head was ever published out of sequence or not linked to the one before (see `chainIntact`). */
+  #chainIntact = true;
+
+  get records(): number {
+    return this.#records;
+  }
+
+  get anchors(): number {
+    return this.#index.size;
+  }
+
+  get lastHead(): SignedHead | undefined {
+    return this.#lastHead;
+  }
+
+  /** True while every head held links, by sequence and `prev_head_hash`, to the one before it back to genesis. */
+  get chainIntact(): boolean {
+    return this.#chainIntact;
+  }
+
+  /**
+   * Adds the entries' new leaves to the trees, in order; an entry already
+   * anchored, or repeated in the batch, adds nothing. Publish the leaves
+   * once their record is durable, or take them back with `unstage`.
+   */
+  stage(entries: readonly LogEntry[]): StagedLeaf[] {
+    const staged = new Set<string>();
+    const leaves: StagedLeaf[] = [];
+    for (const { receipt, hash } of entries) {
+      if (this.#index.has(hash) || staged.has(hash)) continue;
+      staged.add(hash);
+      const tile = this.#tile(receipt.tile_id);
+      const leafIndex = tile.tree.append(leafHash(hexToBytes(hash)));
+      leaves.push({ tile, receipt, hash, leafIndex });
+    }
+    return leaves;
+  }
+
+  /** Takes staged leaves back out of the trees. */
+  unstage(leaves: readonly StagedLeaf[]): void {
+    for (const tile of new Set(leaves.map((leaf) => leaf.tile))) tile.tree.truncate(tile.receiptHashes.length);
+  }
+
+  /** One new head per tile the leaves touch, chained from the last head, signed with one clock reading. */
+  async signHeads(leaves: readonly StagedLeaf[], signing: HeadSigning): Promise<SignedHeads> {
+    const issuedUnixMs = signing.issuedUnixMs();
+    const heads: SignedHead[] = [];
+    const hashes: string[] = [];
+    let prevHeadHash = this.#lastHeadHash;
+    let sequence = this.#nextSequence();
+    for (const tile of new Set(leaves.map((leaf) => leaf.tile))) {
+      const unsigned = {
+        head_version: HEAD_VERSION,
+        tile_id: tile.id,
+        tree_size: tile.tree.size,
+        root_hash: bytesToHex(tile.tree.root()),
+        prev_head_hash: prevHeadHash,
+        sequence: sequence++,
+        issued_unix_ms: issuedUnixMs,
+        key_id: signing.key_id,
+      } as const;
+      const head: SignedHead = { ...unsigned, signature: await signing.sign(signingPayload(unsigned)) };
+      heads.push(head);
+      prevHeadHash = headHash(head);
+      hashes.push(prevHeadHash);
+    }
+    return { heads, hashes };
+  }
+
+  /** The record an append of `leaves` under `heads` stores. */
+  static recordOf(leaves: readonly StagedLeaf[], heads: readonly SignedHead[]): RecordBody {
+    return { anchors: leaves.map((leaf) => ({ tile_id: leaf.tile.id, leaf_index: leaf.leafIndex, receipt: leaf.receipt })), heads };
+  }
+
+  /** Makes a durable (or verified) record visible to readers. */
+  publish(leaves: readonly StagedLeaf[], { heads, hashes }: SignedHeads): void {
+    const anchoredAt = new Map(heads.map((head) => [head.tile_id, head.issued_unix_ms]));
+    for (const { tile, hash, leafIndex } of leaves) {
+      tile.receiptHashes.push(hash);
+      tile.anchoredAt.push(anchoredAt.get(tile.id) as number);
+      this.#index.set(hash, { tile, leafIndex });
+    }
+    heads.forEach((head, i) => {
+      (this.#tiles.get(head.tile_id) as Tile).head = head;
+      // Replay checked these links and the writer made them so: checking again costs two comparisons and makes chainIntact a statement about the heads actually held.
+      if (head.sequence !== this.#headHashes.length || head.prev_head_hash !== this.#lastHeadHash) this.#chainIntact = false;
+      this.#lastHead = head;
+      this.#lastHeadHash = hashes[i] as string;
+      this.#headHashes.push(hexToBytes(this.#lastHeadHash));
+    });
+    this.#records++;
+  }
+
+  /**
+   * Verifies a stored record against the state and `key` and publishes it:
+   * each receipt's hash, leaf order, no receipt twice, exactly one head per
+   * tile touched, each head's key, chain link, size and root. Head
+   * signatures are only started: the caller awaits the returned checks
+   * (batched) before trusting anything built on them. Throws `reject(...)`;
+   * the state is then unusable, and the store starts again from scratch.
+   */
+  replay(body: RecordBody, key: VerifyingKey, reject: RejectRecord): PendingSignature[] {
+    if (body.anchors.length === 0) throw reject("RECORD_FORMAT", "the record anchors nothing, which the writer never commits");
+    const leaves = this.#replayAnchors(body.anchors, reject);
+    const hashes = this.#checkHeads(body.heads, leaves, key, reject);
+    // Checked concurrently on the thread pool; the checks never reject, so an early throw leaves nothing unhandled.
+    const checks = body.heads.map((head) => ({ head, valid: key.verify(head.signature, signingPayload(head)).catch(() => false) }));
+    this.publish(leaves, { heads: body.heads, hashes });
+    return checks;
+  }
+
+  proof(hash: string): AnchorProof | undefined {
+    const entry = this.#index.get(hash);
+    if (entry === undefined) return undefined;
+    const { tile, leafIndex } = entry;
+    const head = tile.head as SignedHead;
+    return {
+      receipt_hash: hash,
+      tile_id: tile.id,
+      leaf_index: leafIndex,
+      tree_size: head.tree_size,
+      root_hash: head.root_hash,
+      inclusion_proof: tile.tree.inclusionProof(leafIndex, head.tree_size).map(bytesToHex),
+      signed_head: head,
+    };
+  }
+
+  list(tileId: number): AnchorSummary[] {
+    const tile = this.#tiles.get(tileId);
+    if (tile === undefined) return [];
+    return tile.receiptHashes.map((_, leafIndex) => summary(tile, leafIndex));
+  }
+
+  page(tileId: number, offset: number, limit: number): AnchorPage {
+    const tile = this.#tiles.get(tileId);
+    const total = tile?.receiptHashes.length ?? 0;
+    const end = Math.min(total, offset + limit);
+    const anchors: AnchorSummary[] = [];
+    for (let leafIndex = offset; leafIndex < end; leafIndex++) anchors.push(summary(tile as Tile, leafIndex));
+    return { tile_id: tileId, total, offset, anchors, next_offset: end < total ? end : null };
+  }
+
+  consistencyProof(tileId: number, first: number, second: number): ConsistencyProof {
+    const tile = this.#tiles.get(tileId);
+    // Committed leaves only: the tree may also hold those of an append in progress.
+    const size = tile?.receiptHashes.length ?? 0;
+    if (tile === undefined || size === 0) {
+      throw new TemporalRangeError("INVALID_TREE_SIZE", `tile ${tileId} has no anchors, so no tree sizes ${describeValue(first)} and ${describeValue(second)}`);
+    }
+    if (!(Number.isSafeInteger(second) && second >= 1 && second <= size)) {
+      throw new TemporalRangeError("INVALID_TREE_SIZE", `second tree size ${describeValue(second)} is not an integer in 1..${size} (the size of tile ${tileId})`);
+    }
+    if (!(Number.isSafeInteger(first) && first >= 1 && first <= second)) {
+      throw new TemporalRangeError("INVALID_TREE_SIZE", `first tree size ${describeValue(first)} is not an integer in 1..${second} (the second size)`);
+    }
+    return {
+      tile_id: tileId,
+      first,
+      second,
+      first_root: bytesToHex(tile.tree.root(first)),
+      second_root: bytesToHex(tile.tree.root(second)),
+      proof: tile.tree.consistencyProof(first, second).map(bytesToHex),
+    };
+  }
+
+  /** Every tile with a signed head, by tile id, with its latest signed size and root. */
+  tiles(): TileStatus[] {
+    const tiles: TileStatus[] = [];
+    for (const { id, head } of this.#tiles.values()) if (head !== undefined) tiles.push({ tile_id: id, tree_size: head.tree_size, root_hash: head.root_hash });
+    return tiles.sort((a, b) => a.tile_id - b.tile_id);
+  }
+
+  headHashAt(sequence: number): string | undefined {
+    return Number.isSafeInteger(sequence) && sequence >= 0 && sequence < this.#headHashes.length ? bytesToHex(this.#headHashes.get(sequence)) : undefined;
+  }
+
+  #nextSequence(): number {
+    return this.#lastHead === undefined ? 0 : this.#lastHead.sequence + 1;
+  }
+
+  #tile(id: number): Tile {
+    let tile = this.#tiles.get(id);
+    if (tile === undefined) {
+      tile = { id, tree: new MerkleTree(), receiptHashes: [], anchoredAt: [], head: undefined };
+      this.#tiles.set(id, tile);
+    }
+    return tile;
+  }
+
+  #replayAnchors(anchors: readonly StoredAnchor[], reject: RejectRecord): StagedLeaf[] {
+    const seen = new Set<string>();
+    return anchors.map(({ tile_id, leaf_index, receipt }) => {
+      let hash: string;
+      try {
+        hash = receiptHash(receipt);
+      } catch {
+        throw reject("RECORD_FORMAT", `the receipt at leaf ${leaf_index} of tile ${tile_id} is not canonical JSON data`);
+      }
+      if (this.#index.has(hash) || seen.has(hash)) throw reject("DUPLICATE_RECEIPT", `receipt ${hash} is anchored twice`);
+      seen.add(hash);
+      const tile = this.#tile(tile_id);
+      if (leaf_index !== tile.tree.size) throw reject("LEAF_ORDER", `tile ${tile_id} expects leaf ${tile.tree.size}, the record has leaf ${leaf_index}`);
+      tile.tree.append(leafHash(hexToBytes(hash)));
+      return { tile, receipt, hash, leafIndex: leaf_index };
+    });
+  }
+
+  /** Checks a record's heads against the rebuilt trees and the chain; returns their `headHash`es. */
+  #checkHeads(heads: readonly SignedHead[], leaves: readonly StagedLeaf[], key: VerifyingKey, reject: RejectRecord): string[] {
+    const touched = new Set(leaves.map((leaf) => leaf.tile.id));
+    if (heads.length !== touched.size || !heads.every((head) => touched.delete(head.tile_id))) {
+      throw reject("RECORD_FORMAT", "the record does not carry exactly one head per tile it anchors into");
+    }
+    let prevHeadHash = this.#lastHeadHash;
+    let sequence = this.#nextSequence();
+    const hashes: string[] = [];
+    for (const head of heads) {
+      if (head.key_id !== key.key_id) throw reject("UNKNOWN_KEY", `head ${head.sequence} is signed by key ${head.key_id}, not ${key.key_id}`);
+      if (head.prev_head_hash !== prevHeadHash || head.sequence !== sequence) {
+        throw reject("CHAIN_BROKEN", `head ${head.sequence} (tile ${head.tile_id}) does not link to the head before it`);
+      }
+      const tree = (this.#tiles.get(head.tile_id) as Tile).tree;
+      if (head.tree_size !== tree.size || head.root_hash !== bytesToHex(tree.root())) {
+        throw reject("ROOT_MISMATCH", `head ${head.sequence} states tile ${head.tile_id} has ${head.tree_size} leaves with root ${head.root_hash}, the records give ${tree.size} leaves with root ${bytesToHex(tree.root())}`);
+      }
+      prevHeadHash = headHash(head);
+      hashes.push(prevHeadHash);
+      sequence++;
+    }
+    return hashes;
+  }
+}
+
+function summary(tile: Tile, leafIndex: number): AnchorSummary {
+  return {
+    tile_id: tile.id,
+    leaf_index: leafIndex,
+    receipt_hash: tile.receiptHashes[leafIndex] as string,
+    anchored_unix_ms: tile.anchoredAt[leafIndex] as number,
+  };
+}

@@ -1,0 +1,78 @@
+import { TemporalError } from "../core/errors.js";
+import type { AnchorPage, ConsistencyProof } from "../core/service-types.js";
+import type { AnchorProof, AnchorSummary } from "../core/types.js";
+import type { VerifyingKey } from "../core/verifying-key.js";
+import { ClockchainState } from "./clockchain-state.js";
+import type { HeadSigning, LogEntry, LogStatus, LogStore } from "./seams.js";
+import { SerialQueue } from "./serial-queue.js";
+
+/**
+ * A clockchain kept in memory only: gone with the process (or the page), so
+ * its proofs verify but nothing outlives it. Appends are applied one at a
+ * time, so several authorities may share one store.
+ */
+export class MemoryLogStore implements LogStore {
+  readonly kind = "memory";
+  readonly failure = undefined;
+  readonly #state = new ClockchainState();
+  readonly #appends = new SerialQueue();
+  #closed = false;
+
+  async open(_key: VerifyingKey): Promise<void> {
+    this.#assertOpen();
+  }
+
+  append(entries: readonly LogEntry[], signing: HeadSigning): Promise<AnchorProof[]> {
+    return this.#appends.run(async () => {
+      this.#assertOpen();
+      const leaves = this.#state.stage(entries);
+      if (leaves.length > 0) {
+        try {
+          this.#state.publish(leaves, await this.#state.signHeads(leaves, signing));
+        } catch (error) {
+          this.#state.unstage(leaves);
+          throw error;
+        }
+      }
+      return entries.map((entry) => this.#state.proof(entry.hash) as AnchorProof);
+    });
+  }
+
+  async proof(receiptHash: string): Promise<AnchorProof | undefined> {
+    return this.#state.proof(receiptHash);
+  }
+
+  async list(tileId: number): Promise<AnchorSummary[]> {
+    return this.#state.list(tileId);
+  }
+
+  async page(tileId: number, offset: number, limit: number): Promise<AnchorPage> {
+    return this.#state.page(tileId, offset, limit);
+  }
+
+  async consistencyProof(tileId: number, first: number, second: number): Promise<ConsistencyProof> {
+    return this.#state.consistencyProof(tileId, first, second);
+  }
+
+  async headHashAt(sequence: number): Promise<string | undefined> {
+    return this.#state.headHashAt(sequence);
+  }
+
+  async status(): Promise<LogStatus> {
+    const state = this.#state;
+    return { records: state.records, tiles: state.tiles(), anchors: state.anchors, last_head: state.lastHead, chain_valid: state.chainIntact, recovered: undefined };
+  }
+
+  async close(): Promise<void> {
+    this.#closed = true;
+    await this.#appends.idle();
+  }
+
+  #assertOpen(): void {
+    if (this.#closed) throw new TemporalError("AUTHORITY_CLOSED", "the in-memory clockchain is closed");
+  }
+}
+
+export function createMemoryLogStore(): MemoryLogStore {
+  return new MemoryLogStore();
+}

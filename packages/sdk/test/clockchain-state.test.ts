@@ -1,0 +1,80 @@
+import fc from "fast-check";
+import { describe, expect, it } from "vitest";
+import { ClockchainState, MemorySigner, receiptHash, sha256Hex, type HeadSigning, type LogEntry, type Receipt, type RecordBody } from "../src/index.js";
+
+const T0 = Date.UTC(2025, 6, 9, 3);
+const key = new MemorySigner().load();
+
+/** Entries (unsigned receipts suffice: the state hashes them, it does not check their signatures) in the given tiles. */
+function entriesIn(tiles: readonly number[], from: number): LogEntry[] {
+  return tiles.map((tile, i) => {
+    const receipt = { scope: "test.state.v1", tile_id: 240_000 + tile, action_hash_hex: sha256Hex(`state ${from + i}`), signature: "0".repeat(128) } as unknown as Receipt;
+    return { receipt, hash: receiptHash(receipt) };
+  });
+}
+
+/** Builds records the way a store does: stage, sign, publish. */
+async function write(batches: readonly (readonly number[])[]): Promise<{ state: ClockchainState; records: RecordBody[] }> {
+  const k = await key;
+  const signing: HeadSigning = { key_id: k.verifying.key_id, issuedUnixMs: () => T0, sign: (m) => k.sign(m) };
+  const state = new ClockchainState();
+  const records: RecordBody[] = [];
+  let n = 0;
+  for (const tiles of batches) {
+    const leaves = state.stage(entriesIn(tiles, n));
+    n += tiles.length;
+    const signed = await state.signHeads(leaves, signing);
+    state.publish(leaves, signed);
+    records.push(ClockchainState.recordOf(leaves, signed.heads));
+  }
+  return { state, records };
+}
+
+const rejectWith = (reason: string, detail: string) => Object.assign(new Error(detail), { reason });
+
+async function replay(records: readonly RecordBody[]): Promise<ClockchainState> {
+  const k = await key;
+  const state = new ClockchainState();
+  for (const record of records) {
+    const checks = state.replay(JSON.parse(JSON.stringify(record)) as RecordBody, k.verifying, rejectWith);
+    for (const { valid } of checks) if (!(await valid)) throw rejectWith("HEAD_SIGNATURE", "bad signature");
+  }
+  return state;
+}
+
+const batches = fc.array(fc.array(fc.integer({ min: 0, max: 3 }), { minLength: 1, maxLength: 6 }), { minLength: 1, maxLength: 6 });
+
+describe("ClockchainState", () => {
+  it("replays the records it writes into the same trees and head chain", async () => {
+    await fc.assert(
+      fc.asyncProperty(batches, async (input) => {
+        const { state, records } = await write(input);
+        const replayed = await replay(records);
+        expect(replayed.tiles()).toEqual(state.tiles());
+        expect(replayed.lastHead).toEqual(state.lastHead);
+        expect(replayed.records).toBe(records.length);
+        for (let sequence = 0; sequence <= (state.lastHead?.sequence ?? 0); sequence++) expect(replayed.headHashAt(sequence)).toBe(state.headHashAt(sequence));
+        expect(replayed.chainIntact).toBe(true);
+      }),
+      { numRuns: 25 },
+    );
+  });
+
+  it("refuses a record whose receipts, leaf order, heads or chain were changed", async () => {
+    const { records } = await write([[0, 1], [1, 1, 2], [0]]);
+    const edits: [string, (r: any[]) => void][] = [
+      ["ROOT_MISMATCH", (r) => (r[1].anchors[0].receipt.scope = "test.forged.v1")],
+      ["LEAF_ORDER", (r) => (r[2].anchors[0].leaf_index = 5)],
+      ["CHAIN_BROKEN", (r) => r.splice(1, 1)],
+      ["DUPLICATE_RECEIPT", (r) => r.push(r[0])],
+      ["UNKNOWN_KEY", (r) => (r[2].heads[0].key_id = "0123456789abcdef")],
+      ["RECORD_FORMAT", (r) => (r[1].heads = r[1].heads.slice(1))],
+      ["HEAD_SIGNATURE", (r) => (r[2].heads[0].signature = r[0].heads[0].signature)],
+    ];
+    for (const [reason, edit] of edits) {
+      const forged = JSON.parse(JSON.stringify(records)) as any[];
+      edit(forged);
+      await expect(replay(forged), reason).rejects.toMatchObject({ reason });
+    }
+  });
+});
