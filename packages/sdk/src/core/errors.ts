@@ -33,7 +33,6 @@ export type ErrorCode =
   | "KEY_MISSING"
   | "KEY_INVALID"
   | "AUTHORITY_CLOSED"
-  | "NO_DEFAULT_AUTHORITY"
   // the HTTP client (src/remote)
   | "INVALID_BASE_URL"
   | "INVALID_CLIENT_OPTIONS"

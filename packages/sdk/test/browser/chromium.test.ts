@@ -6,9 +6,6 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { NEXT_OPEN_AFTER_NOON, NIGHT, NOON, writeMissionApp } from "./mission-app.js";
 import { serveStatic, type StaticServer } from "./static-server.js";
 
-// Pending the merge of createMemoryAuthority(): until @temporal/agent-sdk exports it, its test case is skipped (and only that one).
-const memoryAuthorityExported = "createMemoryAuthority" in (await import("@temporal/agent-sdk"));
-
 /** Debian's chromium (.ci/run installs it), found on PATH. */
 function findChromium(): string {
   for (const dir of (process.env.PATH ?? "").split(delimiter)) {
@@ -97,19 +94,25 @@ describe("a compiled mission bundled by Vite, in headless Chromium", () => {
     expect(pageErrors).toEqual([]);
   });
 
-  it.skipIf(!memoryAuthorityExported)("run() with createMemoryAuthority() anchors a receipt whose receipt and anchor proof verify in the page (WebCrypto)", async () => {
-    expect(await page.evaluate("window.missionPage.hasMemoryAuthority")).toBe(true);
-    expect(await callPage("runWithMemoryAuthority", NIGHT)).toEqual({
-      verdict: "ALLOW",
-      executed: ["open_gate"],
-      ran: ["open_gate@337.5"],
-      receipts: 1,
-      anchors: 1,
-      anchoredThisReceipt: true,
-      receiptVerifies: true,
-      anchorVerifies: true,
-      tamperedVerifies: false,
-    });
+  const anchoredAndVerified = {
+    verdict: "ALLOW",
+    executed: ["open_gate"],
+    ran: ["open_gate@337.5"],
+    receipts: 1,
+    anchors: 1,
+    anchoredThisReceipt: true,
+    receiptVerifies: true,
+    anchorVerifies: true,
+    tamperedVerifies: false,
+  };
+
+  it("run() with createMemoryAuthority() anchors a receipt whose receipt and anchor proof verify in the page (WebCrypto)", async () => {
+    expect(await callPage("runWithMemoryAuthority", NIGHT)).toEqual(anchoredAndVerified);
+    expect(pageErrors).toEqual([]);
+  });
+
+  it("run() with no sdk anchors with the browser's default authority, the in-memory one, and that verifies too", async () => {
+    expect(await callPage("runWithDefaultAuthority", NIGHT)).toEqual(anchoredAndVerified);
     expect(pageErrors).toEqual([]);
   });
 });

@@ -22,15 +22,11 @@ async function runAt(iso) {
   return { verdict: result.verdict, executed: result.executed, ran, receipts: result.receipts.length, anchors: result.anchors.length };
 }
 
-// Pending the merge of the in-memory authority, which the SDK does not export yet: looked up at run
-// time (Reflect.get, which the bundler does not resolve statically), so its absence is no build warning.
-// Once it is exported, this becomes an ordinary named import.
-const createMemoryAuthority = Reflect.get(sdk, "createMemoryAuthority");
-
-async function runWithMemoryAuthority(iso) {
-  const authority = createMemoryAuthority();
+/** Runs the anchoring mission with `authority` (undefined: the default) and verifies what it anchored with that authority's key. */
+async function runAudited(iso, authority) {
   const { ran, tasks } = recordingTasks(["open_gate"]);
-  const result = await audited_shift.run({ clock: at(iso), tasks, sdk: authority });
+  const result = await audited_shift.run({ clock: at(iso), tasks, ...(authority === undefined ? {} : { sdk: authority }) });
+  authority ??= sdk.defaultSdk();
   const [receipt] = result.receipts;
   const [anchor] = result.anchors;
   const key = (await authority.publicKeys())[receipt.key_id];
@@ -48,5 +44,10 @@ async function runWithMemoryAuthority(iso) {
   };
 }
 
-window.missionPage = { evaluateAt, runAt, runWithMemoryAuthority, hasMemoryAuthority: typeof createMemoryAuthority === "function" };
+window.missionPage = {
+  evaluateAt,
+  runAt,
+  runWithMemoryAuthority: (iso) => runAudited(iso, sdk.createMemoryAuthority()),
+  runWithDefaultAuthority: (iso) => runAudited(iso, undefined),
+};
 window.missionPageReady = true;
