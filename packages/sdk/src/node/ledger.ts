@@ -11,6 +11,7 @@ import type { AnchorProof, AnchorSummary, SignedCheckpoint } from "../core/types
 import type { VerifyingKey } from "../core/verifying-key.js";
 import { LedgerCorruptError, isErrno, type LedgerCorruptionReason } from "./errors.js";
 import { ensureHome, type HomePaths } from "./home.js";
+import { migrateOnOpen } from "./ledger-migration.js";
 import { acquireHomeLock } from "./home-lock.js";
 import type { HomeLock } from "./lock.js";
 import { encodeRecordBody, parseRecordBody } from "./record-body.js";
@@ -94,6 +95,7 @@ export class FileLogStore implements LogStore {
   readonly #open = onceUnlessRejected(() =>
     this.#ops.run(async () => {
       this.#assertOpen();
+      if (this.#handle === undefined) await migrateOnOpen(this.#paths, this.#key as VerifyingKey, this.#lockWaitMs);
       this.#handle ??= await this.#openFile();
       await this.#catchUp();
       if ((await this.#fileSize()) > this.#length) await this.#locked(() => this.#catchUp(true));
