@@ -104,7 +104,7 @@ describe("the entry points", () => {
     expect(typeof sdk.defineMission).toBe("function");
     expect(typeof sdk.defaultSdk).toBe("function");
     for (const name of ["defineMission", "defaultSdk"]) expect(core).not.toHaveProperty(name);
-    for (const name of ["createLocalAuthority", "LocalAuthority", "defaultHome", "acquireLock", "HomeLockedError", "LedgerCorruptError"]) {
+    for (const name of ["createLocalAuthority", "LocalAuthority", "defaultHome", "homeParts", "FileLogStore", "acquireLock", "checkLedgerFile", "migrateLedger", "HomeLockedError", "LedgerCorruptError"]) {
       expect(node).toHaveProperty(name);
       expect(sdk).not.toHaveProperty(name);
     }
