@@ -132,7 +132,8 @@ describe("ledger recovery", () => {
       if (status.recovered !== undefined) expect(await readFile(status.recovered.saved_to)).toEqual(pristineLedger.subarray(lastOffset, cut));
       if (cut % 97 !== 0) expect((await readFile(join(home, "clockchain.log"))).length).toBe(lastOffset);
     }
-  });
+    // Hundreds of opens: 15 s alone, twice that on the shared 2-core machine.
+  }, 180_000);
 
   it.each([
     ["zeros (size extended, data never written)", Buffer.alloc(700)],

@@ -62,7 +62,7 @@ const CLOSING_HEADERS = { connection: "close", "retry-after": "1" };
 export function createService(options: ServiceOptions): TemporalService {
   const config = options.config ?? DEFAULT_CONFIG;
   const clock = options.clock ?? Date.now;
-  const authority = serviceAuthority({ home: options.home, store: options.store, signer: options.signer, clock });
+  const authority = serviceAuthority({ home: options.home, store: options.store, signer: options.signer, clock, authorityName: config.authority_name ?? undefined });
   const keys = new KeyRing(config.keys);
   const origins = new Set(config.cors.origins);
   const perIp = new RateLimiter(config.rate_limit.per_ip);
