@@ -70,13 +70,19 @@ export function inProcessFetch(pipeline: Pipeline, options: InProcessFetchOption
   const serve = pipeline.handler(IN_PROCESS_TRANSPORT);
   const inFlight = new Set<Promise<unknown>>();
 
-  async function exchange(input: string | URL | Request, init?: RequestInit): Promise<Response> {
+  /** Synchronous up to the pipeline for a string body or none (what the SDK's client sends), so a request made before `close()` is one in flight. */
+  function exchange(input: string | URL | Request, init: RequestInit | undefined): Promise<Response> {
     const request = new Request(input, init);
     const url = new URL(request.url);
     if (url.origin !== options.origin) throw new TypeError(`fetch failed: this in-process service answers only ${options.origin}, not ${url.origin}`);
-    const { signal } = request;
-    signal.throwIfAborted();
-    const body = request.body === null ? NO_BODY : Buffer.from(await request.arrayBuffer());
+    request.signal.throwIfAborted();
+    const text = init?.body;
+    if (typeof text === "string") return answer(request, url, Buffer.from(text));
+    if (request.body === null) return answer(request, url, NO_BODY);
+    return request.arrayBuffer().then((bytes) => answer(request, url, Buffer.from(bytes)));
+  }
+
+  function answer(request: Request, url: URL, body: Buffer): Promise<Response> {
     const head: BufferedRequest = {
       method: request.method,
       url: `${url.pathname}${url.search}`,
@@ -84,6 +90,7 @@ export function inProcessFetch(pipeline: Pipeline, options: InProcessFetchOption
       body,
       remoteAddress: options.remoteAddress,
     };
+    const { signal } = request;
     return new Promise<Response>((resolve, reject) => {
       const onAbort = () => reject(signal.reason);
       signal.addEventListener("abort", onAbort, { once: true });
@@ -97,7 +104,13 @@ export function inProcessFetch(pipeline: Pipeline, options: InProcessFetchOption
 
   return {
     fetch(input, init) {
-      const reply = exchange(input, init);
+      let reply: Promise<Response>;
+      try {
+        reply = exchange(input, init);
+      } catch (error) {
+        // `fetch` reports every failure by rejecting, never by throwing.
+        return Promise.reject(error);
+      }
       inFlight.add(reply);
       const forget = () => inFlight.delete(reply);
       reply.then(forget, forget);
