@@ -214,7 +214,7 @@ describe.each([REAL_SERVICE, STAND_IN])("the SDK client against $name", (kind) =
   const tile5Proofs: AnchorProof[] = [];
   const tile5Receipts: Receipt[] = [];
 
-  async function issue(running: RunningService, zone: number, text: string): Promise<Receipt> {
+  async function issue(running: ServiceUnderTest, zone: number, text: string): Promise<Receipt> {
     return clientFor(running, "issueTsae").issueTsae(createTsaeRequest(contextAt(T, { zone }), { scope: "tests.client.v1", action_hash_hex: action(text) }));
   }
 
