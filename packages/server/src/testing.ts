@@ -17,7 +17,7 @@ import {
   type TemporalClient,
   type Tier,
 } from "@temporal/agent-sdk";
-import { createApiKey } from "./api-keys.js";
+import { apiKeyRecord, createApiKey } from "./api-keys.js";
 import { DEFAULT_CONFIG, type CarbonSource, type QualitySource, type ServiceConfig } from "./config.js";
 import { inProcessFetch, type InProcessFetch } from "./fetch-transport.js";
 import { createPipeline } from "./pipeline.js";
@@ -39,6 +39,8 @@ export interface TestServiceOptions {
   readonly carbon?: number | CarbonSource | null;
   /** The rest of the service config: `cors`, `rate_limit` (default: unlimited, since a pinned clock never refills a bucket), `challenge_ttl_ms`, `trust_proxy`. */
   readonly config?: Partial<Omit<ServiceConfig, "keys" | "quality" | "carbon">>;
+  /** The API key to accept for some tiers, instead of a new random one: the key your code reads from its environment, say. Visible ASCII, one per tier. */
+  readonly apiKeys?: Partial<Record<KeyedTier, string>>;
   /** Signs receipts, heads and challenges; default a new in-memory Ed25519 key. */
   readonly signer?: Signer;
   /** Where unexpected errors (answered 500) are reported; by default they are thrown out of `close()`, so a test notices them. */
@@ -71,13 +73,19 @@ const BASE_URL = "http://temporal-service.test";
 const LOOPBACK = "127.0.0.1";
 const UNLIMITED = { burst: Number.MAX_SAFE_INTEGER, per_second: Number.MAX_SAFE_INTEGER };
 const KEYED_TIERS: readonly KeyedTier[] = ["developer", "managed", "quantum", "enterprise"];
-const OPTION_NAMES = new Set(["now", "quality", "carbon", "config", "signer", "onUnexpectedError"]);
+const OPTION_NAMES = new Set(["now", "quality", "carbon", "config", "apiKeys", "signer", "onUnexpectedError"]);
+/** What the client sends in `Authorization: Bearer <key>` unchanged. */
+const KEY_TEXT = /^[\x21-\x7e]+$/;
 
 /** An in-process temporal-service: the real request pipeline over an in-memory authority, with a clock the test sets. */
 export function createTestService(options: TestServiceOptions = {}): TestService {
   checkOptions(options);
   const clock = createTestClock(options.now);
-  const created = KEYED_TIERS.map((tier) => [tier, createApiKey(tier, `test ${tier}`, new Date(clock.now()))] as const);
+  const madeAt = new Date(clock.now());
+  const created = KEYED_TIERS.map((tier) => {
+    const given = options.apiKeys?.[tier];
+    return [tier, given === undefined ? createApiKey(tier, `test ${tier}`, madeAt) : { key: given, record: apiKeyRecord(given, tier, `test ${tier}`, madeAt) }] as const;
+  });
   const config: ServiceConfig = {
     ...DEFAULT_CONFIG,
     ...options.config,
@@ -130,8 +138,23 @@ function checkOptions(options: TestServiceOptions): void {
   for (const name of Object.keys(options)) {
     if (!OPTION_NAMES.has(name)) throw new TemporalTypeError("INVALID_ARGUMENT", `unknown createTestService option ${JSON.stringify(name)}; the options are ${[...OPTION_NAMES].join(", ")}`);
   }
+  checkApiKeys(options.apiKeys);
   // The real service's config schema checks these when the file is loaded; a number here skips that.
   const { quality, carbon } = options;
   if (typeof quality === "number" && !(quality >= 0 && quality <= 1)) throw new TemporalRangeError("INVALID_ARGUMENT", `quality is an HS-Bloch score in 0..1, got ${quality}`);
   if (typeof carbon === "number" && !(carbon >= 0 && Number.isFinite(carbon))) throw new TemporalRangeError("INVALID_ARGUMENT", `carbon is an intensity >= 0 in gCO2eq/kWh, got ${carbon}`);
+}
+
+function checkApiKeys(apiKeys: TestServiceOptions["apiKeys"]): void {
+  if (apiKeys === undefined) return;
+  if (typeof apiKeys !== "object" || apiKeys === null) throw new TemporalTypeError("INVALID_ARGUMENT", "apiKeys maps tiers to keys, e.g. { enterprise: \"tps_test\" }");
+  const seen = new Set<string>();
+  for (const [tier, key] of Object.entries(apiKeys)) {
+    if (!(KEYED_TIERS as readonly string[]).includes(tier)) throw new TemporalTypeError("INVALID_ARGUMENT", `apiKeys has no tier ${JSON.stringify(tier)}; the tiers with keys are ${KEYED_TIERS.join(", ")}`);
+    if (key === undefined) continue;
+    // The key itself is never put in a message.
+    if (typeof key !== "string" || !KEY_TEXT.test(key)) throw new TemporalRangeError("INVALID_ARGUMENT", `apiKeys.${tier} must be a non-empty string of visible ASCII characters`);
+    if (seen.has(key)) throw new TemporalRangeError("INVALID_ARGUMENT", `apiKeys.${tier} is the key of another tier; a key has one tier`);
+    seen.add(key);
+  }
 }

@@ -219,6 +219,20 @@ describe("createTestService", () => {
     await service.close();
   });
 
+  it("accepts the keys it is given, such as the one the code under test reads from its environment", async () => {
+    const service = createTestService({ now: T, apiKeys: { enterprise: "tps_fixed-for-tests", developer: "dev" } });
+    expect(service.apiKeys).toMatchObject({ enterprise: "tps_fixed-for-tests", developer: "dev" });
+    expect(service.apiKeys.managed).toMatch(/^tps_[A-Za-z0-9_-]{43}$/);
+    const client = createClient({ baseUrl: service.baseUrl, apiKey: "tps_fixed-for-tests", fetch: service.fetch });
+    await expect(client.ready()).resolves.toBeUndefined();
+    await expect(createClient({ baseUrl: service.baseUrl, apiKey: "dev", fetch: service.fetch }).ready()).rejects.toMatchObject({ status: 403, code: "FORBIDDEN" });
+    await expect(createClient({ baseUrl: service.baseUrl, apiKey: "tps_other", fetch: service.fetch }).ready()).rejects.toMatchObject({ status: 401, code: "UNAUTHORIZED" });
+    await service.close();
+    for (const apiKeys of [{ enterprise: "has space" }, { enterprise: "" }, { enterprise: "same", managed: "same" }, { root: "x" }, { enterprise: 42 }]) {
+      expect(() => createTestService({ apiKeys } as never), JSON.stringify(apiKeys)).toThrow(expect.objectContaining({ code: "INVALID_ARGUMENT" }));
+    }
+  });
+
   it("refuses bad options and bad clock readings with a coded error", () => {
     expect(() => createTestService({ clock: () => T } as never)).toThrow(expect.objectContaining({ name: "TemporalTypeError", code: "INVALID_ARGUMENT" }));
     expect(() => createTestService({ quality: 1.5 })).toThrow(expect.objectContaining({ name: "TemporalRangeError", code: "INVALID_ARGUMENT" }));
