@@ -116,7 +116,7 @@ export function createTestService(options: TestServiceOptions = {}): TestService
     config,
     publicKeys: () => authority.publicKeys(),
     client(tier = "enterprise", clientOptions = {}) {
-      const apiKey = tier === "public" ? undefined : apiKeys[tier];
+      const apiKey = tier !== "public" && Object.hasOwn(apiKeys, tier) ? apiKeys[tier] : undefined;
       if (tier !== "public" && apiKey === undefined) throw new TemporalTypeError("INVALID_ARGUMENT", `no such tier ${JSON.stringify(tier)}; the tiers are public, ${KEYED_TIERS.join(", ")}`);
       return createClient({ ...clientOptions, baseUrl: BASE_URL, fetch: endpoint.fetch, ...(apiKey === undefined ? {} : { apiKey }) });
     },

@@ -215,7 +215,7 @@ describe("createTestService", () => {
     expect(await service.client("managed").getQuantumDecision({ threshold: 0.6 })).toEqual({ score: 0.7, threshold: 0.6, verdict: "ALLOW", updated_unix_ms: T, source: "static" });
     expect(await service.client("quantum").getQuantumCarbon({ hours: 2 })).toMatchObject({ current: 120, source: "static" });
     await expect(service.client().ready()).resolves.toBeUndefined();
-    expect(() => service.client("root" as "enterprise")).toThrow(expect.objectContaining({ code: "INVALID_ARGUMENT" }));
+    for (const tier of ["root", "toString"]) expect(() => service.client(tier as "enterprise"), tier).toThrow(expect.objectContaining({ code: "INVALID_ARGUMENT" }));
     await service.close();
   });
 
