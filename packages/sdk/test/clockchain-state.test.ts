@@ -1,6 +1,20 @@
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
-import { ClockchainState, MemorySigner, receiptHash, sha256Hex, type HeadSigning, type LogEntry, type Receipt, type RecordBody } from "../src/index.js";
+import {
+  ClockchainState,
+  MemorySigner,
+  formatNote,
+  parseNote,
+  receiptHash,
+  sha256Hex,
+  signedCheckpointOf,
+  type HeadSigning,
+  type LogEntry,
+  type NoteSignature,
+  type Receipt,
+  type RecordBody,
+  type SignedCheckpoint,
+} from "../src/index.js";
 
 const T0 = Date.UTC(2025, 6, 9, 3);
 const key = new MemorySigner().load();
@@ -16,7 +30,7 @@ function entriesIn(tiles: readonly number[], from: number): LogEntry[] {
 /** Builds records the way a store does: stage, sign, publish. */
 async function write(batches: readonly (readonly number[])[]): Promise<{ state: ClockchainState; records: RecordBody[] }> {
   const k = await key;
-  const signing: HeadSigning = { key_id: k.verifying.key_id, issuedUnixMs: () => T0, sign: (m) => k.sign(m) };
+  const signing: HeadSigning = { key: k.verifying, authority_name: "state.test", issuedUnixMs: () => T0, sign: (m) => k.sign(m) };
   const state = new ClockchainState();
   const records: RecordBody[] = [];
   let n = 0;
@@ -28,6 +42,12 @@ async function write(batches: readonly (readonly number[])[]): Promise<{ state: 
     records.push(ClockchainState.recordOf(leaves, signed.heads));
   }
   return { state, records };
+}
+
+/** The checkpoint with its signature line edited. */
+function resigned(head: SignedCheckpoint, edit: (line: NoteSignature) => NoteSignature): SignedCheckpoint {
+  const note = parseNote(head.note);
+  return signedCheckpointOf(formatNote({ text: note.text, signatures: note.signatures.map(edit) }));
 }
 
 const rejectWith = (reason: string, detail: string) => Object.assign(new Error(detail), { reason });
@@ -51,9 +71,9 @@ describe("ClockchainState", () => {
         const { state, records } = await write(input);
         const replayed = await replay(records);
         expect(replayed.tiles()).toEqual(state.tiles());
-        expect(replayed.lastHead).toEqual(state.lastHead);
+        expect(replayed.lastCheckpoint).toEqual(state.lastCheckpoint);
         expect(replayed.records).toBe(records.length);
-        for (let sequence = 0; sequence <= (state.lastHead?.sequence ?? 0); sequence++) expect(replayed.headHashAt(sequence)).toBe(state.headHashAt(sequence));
+        for (let sequence = 0; sequence <= (state.lastCheckpoint?.sequence ?? 0); sequence++) expect(replayed.headHashAt(sequence)).toBe(state.headHashAt(sequence));
         expect(replayed.chainIntact).toBe(true);
       }),
       { numRuns: 25 },
@@ -67,9 +87,10 @@ describe("ClockchainState", () => {
       ["LEAF_ORDER", (r) => (r[2].anchors[0].leaf_index = 5)],
       ["CHAIN_BROKEN", (r) => r.splice(1, 1)],
       ["DUPLICATE_RECEIPT", (r) => r.push(r[0])],
-      ["UNKNOWN_KEY", (r) => (r[2].heads[0].key_id = "0123456789abcdef")],
+      ["UNKNOWN_KEY", (r) => (r[2].heads[0] = resigned(r[2].heads[0], (line) => ({ ...line, keyId: (line.keyId ^ 1) >>> 0 })))],
+      ["UNKNOWN_KEY", (r) => (r[2].heads[0] = resigned(r[2].heads[0], (line) => ({ ...line, name: "someone.else/tile/1" })))],
       ["RECORD_FORMAT", (r) => (r[1].heads = r[1].heads.slice(1))],
-      ["HEAD_SIGNATURE", (r) => (r[2].heads[0].signature = r[0].heads[0].signature)],
+      ["HEAD_SIGNATURE", (r) => (r[2].heads[0] = resigned(r[2].heads[0], (line) => ({ ...line, signature: parseNote(r[0].heads[0].note).signatures[0]!.signature })))],
     ];
     for (const [reason, edit] of edits) {
       const forged = JSON.parse(JSON.stringify(records)) as any[];
