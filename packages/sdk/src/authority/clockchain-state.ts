@@ -52,6 +52,29 @@ export interface StagedLeaf {
   readonly leafIndex: number;
 }
 
+/** A tile as `ClockchainState.image()` gives it: its latest head, tree levels and committed leaves. */
+export interface TileImage {
+  readonly id: number;
+  readonly head: SignedHead;
+  /** `MerkleTree.levels()` of the tile's tree at the head's size. */
+  readonly levels: readonly Uint8Array[];
+  readonly receiptHashes: readonly string[];
+  readonly anchoredAt: readonly number[];
+}
+
+/**
+ * Everything a state holds, as plain data: what a store saves beside its
+ * records so that it can restore the state without replaying them. Views
+ * into the live state, valid until it next changes.
+ */
+export interface StateImage {
+  readonly records: number;
+  readonly chainIntact: boolean;
+  /** `headHash` of every head, by sequence, 32 bytes each. */
+  readonly headHashes: Uint8Array;
+  readonly tiles: readonly TileImage[];
+}
+
 export interface SignedHeads {
   readonly heads: readonly SignedHead[];
   /** `headHash` of each head. */
@@ -66,12 +89,14 @@ export interface SignedHeads {
  */
 export class ClockchainState {
   readonly #tiles = new Map<number, Tile>();
-  readonly #index = new Map<string, { tile: Tile; leafIndex: number }>();
+  /** Receipt hash to leaf; after a restore, built from the tiles when first needed, so restoring stays cheap. */
+  #receipts: Map<string, { tile: Tile; leafIndex: number }> | undefined = new Map();
+  #anchors = 0;
   #records = 0;
   #lastHead: SignedHead | undefined;
   #lastHeadHash = GENESIS_HEAD_HASH;
   /** `headHash` of every head held, by sequence, as 32 bytes each: what `headHashAt` answers from. */
-  readonly #headHashes = new HashList();
+  #headHashes = new HashList();
   /** False if a head was ever published out of sequence or not linked to the one before (see `chainIntact`). */
   #chainIntact = true;
 
@@ -80,7 +105,7 @@ export class ClockchainState {
   }
 
   get anchors(): number {
-    return this.#index.size;
+    return this.#anchors;
   }
 
   get lastHead(): SignedHead | undefined {
@@ -152,7 +177,8 @@ export class ClockchainState {
     for (const { tile, hash, leafIndex } of leaves) {
       tile.receiptHashes.push(hash);
       tile.anchoredAt.push(anchoredAt.get(tile.id) as number);
-      this.#index.set(hash, { tile, leafIndex });
+      this.#receipts?.set(hash, { tile, leafIndex });
+      this.#anchors++;
     }
     heads.forEach((head, i) => {
       (this.#tiles.get(head.tile_id) as Tile).head = head;
@@ -178,7 +204,7 @@ export class ClockchainState {
     const leaves = this.#replayAnchors(body.anchors, reject);
     const hashes = this.#checkHeads(body.heads, leaves, key, reject);
     // Checked concurrently on the thread pool; the checks never reject, so an early throw leaves nothing unhandled.
-    const checks = body.heads.map((head) => ({ head, valid: key.verify(head.signature, signingPayload(head)).catch(() => false) }));
+    const checks = body.heads.map((head) => ({ head, valid: headSignatureValid(head, key) }));
     this.publish(leaves, { heads: body.heads, hashes });
     return checks;
   }
@@ -248,6 +274,68 @@ export class ClockchainState {
     return Number.isSafeInteger(sequence) && sequence >= 0 && sequence < this.#headHashes.length ? bytesToHex(this.#headHashes.get(sequence)) : undefined;
   }
 
+  /** The state as plain data, to save; see `restore`. */
+  image(): StateImage {
+    const tiles: TileImage[] = [];
+    for (const tile of this.#tiles.values()) {
+      if (tile.head === undefined) continue;
+      tiles.push({ id: tile.id, head: tile.head, levels: tile.tree.levels(), receiptHashes: tile.receiptHashes, anchoredAt: tile.anchoredAt });
+    }
+    return { records: this.#records, chainIntact: this.#chainIntact, headHashes: this.#headHashes.bytes(), tiles };
+  }
+
+  /**
+   * The state an image was taken of, taking its buffers over. Checks what
+   * binds the image to `key` without replaying: each tile's tree has its
+   * head's size and root, each head is signed by `key` and is the head the
+   * chain holds at its sequence, and the chain ends with the latest of them,
+   * which is the last head of `lastRecord` (the last record the image covers).
+   * Throws `reject("SNAPSHOT_MISMATCH", ...)` otherwise. The leaves below
+   * the heads are taken on trust: they were verified when the image was taken.
+   */
+  static async restore(image: StateImage, lastRecord: RecordBody, key: VerifyingKey, reject: (detail: string) => Error): Promise<ClockchainState> {
+    const state = new ClockchainState();
+    const headHashes = HashList.adopt(image.headHashes);
+    let last: SignedHead | undefined;
+    for (const { id, head, levels, receiptHashes, anchoredAt } of image.tiles) {
+      if (head.tile_id !== id || head.key_id !== key.key_id) throw reject(`the head of tile ${id} is not a head of that tile signed by key ${key.key_id}`);
+      if (receiptHashes.length !== head.tree_size || anchoredAt.length !== head.tree_size) throw reject(`tile ${id} holds other than its head's ${head.tree_size} leaves`);
+      let tree: MerkleTree;
+      try {
+        tree = MerkleTree.fromLevels(head.tree_size, levels);
+      } catch (error) {
+        throw reject(`tile ${id}: ${(error as Error).message}`);
+      }
+      if (head.tree_size === 0 || bytesToHex(tree.root()) !== head.root_hash) throw reject(`the tree of tile ${id} does not have its head's root`);
+      if (!(head.sequence < headHashes.length && bytesToHex(headHashes.get(head.sequence)) === headHash(head))) throw reject(`the head of tile ${id} is not the chain's head ${head.sequence}`);
+      state.#tiles.set(id, { id, tree, receiptHashes: [...receiptHashes], anchoredAt: [...anchoredAt], head });
+      state.#anchors += head.tree_size;
+      if (last === undefined || head.sequence > last.sequence) last = head;
+    }
+    const recordHead = lastRecord.heads.at(-1);
+    if (last === undefined || last.sequence !== headHashes.length - 1) throw reject("the chain does not end with the latest tile head");
+    if (recordHead === undefined || headHash(recordHead) !== headHash(last)) throw reject("the chain does not end with the last head of the record it says it ends with");
+    const valid = await Promise.all(image.tiles.map(({ head }) => headSignatureValid(head, key)));
+    if (valid.includes(false)) throw reject(`the signature of the head of tile ${image.tiles[valid.indexOf(false)]?.id} does not verify`);
+    state.#headHashes = headHashes;
+    state.#receipts = undefined;
+    state.#records = image.records;
+    state.#chainIntact = image.chainIntact;
+    state.#lastHead = last;
+    if (last !== undefined) state.#lastHeadHash = headHash(last);
+    return state;
+  }
+
+  /** The receipt index, built from the tiles if a restore left it for later. */
+  get #index(): Map<string, { tile: Tile; leafIndex: number }> {
+    if (this.#receipts === undefined) {
+      const receipts = new Map<string, { tile: Tile; leafIndex: number }>();
+      for (const tile of this.#tiles.values()) tile.receiptHashes.forEach((hash, leafIndex) => receipts.set(hash, { tile, leafIndex }));
+      this.#receipts = receipts;
+    }
+    return this.#receipts;
+  }
+
   #nextSequence(): number {
     return this.#lastHead === undefined ? 0 : this.#lastHead.sequence + 1;
   }
@@ -303,6 +391,11 @@ export class ClockchainState {
     }
     return hashes;
   }
+}
+
+/** Whether `key` signed `head`; never rejects, so checks can be started early and awaited in batches. */
+function headSignatureValid(head: SignedHead, key: VerifyingKey): Promise<boolean> {
+  return key.verify(head.signature, signingPayload(head)).catch(() => false);
 }
 
 function summary(tile: Tile, leafIndex: number): AnchorSummary {

@@ -16,10 +16,16 @@ import type { HomeLock } from "./lock.js";
 import { encodeRecordBody, parseRecordBody } from "./record-body.js";
 import { HEADER_BYTES, frameRecord, recordHeader } from "./record-frame.js";
 import { readRecords, type FramedRecord } from "./record-reader.js";
+import { restoreSnapshot, saveSnapshot } from "./snapshot-store.js";
 import { syncDirectory } from "./sync-directory.js";
 
 /** Head signatures checked at once while reading, bounding the memory they hold. */
 const SIGNATURE_BATCH = 1024;
+/** A snapshot is saved after an append once this many records, or this much time, passed since the last... */
+const SNAPSHOT_EVERY_RECORDS = 1024;
+const SNAPSHOT_EVERY_MS = 10_000;
+/** ...and at least this many times as long as saving the last one took, so saving costs appenders a bounded share of their time. */
+const SNAPSHOT_COST_FACTOR = 10;
 
 /** A torn tail removed by this store; `saved_to` keeps its bytes. */
 export type TornTailRecovery = LogRecovery;
@@ -67,6 +73,10 @@ export class FileLogStore implements LogStore {
   #lastRecord: { offset: number; header: Buffer } | undefined;
   /** Head signatures read but not yet awaited. */
   #signatureChecks: { offset: number; check: PendingSignature }[] = [];
+  /** Whether the state was last started from the snapshot rather than from the start of the file. */
+  #restored = false;
+  /** The records the last snapshot saved or restored covers, when, and how long saving it took. */
+  #snapshot = { records: 0, atMs: Date.now(), tookMs: 0 };
   #closing: Promise<void> | undefined;
   #failure: TemporalError | undefined;
 
@@ -110,6 +120,7 @@ export class FileLogStore implements LogStore {
       return this.#locked(async (lock) => {
         await this.#catchUp(true);
         await this.#commit(this.#state.stage(entries), signing, lock);
+        if (this.#snapshotDue()) await this.#saveSnapshot();
         return this.#proofsOf(entries);
       });
     });
@@ -163,10 +174,14 @@ export class FileLogStore implements LogStore {
     return { path: this.path, records, tiles: tiles.length, anchors, last_head, recovered };
   }
 
-  /** Refuses new calls, waits for those in progress, then closes the file. Idempotent. */
+  /** Refuses new calls, waits for those in progress, saves a snapshot of what it read since the last, then closes the file. Idempotent. */
   close(): Promise<void> {
     this.#closing ??= (async () => {
       await this.#ops.idle();
+      if (this.#failure === undefined && this.#state.records > this.#snapshot.records) {
+        // Derived data: if the lock cannot be had, the next opening replays a little more.
+        await this.#locked(() => this.#saveSnapshot()).catch(() => undefined);
+      }
       await this.#handle?.close();
     })();
     return this.#closing;
@@ -244,15 +259,14 @@ export class FileLogStore implements LogStore {
   async #catchUp(locked = false): Promise<void> {
     const from = this.#length;
     try {
-      await this.#readOn(locked);
+      await this.#readOn(locked, from === 0);
     } catch (error) {
-      if (from === 0 || !mayBeUndoneAppend(error)) {
-        this.#reset();
-        throw error;
-      }
+      // A snapshot is never the last word: what went wrong after one is judged again from the start of the file.
+      const restored = this.#restored;
       this.#reset();
+      if ((from === 0 && !restored) || !mayBeUndoneAppend(error)) throw error;
       try {
-        await this.#readOn(locked);
+        await this.#readOn(locked, false);
       } catch (again) {
         this.#reset();
         throw again;
@@ -260,8 +274,9 @@ export class FileLogStore implements LogStore {
     }
   }
 
-  async #readOn(locked: boolean): Promise<void> {
+  async #readOn(locked: boolean, fromSnapshot: boolean): Promise<void> {
     const size = await this.#fileSize();
+    if (fromSnapshot && this.#length === 0 && size > 0) await this.#restore(size);
     if (size < this.#length) throw new TemporalError("LEDGER_IO_FAILED", `ledger ${this.path} is ${size} bytes, shorter than the ${this.#length} already read`);
     await this.#checkLastRecord();
     if (size === this.#length) return;
@@ -281,6 +296,36 @@ export class FileLogStore implements LogStore {
     this.#length = 0;
     this.#lastRecord = undefined;
     this.#signatureChecks = [];
+    this.#restored = false;
+  }
+
+  /** Starts the state from the home's snapshot when it verifies against the file and the key (see `restoreSnapshot`). */
+  async #restore(size: number): Promise<void> {
+    const restored = await restoreSnapshot(this.#paths.snapshot, this.#handle as FileHandle, size, this.#key as VerifyingKey);
+    if (restored === undefined) return;
+    this.#state = restored.state;
+    this.#length = restored.cover.ledgerOffset;
+    this.#lastRecord = { offset: restored.cover.lastRecordOffset, header: restored.cover.lastRecordHeader };
+    this.#restored = true;
+    this.#snapshot = { records: restored.state.records, atMs: Date.now(), tookMs: 0 };
+  }
+
+  #snapshotDue(): boolean {
+    const added = this.#state.records - this.#snapshot.records;
+    const sinceMs = Date.now() - this.#snapshot.atMs;
+    if (added === 0 || sinceMs < SNAPSHOT_COST_FACTOR * this.#snapshot.tookMs) return false;
+    return added >= SNAPSHOT_EVERY_RECORDS || sinceMs >= SNAPSHOT_EVERY_MS;
+  }
+
+  /** Saves the state read so far as the home's snapshot (under the lock, so that snapshots follow the file's order). */
+  async #saveSnapshot(): Promise<void> {
+    const last = this.#lastRecord;
+    if (last === undefined) return;
+    const startedMs = Date.now();
+    const cover = { ledgerOffset: this.#length, lastRecordOffset: last.offset, lastRecordHeader: last.header };
+    // Derived data: failing to save it costs only a longer replay at the next opening.
+    if (!(await saveSnapshot(this.#paths.snapshot, cover, this.#state))) return;
+    this.#snapshot = { records: this.#state.records, atMs: Date.now(), tookMs: Date.now() - startedMs };
   }
 
   async #checkLastRecord(): Promise<void> {
