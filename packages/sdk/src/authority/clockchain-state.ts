@@ -38,8 +38,8 @@ export interface Tile {
   readonly id: number;
   /** Holds committed leaves plus those of an append in progress. */
   readonly tree: MerkleTree;
-  /** Committed leaves only, like everything below. */
-  readonly receiptHashes: string[];
+  /** Committed leaves only, like everything below; 32 bytes each, as strings would cost several times that. */
+  readonly receiptHashes: HashList;
   readonly anchoredAt: number[];
   head: SignedHead | undefined;
 }
@@ -58,7 +58,8 @@ export interface TileImage {
   readonly head: SignedHead;
   /** `MerkleTree.levels()` of the tile's tree at the head's size. */
   readonly levels: readonly Uint8Array[];
-  readonly receiptHashes: readonly string[];
+  /** 32 bytes per leaf. */
+  readonly receiptHashes: Uint8Array;
   readonly anchoredAt: readonly number[];
 }
 
@@ -175,7 +176,7 @@ export class ClockchainState {
   publish(leaves: readonly StagedLeaf[], { heads, hashes }: SignedHeads): void {
     const anchoredAt = new Map(heads.map((head) => [head.tile_id, head.issued_unix_ms]));
     for (const { tile, hash, leafIndex } of leaves) {
-      tile.receiptHashes.push(hash);
+      tile.receiptHashes.push(hexToBytes(hash));
       tile.anchoredAt.push(anchoredAt.get(tile.id) as number);
       this.#receipts?.set(hash, { tile, leafIndex });
       this.#anchors++;
@@ -228,7 +229,7 @@ export class ClockchainState {
   list(tileId: number): AnchorSummary[] {
     const tile = this.#tiles.get(tileId);
     if (tile === undefined) return [];
-    return tile.receiptHashes.map((_, leafIndex) => summary(tile, leafIndex));
+    return Array.from({ length: tile.receiptHashes.length }, (_, leafIndex) => summary(tile, leafIndex));
   }
 
   page(tileId: number, offset: number, limit: number): AnchorPage {
@@ -279,7 +280,7 @@ export class ClockchainState {
     const tiles: TileImage[] = [];
     for (const tile of this.#tiles.values()) {
       if (tile.head === undefined) continue;
-      tiles.push({ id: tile.id, head: tile.head, levels: tile.tree.levels(), receiptHashes: tile.receiptHashes, anchoredAt: tile.anchoredAt });
+      tiles.push({ id: tile.id, head: tile.head, levels: tile.tree.levels(), receiptHashes: tile.receiptHashes.bytes(), anchoredAt: tile.anchoredAt });
     }
     return { records: this.#records, chainIntact: this.#chainIntact, headHashes: this.#headHashes.bytes(), tiles };
   }
@@ -299,7 +300,7 @@ export class ClockchainState {
     let last: SignedHead | undefined;
     for (const { id, head, levels, receiptHashes, anchoredAt } of image.tiles) {
       if (head.tile_id !== id || head.key_id !== key.key_id) throw reject(`the head of tile ${id} is not a head of that tile signed by key ${key.key_id}`);
-      if (receiptHashes.length !== head.tree_size || anchoredAt.length !== head.tree_size) throw reject(`tile ${id} holds other than its head's ${head.tree_size} leaves`);
+      if (receiptHashes.length !== head.tree_size * HashList.HASH_BYTES || anchoredAt.length !== head.tree_size) throw reject(`tile ${id} holds other than its head's ${head.tree_size} leaves`);
       let tree: MerkleTree;
       try {
         tree = MerkleTree.fromLevels(head.tree_size, levels);
@@ -308,7 +309,7 @@ export class ClockchainState {
       }
       if (head.tree_size === 0 || bytesToHex(tree.root()) !== head.root_hash) throw reject(`the tree of tile ${id} does not have its head's root`);
       if (!(head.sequence < headHashes.length && bytesToHex(headHashes.get(head.sequence)) === headHash(head))) throw reject(`the head of tile ${id} is not the chain's head ${head.sequence}`);
-      state.#tiles.set(id, { id, tree, receiptHashes: [...receiptHashes], anchoredAt: [...anchoredAt], head });
+      state.#tiles.set(id, { id, tree, receiptHashes: HashList.adopt(receiptHashes), anchoredAt: [...anchoredAt], head });
       state.#anchors += head.tree_size;
       if (last === undefined || head.sequence > last.sequence) last = head;
     }
@@ -330,7 +331,9 @@ export class ClockchainState {
   get #index(): Map<string, { tile: Tile; leafIndex: number }> {
     if (this.#receipts === undefined) {
       const receipts = new Map<string, { tile: Tile; leafIndex: number }>();
-      for (const tile of this.#tiles.values()) tile.receiptHashes.forEach((hash, leafIndex) => receipts.set(hash, { tile, leafIndex }));
+      for (const tile of this.#tiles.values()) {
+        for (let leafIndex = 0; leafIndex < tile.receiptHashes.length; leafIndex++) receipts.set(bytesToHex(tile.receiptHashes.get(leafIndex)), { tile, leafIndex });
+      }
       this.#receipts = receipts;
     }
     return this.#receipts;
@@ -343,7 +346,7 @@ export class ClockchainState {
   #tile(id: number): Tile {
     let tile = this.#tiles.get(id);
     if (tile === undefined) {
-      tile = { id, tree: new MerkleTree(), receiptHashes: [], anchoredAt: [], head: undefined };
+      tile = { id, tree: new MerkleTree(), receiptHashes: new HashList(), anchoredAt: [], head: undefined };
       this.#tiles.set(id, tile);
     }
     return tile;
@@ -402,7 +405,7 @@ function summary(tile: Tile, leafIndex: number): AnchorSummary {
   return {
     tile_id: tile.id,
     leaf_index: leafIndex,
-    receipt_hash: tile.receiptHashes[leafIndex] as string,
+    receipt_hash: bytesToHex(tile.receiptHashes.get(leafIndex)),
     anchored_unix_ms: tile.anchoredAt[leafIndex] as number,
   };
 }

@@ -83,8 +83,7 @@ export function decodeSnapshot(bytes: Buffer): StateSnapshot | string {
     const size = head.tree_size;
     const levels: Uint8Array[] = [];
     for (let level = 0; level < levelCount(size); level++) levels.push(bytes.subarray(at, (at += Math.floor(size / 2 ** level) * HASH_BYTES)));
-    const hex = bytes.toString("hex", at, (at += size * HASH_BYTES));
-    const receiptHashes = Array.from({ length: size }, (_, i) => hex.slice(i * 2 * HASH_BYTES, (i + 1) * 2 * HASH_BYTES));
+    const receiptHashes = bytes.subarray(at, (at += size * HASH_BYTES));
     const anchoredAt = Array.from({ length: size }, (_, i) => bytes.readDoubleLE(at + i * TIME_BYTES));
     at += size * TIME_BYTES;
     tiles.push({ id, head, levels, receiptHashes, anchoredAt });
@@ -104,7 +103,7 @@ function writeTile(out: Buffer, start: number, { head, levels, receiptHashes, an
     const hashes = levels[level] as Uint8Array;
     at += Buffer.from(hashes.buffer, hashes.byteOffset, Math.floor(head.tree_size / 2 ** level) * HASH_BYTES).copy(out, at);
   }
-  for (const hash of receiptHashes) at += out.write(hash, at, HASH_BYTES, "hex");
+  at += Buffer.from(receiptHashes.buffer, receiptHashes.byteOffset, head.tree_size * HASH_BYTES).copy(out, at);
   for (const time of anchoredAt) at = out.writeDoubleLE(time, at);
   return at;
 }
