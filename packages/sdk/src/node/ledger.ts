@@ -26,6 +26,8 @@ const SNAPSHOT_EVERY_RECORDS = 1024;
 const SNAPSHOT_EVERY_MS = 10_000;
 /** ...and at least this many times as long as saving the last one took, so saving costs appenders a bounded share of their time. */
 const SNAPSHOT_COST_FACTOR = 10;
+/** How long closing waits for the lock to save a snapshot: a reader's close should not hang behind a long append. */
+const CLOSING_SNAPSHOT_LOCK_WAIT_MS = 1000;
 
 /** A torn tail removed by this store; `saved_to` keeps its bytes. */
 export type TornTailRecovery = LogRecovery;
@@ -180,7 +182,7 @@ export class FileLogStore implements LogStore {
       await this.#ops.idle();
       if (this.#failure === undefined && this.#state.records > this.#snapshot.records) {
         // Derived data: if the lock cannot be had, the next opening replays a little more.
-        await this.#locked(() => this.#saveSnapshot()).catch(() => undefined);
+        await this.#locked(() => this.#saveSnapshot(), Math.min(this.#lockWaitMs ?? Infinity, CLOSING_SNAPSHOT_LOCK_WAIT_MS)).catch(() => undefined);
       }
       await this.#handle?.close();
     })();
@@ -199,8 +201,8 @@ export class FileLogStore implements LogStore {
     return entries.map((entry) => this.#state.proof(entry.hash) as AnchorProof);
   }
 
-  async #locked<T>(use: (lock: HomeLock) => Promise<T>): Promise<T> {
-    const lock = await acquireHomeLock(this.#paths.lock, this.#lockWaitMs);
+  async #locked<T>(use: (lock: HomeLock) => Promise<T>, waitMs = this.#lockWaitMs): Promise<T> {
+    const lock = await acquireHomeLock(this.#paths.lock, waitMs);
     try {
       return await use(lock);
     } finally {
