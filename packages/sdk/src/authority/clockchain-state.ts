@@ -8,6 +8,7 @@ import { signingPayload } from "../core/signed-record.js";
 import type { AnchorPage, ConsistencyProof, TileStatus } from "../core/service-types.js";
 import type { AnchorProof, AnchorSummary, Receipt, SignedHead } from "../core/types.js";
 import type { VerifyingKey } from "../core/verifying-key.js";
+import { ReceiptIndex } from "./receipt-index.js";
 import type { HeadSigning, LogEntry } from "./seams.js";
 
 export interface StoredAnchor {
@@ -73,6 +74,8 @@ export interface StateImage {
   readonly chainIntact: boolean;
   /** `headHash` of every head, by sequence, 32 bytes each. */
   readonly headHashes: Uint8Array;
+  /** `ReceiptIndex.table()`: every receipt hash with its tile and leaf, sorted. */
+  readonly receipts: Uint8Array;
   readonly tiles: readonly TileImage[];
 }
 
@@ -90,8 +93,7 @@ export interface SignedHeads {
  */
 export class ClockchainState {
   readonly #tiles = new Map<number, Tile>();
-  /** Receipt hash to leaf; after a restore, built from the tiles when first needed, so restoring stays cheap. */
-  #receipts: Map<string, { tile: Tile; leafIndex: number }> | undefined = new Map();
+  #index = new ReceiptIndex();
   #anchors = 0;
   #records = 0;
   #lastHead: SignedHead | undefined;
@@ -178,7 +180,7 @@ export class ClockchainState {
     for (const { tile, hash, leafIndex } of leaves) {
       tile.receiptHashes.push(hexToBytes(hash));
       tile.anchoredAt.push(anchoredAt.get(tile.id) as number);
-      this.#receipts?.set(hash, { tile, leafIndex });
+      this.#index.set(hash, { tileId: tile.id, leafIndex });
       this.#anchors++;
     }
     heads.forEach((head, i) => {
@@ -213,7 +215,8 @@ export class ClockchainState {
   proof(hash: string): AnchorProof | undefined {
     const entry = this.#index.get(hash);
     if (entry === undefined) return undefined;
-    const { tile, leafIndex } = entry;
+    const tile = this.#tiles.get(entry.tileId) as Tile;
+    const { leafIndex } = entry;
     const head = tile.head as SignedHead;
     return {
       receipt_hash: hash,
@@ -282,7 +285,7 @@ export class ClockchainState {
       if (tile.head === undefined) continue;
       tiles.push({ id: tile.id, head: tile.head, levels: tile.tree.levels(), receiptHashes: tile.receiptHashes.bytes(), anchoredAt: tile.anchoredAt });
     }
-    return { records: this.#records, chainIntact: this.#chainIntact, headHashes: this.#headHashes.bytes(), tiles };
+    return { records: this.#records, chainIntact: this.#chainIntact, headHashes: this.#headHashes.bytes(), receipts: this.#index.table(), tiles };
   }
 
   /**
@@ -319,24 +322,17 @@ export class ClockchainState {
     const valid = await Promise.all(image.tiles.map(({ head }) => headSignatureValid(head, key)));
     if (valid.includes(false)) throw reject(`the signature of the head of tile ${image.tiles[valid.indexOf(false)]?.id} does not verify`);
     state.#headHashes = headHashes;
-    state.#receipts = undefined;
+    try {
+      state.#index = new ReceiptIndex(image.receipts);
+    } catch (error) {
+      throw reject((error as Error).message);
+    }
+    if (state.#index.size !== state.#anchors) throw reject(`the receipt index holds ${state.#index.size} receipts, the tiles ${state.#anchors}`);
     state.#records = image.records;
     state.#chainIntact = image.chainIntact;
     state.#lastHead = last;
     if (last !== undefined) state.#lastHeadHash = headHash(last);
     return state;
-  }
-
-  /** The receipt index, built from the tiles if a restore left it for later. */
-  get #index(): Map<string, { tile: Tile; leafIndex: number }> {
-    if (this.#receipts === undefined) {
-      const receipts = new Map<string, { tile: Tile; leafIndex: number }>();
-      for (const tile of this.#tiles.values()) {
-        for (let leafIndex = 0; leafIndex < tile.receiptHashes.length; leafIndex++) receipts.set(bytesToHex(tile.receiptHashes.get(leafIndex)), { tile, leafIndex });
-      }
-      this.#receipts = receipts;
-    }
-    return this.#receipts;
   }
 
   #nextSequence(): number {

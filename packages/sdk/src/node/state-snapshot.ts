@@ -15,6 +15,8 @@ const VERSION = 1;
 const CHECKSUM_BYTES = 32;
 const HASH_BYTES = 32;
 const TIME_BYTES = 8;
+/** Bytes per receipt in `ReceiptIndex.table()`. */
+const INDEX_ENTRY_BYTES = 40;
 
 /** Which ledger bytes a snapshot covers: up to `ledgerOffset`, the end of the record at `lastRecordOffset` with header `lastRecordHeader`. */
 export interface SnapshotCover {
@@ -57,6 +59,7 @@ export function encodeSnapshot({ cover, image }: StateSnapshot): Buffer {
   at = out.writeUInt32BE(json.length, at);
   at += json.copy(out, at);
   at += Buffer.from(image.headHashes.buffer, image.headHashes.byteOffset, image.headHashes.length).copy(out, at);
+  at += Buffer.from(image.receipts.buffer, image.receipts.byteOffset, image.receipts.length).copy(out, at);
   for (const tile of image.tiles) at = writeTile(out, at, tile);
   createHash("sha256").update(out.subarray(0, at)).digest().copy(out, at);
   return out;
@@ -78,6 +81,7 @@ export function decodeSnapshot(bytes: Buffer): StateSnapshot | string {
   let at = MAGIC.length + 4 + jsonLength;
   if (at + bodyBytes(description) !== end) return "its length does not match its description";
   const headHashes = bytes.subarray(at, (at += description.heads * HASH_BYTES));
+  const receipts = bytes.subarray(at, (at += anchorsOf(description) * INDEX_ENTRY_BYTES));
   const tiles: TileImage[] = [];
   for (const { id, head } of description.tiles) {
     const size = head.tree_size;
@@ -93,7 +97,7 @@ export function decodeSnapshot(bytes: Buffer): StateSnapshot | string {
     lastRecordOffset: description.last_record_offset,
     lastRecordHeader: Buffer.from(description.last_record_header, "hex"),
   };
-  return { cover, image: { records: description.records, chainIntact: description.chain_intact, headHashes, tiles } };
+  return { cover, image: { records: description.records, chainIntact: description.chain_intact, headHashes, receipts, tiles } };
 }
 
 function writeTile(out: Buffer, start: number, { head, levels, receiptHashes, anchoredAt }: TileImage): number {
@@ -109,14 +113,19 @@ function writeTile(out: Buffer, start: number, { head, levels, receiptHashes, an
 }
 
 /** Bytes of the hashes and leaves a description announces. */
-function bodyBytes({ heads, tiles }: Description): number {
-  let bytes = heads * HASH_BYTES;
+function bodyBytes(description: Description): number {
+  const { heads, tiles } = description;
+  let bytes = heads * HASH_BYTES + anchorsOf(description) * INDEX_ENTRY_BYTES;
   for (const { head } of tiles) {
     const size = head.tree_size;
     for (let level = 0; level < levelCount(size); level++) bytes += Math.floor(size / 2 ** level) * HASH_BYTES;
     bytes += size * (HASH_BYTES + TIME_BYTES);
   }
   return bytes;
+}
+
+function anchorsOf({ tiles }: Description): number {
+  return tiles.reduce((sum, { head }) => sum + head.tree_size, 0);
 }
 
 /** Levels a tree of `size` leaves keeps: one more than the height of its largest perfect subtree. */
