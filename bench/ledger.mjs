@@ -6,7 +6,7 @@
 //   open(1M) / open(10k); against it, in the same run, opening the 10k home by replaying every record (no snapshot).
 // - Proof lookup by receipt hash in each home: the first lookup after opening, and the median of later ones.
 // - Durable issue+anchor per second with 8 processes sharing one home, against one process, in the same run.
-// The homes are built once, fast (group commits of 10,000 anchors of a real receipt's size, straight into the log
+// The homes are built once, fast (group commits of 1024 anchors, the most an authority commits at once, of a real receipt's size, straight into the log
 // store), and kept under bench/.out/ (gitignored); delete that directory to build them again.
 // Environment: BENCH_LEDGER_SIZES (default "10000,100000,1000000"), BENCH_SECONDS (durable runs, default 3).
 import { spawn } from "node:child_process";
@@ -24,7 +24,8 @@ const { FileLogStore, FileSigner, contextAt, createLocalAuthority, createTsaeReq
 
 const SIZES = (process.env.BENCH_LEDGER_SIZES ?? "10000,100000,1000000").split(",").map(Number);
 const SECONDS = Number(process.env.BENCH_SECONDS ?? 3);
-const BATCH = 10_000;
+/** The largest group commit an authority makes. */
+const BATCH = 1024;
 const PROCESSES = 8;
 const CALLERS_PER_PROCESS = 8;
 const T0 = Date.UTC(2026, 0, 5);

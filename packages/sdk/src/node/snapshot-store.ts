@@ -1,4 +1,4 @@
-import { readFile } from "node:fs/promises";
+import { open } from "node:fs/promises";
 import { ClockchainState } from "../authority/clockchain-state.js";
 import type { VerifyingKey } from "../core/verifying-key.js";
 import { isErrno } from "./errors.js";
@@ -23,13 +23,8 @@ export interface RestoredState {
  * damaged or stale snapshot is never trusted, only ignored.
  */
 export async function restoreSnapshot(path: string, file: ReadableFile, size: number, key: VerifyingKey): Promise<RestoredState | undefined> {
-  let bytes: Buffer;
-  try {
-    bytes = await readFile(path);
-  } catch (error) {
-    if (isErrno(error, "ENOENT")) return undefined;
-    throw error;
-  }
+  const bytes = await readWhole(path);
+  if (bytes === undefined) return undefined;
   const snapshot = decodeSnapshot(bytes);
   if (typeof snapshot === "string") return undefined;
   const { cover, image } = snapshot;
@@ -47,6 +42,30 @@ export async function restoreSnapshot(path: string, file: ReadableFile, size: nu
     return { state: await ClockchainState.restore(image, lastRecord, key, mismatch), cover };
   } catch {
     return undefined;
+  }
+}
+
+/** The file's bytes in one read (`readFile` reads in 512 KiB steps, which cost more than the reading at a million anchors), or undefined if there is none. */
+async function readWhole(path: string): Promise<Buffer | undefined> {
+  let handle;
+  try {
+    handle = await open(path, "r");
+  } catch (error) {
+    if (isErrno(error, "ENOENT")) return undefined;
+    throw error;
+  }
+  try {
+    const { size } = await handle.stat();
+    const bytes = Buffer.allocUnsafe(size);
+    let filled = 0;
+    while (filled < size) {
+      const { bytesRead } = await handle.read(bytes, filled, size - filled, filled);
+      if (bytesRead === 0) break;
+      filled += bytesRead;
+    }
+    return bytes.subarray(0, filled);
+  } finally {
+    await handle.close();
   }
 }
 
