@@ -3,7 +3,7 @@ import { ClockchainState } from "../authority/clockchain-state.js";
 import type { VerifyingKey } from "../core/verifying-key.js";
 import { isErrno } from "./errors.js";
 import { parseRecordBody } from "./record-body.js";
-import { HEADER_BYTES, recordAt } from "./record-frame.js";
+import { HEADER_BYTES, MAX_RECORD_BYTES, recordAt } from "./record-frame.js";
 import type { ReadableFile } from "./record-reader.js";
 import { decodeSnapshot, encodeSnapshot, type SnapshotCover } from "./state-snapshot.js";
 import { writeFileDurably } from "./write-durably.js";
@@ -29,7 +29,7 @@ export async function restoreSnapshot(path: string, file: ReadableFile, size: nu
   if (typeof snapshot === "string") return undefined;
   const { cover, image } = snapshot;
   const recordLength = cover.ledgerOffset - cover.lastRecordOffset;
-  if (cover.ledgerOffset > size || recordLength <= HEADER_BYTES) return undefined;
+  if (cover.ledgerOffset > size || recordLength <= HEADER_BYTES || recordLength > MAX_RECORD_BYTES) return undefined;
   const record = Buffer.alloc(recordLength);
   const { bytesRead } = await file.read(record, 0, recordLength, cover.lastRecordOffset);
   const found = recordAt(record.subarray(0, bytesRead), 0);
