@@ -1,7 +1,7 @@
 import { copyFile, mkdir, readFile, readdir, rm, writeFile } from "node:fs/promises";
 import { join } from "node:path";
 import { beforeAll, describe, expect, it } from "vitest";
-import { contextAt, createTsaeRequest, sha256Hex, type AnchorProof } from "../src/index.js";
+import { FileLogStore, FileSigner, contextAt, createTsaeRequest, homePaths, receiptHash, sha256Hex, type AnchorProof, type Receipt } from "../src/index.js";
 import { HEADER_BYTES, frameRecord, recordAt } from "../src/node/record-frame.js";
 import { tempDir, withAuthority } from "./helpers.js";
 
@@ -129,6 +129,31 @@ describe("ledger snapshot", () => {
       expect(await authority.status()).toMatchObject({ anchors: 3 });
       expect(await authority.getAnchorProof(proofs[2]?.receipt_hash as string)).toBeUndefined();
     });
+  });
+
+  it("is saved by appends every snapshotEveryRecords records, so a crash leaves little to replay", async () => {
+    const home = await homeWith(Buffer.alloc(0), undefined);
+    const paths = homePaths(home);
+    const key = await new FileSigner(paths).load();
+    const signing = { key_id: key.verifying.key_id, issuedUnixMs: () => T0, sign: (message: string) => key.sign(message) };
+    const log = new FileLogStore(paths, { snapshotEveryRecords: 2 });
+    await log.open(key.verifying);
+    const entry = (n: number) => {
+      const receipt = { scope: "test.snapshot.v1", tile_id: 240_001, action_hash_hex: sha256Hex(`periodic ${n}`), signature: "0".repeat(128) } as unknown as Receipt;
+      return { receipt, hash: receiptHash(receipt) };
+    };
+    for (let n = 0; n < 5; n++) {
+      await log.append([entry(n)], signing);
+      // Saved after the 2nd and 4th records; never closed, as in a crash.
+      expect((await readdir(home)).sort()).toEqual(n < 1 ? ["clockchain.log", "signing-key.pem"] : ["clockchain.log", "clockchain.snapshot", "signing-key.pem"]);
+    }
+    const crashed = await readFile(join(home, "clockchain.snapshot"));
+    // A second store starts from that snapshot (4 records) and replays the 5th: damage before it goes unseen.
+    const ledger = await readFile(join(home, "clockchain.log"));
+    const fresh = await homeWith(damagedFirstRecord(ledger), crashed);
+    expect(await openStatus(fresh)).toMatchObject({ anchors: 5, records: 5 });
+    expect(() => new FileLogStore(paths, { snapshotEveryRecords: 0 })).toThrow(expect.objectContaining({ code: "INVALID_ARGUMENT" }));
+    await log.close();
   });
 
   it("is not written for a ledger that fails to open", async () => {

@@ -5,7 +5,7 @@ import { ClockchainState, type PendingSignature, type StagedLeaf } from "../auth
 import type { HeadSigning, LogEntry, LogRecovery, LogStatus, LogStore } from "../authority/seams.js";
 import { onceUnlessRejected } from "../authority/once-unless-rejected.js";
 import { SerialQueue } from "../authority/serial-queue.js";
-import { TemporalError } from "../core/errors.js";
+import { TemporalError, TemporalRangeError, describeValue } from "../core/errors.js";
 import type { AnchorPage, ConsistencyProof } from "../core/service-types.js";
 import type { AnchorProof, AnchorSummary, SignedHead } from "../core/types.js";
 import type { VerifyingKey } from "../core/verifying-key.js";
@@ -21,7 +21,7 @@ import { syncDirectory } from "./sync-directory.js";
 
 /** Head signatures checked at once while reading, bounding the memory they hold. */
 const SIGNATURE_BATCH = 1024;
-/** A snapshot is saved after an append once this many records, or this much time, passed since the last... */
+/** A snapshot is saved after an append once this many records (by default), or this much time, passed since the last... */
 const SNAPSHOT_EVERY_RECORDS = 1024;
 const SNAPSHOT_EVERY_MS = 10_000;
 /** ...and at least this many times as long as saving the last one took, so saving costs appenders a bounded share of their time. */
@@ -44,6 +44,12 @@ export interface LedgerStatus {
 export interface FileLogStoreOptions {
   /** How long an append waits for the home's lock, ms (the lock's default when undefined). */
   readonly lockWaitMs?: number;
+  /**
+   * Records appended or read since the last snapshot after which an append
+   * saves a new one (default 1024; see docs/sdk.md, "Opening from the
+   * snapshot"): fewer means less to replay after a crash, more saves.
+   */
+  readonly snapshotEveryRecords?: number;
 }
 
 /**
@@ -58,6 +64,7 @@ export class FileLogStore implements LogStore {
   readonly path: string;
   readonly #paths: HomePaths;
   readonly #lockWaitMs: number | undefined;
+  readonly #snapshotEveryRecords: number;
   /** Opening, catching up and appending, one at a time: each reads and extends the state. */
   readonly #ops = new SerialQueue();
   #handle: FileHandle | undefined;
@@ -86,6 +93,9 @@ export class FileLogStore implements LogStore {
     this.#paths = paths;
     this.path = paths.ledger;
     this.#lockWaitMs = options.lockWaitMs;
+    const every = options.snapshotEveryRecords ?? SNAPSHOT_EVERY_RECORDS;
+    if (!(Number.isSafeInteger(every) && every >= 1)) throw new TemporalRangeError("INVALID_ARGUMENT", `snapshotEveryRecords must be a positive integer, got ${describeValue(every)}`);
+    this.#snapshotEveryRecords = every;
   }
 
   get failure(): TemporalError | undefined {
@@ -316,7 +326,7 @@ export class FileLogStore implements LogStore {
     const added = this.#state.records - this.#snapshot.records;
     const sinceMs = Date.now() - this.#snapshot.atMs;
     if (added === 0 || sinceMs < SNAPSHOT_COST_FACTOR * this.#snapshot.tookMs) return false;
-    return added >= SNAPSHOT_EVERY_RECORDS || sinceMs >= SNAPSHOT_EVERY_MS;
+    return added >= this.#snapshotEveryRecords || sinceMs >= SNAPSHOT_EVERY_MS;
   }
 
   /** Saves the state read so far as the home's snapshot (under the lock, so that snapshots follow the file's order). */
