@@ -20,7 +20,7 @@ import { concurrentlyFor, printTable } from "./harness.mjs";
 const SELF = fileURLToPath(import.meta.url);
 const OUT = fileURLToPath(new URL("./.out/ledger/", import.meta.url));
 const dist = fileURLToPath(new URL("../packages/sdk/dist/index.js", import.meta.url));
-const { FileLogStore, FileSigner, contextAt, createLocalAuthority, createTsaeRequest, homePaths, receiptHash, sha256Hex } = await import(dist);
+const { FileLogStore, FileSigner, contextAt, createLocalAuthority, createTsaeRequest, defaultAuthorityName, homePaths, receiptHash, sha256Hex } = await import(dist);
 
 const SIZES = (process.env.BENCH_LEDGER_SIZES ?? "10000,100000,1000000").split(",").map(Number);
 const SECONDS = Number(process.env.BENCH_SECONDS ?? 3);
@@ -63,7 +63,7 @@ async function homeOf(anchors, template) {
   const key = await new FileSigner(paths).load();
   const log = new FileLogStore(paths);
   await log.open(key.verifying);
-  const signing = { key_id: key.verifying.key_id, issuedUnixMs: () => T0, sign: (message) => key.sign(message) };
+  const signing = { key: key.verifying, authority_name: defaultAuthorityName(key.verifying.jwk), issuedUnixMs: () => T0, sign: (message) => key.sign(message) };
   for (let from = 0; from < anchors; from += BATCH) {
     const entries = Array.from({ length: Math.min(BATCH, anchors - from) }, (_, i) => {
       const receipt = variant(template, from + i);

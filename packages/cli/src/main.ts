@@ -172,6 +172,43 @@ Examples:
       process.exitCode = await runFmt(files, options);
     });
 
+  const ledger = cli
+    .command("ledger")
+    .description("inspect, verify, repair and migrate a home's clockchain ledger")
+    .addHelpText(
+      "after",
+      `
+Every subcommand takes --home <dir> (default: $TEMPORAL_HOME or ./.temporal,
+as for temporalc run) and --json.
+
+Exit status: 0 when the ledger is valid (or was repaired or migrated), 1
+when it is damaged (the report says where: byte offset, tile, leaf), 2 for
+usage or I/O errors.
+
+Examples:
+  $ temporalc ledger status --home .temporal
+  $ temporalc ledger verify --json
+  $ temporalc ledger repair --home /srv/temporal
+  $ temporalc ledger migrate --home /srv/temporal`,
+    );
+  const subcommands = [
+    ["status", "records, tiles, anchors, last checkpoint, file size, format and lock holder", "runLedgerStatus"],
+    ["verify", "check every record, inclusion, checkpoint signature and chain link; exit 1 naming the first problem", "runLedgerVerify"],
+    ["repair", "remove a torn final write after saving it beside the ledger; refuse (exit 1) any other damage, leaving the file untouched", "runLedgerRepair"],
+    ["migrate", "rewrite a format-1 ledger (JSON heads) as signed checkpoints, keeping a backup; idempotent", "runLedgerMigrate"],
+  ] as const;
+  for (const [name, description, runner] of subcommands) {
+    ledger
+      .command(name)
+      .description(description)
+      .option("--home <dir>", "the home whose ledger to use (default: $TEMPORAL_HOME or ./.temporal)")
+      .option("--json", "print the result as JSON", false)
+      .action(async (options: { home?: string; json: boolean }) => {
+        const commands = await import("./commands/ledger.js");
+        process.exitCode = await commands[runner](options);
+      });
+  }
+
   return cli;
 }
 

@@ -20,3 +20,6 @@ export { FileChallengeStore } from "./node/file-challenge-store.js";
 export { homePaths, type HomePaths } from "./node/home.js";
 export { HomeLockedError, LedgerCorruptError, type HomeLockHolder, type LedgerCorruptionReason } from "./node/errors.js";
 export { acquireLock, type AcquireLockOptions, type HomeLock } from "./node/lock.js";
+export { readHomeLockHolder } from "./node/home-lock.js";
+export { checkLedgerFile, type LedgerCheck, type LedgerCheckOptions } from "./node/ledger-check.js";
+export { LEDGER_FORMAT, ledgerFormat, migrateLedger, type LedgerFormat, type MigrateOptions, type MigrationResult } from "./node/ledger-migration.js";

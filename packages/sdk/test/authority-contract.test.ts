@@ -1,11 +1,11 @@
 import { describe, expect, it } from "vitest";
 import {
-  GENESIS_HEAD_HASH,
+  GENESIS_CHECKPOINT_HASH,
   contextAt,
   createLocalAuthority,
   createMemoryAuthority,
   createTsaeRequest,
-  headHash,
+  signedCheckpointHash,
   sha256Hex,
   verifyAnchorProof,
   verifyConsistencyProof,
@@ -14,7 +14,7 @@ import {
   type PublicKeyJwk,
   type Receipt,
 } from "../src/index.js";
-import { tempDir } from "./helpers.js";
+import { tempDir, withEditedIssuedTime } from "./helpers.js";
 
 const T0 = Date.UTC(2025, 10, 3, 21);
 const request = (n: number, zone = 4) =>
@@ -51,10 +51,10 @@ describe.each(kinds)("authority contract: %s", (kind, make) => {
       expect(await verifyReceipt(first, jwk)).toBe(true);
       clock.now = T0 + 5;
       const proof = await authority.anchor(first);
-      expect(proof).toMatchObject({ leaf_index: 0, tree_size: 1, signed_head: { sequence: 0, prev_head_hash: GENESIS_HEAD_HASH, issued_unix_ms: T0 + 5 } });
+      expect(proof).toMatchObject({ leaf_index: 0, tree_size: 1, checkpoint: { sequence: 0, prev_checkpoint_hash: GENESIS_CHECKPOINT_HASH, issued_unix_ms: T0 + 5 } });
       expect(await verifyAnchorProof(proof, jwk)).toBe(true);
       const second = await authority.anchor(await authority.issueReceipt(request(2, 7)));
-      expect(second.signed_head).toMatchObject({ sequence: 1, prev_head_hash: headHash(proof.signed_head) });
+      expect(second.checkpoint).toMatchObject({ sequence: 1, prev_checkpoint_hash: signedCheckpointHash(proof.checkpoint) });
       expect(await authority.anchor(JSON.parse(JSON.stringify(first)) as Receipt)).toEqual(await authority.getAnchorProof(proof.receipt_hash));
       expect(await authority.listAnchors(first.tile_id)).toEqual([{ tile_id: first.tile_id, leaf_index: 0, receipt_hash: proof.receipt_hash, anchored_unix_ms: T0 + 5 }]);
       expect(await authority.getAnchorProof(sha256Hex("never"))).toBeUndefined();
@@ -112,7 +112,7 @@ describe.each(kinds)("authority contract: %s", (kind, make) => {
       const status = await authority.clockchainStatus();
       expect(status).toMatchObject({ chain_valid: true, anchors: 3, tiles: [{ tile_id: tile, tree_size: 3 }], store: { kind: kind === "local" ? "file" : "memory", records: 2 }, recovered: null });
       expect(await authority.verifyAnchored(receipts[0], proof)).toEqual({ signature: true, inclusion: true, chain: true, valid: true });
-      const forged = { ...proof, signed_head: { ...proof.signed_head, issued_unix_ms: 1 } };
+      const forged = { ...proof, checkpoint: withEditedIssuedTime(proof.checkpoint, 1) };
       expect(await authority.verifyAnchored(receipts[0], forged)).toMatchObject({ chain: false, valid: false });
       expect(await authority.verifyAnchored("junk", null)).toEqual({ signature: false, inclusion: false, chain: false, valid: false });
     });
@@ -129,7 +129,7 @@ describe.each(kinds)("authority contract: %s", (kind, make) => {
       clock.now = -1;
       await expect(authority.anchor(receipt)).rejects.toMatchObject({ code: "INVALID_TIME" });
       clock.now = T0 + 1;
-      expect(await authority.anchor(receipt)).toMatchObject({ leaf_index: 0, signed_head: { sequence: 0 } });
+      expect(await authority.anchor(receipt)).toMatchObject({ leaf_index: 0, checkpoint: { sequence: 0 } });
     });
   });
 

@@ -5,16 +5,16 @@ import {
   KERNEL_VERSION,
   contextAt,
   createTsaeRequest,
-  headHash,
+  signedCheckpointHash,
   receiptHash,
   sha256Hex,
   verifyConsistencyProof,
   type AnchorProof,
   type LocalAuthority,
   type Receipt,
-  type SignedHead,
+  type SignedCheckpoint,
 } from "../src/index.js";
-import { tempDir, withAuthority } from "./helpers.js";
+import { tempDir, withAuthority, withEditedIssuedTime } from "./helpers.js";
 
 const T0 = Date.UTC(2025, 8, 9, 10);
 const tileOf = (zone: number) => contextAt(T0, { zone }).tile_id;
@@ -39,7 +39,7 @@ describe("consistency proofs from the ledger", () => {
     const tile = tileOf(1);
     const anchored = await withAuthority(home, T0, (authority) => anchorMany(authority, 20, 1, 3));
     await withAuthority(home, T0, async (authority) => {
-      const heads = [...new Map(anchored.map(({ proof }) => [proof.signed_head.tree_size, proof.signed_head])).values()];
+      const heads = [...new Map(anchored.map(({ proof }) => [proof.checkpoint.tree_size, proof.checkpoint])).values()];
       for (const older of heads) {
         for (const newer of heads.filter((h) => h.tree_size >= older.tree_size)) {
           const proof = await authority.getConsistencyProof(tile, older.tree_size, newer.tree_size);
@@ -119,7 +119,7 @@ describe("clockchainStatus", () => {
         chain_valid: true,
         tiles: [],
         anchors: 0,
-        last_head: null,
+        last_checkpoint: null,
         store: { kind: "file", records: 0 },
         recovered: null,
       });
@@ -129,7 +129,7 @@ describe("clockchainStatus", () => {
       const status = await authority.clockchainStatus();
       const legacy = await authority.status();
       expect(status).toMatchObject({ chain_valid: true, anchors: 6, store: { kind: "file", records: legacy.records }, recovered: null });
-      expect(status.last_head).toEqual(last[0]?.proof.signed_head);
+      expect(status.last_checkpoint).toEqual(last[0]?.proof.checkpoint);
       expect(status.tiles).toEqual([
         { tile_id: tileOf(2), tree_size: 2, root_hash: expect.stringMatching(/^[0-9a-f]{64}$/) },
         { tile_id: tileOf(7), tree_size: 4, root_hash: last[0]?.proof.root_hash },
@@ -175,11 +175,14 @@ describe("verifyAnchored", () => {
       const { receipt, proof } = one as { receipt: Receipt; proof: AnchorProof };
       const tamperedReceipt = { ...receipt, scope: "test.other.v1" };
       expect(await authority.verifyAnchored(tamperedReceipt, proof)).toEqual({ signature: false, inclusion: false, chain: true, valid: false });
-      // A head re-signed with a different time would need the key; an edited head fails its signature.
-      const editedHead = { ...proof.signed_head, issued_unix_ms: proof.signed_head.issued_unix_ms + 1 };
-      expect(await authority.verifyAnchored(receipt, { ...proof, signed_head: editedHead })).toEqual({ signature: true, inclusion: true, chain: false, valid: false });
+      // A checkpoint re-signed with a different time would need the key; an edited note fails its signature.
+      const editedHead = withEditedIssuedTime(proof.checkpoint, proof.checkpoint.issued_unix_ms + 1);
+      expect(await authority.verifyAnchored(receipt, { ...proof, checkpoint: editedHead })).toEqual({ signature: true, inclusion: true, chain: false, valid: false });
+      // A parsed view that does not match its note: not a checkpoint at all.
+      const misread = { ...proof.checkpoint, issued_unix_ms: proof.checkpoint.issued_unix_ms + 1 };
+      expect(await authority.verifyAnchored(receipt, { ...proof, checkpoint: misread })).toEqual({ signature: true, inclusion: false, chain: false, valid: false });
       // A genuine head of this ledger that does not cover the proof's root.
-      expect(await authority.verifyAnchored(receipt, { ...proof, signed_head: two?.proof.signed_head })).toMatchObject({ signature: true, inclusion: false, chain: false });
+      expect(await authority.verifyAnchored(receipt, { ...proof, checkpoint: two?.proof.checkpoint })).toMatchObject({ signature: true, inclusion: false, chain: false });
       const path = proof.inclusion_proof;
       expect(await authority.verifyAnchored(receipt, { ...proof, leaf_index: proof.leaf_index + 1, inclusion_proof: path })).toMatchObject({ inclusion: false, chain: true });
     });
@@ -193,8 +196,8 @@ describe("verifyAnchored", () => {
     const [ours] = await withAuthority(home, T0, (authority) => anchorMany(authority, 1, 3));
     const [theirs] = await withAuthority(fork, T0, (authority) => anchorMany(authority, 1, 6));
     await withAuthority(home, T0, async (authority) => {
-      expect(theirs?.proof.signed_head.sequence).toBe(ours?.proof.signed_head.sequence);
-      expect(headHash(theirs?.proof.signed_head as SignedHead)).not.toBe(headHash(ours?.proof.signed_head as SignedHead));
+      expect(theirs?.proof.checkpoint.sequence).toBe(ours?.proof.checkpoint.sequence);
+      expect(signedCheckpointHash(theirs?.proof.checkpoint as SignedCheckpoint)).not.toBe(signedCheckpointHash(ours?.proof.checkpoint as SignedCheckpoint));
       expect(await authority.verifyAnchored(ours?.receipt, ours?.proof)).toMatchObject({ valid: true });
       expect(await authority.verifyAnchored(theirs?.receipt, theirs?.proof)).toEqual({ signature: true, inclusion: true, chain: false, valid: false });
     });
@@ -218,8 +221,8 @@ describe("verifyAnchored", () => {
         }),
         { numRuns: 300 },
       );
-      const signedHead = proof.signed_head;
-      for (const p of [null, 7, "x", [], { signed_head: null }, { signed_head: { ...signedHead, sequence: -1 } }, { ...proof, signed_head: { ...signedHead, sequence: 1e300 } }]) {
+      const signedHead = proof.checkpoint;
+      for (const p of [null, 7, "x", [], { checkpoint: null }, { checkpoint: { ...signedHead, sequence: -1 } }, { ...proof, checkpoint: { ...signedHead, sequence: 1e300 } }]) {
         expect(await authority.verifyAnchored(receipt, p)).toMatchObject({ inclusion: false, chain: false, valid: false });
       }
     });

@@ -1,7 +1,21 @@
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import { decodeSnapshot, encodeSnapshot } from "../src/node/state-snapshot.js";
-import { ClockchainState, MemorySigner, receiptHash, sha256Hex, type HeadSigning, type LogEntry, type Receipt, type RecordBody } from "../src/index.js";
+import {
+  ClockchainState,
+  MemorySigner,
+  formatNote,
+  parseNote,
+  receiptHash,
+  sha256Hex,
+  signedCheckpointOf,
+  type HeadSigning,
+  type LogEntry,
+  type NoteSignature,
+  type Receipt,
+  type RecordBody,
+  type SignedCheckpoint,
+} from "../src/index.js";
 
 const T0 = Date.UTC(2025, 6, 9, 3);
 const key = new MemorySigner().load();
@@ -17,7 +31,7 @@ function entriesIn(tiles: readonly number[], from: number): LogEntry[] {
 /** Builds records the way a store does: stage, sign, publish. */
 async function write(batches: readonly (readonly number[])[]): Promise<{ state: ClockchainState; records: RecordBody[] }> {
   const k = await key;
-  const signing: HeadSigning = { key_id: k.verifying.key_id, issuedUnixMs: () => T0, sign: (m) => k.sign(m) };
+  const signing: HeadSigning = { key: k.verifying, authority_name: "state.test", issuedUnixMs: () => T0, sign: (m) => k.sign(m) };
   const state = new ClockchainState();
   const records: RecordBody[] = [];
   let n = 0;
@@ -29,6 +43,12 @@ async function write(batches: readonly (readonly number[])[]): Promise<{ state: 
     records.push(ClockchainState.recordOf(leaves, signed.heads));
   }
   return { state, records };
+}
+
+/** The checkpoint with its signature line edited. */
+function resigned(head: SignedCheckpoint, edit: (line: NoteSignature) => NoteSignature): SignedCheckpoint {
+  const note = parseNote(head.note);
+  return signedCheckpointOf(formatNote({ text: note.text, signatures: note.signatures.map(edit) }));
 }
 
 const rejectWith = (reason: string, detail: string) => Object.assign(new Error(detail), { reason });
@@ -52,9 +72,9 @@ describe("ClockchainState", () => {
         const { state, records } = await write(input);
         const replayed = await replay(records);
         expect(replayed.tiles()).toEqual(state.tiles());
-        expect(replayed.lastHead).toEqual(state.lastHead);
+        expect(replayed.lastCheckpoint).toEqual(state.lastCheckpoint);
         expect(replayed.records).toBe(records.length);
-        for (let sequence = 0; sequence <= (state.lastHead?.sequence ?? 0); sequence++) expect(replayed.headHashAt(sequence)).toBe(state.headHashAt(sequence));
+        for (let sequence = 0; sequence <= (state.lastCheckpoint?.sequence ?? 0); sequence++) expect(replayed.headHashAt(sequence)).toBe(state.headHashAt(sequence));
         expect(replayed.chainIntact).toBe(true);
       }),
       { numRuns: 25 },
@@ -63,7 +83,7 @@ describe("ClockchainState", () => {
 
   it("restores from a saved image into a state that answers and appends like the one saved", async () => {
     const k = await key;
-    const signing: HeadSigning = { key_id: k.verifying.key_id, issuedUnixMs: () => T0 + 1, sign: (m) => k.sign(m) };
+    const signing: HeadSigning = { key: k.verifying, authority_name: "state.test", issuedUnixMs: () => T0 + 1, sign: (m) => k.sign(m) };
     const cover = { ledgerOffset: 1, lastRecordOffset: 0, lastRecordHeader: Buffer.alloc(12) };
     const reject = (detail: string) => new Error(detail);
     await fc.assert(
@@ -73,18 +93,18 @@ describe("ClockchainState", () => {
         if (typeof decoded === "string") throw new Error(decoded);
         const restored = await ClockchainState.restore(decoded.image, records.at(-1) as RecordBody, k.verifying, reject);
         expect(restored.tiles()).toEqual(state.tiles());
-        expect([restored.records, restored.anchors, restored.lastHead, restored.chainIntact]).toEqual([state.records, state.anchors, state.lastHead, true]);
-        for (let sequence = 0; sequence <= (state.lastHead?.sequence ?? 0); sequence++) expect(restored.headHashAt(sequence)).toBe(state.headHashAt(sequence));
+        expect([restored.records, restored.anchors, restored.lastCheckpoint, restored.chainIntact]).toEqual([state.records, state.anchors, state.lastCheckpoint, true]);
+        for (let sequence = 0; sequence <= (state.lastCheckpoint?.sequence ?? 0); sequence++) expect(restored.headHashAt(sequence)).toBe(state.headHashAt(sequence));
         for (const { tile_id, tree_size } of state.tiles()) {
           expect(restored.list(tile_id)).toEqual(state.list(tile_id));
           for (const { receipt_hash } of state.list(tile_id)) expect(restored.proof(receipt_hash)).toEqual(state.proof(receipt_hash));
           if (tree_size > 1) expect(restored.consistencyProof(tile_id, 1, tree_size)).toEqual(state.consistencyProof(tile_id, 1, tree_size));
         }
-        // Both extend the same way: the restored trees and chain continue where the saved ones end.
+        // Both extend the same way: the restored trees and chain continue where the saved ones end (Ed25519 signs deterministically).
         const entries = entriesIn(more, 1000);
         const signedA = await state.signHeads(state.stage(entries), signing);
         const signedB = await restored.signHeads(restored.stage(entries), signing);
-        expect(signedB.heads.map(({ signature: _, ...head }) => head)).toEqual(signedA.heads.map(({ signature: _, ...head }) => head));
+        expect(signedB).toEqual(signedA);
       }),
       { numRuns: 25 },
     );
@@ -96,8 +116,10 @@ describe("ClockchainState", () => {
     const reject = (detail: string) => new Error(detail);
     await expect(ClockchainState.restore(state.image(), records[0] as RecordBody, k.verifying, reject)).rejects.toThrow(/last head of the record/);
     const image = state.image();
-    const forged = { ...image, tiles: image.tiles.map((tile, i) => (i === 0 ? { ...tile, head: { ...tile.head, signature: image.tiles[1]?.head.signature as string } } : tile)) };
-    await expect(ClockchainState.restore(forged, records[1] as RecordBody, k.verifying, reject)).rejects.toThrow(/not the chain's head|does not verify/);
+    // The first tile's checkpoint carrying the second's signature: its text and so its place in the chain are unchanged.
+    const otherSignature = parseNote((image.tiles[1] as { head: SignedCheckpoint }).head.note).signatures[0]!.signature;
+    const forged = { ...image, tiles: image.tiles.map((tile, i) => (i === 0 ? { ...tile, head: resigned(tile.head, (line) => ({ ...line, signature: otherSignature })) } : tile)) };
+    await expect(ClockchainState.restore(forged, records[1] as RecordBody, k.verifying, reject)).rejects.toThrow(/does not verify/);
     const otherKey = (await new MemorySigner().load()).verifying;
     await expect(ClockchainState.restore(image, records[1] as RecordBody, otherKey, reject)).rejects.toThrow(/signed by key/);
   });
@@ -109,9 +131,10 @@ describe("ClockchainState", () => {
       ["LEAF_ORDER", (r) => (r[2].anchors[0].leaf_index = 5)],
       ["CHAIN_BROKEN", (r) => r.splice(1, 1)],
       ["DUPLICATE_RECEIPT", (r) => r.push(r[0])],
-      ["UNKNOWN_KEY", (r) => (r[2].heads[0].key_id = "0123456789abcdef")],
+      ["UNKNOWN_KEY", (r) => (r[2].heads[0] = resigned(r[2].heads[0], (line) => ({ ...line, keyId: (line.keyId ^ 1) >>> 0 })))],
+      ["UNKNOWN_KEY", (r) => (r[2].heads[0] = resigned(r[2].heads[0], (line) => ({ ...line, name: "someone.else/tile/1" })))],
       ["RECORD_FORMAT", (r) => (r[1].heads = r[1].heads.slice(1))],
-      ["HEAD_SIGNATURE", (r) => (r[2].heads[0].signature = r[0].heads[0].signature)],
+      ["HEAD_SIGNATURE", (r) => (r[2].heads[0] = resigned(r[2].heads[0], (line) => ({ ...line, signature: parseNote(r[0].heads[0].note).signatures[0]!.signature })))],
     ];
     for (const [reason, edit] of edits) {
       const forged = JSON.parse(JSON.stringify(records)) as any[];

@@ -5,6 +5,8 @@ import { join } from "node:path";
 import { afterAll, expect } from "vitest";
 import { TemporalRangeError, TemporalTypeError } from "../src/core/errors.js";
 import { createLocalAuthority, type LocalAuthority } from "../src/node/local-authority.js";
+import { signedCheckpointOf } from "../src/core/signed-checkpoint.js";
+import type { SignedCheckpoint } from "../src/core/types.js";
 
 const created: string[] = [];
 
@@ -56,4 +58,9 @@ export async function closedPort(): Promise<number> {
   const { port } = server.address() as AddressInfo;
   await new Promise((resolve) => server.close(resolve));
   return port;
+}
+
+/** `checkpoint` with its note's issued time edited and its signature kept: a checkpoint its authority never signed. */
+export function withEditedIssuedTime(checkpoint: SignedCheckpoint, issuedUnixMs: number): SignedCheckpoint {
+  return signedCheckpointOf(checkpoint.note.replace(/temporal-issued -?\d+\n/, `temporal-issued ${issuedUnixMs}\n`));
 }

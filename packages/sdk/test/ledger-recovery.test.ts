@@ -2,7 +2,19 @@ import { copyFile, mkdir, open, readFile, readdir, rm, stat, truncate, writeFile
 import { join } from "node:path";
 import fc from "fast-check";
 import { afterEach, beforeAll, describe, expect, it, vi } from "vitest";
-import { LedgerCorruptError, contextAt, createLocalAuthority, createTsaeRequest, sha256Hex, type AnchorProof, type LocalAuthority, type Receipt } from "../src/index.js";
+import {
+  LedgerCorruptError,
+  contextAt,
+  createLocalAuthority,
+  createTsaeRequest,
+  formatNote,
+  parseNote,
+  sha256Hex,
+  type AnchorProof,
+  type LocalAuthority,
+  type NoteSignature,
+  type Receipt,
+} from "../src/index.js";
 import { HEADER_BYTES, frameRecord, recordAt } from "../src/node/record-frame.js";
 import { failNextOn } from "./file-faults.js";
 import { steppingClock, tempDir } from "./helpers.js";
@@ -52,6 +64,23 @@ function splitLedger(ledger: Buffer): { records: { offset: number; body: Buffer 
 // Record bodies are edited freely to forge ledgers.
 type Bodies = any[];
 
+/** A stored checkpoint note with one body line replaced, its signature kept. */
+function withLine(note: string, index: number, line: string): string {
+  const { text, signatures } = parseNote(note);
+  const lines = text.split("\n");
+  lines[index] = line;
+  return formatNote({ text: lines.join("\n"), signatures });
+}
+
+/** A stored checkpoint note with its signature line edited. */
+function withSignature(note: string, edit: (line: NoteSignature) => NoteSignature): string {
+  const { text, signatures } = parseNote(note);
+  return formatNote({ text, signatures: signatures.map(edit) });
+}
+
+const signatureOf = (note: string) => (parseNote(note).signatures[0] as NoteSignature).signature;
+const base64Hash = (label: string) => Buffer.from(sha256Hex(label), "hex").toString("base64");
+
 function rewrite(ledger: Buffer, edit: (bodies: Bodies) => unknown[]): Buffer {
   const bodies: Bodies = splitLedger(ledger).records.map((r) => JSON.parse(r.body.toString("utf8")));
   return Buffer.concat(edit(bodies).map((body) => frameRecord(Buffer.from(typeof body === "string" ? body : JSON.stringify(body)))));
@@ -99,7 +128,7 @@ describe("ledger recovery", () => {
         if (n % 5 === 0) {
           // Appending after recovery continues the tile and the chain.
           const next = await authority.anchor(await authority.issueReceipt(request(4)));
-          expect(next).toMatchObject({ tile_id: proofs[2]?.tile_id, leaf_index: 1, signed_head: { sequence: 2 } });
+          expect(next).toMatchObject({ tile_id: proofs[2]?.tile_id, leaf_index: 1, checkpoint: { sequence: 2 } });
         }
         return status;
       });
@@ -195,11 +224,11 @@ describe("ledger recovery", () => {
       await Promise.all(receipts.map((receipt) => authority.anchor(receipt)));
     });
     const ledger = await readFile(join(home, "clockchain.log"));
-    expect(splitLedger(ledger).records.map((r) => JSON.parse(r.body.toString("utf8")).heads.length)).toEqual([1024, 76]);
+    expect(splitLedger(ledger).records.map((r) => JSON.parse(r.body.toString("utf8")).checkpoints.length)).toEqual([1024, 76]);
     await withAuthority(home, async (authority) => expect((await authority.status()).anchors).toBe(1100));
     // The first record's heads are checked before the second record is replayed, so its bad signature is reported first
     // (the second record's link to the altered head is broken too).
-    await writeFile(join(home, "clockchain.log"), rewrite(ledger, (b) => { b[0].heads[1023].signature = b[0].heads[1022].signature; return b; }));
+    await writeFile(join(home, "clockchain.log"), rewrite(ledger, (b) => { b[0].checkpoints[1023] = withSignature(b[0].checkpoints[1023], (line) => ({ ...line, signature: signatureOf(b[0].checkpoints[1022]) })); return b; }));
     // The snapshot saved on closing vouches for the records it covers (they verified when it was saved); this is the full check, without it.
     await rm(join(home, "clockchain.snapshot"));
     await expect(withAuthority(home, (authority) => authority.status())).rejects.toMatchObject({ reason: "HEAD_SIGNATURE", offset: 0 });
@@ -207,17 +236,17 @@ describe("ledger recovery", () => {
 
   it.each([
     ["a receipt edited (checksum recomputed)", "ROOT_MISMATCH", (b: Bodies) => { b[0].anchors[0].receipt.scope = "test.forged.v1"; return b; }],
-    ["a head root edited", "ROOT_MISMATCH", (b: Bodies) => { b[1].heads[0].root_hash = sha256Hex("x"); return b; }],
-    ["a head signature replaced", "HEAD_SIGNATURE", (b: Bodies) => { b[2].heads[0].signature = b[0].heads[0].signature; return b; }],
-    ["a head unlinked from the chain", "CHAIN_BROKEN", (b: Bodies) => { b[1].heads[0].prev_head_hash = sha256Hex("x"); return b; }],
+    ["a head root edited", "ROOT_MISMATCH", (b: Bodies) => { b[1].checkpoints[0] = withLine(b[1].checkpoints[0], 2, base64Hash("x")); return b; }],
+    ["a head signature replaced", "HEAD_SIGNATURE", (b: Bodies) => { b[2].checkpoints[0] = withSignature(b[2].checkpoints[0], (line) => ({ ...line, signature: signatureOf(b[0].checkpoints[0]) })); return b; }],
+    ["a head unlinked from the chain", "CHAIN_BROKEN", (b: Bodies) => { b[1].checkpoints[0] = withLine(b[1].checkpoints[0], 3, `temporal-chain 1 ${base64Hash("x")}`); return b; }],
     ["a record removed from the middle", "CHAIN_BROKEN", (b: Bodies) => [b[0], b[2]]],
     ["a record removed from the middle of a tile", "LEAF_ORDER", (b: Bodies) => { b[2].anchors[0].leaf_index = 2; return b; }],
     ["a record replayed", "DUPLICATE_RECEIPT", (b: Bodies) => [...b, b[0]]],
-    ["a head by another key", "UNKNOWN_KEY", (b: Bodies) => { b[1].heads[0].key_id = "0123456789abcdef"; return b; }],
+    ["a head by another key", "UNKNOWN_KEY", (b: Bodies) => { b[1].checkpoints[0] = withSignature(b[1].checkpoints[0], (line) => ({ ...line, keyId: (line.keyId ^ 1) >>> 0 })); return b; }],
     ["a record that is not JSON", "RECORD_FORMAT", (b: Bodies) => [b[0], "{not json", b[2]]],
-    ["a record without its head", "RECORD_FORMAT", (b: Bodies) => { b[1].heads = []; return b; }],
-    ["a record that anchors nothing", "RECORD_FORMAT", (b: Bodies) => [b[0], { anchors: [], heads: [] }, b[1], b[2]]],
-    ["a last record that anchors nothing", "RECORD_FORMAT", (b: Bodies) => [...b, { anchors: [], heads: [] }]],
+    ["a record without its head", "RECORD_FORMAT", (b: Bodies) => { b[1].checkpoints = []; return b; }],
+    ["a record that anchors nothing", "RECORD_FORMAT", (b: Bodies) => [b[0], { anchors: [], checkpoints: [] }, b[1], b[2]]],
+    ["a last record that anchors nothing", "RECORD_FORMAT", (b: Bodies) => [...b, { anchors: [], checkpoints: [] }]],
   ])("reports %s as %s and leaves the file as it was", async (_label, reason, edit) => {
     await expectCorrupt(rewrite(pristineLedger, edit), reason);
   });
@@ -271,7 +300,7 @@ describe("ledger durability", () => {
       expect(await authority.getAnchorProof(sha256Hex("x"))).toBeUndefined();
       // Memory was rolled back too: the next anchor continues the tile and the chain where the file ends.
       const next = await authority.anchor(receipts[1] as Receipt);
-      expect(next).toMatchObject({ tile_id: proofs[2]?.tile_id, leaf_index: 2, signed_head: { sequence: 3 } });
+      expect(next).toMatchObject({ tile_id: proofs[2]?.tile_id, leaf_index: 2, checkpoint: { sequence: 3 } });
     });
     vi.restoreAllMocks();
     await withAuthority(home, async (authority) => {

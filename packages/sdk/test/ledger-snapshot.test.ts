@@ -1,7 +1,7 @@
 import { copyFile, mkdir, readFile, readdir, rm, writeFile } from "node:fs/promises";
 import { join } from "node:path";
 import { beforeAll, describe, expect, it } from "vitest";
-import { FileLogStore, FileSigner, contextAt, createTsaeRequest, homePaths, receiptHash, sha256Hex, type AnchorProof, type Receipt } from "../src/index.js";
+import { FileLogStore, FileSigner, contextAt, createTsaeRequest, formatNote, homePaths, parseNote, receiptHash, sha256Hex, type AnchorProof, type Receipt } from "../src/index.js";
 import { HEADER_BYTES, frameRecord, recordAt } from "../src/node/record-frame.js";
 import { tempDir, withAuthority } from "./helpers.js";
 
@@ -77,9 +77,9 @@ describe("ledger snapshot", () => {
       expect(await authority.status()).toMatchObject({ anchors: 3, records: 3 });
       // The last anchor of each tile proves against the head it was anchored under; the first of tile 3 now against a later one.
       for (const proof of proofs.slice(1)) expect(await authority.getAnchorProof(proof.receipt_hash)).toEqual(proof);
-      expect(await authority.getAnchorProof(proofs[0]?.receipt_hash as string)).toMatchObject({ leaf_index: 0, signed_head: proofs[2]?.signed_head });
+      expect(await authority.getAnchorProof(proofs[0]?.receipt_hash as string)).toMatchObject({ leaf_index: 0, checkpoint: proofs[2]?.checkpoint });
       // Appending continues the tile and the chain the snapshot ends with.
-      expect(await authority.anchor(await authority.issueReceipt(request(4, 4)))).toMatchObject({ tile_id: proofs[1]?.tile_id, leaf_index: 1, signed_head: { sequence: 3 } });
+      expect(await authority.anchor(await authority.issueReceipt(request(4, 4)))).toMatchObject({ tile_id: proofs[1]?.tile_id, leaf_index: 1, checkpoint: { sequence: 3 } });
     });
   });
 
@@ -115,8 +115,9 @@ describe("ledger snapshot", () => {
   it("is ignored when the record it ends with is not in the file as it was", async () => {
     const offsets = recordOffsets(three.ledger);
     const last = JSON.parse((recordAt(three.ledger, offsets[2] as number) as { body: Buffer }).body.toString("utf8"));
-    // The same record re-signed by nobody: its checksum holds, its head's signature does not.
-    last.heads[0].signature = "0".repeat(last.heads[0].signature.length);
+    // The same record with its checkpoint's signature zeroed: its checksum holds, the signature does not.
+    const { text, signatures } = parseNote(last.checkpoints[0]);
+    last.checkpoints[0] = formatNote({ text, signatures: signatures.map((line) => ({ ...line, signature: new Uint8Array(line.signature.length) })) });
     const edited = Buffer.concat([three.ledger.subarray(0, offsets[2]), frameRecord(Buffer.from(JSON.stringify(last)))]);
     expect(edited.length).toBe(three.ledger.length);
     await expect(openStatus(await homeWith(edited, three.snapshot))).rejects.toMatchObject({ code: "LEDGER_CORRUPT", reason: "HEAD_SIGNATURE", offset: offsets[2] });
@@ -135,7 +136,7 @@ describe("ledger snapshot", () => {
     const home = await homeWith(Buffer.alloc(0), undefined);
     const paths = homePaths(home);
     const key = await new FileSigner(paths).load();
-    const signing = { key_id: key.verifying.key_id, issuedUnixMs: () => T0, sign: (message: string) => key.sign(message) };
+    const signing = { key: key.verifying, authority_name: "snapshot.test", issuedUnixMs: () => T0, sign: (message: string) => key.sign(message) };
     const log = new FileLogStore(paths, { snapshotEveryRecords: 2 });
     await log.open(key.verifying);
     const entry = (n: number) => {

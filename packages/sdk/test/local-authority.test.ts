@@ -3,12 +3,12 @@ import { copyFile, link, readFile, rm, stat, symlink, unlink, writeFile } from "
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import {
-  GENESIS_HEAD_HASH,
+  GENESIS_CHECKPOINT_HASH,
   TsaeRequestError,
   contextAt,
   createLocalAuthority,
   createTsaeRequest,
-  headHash,
+  signedCheckpointHash,
   sha256Hex,
   verifyAnchorProof,
   verifyInclusion,
@@ -17,10 +17,10 @@ import {
   type LocalAuthority,
   type PublicKeyJwk,
   type Receipt,
-  type SignedHead,
+  type SignedCheckpoint,
 } from "../src/index.js";
 import { acquireLock } from "../src/node/lock.js";
-import { tempDir, withAuthority } from "./helpers.js";
+import { tempDir, withAuthority, withEditedIssuedTime } from "./helpers.js";
 import { exitedPid, lockRecord } from "./lock-processes.js";
 
 const T0 = Date.UTC(2025, 4, 1, 12);
@@ -61,10 +61,10 @@ describe("local authority", () => {
       expect(receipt.issued_unix_ms).toBe(T0);
       expect(await verifyReceipt(receipt, jwk)).toBe(true);
       expect(proof).toMatchObject({ tile_id: ctx.tile_id, leaf_index: 0, tree_size: 1, inclusion_proof: [] });
-      expect(proof.signed_head).toMatchObject({ head_version: 1, tile_id: ctx.tile_id, sequence: 0, prev_head_hash: GENESIS_HEAD_HASH, key_id: kid });
+      expect(proof.checkpoint).toMatchObject({ tile_id: ctx.tile_id, origin: `temporal-authority/${kid}/tile/${ctx.tile_id}`, sequence: 0, prev_checkpoint_hash: GENESIS_CHECKPOINT_HASH });
       expect(verifyInclusion(proof)).toBe(true);
       expect(await verifyAnchorProof(proof, jwk)).toBe(true);
-      const forged = { ...proof, signed_head: { ...proof.signed_head, issued_unix_ms: proof.signed_head.issued_unix_ms + 1 } };
+      const forged = { ...proof, checkpoint: withEditedIssuedTime(proof.checkpoint, proof.checkpoint.issued_unix_ms + 1) };
       expect(verifyInclusion(forged)).toBe(true);
       expect(await verifyAnchorProof(forged, jwk)).toBe(false);
     });
@@ -80,8 +80,8 @@ describe("local authority", () => {
       expect(await authority.getAnchorProof(sha256Hex("never anchored"))).toBeUndefined();
       const anchors = await authority.listAnchors(ctx.tile_id);
       expect(anchors).toEqual([
-        { tile_id: ctx.tile_id, leaf_index: 0, receipt_hash: first.proof.receipt_hash, anchored_unix_ms: first.proof.signed_head.issued_unix_ms },
-        { tile_id: ctx.tile_id, leaf_index: 1, receipt_hash: second.proof.receipt_hash, anchored_unix_ms: second.proof.signed_head.issued_unix_ms },
+        { tile_id: ctx.tile_id, leaf_index: 0, receipt_hash: first.proof.receipt_hash, anchored_unix_ms: first.proof.checkpoint.issued_unix_ms },
+        { tile_id: ctx.tile_id, leaf_index: 1, receipt_hash: second.proof.receipt_hash, anchored_unix_ms: second.proof.checkpoint.issued_unix_ms },
       ]);
       expect(await authority.listAnchors(ctx.tile_id + 1)).toEqual([]);
       await expect(authority.getAnchorProof("ABC")).rejects.toMatchObject({ code: "INVALID_HASH" });
@@ -106,18 +106,18 @@ describe("local authority", () => {
 
   it("links every signed head to the one before it, across tiles and across reopening", async () => {
     const home = await tempDir();
-    const heads: SignedHead[] = [];
+    const heads: SignedCheckpoint[] = [];
     await withAuthority(home, T0, async (authority) => {
-      for (const zone of [2, 3, 2, 11]) heads.push((await issueAndAnchor(authority, heads.length, zone)).proof.signed_head);
+      for (const zone of [2, 3, 2, 11]) heads.push((await issueAndAnchor(authority, heads.length, zone)).proof.checkpoint);
     });
     await withAuthority(home, T0, async (authority) => {
-      expect((await authority.status()).last_head).toEqual(heads[3]);
-      heads.push((await issueAndAnchor(authority, 10, 3)).proof.signed_head);
+      expect((await authority.status()).last_checkpoint).toEqual(heads[3]);
+      heads.push((await issueAndAnchor(authority, 10, 3)).proof.checkpoint);
     });
     expect(heads.map((h) => h.sequence)).toEqual([0, 1, 2, 3, 4]);
     expect(heads.map((h) => h.tree_size)).toEqual([1, 1, 2, 1, 2]);
-    expect(heads[0]?.prev_head_hash).toBe(GENESIS_HEAD_HASH);
-    for (let i = 1; i < heads.length; i++) expect(heads[i]?.prev_head_hash).toBe(headHash(heads[i - 1] as SignedHead));
+    expect(heads[0]?.prev_checkpoint_hash).toBe(GENESIS_CHECKPOINT_HASH);
+    for (let i = 1; i < heads.length; i++) expect(heads[i]?.prev_checkpoint_hash).toBe(signedCheckpointHash(heads[i - 1] as SignedCheckpoint));
   });
 
   it("keeps proofs, receipts and the key across reopening", async () => {
@@ -165,7 +165,7 @@ describe("local authority", () => {
     try {
       const a = await issueAndAnchor(first, 1);
       const b = await issueAndAnchor(second, 2);
-      expect(b.proof).toMatchObject({ leaf_index: 1, tree_size: 2, signed_head: { sequence: 1, prev_head_hash: headHash(a.proof.signed_head) } });
+      expect(b.proof).toMatchObject({ leaf_index: 1, tree_size: 2, checkpoint: { sequence: 1, prev_checkpoint_hash: signedCheckpointHash(a.proof.checkpoint) } });
       expect(await first.getAnchorProof(b.proof.receipt_hash)).toEqual(b.proof);
       // Anchoring a receipt the other authority anchored returns its proof, and adds nothing.
       expect(await first.anchor(b.receipt)).toEqual(b.proof);
@@ -239,7 +239,7 @@ describe("local authority", () => {
       await expect(authority.anchor(receipt)).rejects.toMatchObject({ code: "INVALID_TIME" });
     }
     reading = T0 + 5;
-    expect(await authority.anchor(receipt)).toMatchObject({ leaf_index: 0, signed_head: { sequence: 0, issued_unix_ms: T0 + 5 } });
+    expect(await authority.anchor(receipt)).toMatchObject({ leaf_index: 0, checkpoint: { sequence: 0, issued_unix_ms: T0 + 5 } });
     await authority.close();
     await withAuthority(home, T0, async (reopened) => expect((await reopened.status()).anchors).toBe(1));
   });

@@ -3,7 +3,7 @@ import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import { bytesToHex } from "../src/core/encoding.js";
 import { MerkleTree, leafHash, verifyMerklePath } from "../src/core/merkle.js";
-import { verifyInclusion, type AnchorProof } from "../src/core/index.js";
+import { GENESIS_CHECKPOINT_HASH, formatNote, formatTileCheckpoint, signedCheckpointOf, tileOrigin, verifyInclusion, type AnchorProof, type SignedCheckpoint } from "../src/core/index.js";
 
 /** RFC 9162 section 2.1.1 MTH, written from the definition with node:crypto as an independent reference. */
 function referenceRoot(leaves: readonly Buffer[]): Buffer {
@@ -25,6 +25,13 @@ function treeOf(size: number): MerkleTree {
   return tree;
 }
 
+/** A well-formed tile checkpoint with a zero signature: `verifyInclusion` reads it but checks no signature. */
+function unsignedCheckpoint(tileId: number, size: number, root: string): SignedCheckpoint {
+  const origin = tileOrigin("merkle.test", tileId);
+  const text = formatTileCheckpoint({ origin, tree_size: size, root_hash: root, sequence: 0, prev_checkpoint_hash: GENESIS_CHECKPOINT_HASH, issued_unix_ms: 0 });
+  return signedCheckpointOf(formatNote({ text, signatures: [{ name: origin, keyId: 0, signature: new Uint8Array(64) }] }));
+}
+
 function proofFor(tree: MerkleTree, index: number, size: number): AnchorProof {
   const root = bytesToHex(tree.root(size));
   return {
@@ -34,17 +41,7 @@ function proofFor(tree: MerkleTree, index: number, size: number): AnchorProof {
     tree_size: size,
     root_hash: root,
     inclusion_proof: tree.inclusionProof(index, size).map(bytesToHex),
-    signed_head: {
-      head_version: 1,
-      tile_id: 7,
-      tree_size: size,
-      root_hash: root,
-      prev_head_hash: "0".repeat(64),
-      sequence: 0,
-      issued_unix_ms: 0,
-      key_id: "0123456789abcdef",
-      signature: "0".repeat(128),
-    },
+    checkpoint: unsignedCheckpoint(7, size, root),
   };
 }
 
@@ -98,8 +95,10 @@ describe("Merkle tree (RFC 9162)", () => {
     for (const [index, size] of [[0, 1], [4, 5], [255, 256], [299, 300]] as const) {
       const proof = proofFor(big, index, size);
       expect(verifyInclusion(proof)).toBe(true);
-      expect(verifyInclusion({ ...proof, signed_head: { ...proof.signed_head, tree_size: size + 1 } })).toBe(false);
-      expect(verifyInclusion({ ...proof, signed_head: { ...proof.signed_head, tile_id: 8 } })).toBe(false);
+      // A checkpoint of another size or tile, and a parsed view its note does not state.
+      expect(verifyInclusion({ ...proof, checkpoint: unsignedCheckpoint(7, size + 1, proof.root_hash) })).toBe(false);
+      expect(verifyInclusion({ ...proof, checkpoint: unsignedCheckpoint(8, size, proof.root_hash) })).toBe(false);
+      expect(verifyInclusion({ ...proof, checkpoint: { ...proof.checkpoint, tree_size: size + 1 } })).toBe(false);
       expect(verifyInclusion({ ...proof, inclusion_proof: [...proof.inclusion_proof, "0".repeat(64)] })).toBe(false);
       expect(verifyInclusion({ ...proof, leaf_index: size })).toBe(false);
     }
@@ -137,7 +136,7 @@ describe("Merkle tree (RFC 9162)", () => {
             break;
           case "root": {
             const root_hash = flip(proof.root_hash, bit);
-            tampered = { ...proof, root_hash, signed_head: { ...proof.signed_head, root_hash } };
+            tampered = { ...proof, root_hash, checkpoint: unsignedCheckpoint(7, size, root_hash) };
             break;
           }
           case "index":

@@ -5,13 +5,13 @@ import {
   FileChallengeStore,
   FileLogStore,
   FileSigner,
-  GENESIS_HEAD_HASH,
+  GENESIS_CHECKPOINT_HASH,
   MemoryChallengeStore,
   MemoryLogStore,
   MemorySigner,
   contextAt,
   createTsaeRequest,
-  headHash,
+  signedCheckpointHash,
   homePaths,
   receiptHash,
   sha256Hex,
@@ -59,7 +59,7 @@ async function entries(key: SigningKey, from: number, count: number, zone = 3): 
 }
 
 function signing(key: SigningKey, clock: () => number = () => T0): HeadSigning {
-  return { key_id: key.verifying.key_id, issuedUnixMs: clock, sign: (message) => key.sign(message) };
+  return { key: key.verifying, authority_name: "seams.test", issuedUnixMs: clock, sign: (message) => key.sign(message) };
 }
 
 describe.each(signers)("signer contract: %s", (_name, make) => {
@@ -90,12 +90,12 @@ describe.each(logStores)("log store contract: %s", (_name, make) => {
       [batch[3]?.receipt.tile_id, 0], [batch[3]?.receipt.tile_id, 1],
     ]);
     for (const proof of proofs) expect(await verifyAnchorProof(proof, key.verifying)).toBe(true);
-    const [first, second] = [proofs[0]?.signed_head, proofs[3]?.signed_head];
-    expect(first).toMatchObject({ sequence: 0, prev_head_hash: GENESIS_HEAD_HASH, tree_size: 3, issued_unix_ms: T0 });
-    expect(second).toMatchObject({ sequence: 1, prev_head_hash: headHash(first as never), tree_size: 2 });
-    expect(await log.headHashAt(1)).toBe(headHash(second as never));
+    const [first, second] = [proofs[0]?.checkpoint, proofs[3]?.checkpoint];
+    expect(first).toMatchObject({ sequence: 0, prev_checkpoint_hash: GENESIS_CHECKPOINT_HASH, tree_size: 3, issued_unix_ms: T0 });
+    expect(second).toMatchObject({ sequence: 1, prev_checkpoint_hash: signedCheckpointHash(first as never), tree_size: 2 });
+    expect(await log.headHashAt(1)).toBe(signedCheckpointHash(second as never));
     expect(await log.headHashAt(2)).toBeUndefined();
-    expect(await log.status()).toMatchObject({ records: 1, anchors: 5, chain_valid: true, last_head: second, recovered: undefined });
+    expect(await log.status()).toMatchObject({ records: 1, anchors: 5, chain_valid: true, last_checkpoint: second, recovered: undefined });
     expect((await log.status()).tiles.map((t) => t.tree_size)).toEqual([3, 2]);
     await log.close();
   });
@@ -131,7 +131,7 @@ describe.each(logStores)("log store contract: %s", (_name, make) => {
     };
     await expect(log.append(batch.slice(0, 1), signing(key, badClock))).rejects.toMatchObject({ code: "INVALID_TIME" });
     expect(await log.proof(batch[0]?.hash as string)).toBeUndefined();
-    expect(await log.append(batch, signing(key))).toMatchObject([{ leaf_index: 0, signed_head: { sequence: 0 } }, { leaf_index: 1 }]);
+    expect(await log.append(batch, signing(key))).toMatchObject([{ leaf_index: 0, checkpoint: { sequence: 0 } }, { leaf_index: 1 }]);
     await log.close();
   });
 
@@ -141,7 +141,7 @@ describe.each(logStores)("log store contract: %s", (_name, make) => {
     await log.open(key.verifying);
     const batches = await Promise.all([0, 1, 2, 3].map((i) => entries(key, i * 10, 3, i % 2 === 0 ? 3 : 5)));
     const results = await Promise.all(batches.map((batch) => log.append(batch, signing(key))));
-    const sequences = results.map((proofs) => (proofs[0] as { signed_head: { sequence: number } }).signed_head.sequence).sort();
+    const sequences = results.map((proofs) => (proofs[0] as { checkpoint: { sequence: number } }).checkpoint.sequence).sort();
     expect(sequences).toEqual([0, 1, 2, 3]);
     for (const proofs of results) for (const proof of proofs) expect(await verifyAnchorProof(await log.proof(proof.receipt_hash) as never, key.verifying)).toBe(true);
     expect(await log.status()).toMatchObject({ records: 4, anchors: 12, chain_valid: true });

@@ -42,7 +42,7 @@ describe("a ledger shared by several writers", () => {
       // A torn write left by a writer that died: only an append (holding the lock) cuts it off, keeping its bytes.
       await appendFile(ledger, Buffer.from([0x89, 0x54, 0x4c]));
       expect((await authority.clockchainStatus()).recovered).toBeNull();
-      expect(await anchorOne(authority, 9)).toMatchObject({ leaf_index: 2, signed_head: { sequence: 2 } });
+      expect(await anchorOne(authority, 9)).toMatchObject({ leaf_index: 2, checkpoint: { sequence: 2 } });
       expect((await authority.status()).recovered).toMatchObject({ offset: ends[1], bytes: 3 });
     });
     expect((await readdir(home)).filter((name) => name.includes(".torn-"))).toHaveLength(1);
@@ -71,11 +71,11 @@ describe("a ledger shared by several writers", () => {
       expect((await reader.status()).anchors).toBe(3);
       await truncate(ledger, ends[1] as number);
       const replacement = await anchorOne(writer, 7);
-      expect(replacement).toMatchObject({ leaf_index: 2, signed_head: { sequence: 2 } });
+      expect(replacement).toMatchObject({ leaf_index: 2, checkpoint: { sequence: 2 } });
       expect(await reader.getAnchorProof(read?.receipt_hash as string)).toBeUndefined();
       expect(await reader.getAnchorProof(replacement.receipt_hash)).toEqual(replacement);
       // And its own next append continues the chain from the replacement.
-      expect(await anchorOne(reader, 8)).toMatchObject({ leaf_index: 3, signed_head: { sequence: 3 } });
+      expect(await anchorOne(reader, 8)).toMatchObject({ leaf_index: 3, checkpoint: { sequence: 3 } });
       expect(await reader.clockchainStatus()).toMatchObject({ chain_valid: true, anchors: 4 });
     } finally {
       await Promise.all([reader.close(), writer.close()]);

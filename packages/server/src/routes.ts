@@ -1,6 +1,5 @@
 import {
   allowResult,
-  authorityVerifierKeys,
   carbonRecommendation,
   contextAt,
   coreState,
@@ -323,8 +322,7 @@ export const ROUTES: readonly Route[] = [
     status: 200,
     reply: REPLIES.keys,
     handle: async (_input, context) => {
-      const keys = await context.authority.publicKeys();
-      return { keys, note_verifier_keys: authorityVerifierKeys(keys) };
+      return { keys: await context.authority.publicKeys(), note_verifier_keys: await context.authority.noteVerifierKeys() };
     },
   },
   {

@@ -85,17 +85,19 @@ export const RECEIPT = object(
   ["challenge_nonce"],
 );
 
-export const SIGNED_HEAD = object({
-  head_version: { const: 1 },
-  tile_id: integer(0),
-  tree_size: integer(1),
-  root_hash: hash,
-  prev_head_hash: hash,
-  sequence: integer(0),
-  issued_unix_ms: unixMs,
-  key_id: string(),
-  signature,
-});
+export const SIGNED_CHECKPOINT = {
+  ...object({
+    tile_id: integer(0),
+    origin: string({ description: "<authority name>/tile/<tile id>" }),
+    tree_size: integer(1),
+    root_hash: hash,
+    sequence: integer(0),
+    prev_checkpoint_hash: hash,
+    issued_unix_ms: unixMs,
+    note: string({ description: "The C2SP signed note: the tlog-checkpoint body (origin, size, base64 root, temporal-chain and temporal-issued lines), a blank line, signature lines. This is what is verified; the other fields are its parsed body." }),
+  }),
+  description: "A tile head as a C2SP tlog-checkpoint in a signed note (docs/checkpoints.md)",
+};
 
 export const ANCHOR_PROOF = object({
   receipt_hash: hash,
@@ -104,7 +106,7 @@ export const ANCHOR_PROOF = object({
   tree_size: integer(1),
   root_hash: hash,
   inclusion_proof: { type: "array", items: hash },
-  signed_head: SIGNED_HEAD,
+  checkpoint: SIGNED_CHECKPOINT,
 });
 
 const anchorSummary = object({ tile_id: integer(0), leaf_index: integer(0), receipt_hash: hash, anchored_unix_ms: unixMs });
@@ -242,7 +244,7 @@ export const REPLIES = {
     chain_valid: { type: "boolean" },
     tiles: { type: "array", items: tileStatus },
     anchors: integer(0),
-    last_head: { oneOf: [SIGNED_HEAD, { type: "null" }] },
+    last_checkpoint: { oneOf: [SIGNED_CHECKPOINT, { type: "null" }] },
     store: object({ kind: string(), records: integer(0) }),
     recovered: { oneOf: [object({ offset: integer(0), bytes: integer(0) }), { type: "null" }] },
   }),

@@ -22,6 +22,7 @@ import {
   parseVerifierKey,
   receiptHash,
   sha256Hex,
+  signedCheckpointOf,
   syncClock,
   tileOrigin,
   tileVerifierKey,
@@ -29,7 +30,7 @@ import {
   verifyAnchorProof,
   verifyConsistencyProof,
   verifyReceipt,
-  verifySignedHead,
+  verifySignedCheckpoint,
   type AnchorProof,
   type FetchFunction,
   type PublicKeyJwk,
@@ -369,8 +370,8 @@ describe("the SDK client against a real service", () => {
     const proof = await client.anchorTsaeHash(receipt);
     expect(proof.receipt_hash).toBe(receiptHash(receipt));
     expect(proof.tile_id).toBe(zone1.tile_id);
-    expect(proof.signed_head.issued_unix_ms).toBe(T);
-    expect(await verifyAnchorProof(proof, keys[proof.signed_head.key_id]!)).toBe(true);
+    expect(proof.checkpoint.issued_unix_ms).toBe(T);
+    expect(await verifyAnchorProof(proof, Object.values(keys)[0]!)).toBe(true);
     // Again: the same proof, not a second leaf.
     expect(await client.anchorTsaeHash(receipt)).toEqual(proof);
     // A receipt the service did not sign.
@@ -386,7 +387,7 @@ describe("the SDK client against a real service", () => {
     const client = clientFor(fixed, "getAnchorProof");
     const proof = await client.getAnchorProof(receiptHash(receipt));
     expect(proof).toEqual(anchored);
-    expect(await verifyAnchorProof(proof!, keys[proof!.signed_head.key_id]!)).toBe(true);
+    expect(await verifyAnchorProof(proof!, Object.values(keys)[0]!)).toBe(true);
     // Not anchored: undefined (a 404 ANCHOR_NOT_FOUND on the wire).
     expect(await client.getAnchorProof(action("never anchored"))).toBeUndefined();
     const last = exchanges.at(-1)!;
@@ -406,7 +407,7 @@ describe("the SDK client against a real service", () => {
     // The earliest leaf's proof now runs under the newest head.
     const latest = await client.getAnchorProof(tile5Proofs[0]!.receipt_hash);
     expect(latest).toMatchObject({ leaf_index: 0, tree_size: 5, root_hash: tile5Proofs[4]!.root_hash });
-    expect(await verifyAnchorProof(latest!, keys[latest!.signed_head.key_id]!)).toBe(true);
+    expect(await verifyAnchorProof(latest!, Object.values(keys)[0]!)).toBe(true);
     // Sizes the tree does not have.
     expect((await apiError(client.getConsistencyProof(tile5, 2, 6))).status).toBe(400);
   });
@@ -449,9 +450,9 @@ describe("the SDK client against a real service", () => {
     expect(await client.verifyQuantumProof(tile5Receipts[2]!, proof)).toMatchObject({ signature: true, inclusion: false, valid: false });
     // A forged receipt: the signature fails.
     expect(await client.verifyQuantumProof({ ...receipt, scope: "tests.forged.v1" }, proof)).toMatchObject({ signature: false, valid: false });
-    // A head the service never signed.
-    const head = { ...proof.signed_head, issued_unix_ms: T + 1 };
-    expect(await client.verifyQuantumProof(receipt, { ...proof, signed_head: head })).toMatchObject({ signature: true, inclusion: true, chain: false, valid: false });
+    // A checkpoint the service never signed: its note edited, the signature kept.
+    const head = signedCheckpointOf(proof.checkpoint.note.replace(/temporal-issued \d+\n/, `temporal-issued ${T + 1}\n`));
+    expect(await client.verifyQuantumProof(receipt, { ...proof, checkpoint: head })).toMatchObject({ signature: true, inclusion: true, chain: false, valid: false });
   });
 
   endpoint("getClockchainStatus", async () => {
@@ -469,8 +470,8 @@ describe("the SDK client against a real service", () => {
     expect(status.tiles).toHaveLength(2);
     expect(status.anchors).toBe(7);
     expect(status.store).toEqual({ kind: "file", records: 7 });
-    expect(status.last_head).toEqual(tile5Proofs[4]!.signed_head);
-    expect(await verifySignedHead(status.last_head!, keys[status.last_head!.key_id]!)).toBe(true);
+    expect(status.last_checkpoint).toEqual(tile5Proofs[4]!.checkpoint);
+    expect(await verifySignedCheckpoint(status.last_checkpoint!, Object.values(keys)[0]!)).toBe(true);
   });
 
   endpoint("getQuantumDecision", async () => {
@@ -705,7 +706,7 @@ describe("a compiled mission with TEMPORAL_URL", () => {
     // Checked with nothing but the service's public key.
     const keys = await publicKeys();
     expect(await verifyReceipt(receipt, keys[receipt.key_id]!)).toBe(true);
-    expect(await verifyAnchorProof(proof, keys[proof.signed_head.key_id]!)).toBe(true);
+    expect(await verifyAnchorProof(proof, Object.values(keys)[0]!)).toBe(true);
     expect(await proofOnService(proof.receipt_hash)).toEqual(proof);
   });
 
@@ -726,7 +727,7 @@ describe("a compiled mission with TEMPORAL_URL", () => {
     const proof = (await proofOnService(summary!.receipt_hash)) as AnchorProof;
     expect(proof).toMatchObject({ tile_id: Number(tile), leaf_index: Number(leaf), tree_size: Number(size), root_hash: root });
     const keys = await publicKeys();
-    expect(await verifyAnchorProof(proof, keys[proof.signed_head.key_id]!)).toBe(true);
+    expect(await verifyAnchorProof(proof, Object.values(keys)[0]!)).toBe(true);
     expect((await client.getClockchainStatus()).chain_valid).toBe(true);
   });
 

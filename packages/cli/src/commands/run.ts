@@ -106,7 +106,7 @@ function errorJson(error: { code: string; message: string; mission: string; caus
   };
 }
 
-const STORAGE_CODES = new Set(["HOME_LOCKED", "LEDGER_CORRUPT", "LEDGER_IO_FAILED", "KEY_MISSING", "KEY_INVALID"]);
+const STORAGE_CODES = new Set(["HOME_LOCKED", "LEDGER_CORRUPT", "LEDGER_IO_FAILED", "LEDGER_MIGRATION_REQUIRED", "KEY_MISSING", "KEY_INVALID"]);
 
 /** Problems with the ledger's folder or files are I/O errors (exit 2), not failures of the mission. */
 function isStorageProblem(cause: unknown): boolean {

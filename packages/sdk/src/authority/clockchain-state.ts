@@ -2,12 +2,15 @@ import { bytesToHex, hexToBytes } from "../core/encoding.js";
 import { TemporalRangeError, describeValue } from "../core/errors.js";
 import { HashList } from "../core/hash-list.js";
 import { MerkleTree, leafHash } from "../core/merkle.js";
+import { ED25519_SIGNATURE_TYPE, noteKeyId } from "../core/note-key.js";
 import { receiptHash } from "../core/receipt.js";
-import { GENESIS_HEAD_HASH, HEAD_VERSION, headHash } from "../core/signed-head.js";
-import { signingPayload } from "../core/signed-record.js";
+import { originSignature, signedCheckpointHash } from "../core/signed-checkpoint.js";
+import { formatNote, parseNote } from "../core/signed-note.js";
 import type { AnchorPage, ConsistencyProof, TileStatus } from "../core/service-types.js";
-import type { AnchorProof, AnchorSummary, Receipt, SignedHead } from "../core/types.js";
-import type { VerifyingKey } from "../core/verifying-key.js";
+import { GENESIS_CHECKPOINT_HASH, checkpointHash, formatTileCheckpoint } from "../core/tile-checkpoint.js";
+import { tileOrigin } from "../core/tile-origin.js";
+import type { AnchorProof, AnchorSummary, Receipt, SignedCheckpoint } from "../core/types.js";
+import { rawPublicKey, type VerifyingKey } from "../core/verifying-key.js";
 import { ReceiptIndex } from "./receipt-index.js";
 import type { HeadSigning, LogEntry } from "./seams.js";
 
@@ -17,10 +20,10 @@ export interface StoredAnchor {
   readonly receipt: Receipt;
 }
 
-/** One group commit as a log keeps it: its anchors and one new signed head per tile they touch. */
+/** One group commit as a log keeps it: its anchors and one new signed checkpoint per tile they touch. */
 export interface RecordBody {
   readonly anchors: readonly StoredAnchor[];
-  readonly heads: readonly SignedHead[];
+  readonly heads: readonly SignedCheckpoint[];
 }
 
 /** Why a stored record fails verification (`LedgerCorruptError.reason` of the file store). */
@@ -29,9 +32,9 @@ export type RecordFailure = "RECORD_FORMAT" | "LEAF_ORDER" | "DUPLICATE_RECEIPT"
 /** Makes the error a store throws for a record that fails verification. */
 export type RejectRecord = (reason: RecordFailure, detail: string) => Error;
 
-/** A head signature being checked (on the thread pool); the check never rejects. */
+/** A checkpoint signature being checked (on the thread pool); the check never rejects. */
 export interface PendingSignature {
-  readonly head: SignedHead;
+  readonly head: SignedCheckpoint;
   readonly valid: Promise<boolean>;
 }
 
@@ -42,7 +45,7 @@ export interface Tile {
   /** Committed leaves only, like everything below; 32 bytes each, as strings would cost several times that. */
   readonly receiptHashes: HashList;
   readonly anchoredAt: number[];
-  head: SignedHead | undefined;
+  head: SignedCheckpoint | undefined;
 }
 
 /** A leaf added to its tile's tree by an append or replay, not yet published. */
@@ -56,7 +59,7 @@ export interface StagedLeaf {
 /** A tile as `ClockchainState.image()` gives it: its latest head, tree levels and committed leaves. */
 export interface TileImage {
   readonly id: number;
-  readonly head: SignedHead;
+  readonly head: SignedCheckpoint;
   /** `MerkleTree.levels()` of the tile's tree at the head's size. */
   readonly levels: readonly Uint8Array[];
   /** 32 bytes per leaf. */
@@ -72,7 +75,7 @@ export interface TileImage {
 export interface StateImage {
   readonly records: number;
   readonly chainIntact: boolean;
-  /** `headHash` of every head, by sequence, 32 bytes each. */
+  /** `checkpointHash` of every head, by sequence, 32 bytes each. */
   readonly headHashes: Uint8Array;
   /** `ReceiptIndex.table()`: every receipt hash with its tile and leaf, sorted. */
   readonly receipts: Uint8Array;
@@ -80,14 +83,14 @@ export interface StateImage {
 }
 
 export interface SignedHeads {
-  readonly heads: readonly SignedHead[];
-  /** `headHash` of each head. */
+  readonly heads: readonly SignedCheckpoint[];
+  /** `checkpointHash` of each head's body. */
   readonly hashes: readonly string[];
 }
 
 /**
  * What every log store holds in memory: the per-tile Merkle trees, the
- * receipt index and the head chain, with the rules for extending them
+ * receipt index and the chain of signed checkpoints (heads), with the rules for extending them
  * (staging and signing an append) and for verifying a stored record
  * (replay). Stores add where the records live.
  */
@@ -96,9 +99,9 @@ export class ClockchainState {
   #index = new ReceiptIndex();
   #anchors = 0;
   #records = 0;
-  #lastHead: SignedHead | undefined;
-  #lastHeadHash = GENESIS_HEAD_HASH;
-  /** `headHash` of every head held, by sequence, as 32 bytes each: what `headHashAt` answers from. */
+  #lastHead: SignedCheckpoint | undefined;
+  #lastHeadHash = GENESIS_CHECKPOINT_HASH;
+  /** `checkpointHash` of every head held, by sequence, as 32 bytes each: what `headHashAt` answers from. */
   #headHashes = new HashList();
   /** False if a head was ever published out of sequence or not linked to the one before (see `chainIntact`). */
   #chainIntact = true;
@@ -111,11 +114,11 @@ export class ClockchainState {
     return this.#anchors;
   }
 
-  get lastHead(): SignedHead | undefined {
+  get lastCheckpoint(): SignedCheckpoint | undefined {
     return this.#lastHead;
   }
 
-  /** True while every head held links, by sequence and `prev_head_hash`, to the one before it back to genesis. */
+  /** True while every head held links, by sequence and `prev_checkpoint_hash`, to the one before it back to genesis. */
   get chainIntact(): boolean {
     return this.#chainIntact;
   }
@@ -143,34 +146,29 @@ export class ClockchainState {
     for (const tile of new Set(leaves.map((leaf) => leaf.tile))) tile.tree.truncate(tile.receiptHashes.length);
   }
 
-  /** One new head per tile the leaves touch, chained from the last head, signed with one clock reading. */
+  /** One new tile checkpoint per tile the leaves touch, chained from the last one, signed with one clock reading. */
   async signHeads(leaves: readonly StagedLeaf[], signing: HeadSigning): Promise<SignedHeads> {
     const issuedUnixMs = signing.issuedUnixMs();
-    const heads: SignedHead[] = [];
+    const publicKey = rawPublicKey(signing.key.jwk);
+    const heads: SignedCheckpoint[] = [];
     const hashes: string[] = [];
-    let prevHeadHash = this.#lastHeadHash;
+    let prevCheckpointHash = this.#lastHeadHash;
     let sequence = this.#nextSequence();
     for (const tile of new Set(leaves.map((leaf) => leaf.tile))) {
-      const unsigned = {
-        head_version: HEAD_VERSION,
-        tile_id: tile.id,
-        tree_size: tile.tree.size,
-        root_hash: bytesToHex(tile.tree.root()),
-        prev_head_hash: prevHeadHash,
-        sequence: sequence++,
-        issued_unix_ms: issuedUnixMs,
-        key_id: signing.key_id,
-      } as const;
-      const head: SignedHead = { ...unsigned, signature: await signing.sign(signingPayload(unsigned)) };
-      heads.push(head);
-      prevHeadHash = headHash(head);
-      hashes.push(prevHeadHash);
+      const origin = tileOrigin(signing.authority_name, tile.id);
+      const head = { origin, tree_size: tile.tree.size, root_hash: bytesToHex(tile.tree.root()), sequence: sequence++, prev_checkpoint_hash: prevCheckpointHash, issued_unix_ms: issuedUnixMs };
+      const body = formatTileCheckpoint(head);
+      const signature = hexToBytes(await signing.sign(body));
+      const note = formatNote({ text: body, signatures: [{ name: origin, keyId: noteKeyId(origin, ED25519_SIGNATURE_TYPE, publicKey), signature }] });
+      heads.push({ tile_id: tile.id, ...head, note });
+      prevCheckpointHash = checkpointHash(body);
+      hashes.push(prevCheckpointHash);
     }
     return { heads, hashes };
   }
 
   /** The record an append of `leaves` under `heads` stores. */
-  static recordOf(leaves: readonly StagedLeaf[], heads: readonly SignedHead[]): RecordBody {
+  static recordOf(leaves: readonly StagedLeaf[], heads: readonly SignedCheckpoint[]): RecordBody {
     return { anchors: leaves.map((leaf) => ({ tile_id: leaf.tile.id, leaf_index: leaf.leafIndex, receipt: leaf.receipt })), heads };
   }
 
@@ -186,7 +184,7 @@ export class ClockchainState {
     heads.forEach((head, i) => {
       (this.#tiles.get(head.tile_id) as Tile).head = head;
       // Replay checked these links and the writer made them so: checking again costs two comparisons and makes chainIntact a statement about the heads actually held.
-      if (head.sequence !== this.#headHashes.length || head.prev_head_hash !== this.#lastHeadHash) this.#chainIntact = false;
+      if (head.sequence !== this.#headHashes.length || head.prev_checkpoint_hash !== this.#lastHeadHash) this.#chainIntact = false;
       this.#lastHead = head;
       this.#lastHeadHash = hashes[i] as string;
       this.#headHashes.push(hexToBytes(this.#lastHeadHash));
@@ -197,17 +195,21 @@ export class ClockchainState {
   /**
    * Verifies a stored record against the state and `key` and publishes it:
    * each receipt's hash, leaf order, no receipt twice, exactly one head per
-   * tile touched, each head's key, chain link, size and root. Head
-   * signatures are only started: the caller awaits the returned checks
+   * tile touched, each checkpoint's signature line (key name = origin, key
+   * ID of `key`), chain link, size and root. Checkpoint signatures are only
+   * started: the caller awaits the returned checks
    * (batched) before trusting anything built on them. Throws `reject(...)`;
    * the state is then unusable, and the store starts again from scratch.
    */
   replay(body: RecordBody, key: VerifyingKey, reject: RejectRecord): PendingSignature[] {
     if (body.anchors.length === 0) throw reject("RECORD_FORMAT", "the record anchors nothing, which the writer never commits");
     const leaves = this.#replayAnchors(body.anchors, reject);
-    const hashes = this.#checkHeads(body.heads, leaves, key, reject);
+    const { hashes, signatures } = this.#checkHeads(body.heads, leaves, key, reject);
     // Checked concurrently on the thread pool; the checks never reject, so an early throw leaves nothing unhandled.
-    const checks = body.heads.map((head) => ({ head, valid: headSignatureValid(head, key) }));
+    const checks = body.heads.map((head, i) => {
+      const { signatureHex, message } = signatures[i] as { signatureHex: string; message: string };
+      return { head, valid: key.verify(signatureHex, message).catch(() => false) };
+    });
     this.publish(leaves, { heads: body.heads, hashes });
     return checks;
   }
@@ -217,7 +219,7 @@ export class ClockchainState {
     if (entry === undefined) return undefined;
     const tile = this.#tiles.get(entry.tileId) as Tile;
     const { leafIndex } = entry;
-    const head = tile.head as SignedHead;
+    const head = tile.head as SignedCheckpoint;
     return {
       receipt_hash: hash,
       tile_id: tile.id,
@@ -225,7 +227,7 @@ export class ClockchainState {
       tree_size: head.tree_size,
       root_hash: head.root_hash,
       inclusion_proof: tile.tree.inclusionProof(leafIndex, head.tree_size).map(bytesToHex),
-      signed_head: head,
+      checkpoint: head,
     };
   }
 
@@ -267,7 +269,7 @@ export class ClockchainState {
     };
   }
 
-  /** Every tile with a signed head, by tile id, with its latest signed size and root. */
+  /** Every tile with a signed checkpoint, by tile id, with its latest signed size and root. */
   tiles(): TileStatus[] {
     const tiles: TileStatus[] = [];
     for (const { id, head } of this.#tiles.values()) if (head !== undefined) tiles.push({ tile_id: id, tree_size: head.tree_size, root_hash: head.root_hash });
@@ -300,9 +302,13 @@ export class ClockchainState {
   static async restore(image: StateImage, lastRecord: RecordBody, key: VerifyingKey, reject: (detail: string) => Error): Promise<ClockchainState> {
     const state = new ClockchainState();
     const headHashes = HashList.adopt(image.headHashes);
-    let last: SignedHead | undefined;
+    const publicKey = rawPublicKey(key.jwk);
+    const signatures: { signatureHex: string; message: string }[] = [];
+    let last: SignedCheckpoint | undefined;
     for (const { id, head, levels, receiptHashes, anchoredAt } of image.tiles) {
-      if (head.tile_id !== id || head.key_id !== key.key_id) throw reject(`the head of tile ${id} is not a head of that tile signed by key ${key.key_id}`);
+      const signature = head.tile_id === id ? originSignature(parseNote(head.note), head.origin, publicKey) : undefined;
+      if (signature === undefined) throw reject(`the head of tile ${id} is not a checkpoint of that tile signed by key ${key.key_id}`);
+      signatures.push(signature);
       if (receiptHashes.length !== head.tree_size * HashList.HASH_BYTES || anchoredAt.length !== head.tree_size) throw reject(`tile ${id} holds other than its head's ${head.tree_size} leaves`);
       let tree: MerkleTree;
       try {
@@ -311,15 +317,15 @@ export class ClockchainState {
         throw reject(`tile ${id}: ${(error as Error).message}`);
       }
       if (head.tree_size === 0 || bytesToHex(tree.root()) !== head.root_hash) throw reject(`the tree of tile ${id} does not have its head's root`);
-      if (!(head.sequence < headHashes.length && bytesToHex(headHashes.get(head.sequence)) === headHash(head))) throw reject(`the head of tile ${id} is not the chain's head ${head.sequence}`);
+      if (!(head.sequence < headHashes.length && bytesToHex(headHashes.get(head.sequence)) === signedCheckpointHash(head))) throw reject(`the head of tile ${id} is not the chain's head ${head.sequence}`);
       state.#tiles.set(id, { id, tree, receiptHashes: HashList.adopt(receiptHashes), anchoredAt: [...anchoredAt], head });
       state.#anchors += head.tree_size;
       if (last === undefined || head.sequence > last.sequence) last = head;
     }
     const recordHead = lastRecord.heads.at(-1);
     if (last === undefined || last.sequence !== headHashes.length - 1) throw reject("the chain does not end with the latest tile head");
-    if (recordHead === undefined || headHash(recordHead) !== headHash(last)) throw reject("the chain does not end with the last head of the record it says it ends with");
-    const valid = await Promise.all(image.tiles.map(({ head }) => headSignatureValid(head, key)));
+    if (recordHead === undefined || recordHead.note !== last.note) throw reject("the chain does not end with the last head of the record it says it ends with");
+    const valid = await Promise.all(signatures.map(({ signatureHex, message }) => key.verify(signatureHex, message).catch(() => false)));
     if (valid.includes(false)) throw reject(`the signature of the head of tile ${image.tiles[valid.indexOf(false)]?.id} does not verify`);
     state.#headHashes = headHashes;
     try {
@@ -331,7 +337,7 @@ export class ClockchainState {
     state.#records = image.records;
     state.#chainIntact = image.chainIntact;
     state.#lastHead = last;
-    if (last !== undefined) state.#lastHeadHash = headHash(last);
+    state.#lastHeadHash = signedCheckpointHash(last);
     return state;
   }
 
@@ -366,35 +372,40 @@ export class ClockchainState {
     });
   }
 
-  /** Checks a record's heads against the rebuilt trees and the chain; returns their `headHash`es. */
-  #checkHeads(heads: readonly SignedHead[], leaves: readonly StagedLeaf[], key: VerifyingKey, reject: RejectRecord): string[] {
+  /** Checks a record's checkpoints against the rebuilt trees and the chain; returns their `checkpointHash`es and the signatures to verify. */
+  #checkHeads(
+    heads: readonly SignedCheckpoint[],
+    leaves: readonly StagedLeaf[],
+    key: VerifyingKey,
+    reject: RejectRecord,
+  ): { hashes: string[]; signatures: { signatureHex: string; message: string }[] } {
     const touched = new Set(leaves.map((leaf) => leaf.tile.id));
     if (heads.length !== touched.size || !heads.every((head) => touched.delete(head.tile_id))) {
       throw reject("RECORD_FORMAT", "the record does not carry exactly one head per tile it anchors into");
     }
     let prevHeadHash = this.#lastHeadHash;
     let sequence = this.#nextSequence();
+    const publicKey = rawPublicKey(key.jwk);
     const hashes: string[] = [];
+    const signatures: { signatureHex: string; message: string }[] = [];
     for (const head of heads) {
-      if (head.key_id !== key.key_id) throw reject("UNKNOWN_KEY", `head ${head.sequence} is signed by key ${head.key_id}, not ${key.key_id}`);
-      if (head.prev_head_hash !== prevHeadHash || head.sequence !== sequence) {
+      const note = parseNote(head.note);
+      const signature = originSignature(note, head.origin, publicKey);
+      if (signature === undefined) throw reject("UNKNOWN_KEY", `head ${head.sequence} (tile ${head.tile_id}) carries no signature by key ${key.key_id} under its origin ${head.origin}`);
+      signatures.push(signature);
+      if (head.prev_checkpoint_hash !== prevHeadHash || head.sequence !== sequence) {
         throw reject("CHAIN_BROKEN", `head ${head.sequence} (tile ${head.tile_id}) does not link to the head before it`);
       }
       const tree = (this.#tiles.get(head.tile_id) as Tile).tree;
       if (head.tree_size !== tree.size || head.root_hash !== bytesToHex(tree.root())) {
         throw reject("ROOT_MISMATCH", `head ${head.sequence} states tile ${head.tile_id} has ${head.tree_size} leaves with root ${head.root_hash}, the records give ${tree.size} leaves with root ${bytesToHex(tree.root())}`);
       }
-      prevHeadHash = headHash(head);
+      prevHeadHash = checkpointHash(note.text);
       hashes.push(prevHeadHash);
       sequence++;
     }
-    return hashes;
+    return { hashes, signatures };
   }
-}
-
-/** Whether `key` signed `head`; never rejects, so checks can be started early and awaited in batches. */
-function headSignatureValid(head: SignedHead, key: VerifyingKey): Promise<boolean> {
-  return key.verify(head.signature, signingPayload(head)).catch(() => false);
 }
 
 function summary(tile: Tile, leafIndex: number): AnchorSummary {

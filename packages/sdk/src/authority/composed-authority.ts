@@ -7,7 +7,9 @@ import { RECEIPT_VERSION, receiptHash, receiptIssues, verifyReceipt } from "../c
 import type { AnchorPage, Challenge, ClockchainStatus, ConsistencyProof, TsaeIssueRequest, VerifyResult } from "../core/service-types.js";
 import { signingPayload } from "../core/signed-record.js";
 import { assertTsaeRequest } from "../core/tsae.js";
-import type { AnchorProof, AnchorSummary, Authority, AuthorityNowOptions, PhaseContext, PublicKeyJwk, Receipt, SignedHead, TsaeRequest } from "../core/types.js";
+import type { AnchorProof, AnchorSummary, Authority, AuthorityNowOptions, PhaseContext, PublicKeyJwk, Receipt, SignedCheckpoint, TsaeRequest } from "../core/types.js";
+import { assertNoteKeyName } from "../core/note-key.js";
+import { authorityVerifierKey, defaultAuthorityName } from "../core/tile-origin.js";
 import { AnchorQueue } from "./anchor-queue.js";
 import { onceUnlessRejected } from "./once-unless-rejected.js";
 import {
@@ -32,6 +34,12 @@ export interface AuthorityParts {
   readonly clock?: () => number | Date;
   /** How errors name this authority, e.g. "the local authority at /srv/home"; default "the authority". */
   readonly name?: string;
+  /**
+   * The authority name of its checkpoints' origins (`<authority name>/tile/<tile id>`),
+   * a schema-less URL it controls such as `clock.example.com`; default
+   * `defaultAuthorityName(key)`, `temporal-authority/<key id>` (docs/checkpoints.md).
+   */
+  readonly authorityName?: string;
 }
 
 export interface ChallengeOptions {
@@ -57,7 +65,7 @@ export interface AuthorityStatus {
   /** Tiles with a signed head. */
   readonly tiles: number;
   readonly anchors: number;
-  readonly last_head: SignedHead | undefined;
+  readonly last_checkpoint: SignedCheckpoint | undefined;
   readonly recovered: LogRecovery | undefined;
 }
 
@@ -75,6 +83,7 @@ export class ComposedAuthority implements Authority {
   readonly #challenges: ChallengeStore;
   readonly #clock: () => number | Date;
   readonly #name: string;
+  readonly #authorityName: string | undefined;
   #closed = false;
   /** Set when the log could not undo a failed append; every call then rejects with it. */
   #failure: TemporalError | undefined;
@@ -94,6 +103,8 @@ export class ComposedAuthority implements Authority {
     this.#challenges = parts.challenges;
     this.#clock = parts.clock ?? Date.now;
     this.#name = parts.name ?? "the authority";
+    if (parts.authorityName !== undefined) assertNoteKeyName(parts.authorityName);
+    this.#authorityName = parts.authorityName;
   }
 
   get closed(): boolean {
@@ -230,7 +241,8 @@ export class ComposedAuthority implements Authority {
     this.#assertNotFailed();
     const key = await this.#openParts();
     const signing: HeadSigning = {
-      key_id: key.verifying.key_id,
+      key: key.verifying,
+      authority_name: this.#authorityNameOf(key),
       issuedUnixMs: () => this.#signingTime(),
       sign: (message) => key.sign(message),
     };
@@ -304,13 +316,13 @@ export class ComposedAuthority implements Authority {
    */
   async clockchainStatus(): Promise<ClockchainStatus> {
     const log = await this.#openLog();
-    const { records, anchors, tiles, last_head, chain_valid, recovered } = await log.status();
+    const { records, anchors, tiles, last_checkpoint, chain_valid, recovered } = await log.status();
     return {
       kernel_version: KERNEL_VERSION,
       chain_valid: chain_valid && log.failure === undefined,
       tiles,
       anchors,
-      last_head: last_head ?? null,
+      last_checkpoint: last_checkpoint ?? null,
       store: { kind: log.kind, records },
       recovered: recovered === undefined ? null : { offset: recovered.offset, bytes: recovered.bytes },
     };
@@ -321,10 +333,11 @@ export class ComposedAuthority implements Authority {
    * throws for malformed input (the parts it cannot check are false).
    * `signature`: the receipt is well formed and signed by this authority's
    * key. `inclusion`: its hash is the proof's leaf in the receipt's tile and
-   * the path leads to the proof's root, which the proof's signed head states
-   * for that tile and size. `chain`: that head is signed by this key, covers
-   * the proof's tile, size and root, and is exactly the head (same
-   * `headHash`) this clockchain holds at its sequence. `valid`: all three.
+   * the path leads to the proof's root, which the proof's signed checkpoint
+   * states for that tile and size. `chain`: that checkpoint's note is signed
+   * by this key under its origin, covers the proof's tile, size and root, and
+   * is exactly the checkpoint (same body) this clockchain holds at its
+   * sequence. `valid`: all three.
    */
   async verifyAnchored(receipt: unknown, proof: unknown): Promise<VerifyResult> {
     const key = await this.#open();
@@ -340,8 +353,18 @@ export class ComposedAuthority implements Authority {
   /** The key id and the log's counts, including any torn tail the log removed. */
   async status(): Promise<AuthorityStatus> {
     const key = await this.#open();
-    const { records, tiles, anchors, last_head, recovered } = await (await this.#openLog()).status();
-    return { key_id: key.verifying.key_id, records, tiles: tiles.length, anchors, last_head, recovered };
+    const { records, tiles, anchors, last_checkpoint, recovered } = await (await this.#openLog()).status();
+    return { key_id: key.verifying.key_id, records, tiles: tiles.length, anchors, last_checkpoint, recovered };
+  }
+
+  /** Key id -> the key as a C2SP note verifier key under the authority name (what `GET keys` gives as `note_verifier_keys`). */
+  async noteVerifierKeys(): Promise<Record<string, string>> {
+    const key = await this.#open();
+    return { [key.verifying.key_id]: authorityVerifierKey(key.verifying.jwk, this.#authorityNameOf(key)) };
+  }
+
+  #authorityNameOf(key: SigningKey): string {
+    return this.#authorityName ?? defaultAuthorityName(key.verifying.jwk);
   }
 
   /** Refuses new calls, waits for anchors in progress, then closes the log and challenge stores. Idempotent. */

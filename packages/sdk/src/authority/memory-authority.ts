@@ -9,6 +9,8 @@ export interface MemoryAuthorityOptions {
   readonly clock?: () => number | Date;
   /** Signs receipts, heads and challenges; defaults to a new in-memory key (WebCrypto), created on first use. */
   readonly signer?: Signer;
+  /** The authority name of its checkpoints' origins; see `AuthorityParts.authorityName`. */
+  readonly authorityName?: string;
 }
 
 /**
@@ -24,5 +26,6 @@ export function createMemoryAuthority(options: MemoryAuthorityOptions = {}): Com
     challenges: new MemoryChallengeStore(),
     clock: options.clock,
     name: "the in-memory authority",
+    authorityName: options.authorityName,
   });
 }

@@ -60,7 +60,7 @@ export class MemoryLogStore implements LogStore {
 
   async status(): Promise<LogStatus> {
     const state = this.#state;
-    return { records: state.records, tiles: state.tiles(), anchors: state.anchors, last_head: state.lastHead, chain_valid: state.chainIntact, recovered: undefined };
+    return { records: state.records, tiles: state.tiles(), anchors: state.anchors, last_checkpoint: state.lastCheckpoint, chain_valid: state.chainIntact, recovered: undefined };
   }
 
   async close(): Promise<void> {

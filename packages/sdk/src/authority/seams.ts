@@ -6,7 +6,7 @@
 
 import type { TemporalError } from "../core/errors.js";
 import type { AnchorPage, ConsistencyProof, TileStatus } from "../core/service-types.js";
-import type { AnchorProof, AnchorSummary, Receipt, SignedHead } from "../core/types.js";
+import type { AnchorProof, AnchorSummary, Receipt, SignedCheckpoint } from "../core/types.js";
 import type { VerifyingKey } from "../core/verifying-key.js";
 
 /** An Ed25519 key that can sign: what a `Signer` loads. */
@@ -16,7 +16,7 @@ export interface SigningKey {
   sign(message: string): Promise<string>;
 }
 
-/** Holds the authority's key, which signs receipts, heads and challenges. */
+/** Holds the authority's key, which signs receipts, checkpoints and challenges. */
 export interface Signer {
   /**
    * The key, loaded (or created, where this signer may create one) on the
@@ -26,15 +26,19 @@ export interface Signer {
   load(): Promise<SigningKey>;
 }
 
-/** What a log store needs to sign the heads of one append: it builds them, the authority's key signs them. */
+/** What a log store needs to sign the checkpoints of one append: it builds them, the authority's key signs them. */
 export interface HeadSigning {
-  readonly key_id: string;
+  /** The public half of the signing key: the note signature line's key ID is derived from it. */
+  readonly key: VerifyingKey;
+  /** Checkpoint origins are `<authority name>/tile/<tile id>` (docs/checkpoints.md). */
+  readonly authority_name: string;
   /**
-   * `issued_unix_ms` of the heads of one append, read once per append. Throws
-   * (`INVALID_TIME`) for a clock reading a head cannot carry; the append then
+   * `issued_unix_ms` of the checkpoints of one append, read once per append. Throws
+   * (`INVALID_TIME`) for a clock reading a checkpoint cannot carry; the append then
    * writes nothing and rejects.
    */
   issuedUnixMs(): number;
+  /** Ed25519 signature (hex) of the message's UTF-8: a checkpoint body. */
   sign(message: string): Promise<string>;
 }
 
@@ -56,10 +60,10 @@ export interface LogRecovery {
 export interface LogStatus {
   /** Group commits (records) held. */
   readonly records: number;
-  /** Tiles with a signed head, by tile id. */
+  /** Tiles with a signed checkpoint, by tile id. */
   readonly tiles: readonly TileStatus[];
   readonly anchors: number;
-  readonly last_head: SignedHead | undefined;
+  readonly last_checkpoint: SignedCheckpoint | undefined;
   /** See `ClockchainStatus.chain_valid`. */
   readonly chain_valid: boolean;
   readonly recovered: LogRecovery | undefined;
@@ -94,7 +98,7 @@ export interface LogStore {
   page(tileId: number, offset: number, limit: number): Promise<AnchorPage>;
   /** `INVALID_TREE_SIZE` unless `1 <= first <= second <=` the tile's size. */
   consistencyProof(tileId: number, first: number, second: number): Promise<ConsistencyProof>;
-  /** `headHash` of the head held at `sequence`, or undefined when there is none. */
+  /** `checkpointHash` of the body of the checkpoint held at `sequence`, or undefined when there is none. */
   headHashAt(sequence: number): Promise<string | undefined>;
   status(): Promise<LogStatus>;
   /** Waits for appends in progress, then releases the store. Idempotent. */

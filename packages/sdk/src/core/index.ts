@@ -18,7 +18,7 @@ export { canonicalJson } from "./canonical-json.js";
 export { sha256Hex } from "./sha256.js";
 export { assertTsaeRequest, createTsaeRequest, type TsaeAction } from "./tsae.js";
 export { receiptHash, verifyReceipt } from "./receipt.js";
-export { GENESIS_HEAD_HASH, headHash, verifySignedHead } from "./signed-head.js";
+export { checkpointBody, isSignedCheckpoint, signedCheckpointHash, signedCheckpointOf, verifySignedCheckpoint } from "./signed-checkpoint.js";
 export { verifyAnchorProof, verifyInclusion } from "./anchor-proof.js";
 export { verifyConsistencyProof } from "./consistency-proof.js";
 export { verifyConsistency } from "./merkle.js";
@@ -71,7 +71,7 @@ export type {
   PhaseContext,
   PublicKeyJwk,
   Receipt,
-  SignedHead,
+  SignedCheckpoint,
   TimeStamp,
   TsaeRequest,
   Window,

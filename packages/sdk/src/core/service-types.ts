@@ -5,7 +5,7 @@
  * of each.
  */
 
-import type { AnchorProof, AnchorSummary, KernelVersion, PhaseContext, PublicKeyJwk, Receipt, SignedHead, TimeStamp, TsaeRequest, Window, ZoneInput } from "./types.js";
+import type { AnchorProof, AnchorSummary, KernelVersion, PhaseContext, PublicKeyJwk, Receipt, SignedCheckpoint, TimeStamp, TsaeRequest, Window, ZoneInput } from "./types.js";
 
 /** Access tiers, lowest first (spec section 5). The client mapping's "Paid" is `managed`. */
 export type Tier = "public" | "developer" | "managed" | "quantum" | "enterprise";
@@ -173,7 +173,7 @@ export interface VerifyResult {
   readonly signature: boolean;
   /** The receipt's hash is the proof's leaf and the path leads to the proof's root. */
   readonly inclusion: boolean;
-  /** The proof's signed head is signed by a key of this service, covers that root, and is the head this service's clockchain holds at that sequence. */
+  /** The proof's checkpoint is signed by a key of this service under the tile's origin, covers that root, and is the checkpoint this service's clockchain holds at that sequence. */
   readonly chain: boolean;
   readonly valid: boolean;
 }
@@ -213,11 +213,11 @@ export interface TileStatus {
 /** `GET clockchain/status` reply. */
 export interface ClockchainStatus {
   readonly kernel_version: KernelVersion;
-  /** True when every record and signed head verified when the ledger was opened. */
+  /** True when every record and signed checkpoint verified when the ledger was opened. */
   readonly chain_valid: boolean;
   readonly tiles: readonly TileStatus[];
   readonly anchors: number;
-  readonly last_head: SignedHead | null;
+  readonly last_checkpoint: SignedCheckpoint | null;
   readonly store: { readonly kind: string; readonly records: number };
   /** A torn tail removed when the store was opened, if any. */
   readonly recovered: { readonly offset: number; readonly bytes: number } | null;

@@ -72,22 +72,27 @@ export interface Receipt extends TsaeRequest {
   readonly signature: string;
 }
 
-/** A signed Merkle tree head of one tile, linked to the head signed before it. */
-export interface SignedHead {
-  readonly head_version: 1;
+/**
+ * A signed tile head: a C2SP tlog-checkpoint (origin `<authority name>/tile/<tile id>`,
+ * tree size, root, and the `temporal-chain`/`temporal-issued` lines linking it to the
+ * head signed before it) in a C2SP signed note. `note` is what is signed and verified;
+ * the other fields are its parsed body, for readers (docs/checkpoints.md).
+ */
+export interface SignedCheckpoint {
   readonly tile_id: number;
+  readonly origin: string;
   readonly tree_size: number;
   readonly root_hash: string;
-  /** SHA-256 hex of the canonical JSON of the previous head in the clockchain (64 zeros for the first). */
-  readonly prev_head_hash: string;
-  /** Position of this head in the clockchain, from 0. */
+  /** Position of this head in the clockchain, across tiles, from 0. */
   readonly sequence: number;
+  /** SHA-256 hex of the previous head's checkpoint body (64 zeros for the first). */
+  readonly prev_checkpoint_hash: string;
   readonly issued_unix_ms: number;
-  readonly key_id: string;
-  readonly signature: string;
+  /** The signed note: the checkpoint body, a blank line, then `— <origin> <base64(key ID || signature)>` lines. */
+  readonly note: string;
 }
 
-/** Proof that a receipt is a leaf of a tile's Merkle tree, under a signed head. */
+/** Proof that a receipt is a leaf of a tile's Merkle tree, under a signed checkpoint. */
 export interface AnchorProof {
   /** SHA-256 hex of the receipt's canonical JSON; the leaf data is these 32 bytes. */
   readonly receipt_hash: string;
@@ -97,7 +102,8 @@ export interface AnchorProof {
   readonly root_hash: string;
   /** RFC 9162 inclusion path, hex hashes from the leaf upwards. */
   readonly inclusion_proof: readonly string[];
-  readonly signed_head: SignedHead;
+  /** The tile's signed checkpoint stating `tree_size` and `root_hash`. */
+  readonly checkpoint: SignedCheckpoint;
 }
 
 export interface AnchorSummary {

@@ -7,10 +7,11 @@ import { onceUnlessRejected } from "../authority/once-unless-rejected.js";
 import { SerialQueue } from "../authority/serial-queue.js";
 import { TemporalError, TemporalRangeError, describeValue } from "../core/errors.js";
 import type { AnchorPage, ConsistencyProof } from "../core/service-types.js";
-import type { AnchorProof, AnchorSummary, SignedHead } from "../core/types.js";
+import type { AnchorProof, AnchorSummary, SignedCheckpoint } from "../core/types.js";
 import type { VerifyingKey } from "../core/verifying-key.js";
 import { LedgerCorruptError, isErrno, type LedgerCorruptionReason } from "./errors.js";
 import { ensureHome, type HomePaths } from "./home.js";
+import { migrateOnOpen } from "./ledger-migration.js";
 import { acquireHomeLock } from "./home-lock.js";
 import type { HomeLock } from "./lock.js";
 import { encodeRecordBody, parseRecordBody } from "./record-body.js";
@@ -37,7 +38,7 @@ export interface LedgerStatus {
   readonly records: number;
   readonly tiles: number;
   readonly anchors: number;
-  readonly last_head: SignedHead | undefined;
+  readonly last_checkpoint: SignedCheckpoint | undefined;
   readonly recovered: TornTailRecovery | undefined;
 }
 
@@ -116,6 +117,7 @@ export class FileLogStore implements LogStore {
   readonly #open = onceUnlessRejected(() =>
     this.#ops.run(async () => {
       this.#assertOpen();
+      if (this.#handle === undefined) await migrateOnOpen(this.#paths, this.#key as VerifyingKey, this.#lockWaitMs);
       this.#handle ??= await this.#openFile();
       await this.#catchUp();
       if ((await this.#fileSize()) > this.#length) await this.#locked(() => this.#catchUp(true));
@@ -164,7 +166,7 @@ export class FileLogStore implements LogStore {
    * refuses to serve otherwise), every head added since links to the one
    * before it, and no failed append has left the file in an unknown state.
    * Whole records cut off the end of the file cannot show (compare
-   * `last_head` with a head kept elsewhere).
+   * `last_checkpoint` with one kept elsewhere).
    */
   status(): Promise<LogStatus> {
     return this.#read(() => {
@@ -173,7 +175,7 @@ export class FileLogStore implements LogStore {
         records: state.records,
         tiles: state.tiles(),
         anchors: state.anchors,
-        last_head: state.lastHead,
+        last_checkpoint: state.lastCheckpoint,
         chain_valid: state.chainIntact && this.#failure === undefined,
         recovered: this.#recovered,
       };
@@ -182,8 +184,8 @@ export class FileLogStore implements LogStore {
 
   /** The status with the file's path and the number of tiles, as `LocalAuthority.status()` gives it. */
   async ledgerStatus(): Promise<LedgerStatus> {
-    const { records, tiles, anchors, last_head, recovered } = await this.status();
-    return { path: this.path, records, tiles: tiles.length, anchors, last_head, recovered };
+    const { records, tiles, anchors, last_checkpoint, recovered } = await this.status();
+    return { path: this.path, records, tiles: tiles.length, anchors, last_checkpoint, recovered };
   }
 
   /** Refuses new calls, waits for those in progress, saves a snapshot of what it read since the last, then closes the file. Idempotent. */
@@ -409,7 +411,7 @@ export class FileLogStore implements LogStore {
   async #replay({ offset, body }: FramedRecord): Promise<void> {
     const corrupt = (reason: LedgerCorruptionReason, detail: string): LedgerCorruptError => new LedgerCorruptError(reason, this.path, offset, detail);
     const parsed = parseRecordBody(body);
-    if (parsed === undefined) throw corrupt("RECORD_FORMAT", "the record is not a well-formed anchors/heads object");
+    if (parsed === undefined) throw corrupt("RECORD_FORMAT", "the record is not a well-formed anchors/checkpoints object");
     for (const check of this.#state.replay(parsed, this.#key as VerifyingKey, corrupt)) this.#signatureChecks.push({ offset, check });
     this.#lastRecord = { offset, header: recordHeader(body) };
     if (this.#signatureChecks.length >= SIGNATURE_BATCH) await this.#checkSignatures();

@@ -17,6 +17,8 @@ export interface LocalAuthorityOptions {
    * default (10 s).
    */
   readonly lockWaitMs?: number;
+  /** The authority name of its checkpoints' origins; see `AuthorityParts.authorityName`. */
+  readonly authorityName?: string;
 }
 
 /** The file seams of one home: its key file, its ledger and its challenge directory. */
@@ -52,7 +54,7 @@ export class LocalAuthority extends ComposedAuthority {
   constructor(options: LocalAuthorityOptions = {}) {
     const { home } = homePaths(options.home ?? defaultHome());
     const parts = homeParts({ home, lockWaitMs: options.lockWaitMs });
-    super({ ...parts, clock: options.clock, name: `the local authority at ${home}` });
+    super({ ...parts, clock: options.clock, name: `the local authority at ${home}`, authorityName: options.authorityName });
     this.home = home;
     this.#ledger = parts.log;
   }

@@ -1,7 +1,7 @@
 import { crc32 } from "node:zlib";
 import type { StateImage, TileImage } from "../authority/clockchain-state.js";
-import { isSignedHead } from "../core/signed-head.js";
-import type { SignedHead } from "../core/types.js";
+import { signedCheckpointOf } from "../core/signed-checkpoint.js";
+import type { SignedCheckpoint } from "../core/types.js";
 import { HEADER_BYTES } from "./record-frame.js";
 
 /**
@@ -41,7 +41,8 @@ interface Description {
   readonly records: number;
   readonly chain_intact: boolean;
   readonly heads: number;
-  readonly tiles: readonly { readonly id: number; readonly head: SignedHead }[];
+  /** Each tile's latest head as its signed note, as the ledger keeps it. */
+  readonly tiles: readonly { readonly id: number; readonly note: string }[];
 }
 
 export function encodeSnapshot({ cover, image }: StateSnapshot): Buffer {
@@ -53,10 +54,10 @@ export function encodeSnapshot({ cover, image }: StateSnapshot): Buffer {
     records: image.records,
     chain_intact: image.chainIntact,
     heads: image.headHashes.length / HASH_BYTES,
-    tiles: image.tiles.map(({ id, head }) => ({ id, head })),
+    tiles: image.tiles.map(({ id, head }) => ({ id, note: head.note })),
   };
   const json = Buffer.from(JSON.stringify(description), "utf8");
-  const length = MAGIC.length + 4 + json.length + bodyBytes(description) + CHECKSUM_BYTES;
+  const length = MAGIC.length + 4 + json.length + bodyBytes(description.heads, image.tiles.map(({ head }) => head)) + CHECKSUM_BYTES;
   const out = Buffer.allocUnsafe(length);
   let at = MAGIC.copy(out, 0);
   at = out.writeUInt32BE(json.length, at);
@@ -81,12 +82,15 @@ export function decodeSnapshot(bytes: Buffer): StateSnapshot | string {
     return "its description is not JSON";
   }
   if (!isDescription(description)) return `its description is not that of a version ${VERSION} snapshot`;
+  const heads = headsOf(description);
+  if (heads === undefined) return "a head in its description is not a signed tile checkpoint";
   let at = MAGIC.length + 4 + jsonLength;
-  if (at + bodyBytes(description) !== end) return "its length does not match its description";
+  if (at + bodyBytes(description.heads, heads) !== end) return "its length does not match its description";
   const headHashes = bytes.subarray(at, (at += description.heads * HASH_BYTES));
-  const receipts = bytes.subarray(at, (at += anchorsOf(description) * INDEX_ENTRY_BYTES));
+  const receipts = bytes.subarray(at, (at += anchorsOf(heads) * INDEX_ENTRY_BYTES));
   const tiles: TileImage[] = [];
-  for (const { id, head } of description.tiles) {
+  for (const [i, { id }] of description.tiles.entries()) {
+    const head = heads[i] as SignedCheckpoint;
     const size = head.tree_size;
     const levels: Uint8Array[] = [];
     for (let level = 0; level < levelCount(size); level++) levels.push(bytes.subarray(at, (at += Math.floor(size / 2 ** level) * HASH_BYTES)));
@@ -117,10 +121,9 @@ function writeTile(out: Buffer, start: number, { head, levels, receiptHashes, an
 }
 
 /** Bytes of the hashes and leaves a description announces. */
-function bodyBytes(description: Description): number {
-  const { heads, tiles } = description;
-  let bytes = heads * HASH_BYTES + anchorsOf(description) * INDEX_ENTRY_BYTES;
-  for (const { head } of tiles) {
+function bodyBytes(headCount: number, heads: readonly SignedCheckpoint[]): number {
+  let bytes = headCount * HASH_BYTES + anchorsOf(heads) * INDEX_ENTRY_BYTES;
+  for (const head of heads) {
     const size = head.tree_size;
     for (let level = 0; level < levelCount(size); level++) bytes += Math.floor(size / 2 ** level) * HASH_BYTES;
     bytes += size * (HASH_BYTES + TIME_BYTES);
@@ -128,8 +131,17 @@ function bodyBytes(description: Description): number {
   return bytes;
 }
 
-function anchorsOf({ tiles }: Description): number {
-  return tiles.reduce((sum, { head }) => sum + head.tree_size, 0);
+function anchorsOf(heads: readonly SignedCheckpoint[]): number {
+  return heads.reduce((sum, head) => sum + head.tree_size, 0);
+}
+
+/** The tiles' heads, parsed from their notes (nothing verified), or undefined if one is not a tile checkpoint. */
+function headsOf({ tiles }: Description): SignedCheckpoint[] | undefined {
+  try {
+    return tiles.map(({ note }) => signedCheckpointOf(note));
+  } catch {
+    return undefined;
+  }
 }
 
 /** Levels a tree of `size` leaves keeps: one more than the height of its largest perfect subtree. */
@@ -152,6 +164,6 @@ function isDescription(value: unknown): value is Description {
     typeof d.chain_intact === "boolean" &&
     count(d.heads) &&
     Array.isArray(d.tiles) &&
-    d.tiles.every((t: unknown) => typeof t === "object" && t !== null && count((t as { id: unknown }).id) && isSignedHead((t as { head: unknown }).head))
+    d.tiles.every((t: unknown) => typeof t === "object" && t !== null && count((t as { id: unknown }).id) && typeof (t as { note: unknown }).note === "string")
   );
 }

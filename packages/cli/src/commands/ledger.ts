@@ -1,0 +1,172 @@
+import { stat } from "node:fs/promises";
+import type { LedgerCheck, LedgerFormat, SignedCheckpoint, VerifyingKey } from "@temporal/agent-sdk";
+import { EXIT_FAILURE, EXIT_OK, UsageError } from "../errors.js";
+
+/**
+ * `temporalc ledger status|verify|repair|migrate`: a home's clockchain
+ * ledger, inspected and maintained from the command line. Exit 0 when
+ * the ledger is sound (or was made so), 1 when it is damaged (with where),
+ * 2 for usage and I/O errors (thrown as `UsageError`).
+ */
+
+export interface LedgerCommandOptions {
+  home?: string;
+  json: boolean;
+}
+
+type Sdk = typeof import("@temporal/agent-sdk");
+
+interface Home {
+  readonly sdk: Sdk;
+  readonly home: string;
+  readonly ledger: string;
+  readonly lock: string;
+  /** Bytes in the ledger; 0 when it does not exist. */
+  readonly size: number;
+  readonly format: LedgerFormat | undefined;
+}
+
+async function openHome(options: LedgerCommandOptions): Promise<Home> {
+  const sdk = await import("@temporal/agent-sdk");
+  const { home, ledger, lock } = sdk.homePaths(options.home ?? sdk.defaultHome());
+  const size = await stat(ledger).then(
+    (info) => info.size,
+    (error: NodeJS.ErrnoException) => {
+      if (error.code === "ENOENT") return 0;
+      throw new UsageError(`cannot read ledger ${ledger}: ${error.message}`);
+    },
+  );
+  return { sdk, home, ledger, lock, size, format: size === 0 ? undefined : await sdk.ledgerFormat(ledger) };
+}
+
+/** The home's public key, never creating one: only a ledger with records needs it. */
+async function homeKey({ sdk, home }: Home): Promise<VerifyingKey> {
+  return (await new sdk.FileSigner(sdk.homePaths(home)).load()).verifying;
+}
+
+/** Runs `work`, turning the SDK's storage errors into usage errors (exit 2) and corruption into a report (exit 1). */
+async function guarded(home: Home, options: LedgerCommandOptions, work: () => Promise<number>): Promise<number> {
+  try {
+    return await work();
+  } catch (error) {
+    if (error instanceof home.sdk.LedgerCorruptError) {
+      print(options, { valid: false, reason: error.reason, offset: error.offset, message: error.message }, `invalid: ${error.message}`);
+      return EXIT_FAILURE;
+    }
+    if (error instanceof home.sdk.TemporalError || (error as NodeJS.ErrnoException).syscall !== undefined) throw new UsageError((error as Error).message);
+    throw error;
+  }
+}
+
+function print(options: LedgerCommandOptions, json: object, text: string): void {
+  process.stdout.write(options.json ? `${JSON.stringify(json, null, 2)}\n` : `${text}\n`);
+}
+
+function describeCheckpoint(checkpoint: SignedCheckpoint | undefined): string {
+  return checkpoint === undefined ? "none" : `#${checkpoint.sequence} ${checkpoint.origin} size ${checkpoint.tree_size}, issued ${new Date(checkpoint.issued_unix_ms).toISOString()}`;
+}
+
+function needsMigration(home: Home): UsageError {
+  return new UsageError(`ledger ${home.ledger} is in format 1 (JSON heads); run \`temporalc ledger migrate --home ${home.home}\` first`);
+}
+
+export async function runLedgerStatus(options: LedgerCommandOptions): Promise<number> {
+  const home = await openHome(options);
+  const holder = await home.sdk.readHomeLockHolder(home.lock);
+  const lock = holder === undefined ? null : holder === null ? { pid: null } : holder;
+  const base = { home: home.home, path: home.ledger, format: home.format ?? (home.size === 0 ? home.sdk.LEDGER_FORMAT : null), size: home.size, lock_holder: lock };
+  const lockText = holder === undefined ? "free" : holder === null ? "held (holder unreadable)" : `held by pid ${holder.pid} on ${holder.host} since ${new Date(holder.since_unix_ms).toISOString()}`;
+  if (home.format === 1) {
+    print(options, { ...base, migration_needed: true }, `${home.ledger}\n  format 1 (JSON heads): run \`temporalc ledger migrate --home ${home.home}\`\n  size ${home.size} bytes\n  lock ${lockText}`);
+    return EXIT_OK;
+  }
+  return guarded(home, options, async () => {
+    const check: LedgerCheck | undefined = home.size === 0 ? undefined : await home.sdk.checkLedgerFile(home.ledger, await homeKey(home));
+    const counts = { records: check?.records ?? 0, tiles: check?.tiles ?? 0, anchors: check?.anchors ?? 0 };
+    const torn = check?.torn_tail;
+    print(
+      options,
+      { ...base, ...counts, last_checkpoint: check?.last_checkpoint ?? null, torn_tail: torn ?? null },
+      [
+        home.ledger,
+        `  format ${base.format}, ${home.size} bytes`,
+        `  ${counts.records} records, ${counts.anchors} anchors in ${counts.tiles} tiles`,
+        `  last checkpoint ${describeCheckpoint(check?.last_checkpoint)}`,
+        ...(torn === undefined ? [] : [`  torn tail: ${torn.bytes} bytes at offset ${torn.offset} (temporalc ledger repair removes it)`]),
+        `  lock ${lockText}`,
+      ].join("\n"),
+    );
+    return EXIT_OK;
+  });
+}
+
+export async function runLedgerVerify(options: LedgerCommandOptions): Promise<number> {
+  const home = await openHome(options);
+  if (home.format === 1) throw needsMigration(home);
+  return guarded(home, options, async () => {
+    if (home.size === 0) {
+      print(options, { valid: true, records: 0, anchors: 0 }, `valid: ${home.ledger} is empty`);
+      return EXIT_OK;
+    }
+    const check = await home.sdk.checkLedgerFile(home.ledger, await homeKey(home));
+    if (check.torn_tail !== undefined) {
+      const { offset, bytes } = check.torn_tail;
+      print(
+        options,
+        { valid: false, reason: "TORN_TAIL", offset, bytes, message: `a torn final write of ${bytes} bytes at offset ${offset}` },
+        `invalid: ledger ${home.ledger} ends in a torn final write of ${bytes} bytes at offset ${offset}; every record before it verified (temporalc ledger repair removes it)`,
+      );
+      return EXIT_FAILURE;
+    }
+    print(
+      options,
+      { valid: true, records: check.records, anchors: check.anchors, tiles: check.tiles, last_checkpoint: check.last_checkpoint ?? null },
+      `valid: ${check.records} records, ${check.anchors} anchors in ${check.tiles} tiles; every inclusion, checkpoint signature and chain link checked`,
+    );
+    return EXIT_OK;
+  });
+}
+
+export async function runLedgerRepair(options: LedgerCommandOptions): Promise<number> {
+  const home = await openHome(options);
+  if (home.format === 1) throw needsMigration(home);
+  if (home.size === 0) {
+    print(options, { repaired: false }, `nothing to repair: ${home.ledger} is empty`);
+    return EXIT_OK;
+  }
+  return guarded(home, options, async () => {
+    // Opening the file store verifies every record and, under the home's lock, cuts a torn tail after saving it; it refuses any other damage untouched.
+    const key = await homeKey(home);
+    const store = new home.sdk.FileLogStore(home.sdk.homePaths(home.home));
+    try {
+      await store.open(key);
+      const { recovered, records, anchors } = await store.status();
+      if (recovered === undefined) {
+        print(options, { repaired: false, records, anchors }, `nothing to repair: ${records} records, ${anchors} anchors verified`);
+      } else {
+        print(
+          options,
+          { repaired: true, offset: recovered.offset, bytes: recovered.bytes, saved_to: recovered.saved_to, records, anchors },
+          `repaired: removed a torn tail of ${recovered.bytes} bytes at offset ${recovered.offset}, saved to ${recovered.saved_to}; ${records} records, ${anchors} anchors verified`,
+        );
+      }
+      return EXIT_OK;
+    } finally {
+      await store.close();
+    }
+  });
+}
+
+export async function runLedgerMigrate(options: LedgerCommandOptions): Promise<number> {
+  const home = await openHome(options);
+  return guarded(home, options, async () => {
+    const result = await home.sdk.migrateLedger(home.home);
+    if (!result.migrated) {
+      print(options, { migrated: false, format: home.sdk.LEDGER_FORMAT }, `already in format ${home.sdk.LEDGER_FORMAT}: ${home.ledger}`);
+    } else {
+      const torn = result.dropped_torn_tail === 0 ? "" : `; a torn tail of ${result.dropped_torn_tail} bytes was left out (it is in the backup)`;
+      print(options, { ...result, format: home.sdk.LEDGER_FORMAT }, `migrated ${home.ledger} to format ${home.sdk.LEDGER_FORMAT}: ${result.records} records, ${result.anchors} anchors re-signed as checkpoints and verified; format 1 kept in ${result.backup}${torn}`);
+    }
+    return EXIT_OK;
+  });
+}
