@@ -1,7 +1,6 @@
-import { open } from "node:fs/promises";
 import { ClockchainState } from "../authority/clockchain-state.js";
 import type { VerifyingKey } from "../core/verifying-key.js";
-import { isErrno } from "./errors.js";
+import { openIfPresent } from "./open-if-present.js";
 import { parseRecordBody } from "./record-body.js";
 import { HEADER_BYTES, MAX_RECORD_BYTES, recordAt } from "./record-frame.js";
 import type { ReadableFile } from "./record-reader.js";
@@ -47,13 +46,8 @@ export async function restoreSnapshot(path: string, file: ReadableFile, size: nu
 
 /** The file's bytes in one read (`readFile` reads in 512 KiB steps, which cost more than the reading at a million anchors), or undefined if there is none. */
 async function readWhole(path: string): Promise<Buffer | undefined> {
-  let handle;
-  try {
-    handle = await open(path, "r");
-  } catch (error) {
-    if (isErrno(error, "ENOENT")) return undefined;
-    throw error;
-  }
+  const handle = await openIfPresent(path);
+  if (handle === undefined) return undefined;
   try {
     const { size } = await handle.stat();
     const bytes = Buffer.allocUnsafe(size);
