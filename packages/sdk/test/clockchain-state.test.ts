@@ -1,5 +1,6 @@
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
+import { decodeSnapshot, encodeSnapshot } from "../src/node/state-snapshot.js";
 import {
   ClockchainState,
   MemorySigner,
@@ -78,6 +79,49 @@ describe("ClockchainState", () => {
       }),
       { numRuns: 25 },
     );
+  });
+
+  it("restores from a saved image into a state that answers and appends like the one saved", async () => {
+    const k = await key;
+    const signing: HeadSigning = { key: k.verifying, authority_name: "state.test", issuedUnixMs: () => T0 + 1, sign: (m) => k.sign(m) };
+    const cover = { ledgerOffset: 1, lastRecordOffset: 0, lastRecordHeader: Buffer.alloc(12) };
+    const reject = (detail: string) => new Error(detail);
+    await fc.assert(
+      fc.asyncProperty(batches, fc.array(fc.integer({ min: 0, max: 4 }), { minLength: 1, maxLength: 5 }), async (input, more) => {
+        const { state, records } = await write(input);
+        const decoded = decodeSnapshot(encodeSnapshot({ cover, image: state.image() }));
+        if (typeof decoded === "string") throw new Error(decoded);
+        const restored = await ClockchainState.restore(decoded.image, records.at(-1) as RecordBody, k.verifying, reject);
+        expect(restored.tiles()).toEqual(state.tiles());
+        expect([restored.records, restored.anchors, restored.lastCheckpoint, restored.chainIntact]).toEqual([state.records, state.anchors, state.lastCheckpoint, true]);
+        for (let sequence = 0; sequence <= (state.lastCheckpoint?.sequence ?? 0); sequence++) expect(restored.headHashAt(sequence)).toBe(state.headHashAt(sequence));
+        for (const { tile_id, tree_size } of state.tiles()) {
+          expect(restored.list(tile_id)).toEqual(state.list(tile_id));
+          for (const { receipt_hash } of state.list(tile_id)) expect(restored.proof(receipt_hash)).toEqual(state.proof(receipt_hash));
+          if (tree_size > 1) expect(restored.consistencyProof(tile_id, 1, tree_size)).toEqual(state.consistencyProof(tile_id, 1, tree_size));
+        }
+        // Both extend the same way: the restored trees and chain continue where the saved ones end (Ed25519 signs deterministically).
+        const entries = entriesIn(more, 1000);
+        const signedA = await state.signHeads(state.stage(entries), signing);
+        const signedB = await restored.signHeads(restored.stage(entries), signing);
+        expect(signedB).toEqual(signedA);
+      }),
+      { numRuns: 25 },
+    );
+  });
+
+  it("refuses to restore an image that does not end with the given record's head, or whose heads do not verify", async () => {
+    const k = await key;
+    const { state, records } = await write([[0, 1], [1, 2]]);
+    const reject = (detail: string) => new Error(detail);
+    await expect(ClockchainState.restore(state.image(), records[0] as RecordBody, k.verifying, reject)).rejects.toThrow(/last head of the record/);
+    const image = state.image();
+    // The first tile's checkpoint carrying the second's signature: its text and so its place in the chain are unchanged.
+    const otherSignature = parseNote((image.tiles[1] as { head: SignedCheckpoint }).head.note).signatures[0]!.signature;
+    const forged = { ...image, tiles: image.tiles.map((tile, i) => (i === 0 ? { ...tile, head: resigned(tile.head, (line) => ({ ...line, signature: otherSignature })) } : tile)) };
+    await expect(ClockchainState.restore(forged, records[1] as RecordBody, k.verifying, reject)).rejects.toThrow(/does not verify/);
+    const otherKey = (await new MemorySigner().load()).verifying;
+    await expect(ClockchainState.restore(image, records[1] as RecordBody, otherKey, reject)).rejects.toThrow(/signed by key/);
   });
 
   it("refuses a record whose receipts, leaf order, heads or chain were changed", async () => {

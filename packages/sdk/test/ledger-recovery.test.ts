@@ -111,15 +111,19 @@ beforeAll(async () => {
 });
 
 describe("ledger recovery", () => {
-  // One authority opened per byte offset: 27 to 30 s on a loaded 2-core machine, the default timeout; it gets 120 s.
-  it("survives a cut at every byte offset of the last record, keeping every earlier record", async () => {
-    for (let cut = lastOffset; cut < pristineLedger.length; cut++) {
+  it("survives a cut at any byte offset of the last record, keeping every earlier record", async () => {
+    // Every offset in and just after the header (where the reader's decisions change), then a spread through the body
+    // and its last bytes: a cut anywhere in the body is read the same way, so every offset would only repeat these.
+    const header = Array.from({ length: HEADER_BYTES + 2 }, (_, i) => lastOffset + i);
+    const body = Array.from({ length: 12 }, (_, i) => lastOffset + HEADER_BYTES + 2 + Math.floor(((pristineLedger.length - lastOffset - HEADER_BYTES - 4) * (i + 1)) / 13));
+    const cuts = [...new Set([...header, ...body, pristineLedger.length - 2, pristineLedger.length - 1])];
+    for (const [n, cut] of cuts.entries()) {
       const home = await homeWith(pristineLedger.subarray(0, cut), "cut");
       const status = await withAuthority(home, async (authority) => {
         for (const proof of proofs.slice(0, 2)) expect(await authority.getAnchorProof(proof.receipt_hash)).toEqual(proof);
         expect(await authority.getAnchorProof(proofs[2]?.receipt_hash as string)).toBeUndefined();
         const status = await authority.status();
-        if (cut % 97 === 0) {
+        if (n % 5 === 0) {
           // Appending after recovery continues the tile and the chain.
           const next = await authority.anchor(await authority.issueReceipt(request(4)));
           expect(next).toMatchObject({ tile_id: proofs[2]?.tile_id, leaf_index: 1, checkpoint: { sequence: 2 } });
@@ -129,9 +133,10 @@ describe("ledger recovery", () => {
       const torn = cut - lastOffset;
       expect(status.recovered).toEqual(torn === 0 ? undefined : { offset: lastOffset, bytes: torn, saved_to: expect.stringContaining(".torn-") });
       if (status.recovered !== undefined) expect(await readFile(status.recovered.saved_to)).toEqual(pristineLedger.subarray(lastOffset, cut));
-      if (cut % 97 !== 0) expect((await readFile(join(home, "clockchain.log"))).length).toBe(lastOffset);
+      if (n % 5 !== 0) expect((await readFile(join(home, "clockchain.log"))).length).toBe(lastOffset);
     }
-  }, 120_000);
+    // Hundreds of opens: 15 s alone, twice that on the shared 2-core machine.
+  }, 180_000);
 
   it.each([
     ["zeros (size extended, data never written)", Buffer.alloc(700)],
@@ -223,6 +228,8 @@ describe("ledger recovery", () => {
     // The first record's heads are checked before the second record is replayed, so its bad signature is reported first
     // (the second record's link to the altered head is broken too).
     await writeFile(join(home, "clockchain.log"), rewrite(ledger, (b) => { b[0].checkpoints[1023] = withSignature(b[0].checkpoints[1023], (line) => ({ ...line, signature: signatureOf(b[0].checkpoints[1022]) })); return b; }));
+    // The snapshot saved on closing vouches for the records it covers (they verified when it was saved); this is the full check, without it.
+    await rm(join(home, "clockchain.snapshot"));
     await expect(withAuthority(home, (authority) => authority.status())).rejects.toMatchObject({ reason: "HEAD_SIGNATURE", offset: 0 });
   });
 

@@ -14,6 +14,7 @@ import {
   type Receipt,
   type TwatchNow,
 } from "../src/core/index.js";
+import { createMemoryAuthority } from "../src/authority/index.js";
 
 // --- A tiny real HTTP server -------------------------------------------------
 
@@ -91,6 +92,13 @@ function client(server: TestServer, options: Partial<ClientOptions> = {}): Tempo
 const ctx = contextAt(Date.UTC(2026, 0, 2, 3, 4, 5), { zone: 3, source: "remote" });
 const request = createTsaeRequest(ctx, { scope: "test.remote.v1", action_hash_hex: sha256Hex("action") });
 const receipt: Receipt = { ...request, receipt_version: 1, issued_unix_ms: ctx.unix_ms, key_id: "0123456789abcdef", signature: "ab".repeat(64) };
+/** A real anchor proof, for replies the client checks the shape of. */
+const anchorProof = await (async () => {
+  const authority = createMemoryAuthority();
+  const proof = await authority.anchor(await authority.issueReceipt(request));
+  await authority.close();
+  return proof;
+})();
 const twatchReply = (receive: number, transmit: number): TwatchNow => ({ ctx, sync: { t0_unix_ms: null, receive_unix_ms: receive, transmit_unix_ms: transmit }, prompt: "p" });
 
 // --- Options -----------------------------------------------------------------
@@ -165,6 +173,9 @@ describe("requests", () => {
     "/api/v1/twatch/now": twatchReply(1, 2),
     "/api/v1/clockchain/anchors": page,
     "/api/v1/keys": { keys: {}, note_verifier_keys: {} },
+    "/api/v1/clockchain/anchor": anchorProof,
+    "/api/v1/clockchain/proof": anchorProof,
+    "/api/v1/clockchain/status": { last_checkpoint: anchorProof.checkpoint },
   };
 
   it("maps each method to its endpoint", async () => {
@@ -256,7 +267,7 @@ describe("the client as an Authority", () => {
     const server = await serve((req, res) => {
       if (req.url.startsWith("/api/v1/context")) return json(res, 200, ctx);
       if (req.url === "/api/v1/security/tsae") return json(res, 201, receipt);
-      if (req.url === "/api/v1/clockchain/anchor") return json(res, 200, { receipt_hash: "h" });
+      if (req.url === "/api/v1/clockchain/anchor") return json(res, 200, anchorProof);
       // A service from before note verifier keys: publicKeys needs only the JWKs.
       if (req.url === "/api/v1/keys") return json(res, 200, { keys: { [jwk.kid]: jwk } });
       apiError(res, 404, "NOT_FOUND");
@@ -267,7 +278,7 @@ describe("the client as an Authority", () => {
     // Only the six request fields are sent, read from a copy.
     expect(await remote.issueReceipt({ ...request })).toEqual(receipt);
     expect(JSON.parse(server.seen[1]?.body ?? "")).toEqual(request);
-    expect(await remote.anchor(receipt)).toEqual({ receipt_hash: "h" });
+    expect(await remote.anchor(receipt)).toEqual(anchorProof);
     expect(JSON.parse(server.seen[2]?.body ?? "")).toEqual({ receipt });
     expect(await remote.publicKeys()).toEqual({ [jwk.kid]: jwk });
     // A challenge rides along, from the request or from the options.
@@ -306,6 +317,18 @@ describe("the client as an Authority", () => {
     for (let i = 0; i < replies.length; i++) await expect(client(server).getKeys()).rejects.toMatchObject({ code: "INVALID_RESPONSE", status: 200 });
     const good = await serve((_req, res) => json(res, 200, { keys: {}, note_verifier_keys: { a: vkey } }));
     expect(await client(good).getKeys()).toEqual({ keys: {}, note_verifier_keys: { a: vkey } });
+  });
+
+  it("refuses an anchor proof or status without a signed checkpoint (a service still sending JSON heads), or whose checkpoint differs from its note", async () => {
+    const { checkpoint } = anchorProof;
+    const proofs = [{ ...anchorProof, checkpoint: undefined, signed_head: { sequence: 0 } }, { ...anchorProof, checkpoint: { ...checkpoint, tree_size: checkpoint.tree_size + 1 } }];
+    const server = await serve((_req, res, index) => json(res, 200, proofs[index % 2]));
+    await expect(client(server).anchorTsaeHash(receipt)).rejects.toMatchObject({ code: "INVALID_RESPONSE", status: 200 });
+    await expect(client(server).getAnchorProof("ab".repeat(32))).rejects.toMatchObject({ code: "INVALID_RESPONSE", status: 200 });
+    const statuses = [{ last_checkpoint: { ...checkpoint, note: "x" } }, { last_checkpoint: null }];
+    const statusServer = await serve((_req, res, index) => json(res, 200, statuses[index]));
+    await expect(client(statusServer).getClockchainStatus()).rejects.toMatchObject({ code: "INVALID_RESPONSE", status: 200 });
+    expect(await client(statusServer).getClockchainStatus()).toEqual({ last_checkpoint: null });
   });
 
   it("refuses a page that would not advance", async () => {

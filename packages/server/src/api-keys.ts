@@ -19,9 +19,13 @@ export function hashApiKey(key: string): string {
 /** A new random key (shown to the operator once) and the record that stores its hash. */
 export function createApiKey(tier: Tier, label: string | undefined, now: Date): { key: string; record: ApiKeyRecord } {
   const key = KEY_PREFIX + randomBytes(32).toString("base64url");
+  return { key, record: apiKeyRecord(key, tier, label, now) };
+}
+
+/** The record that stores the hash of `key`. */
+export function apiKeyRecord(key: string, tier: Tier, label: string | undefined, now: Date): ApiKeyRecord {
   const sha256 = hashApiKey(key);
-  const record: ApiKeyRecord = { id: sha256.slice(0, 12), sha256, tier, ...(label === undefined ? {} : { label }), created_utc: now.toISOString() };
-  return { key, record };
+  return { id: sha256.slice(0, 12), sha256, tier, ...(label === undefined ? {} : { label }), created_utc: now.toISOString() };
 }
 
 /** Who presented a key: its id (for the per-key rate limit) and its tier. */

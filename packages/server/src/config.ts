@@ -27,6 +27,8 @@ export interface ServiceConfig {
   readonly challenge_ttl_ms: number;
   /** Take the client address from X-Forwarded-For (only behind a proxy you run). */
   readonly trust_proxy: boolean;
+  /** The authority name of the clockchain's checkpoint origins (`<name>/tile/<tile id>`); null for `temporal-authority/<key id>`. */
+  readonly authority_name: string | null;
 }
 
 export const DEFAULT_CONFIG: ServiceConfig = {
@@ -37,6 +39,7 @@ export const DEFAULT_CONFIG: ServiceConfig = {
   carbon: null,
   challenge_ttl_ms: 60_000,
   trust_proxy: false,
+  authority_name: null,
 };
 
 const bucket = {
@@ -93,6 +96,8 @@ const CONFIG_SCHEMA = {
     },
     challenge_ttl_ms: { type: "integer", minimum: 1000, maximum: 3_600_000 },
     trust_proxy: { type: "boolean" },
+    // A C2SP note key name: no space, "+" or control character (checked again, with its reason, when the authority is made).
+    authority_name: { type: ["string", "null"], pattern: "^[^\\s+\\u0000-\\u001f\\u007f]+$" },
   },
 } as const;
 

@@ -1,4 +1,4 @@
-import { STATUS_CODES, type ServerResponse } from "node:http";
+import { STATUS_CODES } from "node:http";
 import type { Socket } from "node:net";
 import { HttpError } from "./http-error.js";
 
@@ -20,20 +20,9 @@ export function addHeaders(headers: HeaderList, more: Readonly<Record<string, st
   for (const name in more) headers.push(name, more[name] as string);
 }
 
-/** Sends `json`, the JSON text of a reply. */
-export function sendJson(response: ServerResponse, status: number, headers: HeaderList, json: string): void {
+/** Adds the headers of a reply whose body is `json`, the JSON text. */
+export function jsonHeaders(headers: HeaderList, json: string): void {
   headers.push("content-type", JSON_TYPE, "content-length", String(Buffer.byteLength(json)));
-  response.writeHead(status, headers).end(json);
-}
-
-export function sendError(response: ServerResponse, headers: HeaderList, error: HttpError): void {
-  // Only a bug answers twice; the connection is then in an unknown state, so it is dropped rather than written to again.
-  if (response.headersSent) {
-    response.destroy();
-    return;
-  }
-  addHeaders(headers, error.headers);
-  sendJson(response, error.status, headers, JSON.stringify(error.body));
 }
 
 /** Answers a request Node's HTTP parser refused (oversized headers, a bad header name, Content-Length with chunked) in the error shape, then closes. */
@@ -46,7 +35,8 @@ export function rejectMalformedRequest(error: Error & { code?: string }, socket:
   const body = JSON.stringify(reply.body);
   if (socket.writable) {
     const headers = commonHeaders();
-    headers.push("content-type", JSON_TYPE, "content-length", String(Buffer.byteLength(body)), "connection", "close");
+    jsonHeaders(headers, body);
+    headers.push("connection", "close");
     let head = `HTTP/1.1 ${reply.status} ${STATUS_CODES[reply.status]}\r\n`;
     for (let i = 0; i < headers.length; i += 2) head += `${headers[i]}: ${headers[i + 1]}\r\n`;
     socket.write(`${head}\r\n${body}`);

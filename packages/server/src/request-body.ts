@@ -23,8 +23,9 @@ export function readJsonBody(request: IncomingMessage, limitBytes: number, done:
     done(undefined, undefined);
     return;
   }
-  if (type === undefined || mediaType(type) !== "application/json") {
-    done(new HttpError(415, "UNSUPPORTED_MEDIA_TYPE", `send the body as application/json (got ${JSON.stringify(type ?? "none")})`));
+  const unsupported = unsupportedType(type);
+  if (unsupported !== undefined) {
+    done(unsupported);
     return;
   }
   if (declared !== undefined && Number(declared) > limitBytes) {
@@ -57,6 +58,23 @@ export function readJsonBody(request: IncomingMessage, limitBytes: number, done:
   };
   request.on("data", onData);
   request.on("end", onEnd);
+}
+
+/**
+ * The same rules for a body already read whole (the in-process transport), where an empty `bytes` is no body.
+ * Throws the HttpError to answer.
+ */
+export function parseJsonBody(type: string | undefined, bytes: Buffer, limitBytes: number): unknown {
+  if (type === undefined && bytes.length === 0) return undefined;
+  const unsupported = unsupportedType(type);
+  if (unsupported !== undefined) throw unsupported;
+  if (bytes.length > limitBytes) throw tooLarge(limitBytes);
+  return parseJson(bytes);
+}
+
+function unsupportedType(type: string | undefined): HttpError | undefined {
+  if (type !== undefined && mediaType(type) === "application/json") return undefined;
+  return new HttpError(415, "UNSUPPORTED_MEDIA_TYPE", `send the body as application/json (got ${JSON.stringify(type ?? "none")})`);
 }
 
 function parseJson(bytes: Buffer): unknown {

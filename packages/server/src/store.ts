@@ -21,6 +21,8 @@ export interface ServiceAuthorityOptions {
   readonly store?: ServiceStore;
   readonly signer?: Signer;
   readonly clock: () => number;
+  /** See `ServiceConfig.authority_name`; default `temporal-authority/<key id>`. */
+  readonly authorityName?: string;
 }
 
 /** The home's ledger and challenge directory, shared with any other process using that home. */
@@ -32,5 +34,5 @@ export function fileStore(home: string): ServiceStore {
 export function serviceAuthority(options: ServiceAuthorityOptions): ServiceAuthority {
   const home = homeParts({ home: options.home });
   const { log, challenges } = options.store ?? home;
-  return createAuthority({ signer: options.signer ?? home.signer, log, challenges, clock: options.clock, name: `the service's authority (home ${options.home})` });
+  return createAuthority({ signer: options.signer ?? home.signer, log, challenges, clock: options.clock, name: `the service's authority (home ${options.home})`, authorityName: options.authorityName });
 }

@@ -1,8 +1,9 @@
 /**
- * The SDK's HTTP client against a real service: one test per endpoint
- * (every operationId of ROUTES), every reply checked against the OpenAPI
- * document, the example replies of docs/service.md checked against it too,
- * and a compiled mission anchoring in the service through TEMPORAL_URL.
+ * The SDK's HTTP client against a real service and against the in-process
+ * stand-in (`@temporal/server/testing`), with the same assertions: one test
+ * per endpoint (every operationId of ROUTES), every reply checked against the
+ * OpenAPI document, the example replies of docs/service.md checked against it
+ * too, and a compiled mission anchoring in a real service through TEMPORAL_URL.
  */
 import { execFile } from "node:child_process";
 import { mkdir, readFile, readdir, symlink, writeFile } from "node:fs/promises";
@@ -40,7 +41,7 @@ import {
 } from "@temporal/agent-sdk";
 import { beforeAll, describe, expect, it } from "vitest";
 import { ROUTES } from "../src/index.js";
-import { startService, tempDir, type RunningService } from "./helpers.js";
+import { REAL_SERVICE, STAND_IN, startService, tempDir, type RunningService, type ServiceUnderTest } from "./helpers.js";
 
 const run = promisify(execFile);
 const ROOT = fileURLToPath(new URL("../../../", import.meta.url));
@@ -58,9 +59,9 @@ interface Exchange {
 
 const exchanges: Exchange[] = [];
 
-/** The real fetch, recording the method, path, status and parsed body of each reply. */
-const recordingFetch: FetchFunction = async (url, init) => {
-  const response = await fetch(url, init);
+/** `transport` (the real fetch, or the stand-in's), recording the method, path, status and parsed body of each reply. */
+const recording = (transport: ServiceUnderTest["fetch"]): FetchFunction => async (url, init) => {
+  const response = await transport(url, init);
   const text = await response.text();
   let body: unknown = text;
   try {
@@ -77,15 +78,15 @@ const recordingFetch: FetchFunction = async (url, init) => {
 const OPERATIONS = new Map(ROUTES.map((route) => [route.operationId, route]));
 
 /** A client holding the key of the tier of `operationId`'s route (none for public routes). */
-function clientFor(running: RunningService, operationId: string): TemporalClient {
+function clientFor(running: ServiceUnderTest, operationId: string): TemporalClient {
   const route = OPERATIONS.get(operationId);
   if (route === undefined) throw new Error(`no route has operationId ${operationId}`);
   return clientOfTier(running, route.tier);
 }
 
-function clientOfTier(running: RunningService, tier: Tier): TemporalClient {
+function clientOfTier(running: ServiceUnderTest, tier: Tier): TemporalClient {
   const apiKey = tier === "public" ? undefined : running.keys[tier];
-  return createClient({ baseUrl: running.url, fetch: recordingFetch, retries: 0, ...(apiKey === undefined ? {} : { apiKey }) });
+  return createClient({ baseUrl: running.url, fetch: recording(running.fetch), retries: 0, ...(apiKey === undefined ? {} : { apiKey }) });
 }
 
 async function apiError(promise: Promise<unknown>): Promise<TemporalApiError> {
@@ -140,30 +141,13 @@ function carbonAwareForecast(location: string, values: (hour: number) => number)
   };
 }
 
-/** Fixed clock, static HS-Bloch score 0.9, a westeurope forecast file (with an eastus one to ignore). */
-let fixed: RunningService;
-/** Fixed clock, quality from a file, no carbon source. */
-let fileQuality: RunningService;
-let qualityFile: string;
-let forecastFile: string;
-let forecastJson: string;
-/** The real clock. */
-let live: RunningService;
+/** A real service on the real clock: the OpenAPI document, and the service of the compiled mission. */
+let reference: RunningService;
 let openapi: Record<string, unknown>;
 
 beforeAll(async () => {
-  const dir = await tempDir();
-  forecastFile = join(dir, "forecast.json");
-  forecastJson = JSON.stringify([carbonAwareForecast("eastus", () => 1), carbonAwareForecast("westeurope", (hour) => HOURLY[hour] ?? 250)]);
-  await writeFile(forecastFile, forecastJson);
-  qualityFile = join(dir, "quality.json");
-  await writeFile(qualityFile, JSON.stringify({ score: 0.4, updated_unix_ms: T - 1000 }));
-  [fixed, fileQuality, live] = await Promise.all([
-    startService({ quality: { score: 0.9 }, carbon: { forecast_file: forecastFile, location: "westeurope" } }, { clock: () => T }),
-    startService({ quality: { file: qualityFile } }, { clock: () => T }),
-    startService(),
-  ]);
-  openapi = (await (await fetch(`${live.url}/api/v1/openapi.json`)).json()) as Record<string, unknown>;
+  reference = await startService();
+  openapi = (await (await fetch(`${reference.url}/api/v1/openapi.json`)).json()) as Record<string, unknown>;
 });
 
 // --- The schema checks -----------------------------------------------------
@@ -197,7 +181,32 @@ function replyProblems(method: string, path: string, status: number, body: unkno
 
 // --- 1. Every endpoint through the client ------------------------------------
 
-describe("the SDK client against a real service", () => {
+describe.each([REAL_SERVICE, STAND_IN])("the SDK client against $name", (kind) => {
+  /** Fixed clock, static HS-Bloch score 0.9, a westeurope forecast file (with an eastus one to ignore). */
+  let fixed: ServiceUnderTest;
+  /** Fixed clock, quality from a file, no carbon source. */
+  let fileQuality: ServiceUnderTest;
+  /** The real clock. */
+  let live: ServiceUnderTest;
+  // Files of this suite's own, since the tests below rewrite them.
+  let qualityFile: string;
+  let forecastFile: string;
+  let forecastJson: string;
+
+  beforeAll(async () => {
+    const dir = await tempDir();
+    forecastFile = join(dir, "forecast.json");
+    forecastJson = JSON.stringify([carbonAwareForecast("eastus", () => 1), carbonAwareForecast("westeurope", (hour) => HOURLY[hour] ?? 250)]);
+    await writeFile(forecastFile, forecastJson);
+    qualityFile = join(dir, "quality.json");
+    await writeFile(qualityFile, JSON.stringify({ score: 0.4, updated_unix_ms: T - 1000 }));
+    [fixed, fileQuality, live] = await Promise.all([
+      kind.start({ quality: { score: 0.9 }, carbon: { forecast_file: forecastFile, location: "westeurope" } }, { at: T }),
+      kind.start({ quality: { file: qualityFile } }, { at: T }),
+      kind.start(),
+    ]);
+  });
+
   const zone1 = contextAt(T, { zone: 1 });
   const action = (text: string) => sha256Hex(text);
   let keys: Record<string, PublicKeyJwk>;
@@ -206,7 +215,7 @@ describe("the SDK client against a real service", () => {
   const tile5Proofs: AnchorProof[] = [];
   const tile5Receipts: Receipt[] = [];
 
-  async function issue(running: RunningService, zone: number, text: string): Promise<Receipt> {
+  async function issue(running: ServiceUnderTest, zone: number, text: string): Promise<Receipt> {
     return clientFor(running, "issueTsae").issueTsae(createTsaeRequest(contextAt(T, { zone }), { scope: "tests.client.v1", action_hash_hex: action(text) }));
   }
 
@@ -306,7 +315,7 @@ describe("the SDK client against a real service", () => {
     expect(before1970).toMatchObject({ allow: true, phase_deg: 15 });
     expect(before1970.ctx).toMatchObject({ unix_ms: -3_600_000, day_index: -1, swt_zone: 1 });
     await expect(client.checkAllow([0, 90], { at: Number.NaN })).rejects.toMatchObject({ code: "INVALID_TIME" });
-    const outOfRange = await fetch(`${fixed.url}/api/v1/allow`, { method: "POST", headers: { "content-type": "application/json" }, body: '{"window":[0,90],"at_unix_ms":9e15}' });
+    const outOfRange = await fixed.fetch(`${fixed.url}/api/v1/allow`, { method: "POST", headers: { "content-type": "application/json" }, body: '{"window":[0,90],"at_unix_ms":9e15}' });
     expect(outOfRange.status).toBe(400);
     expect(((await outOfRange.json()) as { error: { details: { field: string }[] } }).error.details.map((d) => d.field)).toEqual(["body.at_unix_ms"]);
 
@@ -469,7 +478,7 @@ describe("the SDK client against a real service", () => {
     );
     expect(status.tiles).toHaveLength(2);
     expect(status.anchors).toBe(7);
-    expect(status.store).toEqual({ kind: "file", records: 7 });
+    expect(status.store).toEqual({ kind: fixed.storeKind, records: 7 });
     expect(status.last_checkpoint).toEqual(tile5Proofs[4]!.checkpoint);
     expect(await verifySignedCheckpoint(status.last_checkpoint!, Object.values(keys)[0]!)).toBe(true);
   });
@@ -648,7 +657,7 @@ describe("replies and the OpenAPI document", () => {
 describe("a compiled mission with TEMPORAL_URL", () => {
   let work: string;
   let home: string;
-  const env = () => ({ ...process.env, TEMPORAL_URL: live.url, TEMPORAL_API_KEY: live.keys.enterprise, TEMPORAL_HOME: home, NO_COLOR: "1" });
+  const env = () => ({ ...process.env, TEMPORAL_URL: reference.url, TEMPORAL_API_KEY: reference.keys.enterprise, TEMPORAL_HOME: home, NO_COLOR: "1" });
 
   beforeAll(async () => {
     work = await tempDir();
@@ -665,13 +674,13 @@ describe("a compiled mission with TEMPORAL_URL", () => {
   });
 
   async function publicKeys(): Promise<Record<string, PublicKeyJwk>> {
-    const response = await fetch(`${live.url}/api/v1/keys`); // no key: keys are public
+    const response = await fetch(`${reference.url}/api/v1/keys`); // no key: keys are public
     expect(response.status).toBe(200);
     return ((await response.json()) as { keys: Record<string, PublicKeyJwk> }).keys;
   }
 
   async function proofOnService(hash: string): Promise<unknown> {
-    const response = await fetch(`${live.url}/api/v1/clockchain/proof?receipt_hash=${hash}`, { headers: { authorization: `Bearer ${live.keys.enterprise}` } });
+    const response = await fetch(`${reference.url}/api/v1/clockchain/proof?receipt_hash=${hash}`, { headers: { authorization: `Bearer ${reference.keys.enterprise}` } });
     expect(response.status).toBe(200);
     return response.json();
   }
@@ -719,7 +728,7 @@ describe("a compiled mission with TEMPORAL_URL", () => {
     expect(anchored, stdout).not.toBeNull();
     const [, tile, leaf, size, root] = anchored!;
 
-    const client = createClient({ baseUrl: live.url, apiKey: live.keys.enterprise });
+    const client = createClient({ baseUrl: reference.url, apiKey: reference.keys.enterprise });
     const anchors = await client.listAnchors(Number(tile));
     const summary = anchors.find((a) => a.leaf_index === Number(leaf));
     expect(summary).toBeDefined();

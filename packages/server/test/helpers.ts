@@ -4,6 +4,7 @@ import { join } from "node:path";
 import { afterAll } from "vitest";
 import type { Tier } from "@temporal/agent-sdk";
 import { DEFAULT_CONFIG, createApiKey, createService, type ServiceConfig, type TemporalService } from "../src/index.js";
+import { createTestService } from "../src/testing.js";
 
 const cleanups: (() => Promise<void>)[] = [];
 
@@ -51,3 +52,40 @@ export async function startService(overrides: Partial<ServiceConfig> = {}, optio
   const keys = Object.fromEntries(created.map(([tier, { key }]) => [tier, key])) as Record<Exclude<Tier, "public">, string>;
   return { url, home, service, keys, config };
 }
+
+/** A service a suite runs against, real or in-process, reached through `fetch`. */
+export interface ServiceUnderTest {
+  /** The base URL to give the client. */
+  readonly url: string;
+  /** One API key per tier (public has none). */
+  readonly keys: Readonly<Record<Exclude<Tier, "public">, string>>;
+  /** Reaches this service: the global fetch for a real one. */
+  readonly fetch: (url: string, init?: RequestInit) => Promise<Response>;
+  /** The kind of log store `clockchain/status` reports. */
+  readonly storeKind: "file" | "memory";
+}
+
+/** How a suite gets a service of one kind: the same config overrides and, when `at` is given, a clock pinned there. */
+export interface ServiceKind {
+  readonly name: string;
+  start(overrides?: Partial<ServiceConfig>, options?: { at?: number }): Promise<ServiceUnderTest>;
+}
+
+export const REAL_SERVICE: ServiceKind = {
+  name: "a real service",
+  async start(overrides = {}, { at } = {}) {
+    const running = await startService(overrides, at === undefined ? {} : { clock: () => at });
+    return { url: running.url, keys: running.keys, fetch: (url, init) => fetch(url, init), storeKind: "file" };
+  },
+};
+
+/** createTestService with what startService sets: the test origins and no rate limits (its keys are its own). */
+export const STAND_IN: ServiceKind = {
+  name: "the in-process stand-in",
+  async start(overrides = {}, { at } = {}) {
+    const { quality = null, carbon = null, keys: _keys, ...config } = { cors: { origins: [...ALLOWED_ORIGINS] }, ...overrides };
+    const service = createTestService({ ...(at === undefined ? {} : { now: at }), quality, carbon, config });
+    cleanups.push(() => service.close());
+    return { url: service.baseUrl, keys: service.apiKeys, fetch: service.fetch, storeKind: "memory" };
+  },
+};

@@ -4,13 +4,14 @@ import { HashList } from "../core/hash-list.js";
 import { MerkleTree, leafHash } from "../core/merkle.js";
 import { ED25519_SIGNATURE_TYPE, noteKeyId } from "../core/note-key.js";
 import { receiptHash } from "../core/receipt.js";
-import { originSignature } from "../core/signed-checkpoint.js";
+import { originSignature, signedCheckpointHash } from "../core/signed-checkpoint.js";
 import { formatNote, parseNote } from "../core/signed-note.js";
 import type { AnchorPage, ConsistencyProof, TileStatus } from "../core/service-types.js";
 import { GENESIS_CHECKPOINT_HASH, checkpointHash, formatTileCheckpoint } from "../core/tile-checkpoint.js";
 import { tileOrigin } from "../core/tile-origin.js";
 import type { AnchorProof, AnchorSummary, Receipt, SignedCheckpoint } from "../core/types.js";
 import { rawPublicKey, type VerifyingKey } from "../core/verifying-key.js";
+import { ReceiptIndex } from "./receipt-index.js";
 import type { HeadSigning, LogEntry } from "./seams.js";
 
 export interface StoredAnchor {
@@ -41,8 +42,8 @@ export interface Tile {
   readonly id: number;
   /** Holds committed leaves plus those of an append in progress. */
   readonly tree: MerkleTree;
-  /** Committed leaves only, like everything below. */
-  readonly receiptHashes: string[];
+  /** Committed leaves only, like everything below; 32 bytes each, as strings would cost several times that. */
+  readonly receiptHashes: HashList;
   readonly anchoredAt: number[];
   head: SignedCheckpoint | undefined;
 }
@@ -53,6 +54,32 @@ export interface StagedLeaf {
   readonly receipt: Receipt;
   readonly hash: string;
   readonly leafIndex: number;
+}
+
+/** A tile as `ClockchainState.image()` gives it: its latest head, tree levels and committed leaves. */
+export interface TileImage {
+  readonly id: number;
+  readonly head: SignedCheckpoint;
+  /** `MerkleTree.levels()` of the tile's tree at the head's size. */
+  readonly levels: readonly Uint8Array[];
+  /** 32 bytes per leaf. */
+  readonly receiptHashes: Uint8Array;
+  readonly anchoredAt: readonly number[];
+}
+
+/**
+ * Everything a state holds, as plain data: what a store saves beside its
+ * records so that it can restore the state without replaying them. Views
+ * into the live state, valid until it next changes.
+ */
+export interface StateImage {
+  readonly records: number;
+  readonly chainIntact: boolean;
+  /** `checkpointHash` of every head, by sequence, 32 bytes each. */
+  readonly headHashes: Uint8Array;
+  /** `ReceiptIndex.table()`: every receipt hash with its tile and leaf, sorted. */
+  readonly receipts: Uint8Array;
+  readonly tiles: readonly TileImage[];
 }
 
 export interface SignedHeads {
@@ -69,12 +96,13 @@ export interface SignedHeads {
  */
 export class ClockchainState {
   readonly #tiles = new Map<number, Tile>();
-  readonly #index = new Map<string, { tile: Tile; leafIndex: number }>();
+  #index = new ReceiptIndex();
+  #anchors = 0;
   #records = 0;
   #lastHead: SignedCheckpoint | undefined;
   #lastHeadHash = GENESIS_CHECKPOINT_HASH;
   /** `checkpointHash` of every head held, by sequence, as 32 bytes each: what `headHashAt` answers from. */
-  readonly #headHashes = new HashList();
+  #headHashes = new HashList();
   /** False if a head was ever published out of sequence or not linked to the one before (see `chainIntact`). */
   #chainIntact = true;
 
@@ -83,7 +111,7 @@ export class ClockchainState {
   }
 
   get anchors(): number {
-    return this.#index.size;
+    return this.#anchors;
   }
 
   get lastCheckpoint(): SignedCheckpoint | undefined {
@@ -148,9 +176,10 @@ export class ClockchainState {
   publish(leaves: readonly StagedLeaf[], { heads, hashes }: SignedHeads): void {
     const anchoredAt = new Map(heads.map((head) => [head.tile_id, head.issued_unix_ms]));
     for (const { tile, hash, leafIndex } of leaves) {
-      tile.receiptHashes.push(hash);
+      tile.receiptHashes.push(hexToBytes(hash));
       tile.anchoredAt.push(anchoredAt.get(tile.id) as number);
-      this.#index.set(hash, { tile, leafIndex });
+      this.#index.set(hash, { tileId: tile.id, leafIndex });
+      this.#anchors++;
     }
     heads.forEach((head, i) => {
       (this.#tiles.get(head.tile_id) as Tile).head = head;
@@ -188,7 +217,8 @@ export class ClockchainState {
   proof(hash: string): AnchorProof | undefined {
     const entry = this.#index.get(hash);
     if (entry === undefined) return undefined;
-    const { tile, leafIndex } = entry;
+    const tile = this.#tiles.get(entry.tileId) as Tile;
+    const { leafIndex } = entry;
     const head = tile.head as SignedCheckpoint;
     return {
       receipt_hash: hash,
@@ -204,7 +234,7 @@ export class ClockchainState {
   list(tileId: number): AnchorSummary[] {
     const tile = this.#tiles.get(tileId);
     if (tile === undefined) return [];
-    return tile.receiptHashes.map((_, leafIndex) => summary(tile, leafIndex));
+    return Array.from({ length: tile.receiptHashes.length }, (_, leafIndex) => summary(tile, leafIndex));
   }
 
   page(tileId: number, offset: number, limit: number): AnchorPage {
@@ -250,6 +280,67 @@ export class ClockchainState {
     return Number.isSafeInteger(sequence) && sequence >= 0 && sequence < this.#headHashes.length ? bytesToHex(this.#headHashes.get(sequence)) : undefined;
   }
 
+  /** The state as plain data, to save; see `restore`. */
+  image(): StateImage {
+    const tiles: TileImage[] = [];
+    for (const tile of this.#tiles.values()) {
+      if (tile.head === undefined) continue;
+      tiles.push({ id: tile.id, head: tile.head, levels: tile.tree.levels(), receiptHashes: tile.receiptHashes.bytes(), anchoredAt: tile.anchoredAt });
+    }
+    return { records: this.#records, chainIntact: this.#chainIntact, headHashes: this.#headHashes.bytes(), receipts: this.#index.table(), tiles };
+  }
+
+  /**
+   * The state an image was taken of, taking its buffers over. Checks what
+   * binds the image to `key` without replaying: each tile's tree has its
+   * head's size and root, each head is signed by `key` and is the head the
+   * chain holds at its sequence, and the chain ends with the latest of them,
+   * which is the last head of `lastRecord` (the last record the image covers).
+   * Throws `reject("SNAPSHOT_MISMATCH", ...)` otherwise. The leaves below
+   * the heads are taken on trust: they were verified when the image was taken.
+   */
+  static async restore(image: StateImage, lastRecord: RecordBody, key: VerifyingKey, reject: (detail: string) => Error): Promise<ClockchainState> {
+    const state = new ClockchainState();
+    const headHashes = HashList.adopt(image.headHashes);
+    const publicKey = rawPublicKey(key.jwk);
+    const signatures: { signatureHex: string; message: string }[] = [];
+    let last: SignedCheckpoint | undefined;
+    for (const { id, head, levels, receiptHashes, anchoredAt } of image.tiles) {
+      const signature = head.tile_id === id ? originSignature(parseNote(head.note), head.origin, publicKey) : undefined;
+      if (signature === undefined) throw reject(`the head of tile ${id} is not a checkpoint of that tile signed by key ${key.key_id}`);
+      signatures.push(signature);
+      if (receiptHashes.length !== head.tree_size * HashList.HASH_BYTES || anchoredAt.length !== head.tree_size) throw reject(`tile ${id} holds other than its head's ${head.tree_size} leaves`);
+      let tree: MerkleTree;
+      try {
+        tree = MerkleTree.fromLevels(head.tree_size, levels);
+      } catch (error) {
+        throw reject(`tile ${id}: ${(error as Error).message}`);
+      }
+      if (head.tree_size === 0 || bytesToHex(tree.root()) !== head.root_hash) throw reject(`the tree of tile ${id} does not have its head's root`);
+      if (!(head.sequence < headHashes.length && bytesToHex(headHashes.get(head.sequence)) === signedCheckpointHash(head))) throw reject(`the head of tile ${id} is not the chain's head ${head.sequence}`);
+      state.#tiles.set(id, { id, tree, receiptHashes: HashList.adopt(receiptHashes), anchoredAt: [...anchoredAt], head });
+      state.#anchors += head.tree_size;
+      if (last === undefined || head.sequence > last.sequence) last = head;
+    }
+    const recordHead = lastRecord.heads.at(-1);
+    if (last === undefined || last.sequence !== headHashes.length - 1) throw reject("the chain does not end with the latest tile head");
+    if (recordHead === undefined || recordHead.note !== last.note) throw reject("the chain does not end with the last head of the record it says it ends with");
+    const valid = await Promise.all(signatures.map(({ signatureHex, message }) => key.verify(signatureHex, message).catch(() => false)));
+    if (valid.includes(false)) throw reject(`the signature of the head of tile ${image.tiles[valid.indexOf(false)]?.id} does not verify`);
+    state.#headHashes = headHashes;
+    try {
+      state.#index = new ReceiptIndex(image.receipts);
+    } catch (error) {
+      throw reject((error as Error).message);
+    }
+    if (state.#index.size !== state.#anchors) throw reject(`the receipt index holds ${state.#index.size} receipts, the tiles ${state.#anchors}`);
+    state.#records = image.records;
+    state.#chainIntact = image.chainIntact;
+    state.#lastHead = last;
+    state.#lastHeadHash = signedCheckpointHash(last);
+    return state;
+  }
+
   #nextSequence(): number {
     return this.#lastHead === undefined ? 0 : this.#lastHead.sequence + 1;
   }
@@ -257,7 +348,7 @@ export class ClockchainState {
   #tile(id: number): Tile {
     let tile = this.#tiles.get(id);
     if (tile === undefined) {
-      tile = { id, tree: new MerkleTree(), receiptHashes: [], anchoredAt: [], head: undefined };
+      tile = { id, tree: new MerkleTree(), receiptHashes: new HashList(), anchoredAt: [], head: undefined };
       this.#tiles.set(id, tile);
     }
     return tile;
@@ -321,7 +412,7 @@ function summary(tile: Tile, leafIndex: number): AnchorSummary {
   return {
     tile_id: tile.id,
     leaf_index: leafIndex,
-    receipt_hash: tile.receiptHashes[leafIndex] as string,
+    receipt_hash: bytesToHex(tile.receiptHashes.get(leafIndex)),
     anchored_unix_ms: tile.anchoredAt[leafIndex] as number,
   };
 }

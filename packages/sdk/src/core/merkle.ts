@@ -34,8 +34,31 @@ export class MerkleTree {
   readonly #edge = new Map<number, Uint8Array>();
   #edgeEnd = -1;
 
+  /**
+   * A tree of `size` leaves from the stored hashes of its levels (as
+   * `levels()` gives them), taken over rather than copied. Only the level
+   * lengths are checked: callers check the root against a signed one.
+   */
+  static fromLevels(size: number, levels: readonly Uint8Array[]): MerkleTree {
+    const tree = new MerkleTree();
+    tree.#levels.length = 0;
+    for (const [level, bytes] of levels.entries()) {
+      const list = HashList.adopt(bytes);
+      if (list.length !== Math.floor(size / 2 ** level)) throw new TemporalRangeError("INVALID_TREE_SIZE", `level ${level} of a tree of ${size} leaves holds ${list.length} hashes`);
+      tree.#levels.push(list);
+    }
+    if (tree.#levels.length === 0) tree.#levels.push(new HashList());
+    if (tree.size !== size || (size > 0 && 2 ** levels.length <= size)) throw new TemporalRangeError("INVALID_TREE_SIZE", `${levels.length} levels cannot hold a tree of ${size} leaves`);
+    return tree;
+  }
+
   get size(): number {
     return (this.#levels[0] as HashList).length;
+  }
+
+  /** The hashes of every complete aligned subtree, level by level from the leaves (views, not copies). */
+  levels(): Uint8Array[] {
+    return this.#levels.map((level) => level.bytes());
   }
 
   /** Appends a leaf hash (see `leafHash`) and returns its index. */

@@ -12,6 +12,8 @@ export interface HomePaths {
   readonly lock: string;
   readonly signingKey: string;
   readonly ledger: string;
+  /** The ledger's state as of one of its records (derived: rebuilt from the ledger when missing or unusable). */
+  readonly snapshot: string;
   /** One file per outstanding challenge. */
   readonly challenges: string;
 }
@@ -23,6 +25,7 @@ export function homePaths(home: string): HomePaths {
     lock: join(root, "lock"),
     signingKey: join(root, "signing-key.pem"),
     ledger: join(root, "clockchain.log"),
+    snapshot: join(root, "clockchain.snapshot"),
     challenges: join(root, "challenges"),
   };
 }

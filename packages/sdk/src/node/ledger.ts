@@ -5,7 +5,7 @@ import { ClockchainState, type PendingSignature, type StagedLeaf } from "../auth
 import type { HeadSigning, LogEntry, LogRecovery, LogStatus, LogStore } from "../authority/seams.js";
 import { onceUnlessRejected } from "../authority/once-unless-rejected.js";
 import { SerialQueue } from "../authority/serial-queue.js";
-import { TemporalError } from "../core/errors.js";
+import { TemporalError, TemporalRangeError, describeValue } from "../core/errors.js";
 import type { AnchorPage, ConsistencyProof } from "../core/service-types.js";
 import type { AnchorProof, AnchorSummary, SignedCheckpoint } from "../core/types.js";
 import type { VerifyingKey } from "../core/verifying-key.js";
@@ -17,10 +17,18 @@ import type { HomeLock } from "./lock.js";
 import { encodeRecordBody, parseRecordBody } from "./record-body.js";
 import { HEADER_BYTES, frameRecord, recordHeader } from "./record-frame.js";
 import { readRecords, type FramedRecord } from "./record-reader.js";
+import { restoreSnapshot, saveSnapshot } from "./snapshot-store.js";
 import { syncDirectory } from "./sync-directory.js";
 
 /** Head signatures checked at once while reading, bounding the memory they hold. */
 const SIGNATURE_BATCH = 1024;
+/** A snapshot is saved after an append once this many records (by default), or this much time, passed since the last... */
+const SNAPSHOT_EVERY_RECORDS = 1024;
+const SNAPSHOT_EVERY_MS = 10_000;
+/** ...and at least this many times as long as saving the last one took, so saving costs appenders a bounded share of their time. */
+const SNAPSHOT_COST_FACTOR = 10;
+/** How long closing waits for the lock to save a snapshot: a reader's close should not hang behind a long append. */
+const CLOSING_SNAPSHOT_LOCK_WAIT_MS = 1000;
 
 /** A torn tail removed by this store; `saved_to` keeps its bytes. */
 export type TornTailRecovery = LogRecovery;
@@ -37,6 +45,12 @@ export interface LedgerStatus {
 export interface FileLogStoreOptions {
   /** How long an append waits for the home's lock, ms (the lock's default when undefined). */
   readonly lockWaitMs?: number;
+  /**
+   * Records appended or read since the last snapshot after which an append
+   * saves a new one (default 1024; see docs/sdk.md, "Opening from the
+   * snapshot"): fewer means less to replay after a crash, more saves.
+   */
+  readonly snapshotEveryRecords?: number;
 }
 
 /**
@@ -51,6 +65,7 @@ export class FileLogStore implements LogStore {
   readonly path: string;
   readonly #paths: HomePaths;
   readonly #lockWaitMs: number | undefined;
+  readonly #snapshotEveryRecords: number;
   /** Opening, catching up and appending, one at a time: each reads and extends the state. */
   readonly #ops = new SerialQueue();
   #handle: FileHandle | undefined;
@@ -68,6 +83,10 @@ export class FileLogStore implements LogStore {
   #lastRecord: { offset: number; header: Buffer } | undefined;
   /** Head signatures read but not yet awaited. */
   #signatureChecks: { offset: number; check: PendingSignature }[] = [];
+  /** Whether the state was last started from the snapshot rather than from the start of the file. */
+  #restored = false;
+  /** The records the last snapshot saved or restored covers, when, and how long saving it took. */
+  #snapshot = { records: 0, atMs: Date.now(), tookMs: 0 };
   #closing: Promise<void> | undefined;
   #failure: TemporalError | undefined;
 
@@ -75,6 +94,9 @@ export class FileLogStore implements LogStore {
     this.#paths = paths;
     this.path = paths.ledger;
     this.#lockWaitMs = options.lockWaitMs;
+    const every = options.snapshotEveryRecords ?? SNAPSHOT_EVERY_RECORDS;
+    if (!(Number.isSafeInteger(every) && every >= 1)) throw new TemporalRangeError("INVALID_ARGUMENT", `snapshotEveryRecords must be a positive integer, got ${describeValue(every)}`);
+    this.#snapshotEveryRecords = every;
   }
 
   get failure(): TemporalError | undefined {
@@ -112,6 +134,7 @@ export class FileLogStore implements LogStore {
       return this.#locked(async (lock) => {
         await this.#catchUp(true);
         await this.#commit(this.#state.stage(entries), signing, lock);
+        if (this.#snapshotDue()) await this.#saveSnapshot();
         return this.#proofsOf(entries);
       });
     });
@@ -165,10 +188,14 @@ export class FileLogStore implements LogStore {
     return { path: this.path, records, tiles: tiles.length, anchors, last_checkpoint, recovered };
   }
 
-  /** Refuses new calls, waits for those in progress, then closes the file. Idempotent. */
+  /** Refuses new calls, waits for those in progress, saves a snapshot of what it read since the last, then closes the file. Idempotent. */
   close(): Promise<void> {
     this.#closing ??= (async () => {
       await this.#ops.idle();
+      if (this.#failure === undefined && this.#state.records > this.#snapshot.records) {
+        // Derived data: if the lock cannot be had, the next opening replays a little more.
+        await this.#locked(() => this.#saveSnapshot(), Math.min(this.#lockWaitMs ?? Infinity, CLOSING_SNAPSHOT_LOCK_WAIT_MS)).catch(() => undefined);
+      }
       await this.#handle?.close();
     })();
     return this.#closing;
@@ -186,8 +213,8 @@ export class FileLogStore implements LogStore {
     return entries.map((entry) => this.#state.proof(entry.hash) as AnchorProof);
   }
 
-  async #locked<T>(use: (lock: HomeLock) => Promise<T>): Promise<T> {
-    const lock = await acquireHomeLock(this.#paths.lock, this.#lockWaitMs);
+  async #locked<T>(use: (lock: HomeLock) => Promise<T>, waitMs = this.#lockWaitMs): Promise<T> {
+    const lock = await acquireHomeLock(this.#paths.lock, waitMs);
     try {
       return await use(lock);
     } finally {
@@ -246,15 +273,14 @@ export class FileLogStore implements LogStore {
   async #catchUp(locked = false): Promise<void> {
     const from = this.#length;
     try {
-      await this.#readOn(locked);
+      await this.#readOn(locked, from === 0);
     } catch (error) {
-      if (from === 0 || !mayBeUndoneAppend(error)) {
-        this.#reset();
-        throw error;
-      }
+      // A snapshot is never the last word: what went wrong after one is judged again from the start of the file.
+      const restored = this.#restored;
       this.#reset();
+      if ((from === 0 && !restored) || !mayBeUndoneAppend(error)) throw error;
       try {
-        await this.#readOn(locked);
+        await this.#readOn(locked, false);
       } catch (again) {
         this.#reset();
         throw again;
@@ -262,8 +288,9 @@ export class FileLogStore implements LogStore {
     }
   }
 
-  async #readOn(locked: boolean): Promise<void> {
+  async #readOn(locked: boolean, fromSnapshot: boolean): Promise<void> {
     const size = await this.#fileSize();
+    if (fromSnapshot && this.#length === 0 && size > 0) await this.#restore(size);
     if (size < this.#length) throw new TemporalError("LEDGER_IO_FAILED", `ledger ${this.path} is ${size} bytes, shorter than the ${this.#length} already read`);
     await this.#checkLastRecord();
     if (size === this.#length) return;
@@ -283,6 +310,36 @@ export class FileLogStore implements LogStore {
     this.#length = 0;
     this.#lastRecord = undefined;
     this.#signatureChecks = [];
+    this.#restored = false;
+  }
+
+  /** Starts the state from the home's snapshot when it verifies against the file and the key (see `restoreSnapshot`). */
+  async #restore(size: number): Promise<void> {
+    const restored = await restoreSnapshot(this.#paths.snapshot, this.#handle as FileHandle, size, this.#key as VerifyingKey);
+    if (restored === undefined) return;
+    this.#state = restored.state;
+    this.#length = restored.cover.ledgerOffset;
+    this.#lastRecord = { offset: restored.cover.lastRecordOffset, header: restored.cover.lastRecordHeader };
+    this.#restored = true;
+    this.#snapshot = { records: restored.state.records, atMs: Date.now(), tookMs: 0 };
+  }
+
+  #snapshotDue(): boolean {
+    const added = this.#state.records - this.#snapshot.records;
+    const sinceMs = Date.now() - this.#snapshot.atMs;
+    if (added === 0 || sinceMs < SNAPSHOT_COST_FACTOR * this.#snapshot.tookMs) return false;
+    return added >= this.#snapshotEveryRecords || sinceMs >= SNAPSHOT_EVERY_MS;
+  }
+
+  /** Saves the state read so far as the home's snapshot (under the lock, so that snapshots follow the file's order). */
+  async #saveSnapshot(): Promise<void> {
+    const last = this.#lastRecord;
+    if (last === undefined) return;
+    const startedMs = Date.now();
+    const cover = { ledgerOffset: this.#length, lastRecordOffset: last.offset, lastRecordHeader: last.header };
+    // Derived data: failing to save it costs only a longer replay at the next opening.
+    if (!(await saveSnapshot(this.#paths.snapshot, cover, this.#state))) return;
+    this.#snapshot = { records: this.#state.records, atMs: Date.now(), tookMs: Date.now() - startedMs };
   }
 
   async #checkLastRecord(): Promise<void> {

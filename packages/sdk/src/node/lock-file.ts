@@ -1,7 +1,8 @@
 import { randomBytes } from "node:crypto";
-import { link, open, rename, unlink } from "node:fs/promises";
+import { link, rename, unlink } from "node:fs/promises";
 import { isErrno } from "./errors.js";
 import { parseOwner, type LockOwner } from "./lock-owner.js";
+import { openIfPresent } from "./open-if-present.js";
 
 /** One look at a lock or guard file: its content and its inode's identity and mtime, read through one descriptor so they belong together. */
 export interface LockSnapshot {
@@ -13,13 +14,8 @@ export interface LockSnapshot {
 
 /** Reads `path`, or undefined if it does not exist. */
 export async function readSnapshot(path: string): Promise<LockSnapshot | undefined> {
-  let handle;
-  try {
-    handle = await open(path, "r");
-  } catch (error) {
-    if (isErrno(error, "ENOENT")) return undefined;
-    throw error;
-  }
+  const handle = await openIfPresent(path);
+  if (handle === undefined) return undefined;
   try {
     const stats = await handle.stat({ bigint: true });
     const text = await handle.readFile("utf8");

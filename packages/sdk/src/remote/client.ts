@@ -7,6 +7,7 @@ import { isHash } from "../core/encoding.js";
 import { TemporalError, TemporalRangeError, TemporalTypeError, describeIssues, describeValue, type ErrorCode } from "../core/errors.js";
 import { isVerifierKey } from "../core/note-key.js";
 import { receiptIssues } from "../core/receipt.js";
+import { isSignedCheckpoint } from "../core/signed-checkpoint.js";
 import type {
   AllowResult,
   AnchorPage,
@@ -281,7 +282,7 @@ export class TemporalClient implements Authority {
 
   /** `POST clockchain/anchor`: anchors a receipt signed by the service (again: its current proof). */
   async anchorTsaeHash(receipt: Receipt): Promise<AnchorProof> {
-    return object(await this.#post("clockchain/anchor", { receipt }));
+    return anchorProof(await this.#post("clockchain/anchor", { receipt }));
   }
 
   /** `GET clockchain/proof?receipt_hash=`: the proof, or `undefined` when the receipt is not anchored (404 `ANCHOR_NOT_FOUND`). */
@@ -290,7 +291,7 @@ export class TemporalClient implements Authority {
       throw new TemporalRangeError("INVALID_HASH", `a receipt hash is 64 lowercase hex digits, got ${describeValue(receiptHash)}`);
     }
     try {
-      return object(await this.#get("clockchain/proof", { receipt_hash: receiptHash }));
+      return anchorProof(await this.#get("clockchain/proof", { receipt_hash: receiptHash }));
     } catch (error) {
       if (error instanceof TemporalApiError && error.status === 404 && error.code === "ANCHOR_NOT_FOUND") return undefined;
       throw error;
@@ -318,7 +319,12 @@ export class TemporalClient implements Authority {
 
   /** `GET clockchain/status`. */
   async getClockchainStatus(): Promise<ClockchainStatus> {
-    return object(await this.#get("clockchain/status"));
+    const reply = await this.#get("clockchain/status");
+    const status = object<ClockchainStatus>(reply);
+    if (status.last_checkpoint !== null && !isSignedCheckpoint(status.last_checkpoint)) {
+      throw invalid(reply, "expected last_checkpoint: null or a signed tile checkpoint whose fields are its note's body");
+    }
+    return status;
   }
 
   /** `GET keys`: the service's public keys by key id, as JWKs and as note verifier keys. */
@@ -658,6 +664,18 @@ function jwkSet<T extends Pick<KeySet, "keys">>(reply: Reply): T {
   const set = object<T>(reply);
   if (!isMap(set.keys)) throw invalid(reply, "expected { keys: { <key_id>: <jwk> } }");
   return set;
+}
+
+/**
+ * An anchor proof whose checkpoint is a signed tile checkpoint (its fields
+ * its note's body): a service still sending JSON heads is refused here
+ * rather than failing every verification later. Not verified: that is
+ * `verifyAnchorProof`'s job, with a key the caller trusts.
+ */
+function anchorProof(reply: Reply): AnchorProof {
+  const proof = object<AnchorProof>(reply);
+  if (!isSignedCheckpoint(proof.checkpoint)) throw invalid(reply, "expected an anchor proof whose checkpoint is a signed tile checkpoint (C2SP note), as services since ledger format 2 send");
+  return proof;
 }
 
 function invalid(reply: Reply, problem: string): TemporalApiError {
