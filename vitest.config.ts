@@ -1,9 +1,35 @@
+import { fileURLToPath } from "node:url";
+import type { Plugin } from "vitest/config";
 import { defineConfig } from "vitest/config";
 
 export default defineConfig({
+  plugins: [sdkSourceImports()],
   test: {
     include: ["packages/*/test/**/*.test.ts", "grammar/**/*.test.ts"],
     testTimeout: 30_000,
     hookTimeout: 30_000,
   },
 });
+
+/**
+ * The SDK's tests run its TypeScript source, but the targets of its
+ * package.json `imports` (`#default-sdk`) are built files in dist: resolved
+ * as they are, source modules would load a second copy of part of the SDK,
+ * whose classes fail `instanceof` against the source's and whose state is
+ * separate. For importers in packages/sdk/src, map the target back to its
+ * source file (the condition, node or not, is still chosen by Vite).
+ */
+function sdkSourceImports(): Plugin {
+  const src = fileURLToPath(new URL("packages/sdk/src/", import.meta.url));
+  const dist = fileURLToPath(new URL("packages/sdk/dist/", import.meta.url));
+  return {
+    name: "temporal:sdk-source-imports",
+    enforce: "pre",
+    async resolveId(id, importer, options) {
+      if (!id.startsWith("#") || importer === undefined || !importer.startsWith(src)) return null;
+      const resolved = await this.resolve(id, importer, { ...options, skipSelf: true });
+      if (resolved === null || !resolved.id.startsWith(dist)) return resolved;
+      return { ...resolved, id: src + resolved.id.slice(dist.length).replace(/\.js$/, ".ts") };
+    },
+  };
+}

@@ -8,8 +8,9 @@ import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { concurrentlyFor, printTable } from "./harness.mjs";
 
-const dist = fileURLToPath(new URL("../packages/sdk/dist/index.js", import.meta.url));
-const { allow, contextAt, createLocalAuthority, createTsaeRequest, now, sha256Hex } = await import(dist);
+const dist = (entry) => fileURLToPath(new URL(`../packages/sdk/dist/${entry}`, import.meta.url));
+const { allow, contextAt, createTsaeRequest, now, sha256Hex } = await import(dist("index.js"));
+const { createLocalAuthority } = await import(dist("node/index.js"));
 
 const ALLOW_SECONDS = 2;
 const NOW_SECONDS = 1;

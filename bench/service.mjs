@@ -34,6 +34,7 @@ import { concurrentlyFor, printTable } from "./harness.mjs";
 
 const SELF = fileURLToPath(import.meta.url);
 const SDK = pathToFileURL(fileURLToPath(new URL("../packages/sdk/dist/index.js", import.meta.url))).href;
+const SDK_NODE = pathToFileURL(fileURLToPath(new URL("../packages/sdk/dist/node/index.js", import.meta.url))).href;
 const SERVER = pathToFileURL(fileURLToPath(new URL("../packages/server/dist/index.js", import.meta.url))).href;
 const BIN = fileURLToPath(new URL("../packages/server/bin/temporal-service.js", import.meta.url));
 
@@ -163,7 +164,8 @@ function bareServer(replies) {
 
 /** The SDK's own issue + anchor, `callers` at once, for `seconds`, in one process: the pairs baseline. */
 async function sdkPairs({ home, callers, seconds }) {
-  const { contextAt, createLocalAuthority, createTsaeRequest, sha256Hex } = await import(SDK);
+  const { contextAt, createTsaeRequest, sha256Hex } = await import(SDK);
+  const { createLocalAuthority } = await import(SDK_NODE);
   const authority = createLocalAuthority({ home });
   let counter = 0;
   const request = () => createTsaeRequest(contextAt(Date.now(), { zone: 1 }), { scope: "bench.service.v1", action_hash_hex: sha256Hex(`sdk:${counter++}`) });

@@ -7,7 +7,8 @@ import { chmodSync, copyFileSync, mkdirSync, mkdtempSync, readFileSync, readdirS
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { acquireLock, contextAt, createLocalAuthority, createTsaeRequest, sha256Hex } from "@temporal/agent-sdk";
+import { contextAt, createTsaeRequest, sha256Hex } from "@temporal/agent-sdk";
+import { acquireLock, createLocalAuthority } from "@temporal/agent-sdk/node";
 import { REPO_ROOT, runCli } from "./run-cli.js";
 
 const scratch = mkdtempSync(join(tmpdir(), "temporalc-ledger-"));

@@ -3,7 +3,8 @@ import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
-import { createLocalAuthority, verifyInclusion, verifyReceipt, type RunResult } from "@temporal/agent-sdk";
+import { verifyInclusion, verifyReceipt, type RunResult } from "@temporal/agent-sdk";
+import { createLocalAuthority } from "@temporal/agent-sdk/node";
 import { REPO_ROOT, runCli } from "./run-cli.js";
 
 const scratch = mkdtempSync(join(tmpdir(), "temporalc-run-"));

@@ -3,7 +3,8 @@ import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "no
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { originalPositionFor, TraceMap } from "@jridgewell/trace-mapping";
-import { contextAt, createLocalAuthority, verifyInclusion, verifyReceipt, type Authority } from "@temporal/agent-sdk";
+import { contextAt, verifyInclusion, verifyReceipt, type Authority } from "@temporal/agent-sdk";
+import { createLocalAuthority } from "@temporal/agent-sdk/node";
 import fc from "fast-check";
 import * as prettier from "prettier";
 import { afterAll, describe, expect, it } from "vitest";

@@ -2,7 +2,6 @@ import { describe, expect, it } from "vitest";
 import {
   GENESIS_CHECKPOINT_HASH,
   contextAt,
-  createLocalAuthority,
   createMemoryAuthority,
   createTsaeRequest,
   signedCheckpointHash,
@@ -14,6 +13,7 @@ import {
   type PublicKeyJwk,
   type Receipt,
 } from "../src/index.js";
+import { createLocalAuthority } from "../src/node/index.js";
 import { tempDir, withEditedIssuedTime } from "./helpers.js";
 
 const T0 = Date.UTC(2025, 10, 3, 21);

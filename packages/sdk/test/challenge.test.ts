@@ -4,18 +4,17 @@ import {
   TsaeRequestError,
   challengeIssues,
   contextAt,
-  createLocalAuthority,
   createTsaeRequest,
   receiptHash,
   sha256Hex,
   verifyChallenge,
   verifyReceipt,
   type Challenge,
-  type LocalAuthority,
   type PublicKeyJwk,
   type Receipt,
   type TsaeIssueRequest,
 } from "../src/index.js";
+import { createLocalAuthority, type LocalAuthority } from "../src/node/index.js";
 import { OutstandingChallenges } from "../src/authority/outstanding-challenges.js";
 import { tempDir } from "./helpers.js";
 

@@ -10,10 +10,10 @@ import {
   sha256Hex,
   verifyConsistencyProof,
   type AnchorProof,
-  type LocalAuthority,
   type Receipt,
   type SignedCheckpoint,
 } from "../src/index.js";
+import type { LocalAuthority } from "../src/node/index.js";
 import { tempDir, withAuthority, withEditedIssuedTime } from "./helpers.js";
 
 const T0 = Date.UTC(2025, 8, 9, 10);

@@ -1,7 +1,8 @@
 import { mkdir, writeFile } from "node:fs/promises";
 import { join } from "node:path";
 import { beforeEach, describe, expect, it, vi } from "vitest";
-import { contextAt, createLocalAuthority, createTsaeRequest, sha256Hex, type LocalAuthority } from "../src/index.js";
+import { contextAt, createTsaeRequest, sha256Hex } from "../src/index.js";
+import { createLocalAuthority, type LocalAuthority } from "../src/node/index.js";
 import { tempDir } from "./helpers.js";
 
 // Records every directory the SDK fsyncs, while still syncing it for real.

@@ -9,12 +9,13 @@ import { crc32 } from "node:zlib";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { describe, expect, it } from "vitest";
-import { MemorySigner, createAuthority, createLocalAuthority, homeParts, receiptHash, verifyAnchorProof, type PublicKeyJwk, type Receipt } from "../src/index.js";
+import { MemorySigner, createAuthority, receiptHash, verifyAnchorProof, type PublicKeyJwk, type Receipt } from "../src/index.js";
+import { createLocalAuthority, homeParts } from "../src/node/index.js";
 import { LEDGER_FORMAT, ledgerFormat, migrateLedger } from "../src/node/ledger-migration.js";
 import { tempDir } from "./helpers.js";
 
 const FIXTURE = fileURLToPath(new URL("./fixtures/format1-home/", import.meta.url));
-const SDK_DIST = fileURLToPath(new URL("../dist/index.js", import.meta.url));
+const SDK_NODE_DIST = fileURLToPath(new URL("../dist/node/index.js", import.meta.url));
 
 interface Anchored {
   readonly receipt: Receipt;
@@ -72,7 +73,7 @@ describe("migrating a format-1 home", () => {
     const home = await format1Home();
     const anchored = await fixtureAnchors();
     const script = `
-      import { createLocalAuthority } from ${JSON.stringify(SDK_DIST)};
+      import { createLocalAuthority } from ${JSON.stringify(SDK_NODE_DIST)};
       const authority = createLocalAuthority({ home: process.argv[1], lockWaitMs: 60000 });
       const status = await authority.clockchainStatus();
       await authority.close();

@@ -3,18 +3,16 @@ import { join } from "node:path";
 import fc from "fast-check";
 import { afterEach, beforeAll, describe, expect, it, vi } from "vitest";
 import {
-  LedgerCorruptError,
   contextAt,
-  createLocalAuthority,
   createTsaeRequest,
   formatNote,
   parseNote,
   sha256Hex,
   type AnchorProof,
-  type LocalAuthority,
   type NoteSignature,
   type Receipt,
 } from "../src/index.js";
+import { LedgerCorruptError, createLocalAuthority, type LocalAuthority } from "../src/node/index.js";
 import { HEADER_BYTES, frameRecord, recordAt } from "../src/node/record-frame.js";
 import { failNextOn } from "./file-faults.js";
 import { steppingClock, tempDir } from "./helpers.js";

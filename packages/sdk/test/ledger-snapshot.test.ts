@@ -1,7 +1,8 @@
 import { copyFile, mkdir, readFile, readdir, rm, writeFile } from "node:fs/promises";
 import { join } from "node:path";
 import { beforeAll, describe, expect, it } from "vitest";
-import { FileLogStore, FileSigner, contextAt, createTsaeRequest, formatNote, homePaths, parseNote, receiptHash, sha256Hex, type AnchorProof, type Receipt } from "../src/index.js";
+import { contextAt, createTsaeRequest, formatNote, parseNote, receiptHash, sha256Hex, type AnchorProof, type Receipt } from "../src/index.js";
+import { FileLogStore, FileSigner, homePaths } from "../src/node/index.js";
 import { HEADER_BYTES, frameRecord, recordAt } from "../src/node/record-frame.js";
 import { tempDir, withAuthority } from "./helpers.js";
 

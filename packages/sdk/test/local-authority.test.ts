@@ -6,7 +6,6 @@ import {
   GENESIS_CHECKPOINT_HASH,
   TsaeRequestError,
   contextAt,
-  createLocalAuthority,
   createTsaeRequest,
   signedCheckpointHash,
   sha256Hex,
@@ -14,11 +13,11 @@ import {
   verifyInclusion,
   verifyReceipt,
   type AnchorProof,
-  type LocalAuthority,
   type PublicKeyJwk,
   type Receipt,
   type SignedCheckpoint,
 } from "../src/index.js";
+import { HomeLockedError, createLocalAuthority, type LocalAuthority } from "../src/node/index.js";
 import { acquireLock } from "../src/node/lock.js";
 import { tempDir, withAuthority, withEditedIssuedTime } from "./helpers.js";
 import { exitedPid, lockRecord } from "./lock-processes.js";

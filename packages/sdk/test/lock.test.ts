@@ -3,7 +3,7 @@ import { hostname } from "node:os";
 import { join } from "node:path";
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
-import { HomeLockedError } from "../src/index.js";
+import { HomeLockedError } from "../src/node/index.js";
 import { acquireLock, type HomeLock } from "../src/node/lock.js";
 import { tempDir } from "./helpers.js";
 import { bundled, canUnsharePid, exitedPid, lockRecord, startChild, startWorker } from "./lock-processes.js";

@@ -5,17 +5,16 @@ import {
   TsaeRequestError,
   assertTsaeRequest,
   contextAt,
-  createLocalAuthority,
   createTsaeRequest,
   importVerifyingKey,
   receiptHash,
   sha256Hex,
   verifyReceipt,
-  type LocalAuthority,
   type PublicKeyJwk,
   type Receipt,
   type TsaeRequest,
 } from "../src/index.js";
+import { createLocalAuthority, type LocalAuthority } from "../src/node/index.js";
 import { tempDir } from "./helpers.js";
 
 const ctx = contextAt(Date.UTC(2025, 2, 14, 9, 26, 53, 589), { zone: 4 });

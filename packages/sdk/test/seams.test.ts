@@ -2,9 +2,6 @@ import { readdir } from "node:fs/promises";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import {
-  FileChallengeStore,
-  FileLogStore,
-  FileSigner,
   GENESIS_CHECKPOINT_HASH,
   MemoryChallengeStore,
   MemoryLogStore,
@@ -12,7 +9,6 @@ import {
   contextAt,
   createTsaeRequest,
   signedCheckpointHash,
-  homePaths,
   receiptHash,
   sha256Hex,
   verifyAnchorProof,
@@ -25,6 +21,12 @@ import {
   type Signer,
   type SigningKey,
 } from "../src/index.js";
+import {
+  FileChallengeStore,
+  FileLogStore,
+  FileSigner,
+  homePaths,
+} from "../src/node/index.js";
 import { signingPayload } from "../src/core/signed-record.js";
 import { tempDir } from "./helpers.js";
 

@@ -2,7 +2,8 @@ import { spawn } from "node:child_process";
 import { readFile } from "node:fs/promises";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
-import { createLocalAuthority, verifyAnchorProof, verifyReceipt, type AnchorProof, type PublicKeyJwk, type Receipt } from "../src/index.js";
+import { verifyAnchorProof, verifyReceipt, type AnchorProof, type PublicKeyJwk, type Receipt } from "../src/index.js";
+import { createLocalAuthority } from "../src/node/index.js";
 import { tempDir } from "./helpers.js";
 
 /** How long the writers load the home, ms: `TEMPORAL_SHARED_HOME_LOAD_MS`, default 30 s. */

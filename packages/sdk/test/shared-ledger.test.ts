@@ -1,7 +1,8 @@
 import { appendFile, readFile, readdir, truncate } from "node:fs/promises";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
-import { contextAt, createLocalAuthority, createTsaeRequest, sha256Hex, type AnchorProof, type LocalAuthority } from "../src/index.js";
+import { contextAt, createTsaeRequest, sha256Hex, type AnchorProof } from "../src/index.js";
+import { createLocalAuthority, type LocalAuthority } from "../src/node/index.js";
 import { tempDir, withAuthority } from "./helpers.js";
 
 const T0 = Date.UTC(2025, 11, 4, 16);

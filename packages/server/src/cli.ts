@@ -1,6 +1,6 @@
 import { join } from "node:path";
 import { Command, InvalidArgumentError, Option } from "commander";
-import { defaultHome } from "@temporal/agent-sdk";
+import { defaultHome } from "@temporal/agent-sdk/node";
 import { createApiKey } from "./api-keys.js";
 import { ConfigError, loadConfig, readConfigObject, writeConfigObject } from "./config.js";
 import { createService } from "./service.js";

@@ -1,4 +1,5 @@
-import { createAuthority, homeParts, type ChallengeStore, type ComposedAuthority, type LogStore, type Signer } from "@temporal/agent-sdk";
+import { createAuthority, type ChallengeStore, type ComposedAuthority, type LogStore, type Signer } from "@temporal/agent-sdk";
+import { homeParts } from "@temporal/agent-sdk/node";
 
 /**
  * What the service keeps: the clockchain and the outstanding challenges.

@@ -1,5 +1,6 @@
 import { stat } from "node:fs/promises";
-import type { LedgerCheck, LedgerFormat, SignedCheckpoint, VerifyingKey } from "@temporal/agent-sdk";
+import type { SignedCheckpoint, VerifyingKey } from "@temporal/agent-sdk";
+import type { LedgerCheck, LedgerFormat } from "@temporal/agent-sdk/node";
 import { EXIT_FAILURE, EXIT_OK, UsageError } from "../errors.js";
 
 /**
@@ -14,7 +15,7 @@ export interface LedgerCommandOptions {
   json: boolean;
 }
 
-type Sdk = typeof import("@temporal/agent-sdk");
+type Sdk = typeof import("@temporal/agent-sdk") & typeof import("@temporal/agent-sdk/node");
 
 interface Home {
   readonly sdk: Sdk;
@@ -27,7 +28,8 @@ interface Home {
 }
 
 async function openHome(options: LedgerCommandOptions): Promise<Home> {
-  const sdk = await import("@temporal/agent-sdk");
+  // The home's files are the Node entry's; the errors are the main entry's (one instance: the same package).
+  const sdk: Sdk = { ...(await import("@temporal/agent-sdk")), ...(await import("@temporal/agent-sdk/node")) };
   const { home, ledger, lock } = sdk.homePaths(options.home ?? sdk.defaultHome());
   const size = await stat(ledger).then(
     (info) => info.size,

@@ -43,7 +43,7 @@ export async function runMissions(file: string, options: RunCommandOptions): Pro
   const tasks = options.tasks === undefined ? {} : await loadTasks(options.tasks);
   const sdk = (await import(sdkUrl)) as Sdk;
   const clock = options.at === undefined ? undefined : () => options.at!;
-  const authority = openAuthority(options, sdk);
+  const authority = await openAuthority(options, sdk);
   // The authority tells the time when it is the service (unless --local-clock or --at), so --dry-run needs it too.
   const measures = { ...(clock === undefined ? {} : { clock }), carbon: options.carbon, hsBloch: options.hsBloch, sdk: authority, localClock: options.localClock };
 
@@ -63,8 +63,8 @@ export async function runMissions(file: string, options: RunCommandOptions): Pro
 }
 
 /** `--home` forces a local authority; otherwise the service in TEMPORAL_URL, or the default home. */
-function openAuthority(options: RunCommandOptions, sdk: Sdk): Authority {
-  if (options.home !== undefined) return sdk.createLocalAuthority({ home: options.home });
+async function openAuthority(options: RunCommandOptions, sdk: Sdk): Promise<Authority> {
+  if (options.home !== undefined) return (await import("@temporal/agent-sdk/node")).createLocalAuthority({ home: options.home });
   try {
     return sdk.defaultSdk();
   } catch (error) {

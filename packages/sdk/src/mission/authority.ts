@@ -1,6 +1,6 @@
 import { contextAt, now } from "../core/phase.js";
 import type { Authority, PhaseContext } from "../core/types.js";
-import { defaultSdk } from "../node/default-sdk.js";
+import { defaultSdk } from "#default-sdk";
 import { AuthorityUnavailableError, MissionAbortedError } from "./errors.js";
 import { receiptRequest } from "./receipt-request.js";
 import { settle } from "./settle.js";

@@ -3,7 +3,8 @@
 // reads back proofs, from one or more local authorities. Prints one JSON
 // line per acknowledged anchor, { receipt, proof }, then "done".
 // Usage: node writer.mjs <home> <deadline unix ms> <authorities> <label>
-import { contextAt, createLocalAuthority, createTsaeRequest, sha256Hex } from "../../dist/index.js";
+import { contextAt, createTsaeRequest, sha256Hex } from "../../dist/index.js";
+import { createLocalAuthority } from "../../dist/node/index.js";
 
 const [home, deadlineArg, countArg, label] = process.argv.slice(2);
 const deadline = Number(deadlineArg);

@@ -1,0 +1,24 @@
+/**
+ * `@temporal/agent-sdk/node`: the parts that need Node.js (a home directory,
+ * key files, the file ledger): the local authority and the Node default
+ * authority. Everything else is imported from `@temporal/agent-sdk`.
+ */
+export { defaultSdk } from "./default-sdk.js";
+export { defaultHome } from "./home.js";
+export {
+  LocalAuthority,
+  createLocalAuthority,
+  homeParts,
+  type HomeParts,
+  type LocalAuthorityOptions,
+  type LocalAuthorityStatus,
+} from "./local-authority.js";
+export { FileLogStore, type FileLogStoreOptions, type LedgerStatus, type TornTailRecovery } from "./ledger.js";
+export { FileSigner, type FileSignerOptions } from "./signing-key.js";
+export { FileChallengeStore } from "./file-challenge-store.js";
+export { homePaths, type HomePaths } from "./home.js";
+export { HomeLockedError, LedgerCorruptError, type HomeLockHolder, type LedgerCorruptionReason } from "./errors.js";
+export { acquireLock, type AcquireLockOptions, type HomeLock } from "./lock.js";
+export { readHomeLockHolder } from "./home-lock.js";
+export { checkLedgerFile, type LedgerCheck, type LedgerCheckOptions } from "./ledger-check.js";
+export { LEDGER_FORMAT, ledgerFormat, migrateLedger, type LedgerFormat, type MigrateOptions, type MigrationResult } from "./ledger-migration.js";
