@@ -139,10 +139,19 @@ describe("with a remote authority", () => {
     return made;
   };
 
-  it("decides on the service's time (source remote) and anchors there", async () => {
-    const sdk = client(running.keys.enterprise);
+  it("decides on the service's time (source remote), synced over twatch/now, and anchors there", async () => {
+    const paths: string[] = [];
+    const recording: typeof fetch = (url, init) => {
+      paths.push(new URL(String(url)).pathname);
+      return fetch(url, init);
+    };
+    const sdk = createClient({ baseUrl: running.url, retries: 0, apiKey: running.keys.enterprise, fetch: recording });
+    clients.push(sdk);
     const before = Date.now();
     const result = await mission.run({ sdk, tasks: marker().tasks });
+    // syncClock's NTP-style exchanges, not a single GET context.
+    expect(paths.filter((path) => path.endsWith("/twatch/now")).length).toBeGreaterThanOrEqual(2);
+    expect(paths.some((path) => path.endsWith("/context"))).toBe(false);
     expect(result.ctx.source).toBe("remote");
     expect(result.ctx.swt_zone).toBe(1);
     expect(result.ctx.unix_ms).toBeGreaterThanOrEqual(before + AHEAD_MS);

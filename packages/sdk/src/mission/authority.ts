@@ -1,5 +1,6 @@
 import { contextAt, now } from "../core/phase.js";
 import type { Authority, PhaseContext } from "../core/types.js";
+import { syncClock, type TwatchSource } from "../remote/sync-clock.js";
 import { defaultSdk } from "#default-sdk";
 import { AuthorityUnavailableError, MissionAbortedError } from "./errors.js";
 import { receiptRequest } from "./receipt-request.js";
@@ -33,21 +34,39 @@ export function authorityAccess(spec: MissionSpec, options: EvaluateOptions, onA
  * The context the verdict is decided on, in the mission's zone. An explicit
  * `clock` wins (a simulation, `source: "local"`). Otherwise a remote
  * authority tells the time (`source: "remote"`) unless `localClock` is set:
- * the runtime takes the service's `unix_ms` from its `now()` and derives the
- * context from it, so a malformed reply cannot skew the check. The local
- * clock is used otherwise.
+ * a client of the service is synced with `syncClock` (NTP-style over
+ * `GET twatch/now`, which corrects for the network's round trip), any other
+ * remote authority is asked for its `now()`; either way the runtime derives
+ * the context from the service's instant alone, so a malformed reply cannot
+ * skew the check. The local clock is used otherwise.
  */
 export async function decisionContext(spec: MissionSpec, options: EvaluateOptions, access: AuthorityAccess): Promise<PhaseContext> {
   if (options.clock !== undefined || options.localClock === true) return localContext(spec, options);
   const authority = access.get();
   if (authority.kind !== "remote") return localContext(spec, options);
   try {
-    const served = await settle(authority.now({ zone: spec.zone }), access);
-    return contextAt((served as PhaseContext).unix_ms, { zone: spec.zone, source: "remote" });
+    const unixMs = await settle(serviceTime(authority), access);
+    return contextAt(unixMs as number, { zone: spec.zone, source: "remote" });
   } catch (cause) {
     if (cause instanceof MissionAbortedError) throw cause;
     throw new AuthorityUnavailableError(spec.name, "the service could not tell the time (localClock: true, or temporalc run --local-clock, reads this machine's clock instead)", cause);
   }
+}
+
+/** The service's time now, in Unix ms. */
+async function serviceTime(authority: Authority): Promise<number> {
+  if (isTwatchSource(authority)) {
+    const { offset_ms } = await syncClock(authority, { samples: CLOCK_SAMPLES });
+    return Math.round(Date.now() + offset_ms);
+  }
+  return (await authority.now()).unix_ms;
+}
+
+/** Exchanges per sync: the one with the smallest round trip is kept, so a few absorb a slow first request (connection set-up). */
+const CLOCK_SAMPLES = 3;
+
+function isTwatchSource(authority: Authority): authority is Authority & TwatchSource {
+  return typeof (authority as Partial<TwatchSource>).getTwatchNow === "function";
 }
 
 function localContext(spec: MissionSpec, options: EvaluateOptions): Promise<PhaseContext> {
