@@ -3,6 +3,8 @@
  * spec's snake_case so one JSON shape serves both.
  */
 
+import type { TileCheckpoint } from "./tile-checkpoint.js";
+
 export type KernelVersion = "4.6.2";
 
 /** The phase context returned by `now()`: one instant, seen from one SWT zone. */
@@ -78,16 +80,8 @@ export interface Receipt extends TsaeRequest {
  * head signed before it) in a C2SP signed note. `note` is what is signed and verified;
  * the other fields are its parsed body, for readers (docs/checkpoints.md).
  */
-export interface SignedCheckpoint {
+export interface SignedCheckpoint extends TileCheckpoint {
   readonly tile_id: number;
-  readonly origin: string;
-  readonly tree_size: number;
-  readonly root_hash: string;
-  /** Position of this head in the clockchain, across tiles, from 0. */
-  readonly sequence: number;
-  /** SHA-256 hex of the previous head's checkpoint body (64 zeros for the first). */
-  readonly prev_checkpoint_hash: string;
-  readonly issued_unix_ms: number;
   /** The signed note: the checkpoint body, a blank line, then `— <origin> <base64(key ID || signature)>` lines. */
   readonly note: string;
 }
