@@ -22,6 +22,8 @@ interface Home {
   readonly home: string;
   readonly ledger: string;
   readonly lock: string;
+  /** The home's files, as `homePaths` gives them: computed once, for the signer and the file store too. */
+  readonly paths: ReturnType<Sdk["homePaths"]>;
   /** Bytes in the ledger; 0 when it does not exist. */
   readonly size: number;
   readonly format: LedgerFormat | undefined;
@@ -30,7 +32,8 @@ interface Home {
 async function openHome(options: LedgerCommandOptions): Promise<Home> {
   // The home's files are the Node entry's; the errors are the main entry's (one instance: the same package).
   const sdk: Sdk = { ...(await import("@temporal/agent-sdk")), ...(await import("@temporal/agent-sdk/node")) };
-  const { home, ledger, lock } = sdk.homePaths(options.home ?? sdk.defaultHome());
+  const paths = sdk.homePaths(options.home ?? sdk.defaultHome());
+  const { home, ledger, lock } = paths;
   const size = await stat(ledger).then(
     (info) => info.size,
     (error: NodeJS.ErrnoException) => {
@@ -38,12 +41,12 @@ async function openHome(options: LedgerCommandOptions): Promise<Home> {
       throw new UsageError(`cannot read ledger ${ledger}: ${error.message}`);
     },
   );
-  return { sdk, home, ledger, lock, size, format: size === 0 ? undefined : await sdk.ledgerFormat(ledger) };
+  return { sdk, home, ledger, lock, paths, size, format: size === 0 ? undefined : await sdk.ledgerFormat(ledger) };
 }
 
 /** The home's public key, never creating one: only a ledger with records needs it. */
-async function homeKey({ sdk, home }: Home): Promise<VerifyingKey> {
-  return (await new sdk.FileSigner(sdk.homePaths(home)).load()).verifying;
+async function homeKey({ sdk, paths }: Home): Promise<VerifyingKey> {
+  return (await new sdk.FileSigner(paths).load()).verifying;
 }
 
 /** Runs `work`, turning the SDK's storage errors into usage errors (exit 2) and corruption into a report (exit 1). */
@@ -139,7 +142,7 @@ export async function runLedgerRepair(options: LedgerCommandOptions): Promise<nu
   return guarded(home, options, async () => {
     // Opening the file store verifies every record and, under the home's lock, cuts a torn tail after saving it; it refuses any other damage untouched.
     const key = await homeKey(home);
-    const store = new home.sdk.FileLogStore(home.sdk.homePaths(home.home));
+    const store = new home.sdk.FileLogStore(home.paths);
     try {
       await store.open(key);
       const { recovered, records, anchors } = await store.status();

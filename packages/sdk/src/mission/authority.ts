@@ -16,7 +16,9 @@ export interface AuthorityAccess {
   readonly onAbort: () => unknown;
 }
 
-export function authorityAccess(spec: MissionSpec, options: EvaluateOptions, onAbort: () => unknown): AuthorityAccess {
+/** Until the run has a decision, an abort is reported with no verdict and nothing done (`runBlock` then passes its own `onAbort`). */
+export function authorityAccess(spec: MissionSpec, options: EvaluateOptions): AuthorityAccess {
+  const onAbort = () => new MissionAbortedError(spec.name, null, options.signal?.reason);
   let authority = options.sdk;
   const get = () => {
     try {

@@ -22,11 +22,11 @@ export function defineMission(definition: MissionSpec): Mission {
   };
   const evaluate = async (options: EvaluateOptions = {}) => {
     assertEvaluateOptions(options);
-    return decide(spec, options, authorityAccess(spec, options, () => new MissionAbortedError(spec.name, null, options.signal?.reason)));
+    return decide(spec, options, authorityAccess(spec, options));
   };
   const run = async (options: RunOptions = {}) => {
     assertRunOptions(options);
-    const access = authorityAccess(spec, options, () => new MissionAbortedError(spec.name, null, options.signal?.reason));
+    const access = authorityAccess(spec, options);
     return runBlock(spec, await decide(spec, options, access), options, access);
   };
   return Object.freeze({

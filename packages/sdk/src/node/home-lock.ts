@@ -1,6 +1,7 @@
 import type { HomeLockHolder } from "./errors.js";
 import { acquireLock, type HomeLock } from "./lock.js";
 import { readSnapshot } from "./lock-file.js";
+import { holderOf } from "./lock-owner.js";
 
 /**
  * Takes the home's lock, waiting up to `waitMs` for another holder
@@ -18,6 +19,5 @@ export function acquireHomeLock(lockPath: string, waitMs: number | undefined): P
 export async function readHomeLockHolder(lockPath: string): Promise<HomeLockHolder | null | undefined> {
   const snapshot = await readSnapshot(lockPath);
   if (snapshot === undefined) return undefined;
-  const { owner } = snapshot;
-  return owner === undefined ? null : { pid: owner.pid, host: owner.host, since_unix_ms: owner.since_unix_ms };
+  return snapshot.owner === undefined ? null : holderOf(snapshot.owner);
 }

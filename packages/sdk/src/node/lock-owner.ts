@@ -2,7 +2,7 @@ import { randomBytes } from "node:crypto";
 import { readFileSync, readlinkSync } from "node:fs";
 import { hostname } from "node:os";
 import { threadId } from "node:worker_threads";
-import { isErrno } from "./errors.js";
+import { isErrno, type HomeLockHolder } from "./errors.js";
 
 /**
  * Who holds a lock (or a takeover guard), as written in its file: one line of
@@ -24,6 +24,11 @@ export interface LockOwner {
   readonly pid_ns?: string;
   /** Start time of the owner process in clock ticks since boot (`/proc/<pid>/stat`); absent where `/proc` does not show the owner's pid namespace. */
   readonly start_ticks?: string;
+}
+
+/** The part of an owner record that an error or a status report names: no token, no liveness details. */
+export function holderOf(owner: HomeLockHolder): HomeLockHolder {
+  return { pid: owner.pid, host: owner.host, since_unix_ms: owner.since_unix_ms };
 }
 
 /** What a waiter can tell about a lock's owner without looking at the heartbeat. */

@@ -19,15 +19,15 @@ export class TurnQueue {
     this.#onIdle = onIdle;
   }
 
+  get turnSince(): number {
+    return this.#turnSince;
+  }
+
   /**
    * Resolves true when it is the caller's turn, false if `timeoutMs` passes
    * first; rejects with the signal's reason if it aborts first. Joins the
    * queue synchronously, so calls are served in the order they were made.
    */
-  get turnSince(): number {
-    return this.#turnSince;
-  }
-
   wait(timeoutMs: number, signal: AbortSignal | undefined): Promise<boolean> {
     if (signal?.aborted) return Promise.reject(signal.reason);
     if (!this.#busy && this.#waiting.length === 0) {

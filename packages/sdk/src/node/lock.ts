@@ -5,7 +5,7 @@ import { performance } from "node:perf_hooks";
 import { TemporalRangeError, TemporalTypeError, describeValue } from "../core/errors.js";
 import { HomeLockedError, type HomeLockHolder } from "./errors.js";
 import { readSnapshot, removeIfPresent, removeIfUnchanged, sameFile, type LockSnapshot } from "./lock-file.js";
-import { formatOwner, newOwner, ownerLiveness } from "./lock-owner.js";
+import { formatOwner, holderOf, newOwner, ownerLiveness } from "./lock-owner.js";
 import { TurnQueue } from "./lock-queue.js";
 
 /*
@@ -298,8 +298,7 @@ function holding(lockPath: string, token: string, handle: FileHandle, queue: Tur
 }
 
 function lockedError(lockPath: string, owner: HomeLockHolder | undefined, waited: number | "lost"): HomeLockedError {
-  const holder: HomeLockHolder | undefined = owner === undefined ? undefined : { pid: owner.pid, host: owner.host, since_unix_ms: owner.since_unix_ms };
-  return new HomeLockedError(lockPath, holder, waited === "lost" ? { lost: true } : { waitedMs: waited });
+  return new HomeLockedError(lockPath, owner === undefined ? undefined : holderOf(owner), waited === "lost" ? { lost: true } : { waitedMs: waited });
 }
 
 /** Exponential backoff from 1 ms up to 25 ms, each delay drawn from its upper half so that waiting processes spread out. */
