@@ -146,6 +146,8 @@ describe("ledger snapshot", () => {
     };
     for (let n = 0; n < 5; n++) {
       await log.append([entry(n)], signing);
+      // The save is queued behind the append, which does not wait for it; the next call on the store does.
+      await log.status();
       // Saved after the 2nd and 4th records; never closed, as in a crash.
       expect((await readdir(home)).sort()).toEqual(n < 1 ? ["clockchain.log", "signing-key.pem"] : ["clockchain.log", "clockchain.snapshot", "signing-key.pem"]);
     }

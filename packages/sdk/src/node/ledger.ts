@@ -27,7 +27,7 @@ const SNAPSHOT_EVERY_RECORDS = 1024;
 const SNAPSHOT_EVERY_MS = 10_000;
 /** ...and at least this many times as long as saving the last one took, so saving costs appenders a bounded share of their time. */
 const SNAPSHOT_COST_FACTOR = 10;
-/** How long closing waits for the lock to save a snapshot: a reader's close should not hang behind a long append. */
+/** How long saving a snapshot waits for the lock: a reader's close, or the ops queued after an append, should not hang behind a long append. */
 const CLOSING_SNAPSHOT_LOCK_WAIT_MS = 1000;
 
 /** A torn tail removed by this store; `saved_to` keeps its bytes. */
@@ -131,12 +131,14 @@ export class FileLogStore implements LogStore {
       if (this.#failure !== undefined) throw this.#failure;
       // Anchored already, as far as this store has read: no lock, no write. Under the lock it reads what others added.
       if (entries.every((entry) => this.#state.proof(entry.hash) !== undefined)) return this.#proofsOf(entries);
-      return this.#locked(async (lock) => {
+      const proofs = await this.#locked(async (lock) => {
         await this.#catchUp(true);
         await this.#commit(this.#state.stage(entries), signing, lock);
-        if (this.#snapshotDue()) await this.#saveSnapshot();
         return this.#proofsOf(entries);
       });
+      // Queued behind this append, not awaited by its caller: the proofs hold without the snapshot (derived data).
+      if (this.#snapshotDue()) void this.#ops.run(() => this.#saveSnapshotLocked());
+      return proofs;
     });
   }
 
@@ -192,10 +194,7 @@ export class FileLogStore implements LogStore {
   close(): Promise<void> {
     this.#closing ??= (async () => {
       await this.#ops.idle();
-      if (this.#failure === undefined && this.#state.records > this.#snapshot.records) {
-        // Derived data: if the lock cannot be had, the next opening replays a little more.
-        await this.#locked(() => this.#saveSnapshot(), Math.min(this.#lockWaitMs ?? Infinity, CLOSING_SNAPSHOT_LOCK_WAIT_MS)).catch(() => undefined);
-      }
+      await this.#saveSnapshotLocked();
       await this.#handle?.close();
     })();
     return this.#closing;
@@ -329,6 +328,15 @@ export class FileLogStore implements LogStore {
     const sinceMs = Date.now() - this.#snapshot.atMs;
     if (added === 0 || sinceMs < SNAPSHOT_COST_FACTOR * this.#snapshot.tookMs) return false;
     return added >= this.#snapshotEveryRecords || sinceMs >= SNAPSHOT_EVERY_MS;
+  }
+
+  /**
+   * Takes the lock (waiting at most `CLOSING_SNAPSHOT_LOCK_WAIT_MS`) and saves the state read so far, a prefix of the file.
+   * Derived data: if the lock cannot be had or the save fails, the next opening replays a little more. Never rejects.
+   */
+  #saveSnapshotLocked(): Promise<void> {
+    if (this.#failure !== undefined || this.#state.records === this.#snapshot.records) return Promise.resolve();
+    return this.#locked(() => this.#saveSnapshot(), Math.min(this.#lockWaitMs ?? Infinity, CLOSING_SNAPSHOT_LOCK_WAIT_MS)).catch(() => undefined);
   }
 
   /** Saves the state read so far as the home's snapshot (under the lock, so that snapshots follow the file's order). */
