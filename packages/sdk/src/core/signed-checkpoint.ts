@@ -17,23 +17,32 @@ const VIEW_KEYS = ["issued_unix_ms", "note", "origin", "prev_checkpoint_hash", "
 
 /** The parsed view of a signed tile checkpoint note. Throws `INVALID_NOTE`, `INVALID_CHECKPOINT` or `INVALID_ORIGIN`; verifies nothing. */
 export function signedCheckpointOf(note: string): SignedCheckpoint {
-  const head = parseTileCheckpoint(parseNote(note).text);
+  return viewOf(note, parseNote(note));
+}
+
+/** The view of `note`, whose parse is `parsed`. */
+function viewOf(note: string, parsed: Note): SignedCheckpoint {
+  const head = parseTileCheckpoint(parsed.text);
   return { tile_id: parseTileOrigin(head.origin).tile_id, ...head, note };
 }
 
 /** True when `value` is a signed checkpoint whose fields are exactly its note's parsed body. Signatures are not checked. */
 export function isSignedCheckpoint(value: unknown): value is SignedCheckpoint {
-  if (typeof value !== "object" || value === null || Array.isArray(value)) return false;
-  if (Object.keys(value).sort().join() !== VIEW_KEYS) return false;
+  return checkedNote(value) !== undefined;
+}
+
+/** The parsed note of `value` when `value` is a signed checkpoint whose fields are exactly that note's body, else undefined. */
+function checkedNote(value: unknown): Note | undefined {
+  if (typeof value !== "object" || value === null || Array.isArray(value)) return undefined;
+  if (Object.keys(value).sort().join() !== VIEW_KEYS) return undefined;
   const claimed = value as Record<string, unknown>;
-  if (typeof claimed.note !== "string") return false;
-  let parsed: SignedCheckpoint;
+  if (typeof claimed.note !== "string") return undefined;
   try {
-    parsed = signedCheckpointOf(claimed.note);
+    const note = parseNote(claimed.note);
+    return Object.entries(viewOf(claimed.note, note)).every(([key, field]) => claimed[key] === field) ? note : undefined;
   } catch {
-    return false;
+    return undefined;
   }
-  return Object.entries(parsed).every(([key, field]) => claimed[key] === field);
 }
 
 /** The checkpoint body (the note's text): what the signature covers and the chain hashes. */
@@ -67,11 +76,12 @@ export function originSignature(note: Note, origin: string, publicKey: Uint8Arra
  * the origin's authority name. Pure (WebCrypto); never throws for bad input.
  */
 export async function verifySignedCheckpoint(checkpoint: SignedCheckpoint, key: PublicKeyInput | string): Promise<boolean> {
-  if (!isSignedCheckpoint(checkpoint)) return false;
+  const note = checkedNote(checkpoint);
+  if (note === undefined) return false;
   try {
     const verifying = await verifyingKeyFor(key, parseTileOrigin(checkpoint.origin).authority_name);
     if (verifying === undefined) return false;
-    const signed = originSignature(parseNote(checkpoint.note), checkpoint.origin, rawPublicKey(verifying.jwk));
+    const signed = originSignature(note, checkpoint.origin, rawPublicKey(verifying.jwk));
     return signed !== undefined && (await verifying.verify(signed.signatureHex, signed.message));
   } catch {
     return false;
