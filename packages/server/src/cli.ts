@@ -115,14 +115,31 @@ export function program(): Command {
     .option("--label <text>", "a note to recognise the key by")
     .addOption(configOption())
     .addOption(homeOption())
-    .addHelpText("after", "\nExit status: 0 when the key was created, 2 for usage errors or a config file that cannot be read or written.\n\nExample:\n  $ temporal-service keys create --tier enterprise --label ci --home /srv/temporal")
+    .addHelpText(
+      "after",
+      `
+A running service serves the new key after SIGHUP (kill -HUP <pid>).
+
+Exit status: 0 when the key was created, 2 for usage errors or a config
+file that cannot be read or written.
+
+Example:
+  $ temporal-service keys create --tier enterprise --label ci --home /srv/temporal`,
+    )
     .action(createKey);
   keys
     .command("list")
     .description("list key ids, tiers and labels")
     .addOption(configOption())
     .addOption(homeOption())
-    .addHelpText("after", "\nExit status: 0, or 2 for usage errors or a config file that cannot be used.\n\nExample:\n  $ temporal-service keys list --home /srv/temporal")
+    .addHelpText(
+      "after",
+      `
+Exit status: 0, or 2 for usage errors or a config file that cannot be used.
+
+Example:
+  $ temporal-service keys list --home /srv/temporal`,
+    )
     .action(listKeys);
   root.hook("preAction", (_root, command) => {
     // Options given before a command belong to the root and would be ignored by the command.

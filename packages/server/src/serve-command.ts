@@ -39,8 +39,9 @@ export async function serve(files: ServiceFiles, flags: Partial<ListenAddress>):
     const failure = describeListenFailure(error, address);
     throw failure === undefined ? error : new ServiceStartError(failure, { cause: error });
   }
-  process.stdout.write(`listening on ${url}\n`);
+  // Handlers first: a supervisor may signal as soon as it reads the line, and until a handler is installed a signal kills the process.
   handleSignals(service, files, flags, address);
+  process.stdout.write(`listening on ${url}\n`);
 }
 
 function handleSignals(service: TemporalService, files: ServiceFiles, flags: Partial<ListenAddress>, address: ListenAddress): void {
