@@ -53,6 +53,7 @@ describe("temporal-service usage errors", () => {
     ["a port out of range", ["--port", "65536"], {}, /'65536' is invalid\. a port is an integer 0\.\.65535/, "temporal-service"],
     ["a URL for --host", ["serve", "--host", "http://localhost"], {}, /a host is an IP address or a host name/, "temporal-service serve"],
     ["an unknown command", ["start"], {}, /unknown command 'start'/, "temporal-service"],
+    ["an argument to serve", ["serve", "now"], {}, /serve takes no arguments, got 'now'/, "temporal-service serve"],
     ["an unknown tier", ["keys", "create", "--tier", "gold"], {}, /Allowed choices are public, developer/, "temporal-service keys create"],
     ["an unknown option of a subcommand", ["keys", "list", "--port", "1"], {}, /unknown option '--port'/, "temporal-service keys list"],
     ["a root option before a command", ["--home", "/tmp", "keys", "list"], {}, /give the options after the command: temporal-service keys list --home/, "temporal-service"],
