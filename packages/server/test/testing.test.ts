@@ -313,9 +313,14 @@ describe("a compiled mission with sdk: createClient({ fetch: service.fetch })", 
     const ran: string[] = [];
     const tasks = { backup: () => void ran.push("backup") };
 
+    const started = Date.now();
     const denied = await mission.run({ sdk, tasks });
+    const took = Date.now() - started;
     expect(denied).toMatchObject({ verdict: "DENY", executed: [] });
-    expect(denied.ctx).toMatchObject({ unix_ms: Date.UTC(2026, 10, 22, 12, 0), source: "remote", swt_zone: 1 });
+    // The mission reads the service's time through syncClock: the pinned instant plus the local time since the sync, at most the run's.
+    expect(denied.ctx).toMatchObject({ source: "remote", swt_zone: 1 });
+    expect(denied.ctx.unix_ms - Date.UTC(2026, 10, 22, 12, 0)).toBeGreaterThanOrEqual(0);
+    expect(denied.ctx.unix_ms - Date.UTC(2026, 10, 22, 12, 0)).toBeLessThanOrEqual(took + 1);
 
     service.clock.set(T);
     const allowed = await mission.run({ sdk, tasks });
