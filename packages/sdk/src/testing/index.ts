@@ -7,3 +7,4 @@
 export { createTestService, type KeyedTier, type TestService, type TestServiceOptions } from "./test-service.js";
 export { createTestClock, type TestClock } from "./test-clock.js";
 export { inProcessFetch, type InProcessEndpoint, type InProcessFetch, type InProcessFetchOptions } from "./fetch-transport.js";
+export { HttpError, type CarbonReader, type CarbonReading, type QualityReader, type QualityReading } from "../service/index.js";
