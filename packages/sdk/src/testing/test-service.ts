@@ -11,8 +11,6 @@ import {
   apiKeyRecord,
   createApiKey,
   createPipeline,
-  staticCarbonReader,
-  staticQualityReader,
   type CarbonReader,
   type QualityReader,
   type ServiceAuthority,
@@ -104,8 +102,9 @@ export function createTestService(options: TestServiceOptions = {}): TestService
     clock: clock.now,
     authority,
     version: SDK_VERSION,
-    quality: typeof options.quality === "function" ? options.quality : staticQualityReader(config.quality as { score: number } | null, clock.now()),
-    carbon: typeof options.carbon === "function" ? options.carbon : staticCarbonReader(config.carbon as { intensity: number } | null),
+    // A static source is in `config`, which the pipeline reads as the real service's does.
+    ...(typeof options.quality === "function" ? { quality: options.quality } : {}),
+    ...(typeof options.carbon === "function" ? { carbon: options.carbon } : {}),
     onUnexpectedError: options.onUnexpectedError ?? ((error) => unexpected.push(error)),
   });
   const endpoint = inProcessFetch(pipeline, { origin: BASE_URL, remoteAddress: LOOPBACK });
