@@ -147,7 +147,12 @@ function fromSchema(schema: Schema): fc.Arbitrary<unknown> {
 /** Query values as a client sends them: text (a number or a name written out), sometimes repeated. */
 function asQuery(value: unknown): unknown {
   if (typeof value !== "object" || value === null || Array.isArray(value)) return value;
-  return Object.fromEntries(Object.entries(value).map(([name, v]) => [name, Array.isArray(v) ? v.map(String) : String(v)]));
+  return Object.fromEntries(Object.entries(value).map(([name, v]) => [name, Array.isArray(v) ? v.map(queryText) : queryText(v)]));
+}
+
+function queryText(value: unknown): string {
+  // JSON for objects, which may have no prototype (and so no toString).
+  return typeof value === "object" && value !== null ? JSON.stringify(value) : String(value);
 }
 
 const cases = ROUTES.flatMap((route) =>
