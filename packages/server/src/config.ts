@@ -3,45 +3,12 @@ import { mkdir, readFile, rename, rm, writeFile } from "node:fs/promises";
 import { dirname, resolve } from "node:path";
 import { Ajv2020 } from "ajv/dist/2020.js";
 import { TemporalError } from "@temporal/agent-sdk";
-import type { ApiKeyRecord } from "./api-keys.js";
+import { DEFAULT_CONFIG, type ServiceConfig } from "@temporal/agent-sdk/service";
 import { schemaProblems } from "./schema-problems.js";
 import { TIERS } from "./tiers.js";
 
-export interface BucketConfig {
-  /** Requests that may arrive at once. */
-  readonly burst: number;
-  /** Requests per second the bucket refills with. */
-  readonly per_second: number;
-}
-
-export type QualitySource = { readonly score: number } | { readonly file: string };
-/** A static intensity, or a forecast file in the Carbon Aware SDK's shape; `location` picks one forecast of several and is echoed in replies. */
-export type CarbonSource = { readonly intensity: number; readonly location?: string } | { readonly forecast_file: string; readonly location?: string };
-
-/** The service configuration, as read from its JSON file; relative file paths are resolved against the file's directory. */
-export interface ServiceConfig {
-  readonly cors: { readonly origins: readonly string[] };
-  readonly keys: readonly ApiKeyRecord[];
-  readonly rate_limit: { readonly per_ip: BucketConfig; readonly per_key: BucketConfig };
-  readonly quality: QualitySource | null;
-  readonly carbon: CarbonSource | null;
-  readonly challenge_ttl_ms: number;
-  /** Take the client address from X-Forwarded-For (only behind a proxy you run). */
-  readonly trust_proxy: boolean;
-  /** The authority name of the clockchain's checkpoint origins (`<name>/tile/<tile id>`); null for `temporal-authority/<key id>`. */
-  readonly authority_name: string | null;
-}
-
-export const DEFAULT_CONFIG: ServiceConfig = {
-  cors: { origins: [] },
-  keys: [],
-  rate_limit: { per_ip: { burst: 300, per_second: 100 }, per_key: { burst: 1200, per_second: 400 } },
-  quality: null,
-  carbon: null,
-  challenge_ttl_ms: 60_000,
-  trust_proxy: false,
-  authority_name: null,
-};
+// The config's shape and defaults are the SDK pipeline's, which the in-process stand-in runs with too.
+export { DEFAULT_CONFIG, type BucketConfig, type CarbonSource, type QualitySource, type ServiceConfig } from "@temporal/agent-sdk/service";
 
 const bucket = {
   type: "object",
