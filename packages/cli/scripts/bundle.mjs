@@ -3,9 +3,22 @@
 // loaded only when that command runs.
 import { build } from "esbuild";
 import { readFileSync } from "node:fs";
+import { readDiagnosticExplanations } from "./diagnostic-explanations.mjs";
 
 const cliDir = new URL("../", import.meta.url);
 const { version } = JSON.parse(readFileSync(new URL("package.json", cliDir), "utf8"));
+
+// `temporalc explain` prints docs/diagnostics.md's sections, read here at build time.
+const explanations = {
+  name: "diagnostic-explanations",
+  setup(builder) {
+    builder.onResolve({ filter: /^virtual:diagnostic-explanations$/ }, (args) => ({ path: args.path, namespace: "diagnostic-explanations" }));
+    builder.onLoad({ filter: /.*/, namespace: "diagnostic-explanations" }, () => {
+      const docs = new URL("../../../docs/diagnostics.md", import.meta.url);
+      return { contents: JSON.stringify(readDiagnosticExplanations(docs)), loader: "json", watchFiles: [docs.pathname] };
+    });
+  },
+};
 
 await build({
   entryPoints: { temporalc: new URL("src/main.ts", cliDir).pathname },
@@ -18,6 +31,7 @@ await build({
   define: { TEMPORALC_VERSION: JSON.stringify(version) },
   chunkNames: "chunks/[name]-[hash]",
   logLevel: "warning",
+  plugins: [explanations],
   legalComments: "none",
   // The SDK is shared at run time with the modules `temporalc run` generates: one instance, not a bundled copy.
   // Prettier and the plugin load only for `temporalc fmt`, from their own packages.
