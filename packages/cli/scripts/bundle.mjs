@@ -5,9 +5,22 @@ import { build } from "esbuild";
 import { readFileSync } from "node:fs";
 import { fileURLToPath } from "node:url";
 import { writeThirdPartyNotices } from "./third-party-notices.mjs";
+import { readDiagnosticExplanations } from "./diagnostic-explanations.mjs";
 
 const cliDir = new URL("../", import.meta.url);
 const { version } = JSON.parse(readFileSync(new URL("package.json", cliDir), "utf8"));
+
+// `temporalc explain` prints docs/diagnostics.md's sections, read here at build time.
+const explanations = {
+  name: "diagnostic-explanations",
+  setup(builder) {
+    builder.onResolve({ filter: /^virtual:diagnostic-explanations$/ }, (args) => ({ path: args.path, namespace: "diagnostic-explanations" }));
+    builder.onLoad({ filter: /.*/, namespace: "diagnostic-explanations" }, () => {
+      const docs = new URL("../../../docs/diagnostics.md", import.meta.url);
+      return { contents: JSON.stringify(readDiagnosticExplanations(docs)), loader: "json", watchFiles: [docs.pathname] };
+    });
+  },
+};
 
 const result = await build({
   entryPoints: { temporalc: new URL("src/main.ts", cliDir).pathname },
@@ -20,6 +33,7 @@ const result = await build({
   define: { TEMPORALC_VERSION: JSON.stringify(version) },
   chunkNames: "chunks/[name]-[hash]",
   logLevel: "warning",
+  plugins: [explanations],
   // The bundled packages' licences ship in full in THIRD_PARTY_NOTICES instead.
   legalComments: "none",
   metafile: true,
