@@ -51,6 +51,8 @@ export interface FileLogStoreOptions {
    * snapshot"): fewer means less to replay after a crash, more saves.
    */
   readonly snapshotEveryRecords?: number;
+  /** The authority name of the checkpoints a format-1 ledger is migrated to (see `MigrateOptions.authorityName`). */
+  readonly authorityName?: string;
 }
 
 /**
@@ -65,6 +67,7 @@ export class FileLogStore implements LogStore {
   readonly path: string;
   readonly #paths: HomePaths;
   readonly #lockWaitMs: number | undefined;
+  readonly #authorityName: string | undefined;
   readonly #snapshotEveryRecords: number;
   /** Opening, catching up and appending, one at a time: each reads and extends the state. */
   readonly #ops = new SerialQueue();
@@ -94,6 +97,7 @@ export class FileLogStore implements LogStore {
     this.#paths = paths;
     this.path = paths.ledger;
     this.#lockWaitMs = options.lockWaitMs;
+    this.#authorityName = options.authorityName;
     const every = options.snapshotEveryRecords ?? SNAPSHOT_EVERY_RECORDS;
     if (!(Number.isSafeInteger(every) && every >= 1)) throw new TemporalRangeError("INVALID_ARGUMENT", `snapshotEveryRecords must be a positive integer, got ${describeValue(every)}`);
     this.#snapshotEveryRecords = every;
@@ -117,7 +121,7 @@ export class FileLogStore implements LogStore {
   readonly #open = onceUnlessRejected(() =>
     this.#ops.run(async () => {
       this.#assertOpen();
-      if (this.#handle === undefined) await migrateOnOpen(this.#paths, this.#key as VerifyingKey, this.#lockWaitMs);
+      if (this.#handle === undefined) await migrateOnOpen(this.#paths, this.#key as VerifyingKey, { lockWaitMs: this.#lockWaitMs, authorityName: this.#authorityName });
       this.#handle ??= await this.#openFile();
       await this.#catchUp();
       if ((await this.#fileSize()) > this.#length) await this.#locked(() => this.#catchUp(true));
