@@ -2,6 +2,7 @@ import { constants } from "node:fs";
 import { access, lstat, open, writeFile, type FileHandle } from "node:fs/promises";
 import { dirname } from "node:path";
 import { ClockchainState, type PendingSignature, type StagedLeaf } from "../authority/clockchain-state.js";
+import { DerivedStateDamaged } from "../authority/derived-state-damaged.js";
 import type { HeadSigning, LogEntry, LogRecovery, LogStatus, LogStore } from "../authority/seams.js";
 import { onceUnlessRejected } from "../authority/once-unless-rejected.js";
 import { SerialQueue } from "../authority/serial-queue.js";
@@ -17,7 +18,8 @@ import type { HomeLock } from "./lock.js";
 import { encodeRecordBody, parseRecordBody } from "./record-body.js";
 import { HEADER_BYTES, frameRecord, recordHeader } from "./record-frame.js";
 import { readRecords, type FramedRecord } from "./record-reader.js";
-import { restoreSnapshot, saveSnapshot } from "./snapshot-store.js";
+import { BlockCache } from "./checked-item-file.js";
+import { restoreSnapshot, saveSnapshot, type RestoredState } from "./snapshot-store.js";
 import { syncDirectory } from "./sync-directory.js";
 
 /** Head signatures checked at once while reading, bounding the memory they hold. */
@@ -29,6 +31,8 @@ const SNAPSHOT_EVERY_MS = 10_000;
 const SNAPSHOT_COST_FACTOR = 10;
 /** How long saving a snapshot waits for the lock: a reader's close, or the ops queued after an append, should not hang behind a long append. */
 const CLOSING_SNAPSHOT_LOCK_WAIT_MS = 1000;
+/** Blocks of the stored state (4 KiB each) a store keeps in memory: what bounds its memory, whatever the history. */
+const CACHED_BLOCKS = 2048;
 
 /** A torn tail removed by this store; `saved_to` keeps its bytes. */
 export type TornTailRecovery = LogRecovery;
@@ -86,8 +90,11 @@ export class FileLogStore implements LogStore {
   #lastRecord: { offset: number; header: Buffer } | undefined;
   /** Head signatures read but not yet awaited. */
   #signatureChecks: { offset: number; check: PendingSignature }[] = [];
-  /** Whether the state was last started from the snapshot rather than from the start of the file. */
-  #restored = false;
+  /** The stored state the state was last started from, rather than from the start of the file; its files stay open while the state reads them. */
+  #restored: RestoredState | undefined;
+  /** Set when stored state failed a check after it was opened: the state is rebuilt from the records, and the stored state ignored until this store saves its own. */
+  #ignoreStored = false;
+  readonly #cache = new BlockCache(CACHED_BLOCKS);
   /** The records the last snapshot saved or restored covers, when, and how long saving it took. */
   #snapshot = { records: 0, atMs: Date.now(), tookMs: 0 };
   #closing: Promise<void> | undefined;
@@ -133,12 +140,14 @@ export class FileLogStore implements LogStore {
     return this.#ops.run(async () => {
       this.#assertOpen();
       if (this.#failure !== undefined) throw this.#failure;
-      // Anchored already, as far as this store has read: no lock, no write. Under the lock it reads what others added.
-      if (entries.every((entry) => this.#state.proof(entry.hash) !== undefined)) return this.#proofsOf(entries);
-      const proofs = await this.#locked(async (lock) => {
-        await this.#catchUp(true);
-        await this.#commit(this.#state.stage(entries), signing, lock);
-        return this.#proofsOf(entries);
+      const proofs = await this.#rebuildingIfDamaged(async () => {
+        // Anchored already, as far as this store has read: no lock, no write. Under the lock it reads what others added.
+        if (entries.every((entry) => this.#state.proof(entry.hash) !== undefined)) return this.#proofsOf(entries);
+        return this.#locked(async (lock) => {
+          await this.#catchUp(true);
+          await this.#commit(this.#state.stage(entries), signing, lock);
+          return this.#proofsOf(entries);
+        });
       });
       // Queued behind this append, not awaited by its caller: the proofs hold without the snapshot (derived data).
       if (this.#snapshotDue()) void this.#ops.run(() => this.#saveSnapshotLocked());
@@ -200,6 +209,7 @@ export class FileLogStore implements LogStore {
       await this.#ops.idle();
       await this.#saveSnapshotLocked();
       await this.#handle?.close();
+      this.#restored?.files.close();
     })();
     return this.#closing;
   }
@@ -207,9 +217,27 @@ export class FileLogStore implements LogStore {
   #read<T>(answer: () => T): Promise<T> {
     return this.#ops.run(async () => {
       this.#assertOpen();
-      await this.#catchUp();
-      return answer();
+      return this.#rebuildingIfDamaged(async () => {
+        await this.#catchUp();
+        return answer();
+      });
     });
+  }
+
+  /**
+   * Runs `use`; if stored state it read failed a check (`DerivedStateDamaged`),
+   * forgets the state, rebuilds it from the records alone and runs `use`
+   * again. Nothing is ever answered from stored state that did not check.
+   */
+  async #rebuildingIfDamaged<T>(use: () => Promise<T>): Promise<T> {
+    try {
+      return await use();
+    } catch (error) {
+      if (!(error instanceof DerivedStateDamaged)) throw error;
+      this.#reset();
+      this.#ignoreStored = true;
+      return use();
+    }
   }
 
   #proofsOf(entries: readonly LogEntry[]): AnchorProof[] {
@@ -278,10 +306,11 @@ export class FileLogStore implements LogStore {
     try {
       await this.#readOn(locked, from === 0);
     } catch (error) {
-      // A snapshot is never the last word: what went wrong after one is judged again from the start of the file.
-      const restored = this.#restored;
+      // Stored state is never the last word: what went wrong after it is judged again from the start of the file.
+      const restored = this.#restored !== undefined;
       this.#reset();
-      if ((from === 0 && !restored) || !mayBeUndoneAppend(error)) throw error;
+      if (error instanceof DerivedStateDamaged) this.#ignoreStored = true;
+      else if ((from === 0 && !restored) || !mayBeUndoneAppend(error)) throw error;
       try {
         await this.#readOn(locked, false);
       } catch (again) {
@@ -313,18 +342,24 @@ export class FileLogStore implements LogStore {
     this.#length = 0;
     this.#lastRecord = undefined;
     this.#signatureChecks = [];
-    this.#restored = false;
+    this.#restored?.files.close();
+    this.#restored = undefined;
   }
 
-  /** Starts the state from the home's snapshot when it verifies against the file and the key (see `restoreSnapshot`). */
+  /** Starts the state from the home's stored state when it verifies against the file and the key (see `restoreSnapshot`). */
   async #restore(size: number): Promise<void> {
-    const restored = await restoreSnapshot(this.#paths.snapshot, this.#handle as FileHandle, size, this.#key as VerifyingKey);
-    if (restored === undefined) return;
+    if (this.#ignoreStored) return;
+    const restored = await restoreSnapshot(this.#paths, this.#handle as FileHandle, size, this.#key as VerifyingKey, this.#cache);
+    if (restored !== undefined) this.#adopt(restored);
+  }
+
+  #adopt(restored: RestoredState): void {
+    this.#restored?.files.close();
     this.#state = restored.state;
     this.#length = restored.cover.ledgerOffset;
     this.#lastRecord = { offset: restored.cover.lastRecordOffset, header: restored.cover.lastRecordHeader };
-    this.#restored = true;
-    this.#snapshot = { records: restored.state.records, atMs: Date.now(), tookMs: 0 };
+    this.#restored = restored;
+    this.#snapshot = { records: restored.state.records, atMs: Date.now(), tookMs: this.#snapshot.tookMs };
   }
 
   #snapshotDue(): boolean {
@@ -343,15 +378,31 @@ export class FileLogStore implements LogStore {
     return this.#locked(() => this.#saveSnapshot(), Math.min(this.#lockWaitMs ?? Infinity, CLOSING_SNAPSHOT_LOCK_WAIT_MS)).catch(() => undefined);
   }
 
-  /** Saves the state read so far as the home's snapshot (under the lock, so that snapshots follow the file's order). */
+  /**
+   * Saves what the state read so far adds to the home's stored state (under
+   * the lock, so that saves follow the file's order), then reads on from
+   * what was saved, so that memory holds only what came after it. A stored
+   * state covering more than this one is read on from instead.
+   */
   async #saveSnapshot(): Promise<void> {
     const last = this.#lastRecord;
     if (last === undefined) return;
     const startedMs = Date.now();
     const cover = { ledgerOffset: this.#length, lastRecordOffset: last.offset, lastRecordHeader: last.header };
     // Derived data: failing to save it costs only a longer replay at the next opening.
-    if (!(await saveSnapshot(this.#paths.snapshot, cover, this.#state))) return;
+    const outcome = await saveSnapshot(this.#paths, cover, this.#state, this.#restored).catch(() => "skipped" as const);
     this.#snapshot = { records: this.#state.records, atMs: Date.now(), tookMs: Date.now() - startedMs };
+    if (outcome === "skipped" || (outcome === "newer" && this.#ignoreStored) || this.#closing !== undefined) return;
+    if (outcome === "saved") {
+      const restored = await restoreSnapshot(this.#paths, this.#handle as FileHandle, this.#length, this.#key as VerifyingKey, this.#cache).catch(() => undefined);
+      if (restored !== undefined && restored.cover.ledgerOffset === this.#length) {
+        this.#ignoreStored = false;
+        this.#adopt(restored);
+      } else restored?.files.close();
+      return;
+    }
+    this.#reset();
+    await this.#catchUp();
   }
 
   async #checkLastRecord(): Promise<void> {
