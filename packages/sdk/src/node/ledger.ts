@@ -234,8 +234,7 @@ export class FileLogStore implements LogStore {
       return await use();
     } catch (error) {
       if (!(error instanceof DerivedStateDamaged)) throw error;
-      this.#reset();
-      this.#ignoreStored = true;
+      this.#forgetStored();
       return use();
     }
   }
@@ -309,7 +308,7 @@ export class FileLogStore implements LogStore {
       // Stored state is never the last word: what went wrong after it is judged again from the start of the file.
       const restored = this.#restored !== undefined;
       this.#reset();
-      if (error instanceof DerivedStateDamaged) this.#ignoreStored = true;
+      if (error instanceof DerivedStateDamaged) this.#forgetStored();
       else if ((from === 0 && !restored) || !mayBeUndoneAppend(error)) throw error;
       try {
         await this.#readOn(locked, false);
@@ -344,6 +343,13 @@ export class FileLogStore implements LogStore {
     this.#signatureChecks = [];
     this.#restored?.files.close();
     this.#restored = undefined;
+  }
+
+  /** Forgets the state and ignores the stored state, which failed a check, until this store has saved its own, rebuilt from the records (due at once). */
+  #forgetStored(): void {
+    this.#reset();
+    this.#ignoreStored = true;
+    this.#snapshot = { ...this.#snapshot, records: 0 };
   }
 
   /** Starts the state from the home's stored state when it verifies against the file and the key (see `restoreSnapshot`). */
