@@ -19,8 +19,9 @@ import { concurrentlyFor, printTable } from "./harness.mjs";
 
 const SELF = fileURLToPath(import.meta.url);
 const OUT = fileURLToPath(new URL("./.out/ledger/", import.meta.url));
-const dist = fileURLToPath(new URL("../packages/sdk/dist/index.js", import.meta.url));
-const { FileLogStore, FileSigner, contextAt, createLocalAuthority, createTsaeRequest, defaultAuthorityName, homePaths, receiptHash, sha256Hex } = await import(dist);
+const dist = (entry) => fileURLToPath(new URL(`../packages/sdk/dist/${entry}`, import.meta.url));
+const { contextAt, createTsaeRequest, defaultAuthorityName, receiptHash, sha256Hex } = await import(dist("index.js"));
+const { FileLogStore, FileSigner, createLocalAuthority, homePaths } = await import(dist("node/index.js"));
 
 const SIZES = (process.env.BENCH_LEDGER_SIZES ?? "10000,100000,1000000").split(",").map(Number);
 const SECONDS = Number(process.env.BENCH_SECONDS ?? 3);

@@ -1,9 +1,11 @@
 import { copyFile, cp, mkdir, readFile, readdir, rm, writeFile } from "node:fs/promises";
 import { join } from "node:path";
+import fc from "fast-check";
 import { beforeAll, describe, expect, it } from "vitest";
-import { contextAt, createTsaeRequest, formatNote, parseNote, receiptHash, sha256Hex, type AnchorProof, type Receipt } from "../src/index.js";
+import { contextAt, createTsaeRequest, formatNote, parseNote, receiptHash, sha256Hex, verifyAnchorProof, type AnchorProof, type Receipt } from "../src/index.js";
 import { FileLogStore, FileSigner, homePaths } from "../src/node/index.js";
 import { HEADER_BYTES, frameRecord, recordAt } from "../src/node/record-frame.js";
+import { decodeStateHead } from "../src/node/state-snapshot.js";
 import { tempDir, withAuthority } from "./helpers.js";
 
 const T0 = Date.UTC(2025, 7, 2, 9);
@@ -211,6 +213,88 @@ describe("ledger snapshot", () => {
     expect(await openStatus(fresh)).toMatchObject({ anchors: 5, records: 5 });
     expect(() => new FileLogStore(paths, { snapshotEveryRecords: 0 })).toThrow(expect.objectContaining({ code: "INVALID_ARGUMENT" }));
     await log.close();
+  });
+
+  it("serves proofs from disk after reopening that verify against their checkpoints, as they did before", async () => {
+    const batch = fc.array(fc.integer({ min: 0, max: 2 }), { minLength: 1, maxLength: 40 });
+    await fc.assert(
+      fc.asyncProperty(fc.array(batch, { minLength: 1, maxLength: 12 }), fc.array(fc.nat(), { minLength: 1, maxLength: 20 }), fc.integer({ min: 1, max: 4 }), async (batches, picks, every) => {
+        const home = await homeWith(Buffer.alloc(0), undefined);
+        const paths = homePaths(home);
+        const key = await new FileSigner(paths).load();
+        const signing = { key: key.verifying, authority_name: "snapshot.test", issuedUnixMs: () => T0, sign: (message: string) => key.sign(message) };
+        const hashes: string[] = [];
+        // Saves every `every` records: several saves, each appending to the stored state and merging index runs.
+        const writer = new FileLogStore(paths, { snapshotEveryRecords: every });
+        await writer.open(key.verifying);
+        for (const tiles of batches) {
+          const entries = tiles.map((tile) => {
+            const receipt = { scope: "test.snapshot.v1", tile_id: 240_100 + tile, action_hash_hex: sha256Hex(`property ${hashes.length} ${Math.random()}`), signature: "0".repeat(128) } as unknown as Receipt;
+            hashes.push(receiptHash(receipt));
+            return { receipt, hash: hashes.at(-1) as string };
+          });
+          await writer.append(entries, signing);
+        }
+        const picked = picks.map((n) => hashes[n % hashes.length] as string);
+        const before = await Promise.all(picked.map((hash) => writer.proof(hash)));
+        await writer.close();
+        // The reader opens from the stored state covering every record: nothing replayed, every proof read from its files.
+        expect(decodeStateHead(await readFile(paths.snapshot))).toMatchObject({ records: batches.length });
+        const reader = new FileLogStore(paths);
+        await reader.open(key.verifying);
+        try {
+          for (const [i, hash] of picked.entries()) {
+            const proof = (await reader.proof(hash)) as AnchorProof;
+            expect(proof).toEqual(before[i]);
+            expect(await verifyAnchorProof(proof, key.verifying.jwk)).toBe(true);
+          }
+          expect(await reader.proof(sha256Hex("never anchored"))).toBeUndefined();
+        } finally {
+          await reader.close();
+        }
+        await rm(home, { recursive: true });
+      }),
+      { numRuns: 12 },
+    );
+  });
+
+  it("is extended by every store sharing the home, each saving what the others have not, and read on from by the others", async () => {
+    const home = await homeWith(Buffer.alloc(0), undefined);
+    const paths = homePaths(home);
+    const key = await new FileSigner(paths).load();
+    const signing = { key: key.verifying, authority_name: "snapshot.test", issuedUnixMs: () => T0, sign: (message: string) => key.sign(message) };
+    const entry = (n: number) => {
+      const receipt = { scope: "test.snapshot.v1", tile_id: 240_002 + (n % 2), action_hash_hex: sha256Hex(`shared ${n}`), signature: "0".repeat(128) } as unknown as Receipt;
+      return { receipt, hash: receiptHash(receipt) };
+    };
+    // Opened first, it reads the others' records only when it appends last.
+    const early = new FileLogStore(paths);
+    await early.open(key.verifying);
+    const generations = new Set<string>();
+    const saved = async (records: number): Promise<void> => {
+      const head = decodeStateHead(await readFile(paths.snapshot));
+      expect(head).toMatchObject({ records });
+      generations.add((head as { generation: string }).generation);
+    };
+    for (let n = 0; n < 7; n++) {
+      // Each store opens from what the last one saved, appends one record, and saves it on closing.
+      const store = new FileLogStore(paths);
+      await store.open(key.verifying);
+      await store.append([entry(n)], signing);
+      await store.close();
+      await saved(n + 1);
+    }
+    await early.append([entry(7)], signing);
+    await early.close();
+    await saved(8);
+    // One generation throughout: every save appended to the files the first one wrote.
+    expect(generations.size).toBe(1);
+    expect(await readdir(join(home, "clockchain.state"))).toEqual([...generations]);
+    const reader = new FileLogStore(paths);
+    await reader.open(key.verifying);
+    for (let n = 0; n < 8; n++) expect(await verifyAnchorProof((await reader.proof(entry(n).hash)) as AnchorProof, key.verifying.jwk)).toBe(true);
+    expect(await reader.status()).toMatchObject({ records: 8, anchors: 8, chain_valid: true });
+    await reader.close();
   });
 
   it("is not written for a ledger that fails to open", async () => {

@@ -356,7 +356,9 @@ export class FileLogStore implements LogStore {
   async #restore(size: number): Promise<void> {
     if (this.#ignoreStored) return;
     const restored = await restoreSnapshot(this.#paths, this.#handle as FileHandle, size, this.#key as VerifyingKey, this.#cache);
-    if (restored !== undefined) this.#adopt(restored);
+    if (typeof restored !== "string") this.#adopt(restored);
+    // Damaged or stale: the next save starts a new generation rather than extend it.
+    else if (restored === "unusable") this.#ignoreStored = true;
   }
 
   #adopt(restored: RestoredState): void {
@@ -387,8 +389,10 @@ export class FileLogStore implements LogStore {
   /**
    * Saves what the state read so far adds to the home's stored state (under
    * the lock, so that saves follow the file's order), then reads on from
-   * what was saved, so that memory holds only what came after it. A stored
-   * state covering more than this one is read on from instead.
+   * what was saved, so that memory holds only what came after it. Stored
+   * state this one cannot extend (covering more, or another generation) is
+   * read on from instead, so that memory does not grow while saving is
+   * impossible.
    */
   async #saveSnapshot(): Promise<void> {
     const last = this.#lastRecord;
@@ -396,15 +400,15 @@ export class FileLogStore implements LogStore {
     const startedMs = Date.now();
     const cover = { ledgerOffset: this.#length, lastRecordOffset: last.offset, lastRecordHeader: last.header };
     // Derived data: failing to save it costs only a longer replay at the next opening.
-    const outcome = await saveSnapshot(this.#paths, cover, this.#state, this.#restored).catch(() => "skipped" as const);
+    const outcome = await saveSnapshot(this.#paths, cover, this.#state, this.#restored, this.#ignoreStored).catch(() => "skipped" as const);
     this.#snapshot = { records: this.#state.records, atMs: Date.now(), tookMs: Date.now() - startedMs };
-    if (outcome === "skipped" || (outcome === "newer" && this.#ignoreStored) || this.#closing !== undefined) return;
+    if (outcome === "skipped" || (outcome === "other" && this.#ignoreStored) || this.#closing !== undefined) return;
     if (outcome === "saved") {
-      const restored = await restoreSnapshot(this.#paths, this.#handle as FileHandle, this.#length, this.#key as VerifyingKey, this.#cache).catch(() => undefined);
-      if (restored !== undefined && restored.cover.ledgerOffset === this.#length) {
-        this.#ignoreStored = false;
-        this.#adopt(restored);
-      } else restored?.files.close();
+      const restored = await restoreSnapshot(this.#paths, this.#handle as FileHandle, this.#length, this.#key as VerifyingKey, this.#cache).catch(() => "unusable" as const);
+      if (typeof restored === "string") return;
+      if (restored.cover.ledgerOffset !== this.#length) return restored.files.close();
+      this.#ignoreStored = false;
+      this.#adopt(restored);
       return;
     }
     this.#reset();

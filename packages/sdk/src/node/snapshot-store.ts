@@ -29,8 +29,13 @@ export interface RestoredState {
   readonly files: StateFiles;
 }
 
-/** What saving did: saved (open the state again from what was saved), found a head covering more than this state (open that), or left it. */
-export type SaveOutcome = "saved" | "newer" | "skipped";
+/**
+ * What saving did: saved (read on from what was saved); found stored state
+ * this state cannot extend but may read on from instead ("other": a head
+ * covering more records, or another generation); or left it ("skipped": no
+ * usable head, and this state does not hold everything to start a new one).
+ */
+export type SaveOutcome = "saved" | "other" | "skipped";
 
 /** The directory of the stored state's files, beside its head. */
 export function stateDirectory(paths: HomePaths): string {
@@ -83,13 +88,18 @@ const HEADS_FILE = "heads";
  * the file, the record it says it ends with is in the file whole (its CRC)
  * and ends exactly where the head says, its files are there, and the
  * state's heads, roots and chain verify against that record's last head
- * and `key` (see `ClockchainState.over`). Otherwise undefined: a missing,
- * damaged or stale stored state is never trusted, only ignored. Reads the
- * head, one record and O(log n) blocks per tile, whatever the history.
+ * and `key` (see `ClockchainState.over`). Otherwise "absent" (no head)
+ * or "unusable": a damaged or stale stored state is never trusted, only
+ * ignored. Reads the head, one record and O(log n) blocks per tile,
+ * whatever the history.
  */
-export async function restoreSnapshot(paths: HomePaths, file: ReadableFile, size: number, key: VerifyingKey, cache: BlockCache): Promise<RestoredState | undefined> {
+export async function restoreSnapshot(paths: HomePaths, file: ReadableFile, size: number, key: VerifyingKey, cache: BlockCache): Promise<RestoredState | "absent" | "unusable"> {
   const bytes = await readSmall(paths.snapshot);
-  if (bytes === undefined) return undefined;
+  if (bytes === undefined) return "absent";
+  return (await restoreFrom(paths, bytes, file, size, key, cache)) ?? "unusable";
+}
+
+async function restoreFrom(paths: HomePaths, bytes: Buffer, file: ReadableFile, size: number, key: VerifyingKey, cache: BlockCache): Promise<RestoredState | undefined> {
   const head = decodeStateHead(bytes);
   if (typeof head === "string") return undefined;
   const { cover } = head;
@@ -130,20 +140,23 @@ export async function restoreSnapshot(paths: HomePaths, file: ReadableFile, size
  * one `restored` was opened from, or a later one of its generation, only
  * the new leaves, heads and index entries are appended and the head
  * rewritten: O(new records). A state replayed from the ledger (no
- * `restored`) starts a new generation with everything. A stored head
- * covering more records than `state` is left as it is ("newer"); so is one
- * of another generation while `state` reads its own (it cannot write the
- * other's files). Derived data: failing costs a longer replay later.
+ * `restored`) holds everything, so it extends any head covering no more
+ * than it, or starts a new generation (always when `newGeneration`: after
+ * stored state failed a check). A stored head
+ * covering more records than `state`, or one of another generation while
+ * `state` reads its own, is left as it is ("other"). Derived data: failing
+ * costs a longer replay later.
  */
-export async function saveSnapshot(paths: HomePaths, cover: SnapshotCover, state: ClockchainState, restored: RestoredState | undefined): Promise<SaveOutcome> {
+export async function saveSnapshot(paths: HomePaths, cover: SnapshotCover, state: ClockchainState, restored: RestoredState | undefined, newGeneration: boolean): Promise<SaveOutcome> {
   const bytes = await readSmall(paths.snapshot).catch(() => undefined);
   const decoded = bytes === undefined ? undefined : decodeStateHead(bytes);
   const current = typeof decoded === "string" ? undefined : decoded;
   const parts = state.parts();
-  if (current !== undefined && current.records > parts.records) return "newer";
-  let base: StateHead | undefined;
+  if (current !== undefined && current.records > parts.records) return "other";
+  let base = newGeneration ? undefined : current;
   if (restored !== undefined) {
-    if (current === undefined || current.generation !== restored.head.generation || current.records < restored.head.records) return "skipped";
+    if (current === undefined || current.records < restored.head.records) return "skipped";
+    if (current.generation !== restored.head.generation) return "other";
     base = current;
   }
   const generation = base?.generation ?? randomBytes(8).toString("hex");
