@@ -60,10 +60,18 @@ export class ReceiptIndex {
 
   /** The receipts added since the runs (those `keep` accepts), sorted: the next run to save. */
   addedTable(keep: (location: ReceiptLocation) => boolean = () => true): Uint8Array {
-    const added = [...this.#added].filter(([, location]) => keep(location)).map(([hash, location]) => entryOf(hexToBytes(hash), location));
-    added.sort((a, b) => compareHashes(a, 0, b));
-    const out = new Uint8Array(added.length * INDEX_ENTRY_BYTES);
-    added.forEach((entry, i) => out.set(entry, i * INDEX_ENTRY_BYTES));
+    const entries: Uint8Array[] = [];
+    const prefixes: number[] = [];
+    for (const [hash, location] of this.#added) {
+      if (!keep(location)) continue;
+      const entry = entryOf(hexToBytes(hash), location);
+      entries.push(entry);
+      prefixes.push(prefixOf(entry));
+    }
+    // Sorted by the hashes' first 48 bits as numbers, the whole hash only on a tie: fast at a million entries.
+    const order = Array.from(entries.keys()).sort((a, b) => (prefixes[a] as number) - (prefixes[b] as number) || compareHashes(entries[a] as Uint8Array, 0, entries[b] as Uint8Array));
+    const out = new Uint8Array(entries.length * INDEX_ENTRY_BYTES);
+    order.forEach((from, i) => out.set(entries[from] as Uint8Array, i * INDEX_ENTRY_BYTES));
     return out;
   }
 }

@@ -53,10 +53,10 @@ export class CheckedItemFile {
   readonly #itemBytes: number;
   readonly #perBlock: number;
   readonly #cover: ItemFileCover;
-  readonly #cache: Pick<BlockCache, "get" | "set">;
+  readonly #cache: BlockCache;
   readonly #name: string;
 
-  constructor(fd: number, name: string, itemBytes: number, cover: ItemFileCover, cache: Pick<BlockCache, "get" | "set">) {
+  constructor(fd: number, name: string, itemBytes: number, cover: ItemFileCover, cache: BlockCache) {
     this.#fd = fd;
     this.#name = name;
     this.#itemBytes = itemBytes;

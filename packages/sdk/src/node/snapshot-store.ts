@@ -7,7 +7,7 @@ import { INDEX_ENTRY_BYTES, mergeRuns, type ReceiptLocation } from "../authority
 import type { ItemSeq } from "../core/hash-list.js";
 import { signedCheckpointOf } from "../core/signed-checkpoint.js";
 import type { VerifyingKey } from "../core/verifying-key.js";
-import { BackedItems, CheckedItemFile, EMPTY_COVER, appendItems, type BlockCache, type ItemFileCover } from "./checked-item-file.js";
+import { BackedItems, BlockCache, CheckedItemFile, EMPTY_COVER, appendItems, type ItemFileCover } from "./checked-item-file.js";
 import type { HomePaths } from "./home.js";
 import { openIfPresent } from "./open-if-present.js";
 import { parseRecordBody } from "./record-body.js";
@@ -221,21 +221,13 @@ function saveRuns(files: StateFiles, written: Set<string>, base: StateHead | und
     const newer = kept.at(-1) as RunHead;
     const older = kept.at(-2);
     if (older === undefined || older.count > newer.count) break;
-    const reader = (run: RunHead): CheckedItemFile => new CheckedItemFile(files.fd(runFile(run.number)), `merge/${runFile(run.number)}`, INDEX_ENTRY_BYTES, run, new NoCache());
+    // Its own small cache: a merge reads each block once, in order, and should not evict what readers use.
+    const reader = (run: RunHead): CheckedItemFile => new CheckedItemFile(files.fd(runFile(run.number)), runFile(run.number), INDEX_ENTRY_BYTES, run, new BlockCache(2));
     const merged = write(mergeRuns(reader(older), reader(newer)));
     kept.splice(-2, 2, merged);
     dropped.push(older, newer);
   }
   return { kept, dropped };
-}
-
-/** A merge reads each block once: caching them would only evict what readers use. */
-class NoCache {
-  get(): undefined {
-    return undefined;
-  }
-
-  set(): void {}
 }
 
 /** Items [from, to) of `items`, flat. */
