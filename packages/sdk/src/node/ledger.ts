@@ -52,7 +52,7 @@ export interface FileLogStoreOptions {
   /**
    * Records appended or read since the last snapshot after which an append
    * saves a new one (default 1024; see docs/sdk.md, "Opening from the
-   * snapshot"): fewer means less to replay after a crash, more saves.
+   * stored state"): fewer means less to replay after a crash, more saves.
    */
   readonly snapshotEveryRecords?: number;
   /** The authority name of the checkpoints a format-1 ledger is migrated to (see `MigrateOptions.authorityName`). */
