@@ -5,7 +5,8 @@ import { beforeAll, describe, expect, it } from "vitest";
 import { contextAt, createTsaeRequest, formatNote, parseNote, receiptHash, sha256Hex, verifyAnchorProof, type AnchorProof, type Receipt } from "../src/index.js";
 import { FileLogStore, FileSigner, homePaths } from "../src/node/index.js";
 import { HEADER_BYTES, frameRecord, recordAt } from "../src/node/record-frame.js";
-import { decodeStateHead } from "../src/node/state-snapshot.js";
+import { mergeRunsAside } from "../src/node/snapshot-store.js";
+import { decodeStateHead, encodeStateHead, type StateHead } from "../src/node/state-snapshot.js";
 import { tempDir, withAuthority } from "./helpers.js";
 
 const T0 = Date.UTC(2025, 7, 2, 9);
@@ -295,6 +296,26 @@ describe("ledger snapshot", () => {
     for (let n = 0; n < 8; n++) expect(await verifyAnchorProof((await reader.proof(entry(n).hash)) as AnchorProof, key.verifying.jwk)).toBe(true);
     expect(await reader.status()).toMatchObject({ records: 8, anchors: 8, chain_valid: true });
     await reader.close();
+  });
+
+  it("has index runs too large to merge under the lock merged aside, then put in their place for a moment under it", async () => {
+    const home = await homeWith(three.ledger, three.snapshot);
+    const paths = homePaths(home);
+    const head = decodeStateHead(three.snapshot) as StateHead;
+    expect(head.runs.map((run) => run.count)).toEqual([2, 1]);
+    // Runs in the order a save leaves them when their merge was too large for the lock: the older no larger than the newer.
+    await writeFile(paths.snapshot, encodeStateHead({ ...head, runs: [...head.runs].reverse() }));
+    expect(await mergeRunsAside(paths, 1000)).toBe(true);
+    const merged = decodeStateHead(await readFile(paths.snapshot)) as StateHead;
+    expect(merged.runs).toHaveLength(1);
+    expect(merged.runs[0]).toMatchObject({ count: 3 });
+    expect((await stateFiles(home)).filter((name) => name.includes("/run-"))).toEqual([`${head.generation}/run-${merged.runs[0]?.number}`]);
+    expect(await mergeRunsAside(paths, 1000)).toBe(false);
+    // The merged run serves every lookup, from the stored state (damage in the records it covers goes unseen).
+    await writeFile(paths.ledger, damagedFirstRecord(three.ledger));
+    await withAuthority(home, T0 + 5000, async (authority) => {
+      for (const proof of proofs) expect(await authority.getAnchorProof(proof.receipt_hash)).toMatchObject({ receipt_hash: proof.receipt_hash, leaf_index: proof.leaf_index });
+    });
   });
 
   it("is not written for a ledger that fails to open", async () => {

@@ -19,7 +19,7 @@ import { encodeRecordBody, parseRecordBody } from "./record-body.js";
 import { HEADER_BYTES, frameRecord, recordHeader } from "./record-frame.js";
 import { readRecords, type FramedRecord } from "./record-reader.js";
 import { BlockCache } from "./checked-item-file.js";
-import { restoreSnapshot, saveSnapshot, type RestoredState } from "./snapshot-store.js";
+import { mergeRunsAside, restoreSnapshot, saveSnapshot, type RestoredState } from "./snapshot-store.js";
 import { syncDirectory } from "./sync-directory.js";
 
 /** Head signatures checked at once while reading, bounding the memory they hold. */
@@ -95,6 +95,8 @@ export class FileLogStore implements LogStore {
   /** Set when stored state failed a check after it was opened: the state is rebuilt from the records, and the stored state ignored until this store saves its own. */
   #ignoreStored = false;
   readonly #cache = new BlockCache(CACHED_BLOCKS);
+  /** Index runs being merged aside after a save, outside the ops queue and the lock (see `mergeRunsAside`); closing waits for it. */
+  #merging: Promise<void> | undefined;
   /** The records the last snapshot saved or restored covers, when, and how long saving it took. */
   #snapshot = { records: 0, atMs: Date.now(), tookMs: 0 };
   #closing: Promise<void> | undefined;
@@ -208,6 +210,7 @@ export class FileLogStore implements LogStore {
     this.#closing ??= (async () => {
       await this.#ops.idle();
       await this.#saveSnapshotLocked();
+      await this.#merging;
       await this.#handle?.close();
       this.#restored?.files.close();
     })();
@@ -345,6 +348,20 @@ export class FileLogStore implements LogStore {
     this.#restored = undefined;
   }
 
+  /** Runs the index merges the last save left for later, one after another, unless they are running already. */
+  #mergeAside(): void {
+    const lockWaitMs = Math.min(this.#lockWaitMs ?? Infinity, CLOSING_SNAPSHOT_LOCK_WAIT_MS);
+    this.#merging ??= (async () => {
+      try {
+        while (await mergeRunsAside(this.#paths, lockWaitMs));
+      } catch {
+        // Derived data: a merge that failed leaves more runs to search, nothing wrong.
+      } finally {
+        this.#merging = undefined;
+      }
+    })();
+  }
+
   /** Forgets the state and ignores the stored state, which failed a check, until this store has saved its own, rebuilt from the records (due at once). */
   #forgetStored(): void {
     this.#reset();
@@ -402,6 +419,7 @@ export class FileLogStore implements LogStore {
     // Derived data: failing to save it costs only a longer replay at the next opening.
     const outcome = await saveSnapshot(this.#paths, cover, this.#state, this.#restored, this.#ignoreStored).catch(() => "skipped" as const);
     this.#snapshot = { records: this.#state.records, atMs: Date.now(), tookMs: Date.now() - startedMs };
+    if (outcome === "saved") this.#mergeAside();
     if (outcome === "skipped" || (outcome === "other" && this.#ignoreStored) || this.#closing !== undefined) return;
     if (outcome === "saved") {
       const restored = await restoreSnapshot(this.#paths, this.#handle as FileHandle, this.#length, this.#key as VerifyingKey, this.#cache).catch(() => "unusable" as const);

@@ -1,4 +1,4 @@
-import { randomBytes } from "node:crypto";
+import { randomBytes, randomInt } from "node:crypto";
 import { closeSync, constants, fdatasyncSync, openSync } from "node:fs";
 import { mkdir, readdir, rm, unlink } from "node:fs/promises";
 import { join } from "node:path";
@@ -9,6 +9,7 @@ import { signedCheckpointOf } from "../core/signed-checkpoint.js";
 import type { VerifyingKey } from "../core/verifying-key.js";
 import { BackedItems, BlockCache, CheckedItemFile, EMPTY_COVER, appendItems, type ItemFileCover } from "./checked-item-file.js";
 import type { HomePaths } from "./home.js";
+import { acquireHomeLock } from "./home-lock.js";
 import { openIfPresent } from "./open-if-present.js";
 import { parseRecordBody } from "./record-body.js";
 import { HEADER_BYTES, MAX_RECORD_BYTES, recordAt } from "./record-frame.js";
@@ -18,6 +19,10 @@ import { syncDirectory } from "./sync-directory.js";
 import { writeFileDurably } from "./write-durably.js";
 
 const HASH_BYTES = 32;
+/** Index runs merged under the lock hold at most this many entries together (2.5 MiB: tens of milliseconds); larger merges run aside. */
+const MERGE_UNDER_LOCK_ENTRIES = 1 << 16;
+/** Runs merged aside are numbered from here, at random: far above those saves number by counting. */
+const MERGED_RUN_NUMBERS = 2 ** 40;
 /** The head file is small; anything larger is not one. */
 const MAX_HEAD_BYTES = 16 * 2 ** 20;
 
@@ -148,9 +153,7 @@ async function restoreFrom(paths: HomePaths, bytes: Buffer, file: ReadableFile, 
  * costs a longer replay later.
  */
 export async function saveSnapshot(paths: HomePaths, cover: SnapshotCover, state: ClockchainState, restored: RestoredState | undefined, newGeneration: boolean): Promise<SaveOutcome> {
-  const bytes = await readSmall(paths.snapshot).catch(() => undefined);
-  const decoded = bytes === undefined ? undefined : decodeStateHead(bytes);
-  const current = typeof decoded === "string" ? undefined : decoded;
+  const current = await readHead(paths);
   const parts = state.parts();
   if (current !== undefined && current.records > parts.records) return "other";
   let base = newGeneration ? undefined : current;
@@ -199,7 +202,9 @@ export async function saveSnapshot(paths: HomePaths, cover: SnapshotCover, state
 /**
  * Writes the index entries `base` lacks as a new run, then merges the
  * newest two runs while the older is no larger than the newer, like a
- * binary counter: O(log n) runs, each entry rewritten O(log n) times.
+ * binary counter (O(log n) runs, each entry rewritten O(log n) times) —
+ * here only while the two hold at most `MERGE_UNDER_LOCK_ENTRIES`, so the
+ * lock is held briefly; larger merges run aside (`mergeRunsAside`).
  */
 function saveRuns(files: StateFiles, written: Set<string>, base: StateHead | undefined, parts: StateParts): { kept: RunHead[]; dropped: RunHead[] } {
   const savedLeaves = new Map(base?.tiles.map((tile) => [tile.id, tile.receipts.count]) ?? []);
@@ -209,25 +214,79 @@ function saveRuns(files: StateFiles, written: Set<string>, base: StateHead | und
   if (entries.length === 0) return { kept, dropped };
   let next = Math.max(-1, ...kept.map((run) => run.number)) + 1;
   const write = (chunks: Iterable<Uint8Array>): RunHead => {
-    const number = next++;
-    const name = runFile(number);
-    let cover = EMPTY_COVER;
-    for (const chunk of chunks) cover = appendItems(files.fd(name, true), INDEX_ENTRY_BYTES, cover, chunk);
-    written.add(name);
-    return { number, ...cover };
+    const run = writeRun(files, next++, chunks);
+    written.add(runFile(run.number));
+    return run;
   };
   kept.push(write([entries]));
   for (;;) {
     const newer = kept.at(-1) as RunHead;
     const older = kept.at(-2);
-    if (older === undefined || older.count > newer.count) break;
-    // Its own small cache: a merge reads each block once, in order, and should not evict what readers use.
-    const reader = (run: RunHead): CheckedItemFile => new CheckedItemFile(files.fd(runFile(run.number)), runFile(run.number), INDEX_ENTRY_BYTES, run, new BlockCache(2));
-    const merged = write(mergeRuns(reader(older), reader(newer)));
-    kept.splice(-2, 2, merged);
+    if (older === undefined || older.count > newer.count || older.count + newer.count > MERGE_UNDER_LOCK_ENTRIES) break;
+    kept.splice(-2, 2, write(mergeRuns(runReader(files, older), runReader(files, newer))));
     dropped.push(older, newer);
   }
   return { kept, dropped };
+}
+
+function writeRun(files: StateFiles, number: number, chunks: Iterable<Uint8Array>): RunHead {
+  let cover = EMPTY_COVER;
+  for (const chunk of chunks) cover = appendItems(files.fd(runFile(number), true), INDEX_ENTRY_BYTES, cover, chunk);
+  return { number, ...cover };
+}
+
+/** A run to merge, through a small cache of its own: a merge reads each block once, in order, and should not evict what readers use. */
+function runReader(files: StateFiles, run: RunHead): CheckedItemFile {
+  return new CheckedItemFile(files.fd(runFile(run.number)), runFile(run.number), INDEX_ENTRY_BYTES, run, new BlockCache(2));
+}
+
+/** The position of the older of the newest two adjacent runs due a merge (the older no larger than the newer). */
+function mergeDue(runs: readonly RunHead[]): number | undefined {
+  for (let i = runs.length - 2; i >= 0; i--) if ((runs[i] as RunHead).count <= (runs[i + 1] as RunHead).count) return i;
+  return undefined;
+}
+
+/**
+ * Makes one merge of index runs that saving left for later (too large to
+ * run under the lock): merges the two runs into a new file without the
+ * lock, then takes the lock for a moment to put it in their place, if the
+ * head still holds both (another store may have merged or replaced them
+ * meanwhile; then the new file is removed). Resolves true when it merged,
+ * so another may be due. Derived data: failures only leave more runs.
+ */
+export async function mergeRunsAside(paths: HomePaths, lockWaitMs: number): Promise<boolean> {
+  const head = await readHead(paths);
+  const at = head === undefined ? undefined : mergeDue(head.runs);
+  if (head === undefined || at === undefined) return false;
+  const [older, newer] = [head.runs[at] as RunHead, head.runs[at + 1] as RunHead];
+  const directory = join(stateDirectory(paths), head.generation);
+  const files = new StateFiles(directory);
+  let merged: RunHead;
+  try {
+    // A number no saver picks (they count up from the largest in the head), so two stores merging never write one file.
+    merged = writeRun(files, MERGED_RUN_NUMBERS + randomInt(MERGED_RUN_NUMBERS), mergeRuns(runReader(files, older), runReader(files, newer)));
+    files.sync([runFile(merged.number)]);
+    await syncDirectory(directory);
+  } finally {
+    files.close();
+  }
+  let replaced = false;
+  const lock = await acquireHomeLock(paths.lock, lockWaitMs).catch(() => undefined);
+  if (lock !== undefined) {
+    try {
+      const now = await readHead(paths);
+      const i = now?.generation === head.generation ? now.runs.findIndex((run) => run.number === older.number) : -1;
+      if (now !== undefined && i >= 0 && now.runs[i + 1]?.number === newer.number) {
+        await writeFileDurably(paths.snapshot, encodeStateHead({ ...now, runs: now.runs.toSpliced(i, 2, merged) }));
+        replaced = true;
+      }
+    } finally {
+      await lock.release();
+    }
+  }
+  const removed = replaced ? [older, newer] : [merged];
+  await Promise.all(removed.map((run) => unlink(join(directory, runFile(run.number))).catch(() => undefined)));
+  return replaced;
 }
 
 /** Items [from, to) of `items`, flat. */
@@ -247,6 +306,13 @@ async function removeGenerationsBut(paths: HomePaths, generation: string): Promi
   const root = stateDirectory(paths);
   const names = await readdir(root).catch(() => [] as string[]);
   await Promise.all(names.filter((name) => name !== generation).map((name) => rm(join(root, name), { recursive: true, force: true }).catch(() => undefined)));
+}
+
+/** The home's stored state head, if there is a well-formed one (nothing checked against the ledger). */
+async function readHead(paths: HomePaths): Promise<StateHead | undefined> {
+  const bytes = await readSmall(paths.snapshot).catch(() => undefined);
+  const head = bytes === undefined ? undefined : decodeStateHead(bytes);
+  return typeof head === "string" ? undefined : head;
 }
 
 /** The head file's bytes, or undefined if there is none (or it is too large to be one). */
