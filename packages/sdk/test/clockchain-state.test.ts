@@ -1,6 +1,7 @@
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
-import { decodeSnapshot, encodeSnapshot } from "../src/node/state-snapshot.js";
+import { HashList, type ItemSeq } from "../src/core/hash-list.js";
+import type { StoredState } from "../src/authority/clockchain-state.js";
 import {
   ClockchainState,
   MemorySigner,
@@ -63,6 +64,25 @@ async function replay(records: readonly RecordBody[]): Promise<ClockchainState> 
   return state;
 }
 
+/** A copy of an item list, 32 bytes per item unless told. */
+function copied(items: ItemSeq, itemBytes = 32): HashList {
+  const copy = new HashList(itemBytes);
+  for (let i = 0; i < items.length; i++) copy.push(items.get(i).slice());
+  return copy;
+}
+
+/** What a store keeps of `state` beside its records, copied (in memory: the file store's layout has its own tests). */
+function storedOf(state: ClockchainState): StoredState {
+  const parts = state.parts();
+  return {
+    records: parts.records,
+    chainIntact: parts.chainIntact,
+    headHashes: copied(parts.headHashes),
+    runs: [HashList.adopt(parts.index.addedTable(), 40)],
+    tiles: parts.tiles.map((tile) => ({ ...tile, levels: tile.levels.map((level) => copied(level)), receiptHashes: copied(tile.receiptHashes), anchoredAt: copied(tile.anchoredAt, 8) })),
+  };
+}
+
 const batches = fc.array(fc.array(fc.integer({ min: 0, max: 3 }), { minLength: 1, maxLength: 6 }), { minLength: 1, maxLength: 6 });
 
 describe("ClockchainState", () => {
@@ -81,17 +101,14 @@ describe("ClockchainState", () => {
     );
   });
 
-  it("restores from a saved image into a state that answers and appends like the one saved", async () => {
+  it("opens over its stored parts into a state that answers and appends like the one stored", async () => {
     const k = await key;
     const signing: HeadSigning = { key: k.verifying, authority_name: "state.test", issuedUnixMs: () => T0 + 1, sign: (m) => k.sign(m) };
-    const cover = { ledgerOffset: 1, lastRecordOffset: 0, lastRecordHeader: Buffer.alloc(12) };
     const reject = (detail: string) => new Error(detail);
     await fc.assert(
       fc.asyncProperty(batches, fc.array(fc.integer({ min: 0, max: 4 }), { minLength: 1, maxLength: 5 }), async (input, more) => {
         const { state, records } = await write(input);
-        const decoded = decodeSnapshot(encodeSnapshot({ cover, image: state.image() }));
-        if (typeof decoded === "string") throw new Error(decoded);
-        const restored = await ClockchainState.restore(decoded.image, records.at(-1) as RecordBody, k.verifying, reject);
+        const restored = await ClockchainState.over(storedOf(state), records.at(-1) as RecordBody, k.verifying, reject);
         expect(restored.tiles()).toEqual(state.tiles());
         expect([restored.records, restored.anchors, restored.lastCheckpoint, restored.chainIntact]).toEqual([state.records, state.anchors, state.lastCheckpoint, true]);
         for (let sequence = 0; sequence <= (state.lastCheckpoint?.sequence ?? 0); sequence++) expect(restored.headHashAt(sequence)).toBe(state.headHashAt(sequence));
@@ -110,18 +127,23 @@ describe("ClockchainState", () => {
     );
   });
 
-  it("refuses to restore an image that does not end with the given record's head, or whose heads do not verify", async () => {
+  it("refuses stored parts that do not end with the given record's head, or whose heads, roots or index do not hold", async () => {
     const k = await key;
     const { state, records } = await write([[0, 1], [1, 2]]);
     const reject = (detail: string) => new Error(detail);
-    await expect(ClockchainState.restore(state.image(), records[0] as RecordBody, k.verifying, reject)).rejects.toThrow(/last head of the record/);
-    const image = state.image();
+    await expect(ClockchainState.over(storedOf(state), records[0] as RecordBody, k.verifying, reject)).rejects.toThrow(/last head of the record/);
+    const image = storedOf(state);
     // The first tile's checkpoint carrying the second's signature: its text and so its place in the chain are unchanged.
     const otherSignature = parseNote((image.tiles[1] as { head: SignedCheckpoint }).head.note).signatures[0]!.signature;
     const forged = { ...image, tiles: image.tiles.map((tile, i) => (i === 0 ? { ...tile, head: resigned(tile.head, (line) => ({ ...line, signature: otherSignature })) } : tile)) };
-    await expect(ClockchainState.restore(forged, records[1] as RecordBody, k.verifying, reject)).rejects.toThrow(/does not verify/);
+    await expect(ClockchainState.over(forged, records[1] as RecordBody, k.verifying, reject)).rejects.toThrow(/does not verify/);
     const otherKey = (await new MemorySigner().load()).verifying;
-    await expect(ClockchainState.restore(image, records[1] as RecordBody, otherKey, reject)).rejects.toThrow(/signed by key/);
+    await expect(ClockchainState.over(image, records[1] as RecordBody, otherKey, reject)).rejects.toThrow(/signed by key/);
+    // A leaf hash changed under a head: the root computed from the levels is not the signed one.
+    const changedLeaf = storedOf(state);
+    (changedLeaf.tiles[0]!.levels[0] as HashList).get(0).fill(7);
+    await expect(ClockchainState.over(changedLeaf, records[1] as RecordBody, k.verifying, reject)).rejects.toThrow(/does not have its head's root/);
+    await expect(ClockchainState.over({ ...storedOf(state), runs: [] }, records[1] as RecordBody, k.verifying, reject)).rejects.toThrow(/receipt index holds 0 receipts/);
   });
 
   it("refuses a record whose receipts, leaf order, heads or chain were changed", async () => {

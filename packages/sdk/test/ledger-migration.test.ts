@@ -9,7 +9,7 @@ import { crc32 } from "node:zlib";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { describe, expect, it } from "vitest";
-import { MemorySigner, createAuthority, receiptHash, verifyAnchorProof, type PublicKeyJwk, type Receipt } from "../src/index.js";
+import { MemorySigner, contextAt, createAuthority, createTsaeRequest, receiptHash, sha256Hex, verifyAnchorProof, type PublicKeyJwk, type Receipt } from "../src/index.js";
 import { createLocalAuthority, homeParts } from "../src/node/index.js";
 import { LEDGER_FORMAT, ledgerFormat, migrateLedger } from "../src/node/ledger-migration.js";
 import { tempDir } from "./helpers.js";
@@ -67,6 +67,29 @@ describe("migrating a format-1 home", () => {
     expect((await readdir(home)).filter((name) => name.includes("migrating"))).toEqual([]);
     // Idempotent: nothing more to do.
     expect(await migrateLedger(home)).toMatchObject({ migrated: false });
+  });
+
+  it("signs the migrated checkpoints with the authority name the home's authority is configured with", async () => {
+    const home = await format1Home();
+    const anchored = await fixtureAnchors();
+    const authority = createLocalAuthority({ home, authorityName: "migration.example" });
+    try {
+      const jwk = Object.values(await authority.publicKeys())[0] as PublicKeyJwk;
+      const { last_checkpoint } = await authority.clockchainStatus();
+      expect(last_checkpoint?.origin).toMatch(/^migration\.example\/tile\//);
+      for (const { receipt, receipt_hash } of anchored) {
+        const proof = await authority.getAnchorProof(receipt_hash);
+        expect(proof?.checkpoint.origin).toMatch(/^migration\.example\/tile\//);
+        expect(await verifyAnchorProof(proof!, jwk)).toBe(true);
+        expect(await authority.verifyAnchored(receipt, proof)).toMatchObject({ valid: true });
+      }
+      // New checkpoints continue the chain under the same name.
+      const fresh = await authority.anchor(await authority.issueReceipt(createTsaeRequest(contextAt(Date.UTC(2026, 0, 5), { zone: 1 }), { scope: "test.migration.v1", action_hash_hex: sha256Hex("after migration") })));
+      expect(fresh.checkpoint.origin).toMatch(/^migration\.example\/tile\//);
+    } finally {
+      await authority.close();
+    }
+    await expect(migrateLedger(await format1Home(), { authorityName: "has space" })).rejects.toMatchObject({ code: "INVALID_NOTE_KEY" });
   });
 
   it("migrates once when several processes open the home at the same time, and each reads the migrated ledger", async () => {

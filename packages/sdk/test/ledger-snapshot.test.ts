@@ -1,9 +1,12 @@
-import { copyFile, mkdir, readFile, readdir, rm, writeFile } from "node:fs/promises";
+import { copyFile, cp, mkdir, readFile, readdir, rm, writeFile } from "node:fs/promises";
 import { join } from "node:path";
+import fc from "fast-check";
 import { beforeAll, describe, expect, it } from "vitest";
-import { contextAt, createTsaeRequest, formatNote, parseNote, receiptHash, sha256Hex, type AnchorProof, type Receipt } from "../src/index.js";
+import { contextAt, createTsaeRequest, formatNote, parseNote, receiptHash, sha256Hex, verifyAnchorProof, type AnchorProof, type Receipt } from "../src/index.js";
 import { FileLogStore, FileSigner, homePaths } from "../src/node/index.js";
 import { HEADER_BYTES, frameRecord, recordAt } from "../src/node/record-frame.js";
+import { mergeRunsAside } from "../src/node/snapshot-store.js";
+import { decodeStateHead, encodeStateHead, type StateHead } from "../src/node/state-snapshot.js";
 import { tempDir, withAuthority } from "./helpers.js";
 
 const T0 = Date.UTC(2025, 7, 2, 9);
@@ -12,27 +15,45 @@ const request = (n: number, zone = 3) =>
 
 let root: string;
 let keyFile: string;
-/** The ledger and snapshot after two anchors, and after a third. */
-let two: { ledger: Buffer; snapshot: Buffer };
-let three: { ledger: Buffer; snapshot: Buffer };
+/** The ledger and stored state (its head's bytes, and a copy of its directory) after two anchors, and after a third. */
+interface Saved {
+  readonly ledger: Buffer;
+  readonly snapshot: Buffer;
+  readonly state: string;
+}
+let two: Saved;
+let three: Saved;
 let proofs: AnchorProof[];
 
 async function anchorInto(home: string, n: number, zone: number): Promise<AnchorProof> {
   return withAuthority(home, T0 + 1000 + n, async (authority) => authority.anchor(await authority.issueReceipt(request(n, zone))));
 }
 
-async function saved(home: string): Promise<{ ledger: Buffer; snapshot: Buffer }> {
-  return { ledger: await readFile(join(home, "clockchain.log")), snapshot: await readFile(join(home, "clockchain.snapshot")) };
+async function saved(home: string): Promise<Saved> {
+  const state = join(root, `state-${Math.random().toString(36).slice(2)}`);
+  await cp(join(home, "clockchain.state"), state, { recursive: true });
+  return { ledger: await readFile(join(home, "clockchain.log")), snapshot: await readFile(join(home, "clockchain.snapshot")), state };
 }
 
-/** A fresh home with the pristine key, the ledger and (unless undefined) the snapshot given. */
-async function homeWith(ledger: Buffer, snapshot: Buffer | undefined): Promise<string> {
+/** A fresh home with the pristine key, the ledger and (unless undefined) the state head given, with the state's files of `from`. */
+async function homeWith(ledger: Buffer, snapshot: Buffer | undefined, from: Saved = three): Promise<string> {
   const home = join(root, `home-${Math.random().toString(36).slice(2)}`);
   await mkdir(home, { recursive: true });
   await copyFile(keyFile, join(home, "signing-key.pem"));
   await writeFile(join(home, "clockchain.log"), ledger);
-  if (snapshot !== undefined) await writeFile(join(home, "clockchain.snapshot"), snapshot);
+  if (snapshot !== undefined) {
+    await writeFile(join(home, "clockchain.snapshot"), snapshot);
+    await cp(from.state, join(home, "clockchain.state"), { recursive: true });
+  }
   return home;
+}
+
+/** The stored state's files (generation/name), each once. */
+async function stateFiles(home: string): Promise<string[]> {
+  const dir = join(home, "clockchain.state");
+  const files: string[] = [];
+  for (const generation of await readdir(dir)) for (const name of await readdir(join(dir, generation))) files.push(`${generation}/${name}`);
+  return files.sort();
 }
 
 function recordOffsets(ledger: Buffer): number[] {
@@ -53,6 +74,15 @@ function damagedFirstRecord(ledger: Buffer): Buffer {
   return damaged;
 }
 
+/** The home's stored state was written again from its records (a new generation) and is used from now on: damage in the records it covers goes unseen. */
+async function expectRebuilt(home: string): Promise<void> {
+  const generations = await readdir(join(home, "clockchain.state"));
+  expect(generations).toHaveLength(1);
+  expect(await readFile(join(home, "clockchain.snapshot"))).not.toEqual(three.snapshot);
+  const copy = await homeWith(damagedFirstRecord(three.ledger), await readFile(join(home, "clockchain.snapshot")), { ...three, state: join(home, "clockchain.state") });
+  expect(await openStatus(copy)).toMatchObject({ anchors: 3, records: 3 });
+}
+
 const openStatus = (home: string) => withAuthority(home, T0 + 5000, (authority) => authority.status());
 
 beforeAll(async () => {
@@ -67,8 +97,14 @@ beforeAll(async () => {
 });
 
 describe("ledger snapshot", () => {
-  it("is saved atomically on closing, leaving no temporary file", async () => {
-    expect((await readdir(join(root, "pristine"))).sort()).toEqual(["clockchain.log", "clockchain.snapshot", "signing-key.pem"]);
+  it("is saved atomically on closing, leaving no temporary file: a head, and per tile one file per tree level, its receipts and their times", async () => {
+    const home = join(root, "pristine");
+    expect((await readdir(home)).sort()).toEqual(["clockchain.log", "clockchain.snapshot", "clockchain.state", "signing-key.pem"]);
+    const tiles = [...new Set(proofs.map((proof) => proof.tile_id))].sort();
+    const [generation] = await readdir(join(home, "clockchain.state"));
+    // Tile of zone 3: two leaves (two levels); zone 4: one. Runs 0 and 1 (one receipt each) were merged into 2; run 3 holds the third receipt.
+    const expected = ["heads", "run-2", "run-3", ...tiles.flatMap((tile) => [`tile-${tile}-level-0`, `tile-${tile}-receipts`, `tile-${tile}-times`]), `tile-${proofs[0]?.tile_id}-level-1`];
+    expect(await stateFiles(home)).toEqual(expected.map((name) => `${generation}/${name}`).sort());
   });
 
   it("is where opening starts: the records it covers are not read again", async () => {
@@ -90,8 +126,9 @@ describe("ledger snapshot", () => {
       expect(await authority.status()).toMatchObject({ anchors: 3, records: 3 });
       expect(await authority.getAnchorProof(proofs[2]?.receipt_hash as string)).toEqual(proofs[2]);
     });
-    // Closing saved a snapshot covering all three records: the same bytes as the writer's own.
+    // Closing appended the third record's leaves, head and index entries to the same files, and wrote the same head as the writer's own.
     expect(await readFile(join(home, "clockchain.snapshot"))).toEqual(three.snapshot);
+    expect(await stateFiles(home)).toEqual(await stateFiles(join(root, "pristine")));
   });
 
   it("is ignored, and the ledger replayed in full, when missing or damaged", async () => {
@@ -101,7 +138,27 @@ describe("ledger snapshot", () => {
       await expect(openStatus(await homeWith(damagedFirstRecord(three.ledger), snapshot))).rejects.toMatchObject({ code: "LEDGER_CORRUPT", reason: "RECORD_CHECKSUM", offset: 0 });
       const home = await homeWith(three.ledger, snapshot);
       expect(await openStatus(home)).toMatchObject({ anchors: 3, records: 3 });
-      expect(await readFile(join(home, "clockchain.snapshot"))).toEqual(three.snapshot);
+      await expectRebuilt(home);
+    }
+  });
+
+  it("is rebuilt from the records, never trusted, when one of its files is damaged or cut short", async () => {
+    const pristine = join(root, "pristine");
+    for (const file of await stateFiles(pristine)) {
+      for (const damage of ["flip", "cut"] as const) {
+        const home = await homeWith(three.ledger, three.snapshot);
+        const path = join(home, "clockchain.state", file);
+        const bytes = await readFile(path);
+        if (damage === "flip") bytes[bytes.length >> 1] = (bytes[bytes.length >> 1] as number) ^ 0x04;
+        await writeFile(path, damage === "flip" ? bytes : bytes.subarray(0, bytes.length - 1));
+        await withAuthority(home, T0 + 5000, async (authority) => {
+          expect(await authority.status()).toMatchObject({ anchors: 3, records: 3 });
+          for (const proof of proofs) expect(await authority.getAnchorProof(proof.receipt_hash)).toMatchObject({ receipt_hash: proof.receipt_hash, leaf_index: proof.leaf_index });
+          // Every file is read by one of these; each answer checks out.
+          for (const proof of proofs) expect(await authority.listAnchors(proof.tile_id)).toContainEqual(expect.objectContaining({ receipt_hash: proof.receipt_hash, leaf_index: proof.leaf_index, anchored_unix_ms: proof.checkpoint.issued_unix_ms }));
+        });
+        await expectRebuilt(home);
+      }
     }
   });
 
@@ -149,15 +206,116 @@ describe("ledger snapshot", () => {
       // The save is queued behind the append, which does not wait for it; the next call on the store does.
       await log.status();
       // Saved after the 2nd and 4th records; never closed, as in a crash.
-      expect((await readdir(home)).sort()).toEqual(n < 1 ? ["clockchain.log", "signing-key.pem"] : ["clockchain.log", "clockchain.snapshot", "signing-key.pem"]);
+      expect((await readdir(home)).sort()).toEqual(n < 1 ? ["clockchain.log", "signing-key.pem"] : ["clockchain.log", "clockchain.snapshot", "clockchain.state", "signing-key.pem"]);
     }
-    const crashed = await readFile(join(home, "clockchain.snapshot"));
-    // A second store starts from that snapshot (4 records) and replays the 5th: damage before it goes unseen.
-    const ledger = await readFile(join(home, "clockchain.log"));
-    const fresh = await homeWith(damagedFirstRecord(ledger), crashed);
+    const crashed = await saved(home);
+    // A second store starts from that stored state (4 records) and replays the 5th: damage before it goes unseen.
+    const fresh = await homeWith(damagedFirstRecord(crashed.ledger), crashed.snapshot, crashed);
     expect(await openStatus(fresh)).toMatchObject({ anchors: 5, records: 5 });
     expect(() => new FileLogStore(paths, { snapshotEveryRecords: 0 })).toThrow(expect.objectContaining({ code: "INVALID_ARGUMENT" }));
     await log.close();
+  });
+
+  it("serves proofs from disk after reopening that verify against their checkpoints, as they did before", async () => {
+    const batch = fc.array(fc.integer({ min: 0, max: 2 }), { minLength: 1, maxLength: 40 });
+    await fc.assert(
+      fc.asyncProperty(fc.array(batch, { minLength: 1, maxLength: 12 }), fc.array(fc.nat(), { minLength: 1, maxLength: 20 }), fc.integer({ min: 1, max: 4 }), async (batches, picks, every) => {
+        const home = await homeWith(Buffer.alloc(0), undefined);
+        const paths = homePaths(home);
+        const key = await new FileSigner(paths).load();
+        const signing = { key: key.verifying, authority_name: "snapshot.test", issuedUnixMs: () => T0, sign: (message: string) => key.sign(message) };
+        const hashes: string[] = [];
+        // Saves every `every` records: several saves, each appending to the stored state and merging index runs.
+        const writer = new FileLogStore(paths, { snapshotEveryRecords: every });
+        await writer.open(key.verifying);
+        for (const tiles of batches) {
+          const entries = tiles.map((tile) => {
+            const receipt = { scope: "test.snapshot.v1", tile_id: 240_100 + tile, action_hash_hex: sha256Hex(`property ${hashes.length} ${Math.random()}`), signature: "0".repeat(128) } as unknown as Receipt;
+            hashes.push(receiptHash(receipt));
+            return { receipt, hash: hashes.at(-1) as string };
+          });
+          await writer.append(entries, signing);
+        }
+        const picked = picks.map((n) => hashes[n % hashes.length] as string);
+        const before = await Promise.all(picked.map((hash) => writer.proof(hash)));
+        await writer.close();
+        // The reader opens from the stored state covering every record: nothing replayed, every proof read from its files.
+        expect(decodeStateHead(await readFile(paths.snapshot))).toMatchObject({ records: batches.length });
+        const reader = new FileLogStore(paths);
+        await reader.open(key.verifying);
+        try {
+          for (const [i, hash] of picked.entries()) {
+            const proof = (await reader.proof(hash)) as AnchorProof;
+            expect(proof).toEqual(before[i]);
+            expect(await verifyAnchorProof(proof, key.verifying.jwk)).toBe(true);
+          }
+          expect(await reader.proof(sha256Hex("never anchored"))).toBeUndefined();
+        } finally {
+          await reader.close();
+        }
+        await rm(home, { recursive: true });
+      }),
+      { numRuns: 12 },
+    );
+  });
+
+  it("is extended by every store sharing the home, each saving what the others have not, and read on from by the others", async () => {
+    const home = await homeWith(Buffer.alloc(0), undefined);
+    const paths = homePaths(home);
+    const key = await new FileSigner(paths).load();
+    const signing = { key: key.verifying, authority_name: "snapshot.test", issuedUnixMs: () => T0, sign: (message: string) => key.sign(message) };
+    const entry = (n: number) => {
+      const receipt = { scope: "test.snapshot.v1", tile_id: 240_002 + (n % 2), action_hash_hex: sha256Hex(`shared ${n}`), signature: "0".repeat(128) } as unknown as Receipt;
+      return { receipt, hash: receiptHash(receipt) };
+    };
+    // Opened first, it reads the others' records only when it appends last.
+    const early = new FileLogStore(paths);
+    await early.open(key.verifying);
+    const generations = new Set<string>();
+    const saved = async (records: number): Promise<void> => {
+      const head = decodeStateHead(await readFile(paths.snapshot));
+      expect(head).toMatchObject({ records });
+      generations.add((head as { generation: string }).generation);
+    };
+    for (let n = 0; n < 7; n++) {
+      // Each store opens from what the last one saved, appends one record, and saves it on closing.
+      const store = new FileLogStore(paths);
+      await store.open(key.verifying);
+      await store.append([entry(n)], signing);
+      await store.close();
+      await saved(n + 1);
+    }
+    await early.append([entry(7)], signing);
+    await early.close();
+    await saved(8);
+    // One generation throughout: every save appended to the files the first one wrote.
+    expect(generations.size).toBe(1);
+    expect(await readdir(join(home, "clockchain.state"))).toEqual([...generations]);
+    const reader = new FileLogStore(paths);
+    await reader.open(key.verifying);
+    for (let n = 0; n < 8; n++) expect(await verifyAnchorProof((await reader.proof(entry(n).hash)) as AnchorProof, key.verifying.jwk)).toBe(true);
+    expect(await reader.status()).toMatchObject({ records: 8, anchors: 8, chain_valid: true });
+    await reader.close();
+  });
+
+  it("has index runs too large to merge under the lock merged aside, then put in their place for a moment under it", async () => {
+    const home = await homeWith(three.ledger, three.snapshot);
+    const paths = homePaths(home);
+    const head = decodeStateHead(three.snapshot) as StateHead;
+    expect(head.runs.map((run) => run.count)).toEqual([2, 1]);
+    // Runs in the order a save leaves them when their merge was too large for the lock: the older no larger than the newer.
+    await writeFile(paths.snapshot, encodeStateHead({ ...head, runs: [...head.runs].reverse() }));
+    expect(await mergeRunsAside(paths, 1000)).toBe(true);
+    const merged = decodeStateHead(await readFile(paths.snapshot)) as StateHead;
+    expect(merged.runs).toHaveLength(1);
+    expect(merged.runs[0]).toMatchObject({ count: 3 });
+    expect((await stateFiles(home)).filter((name) => name.includes("/run-"))).toEqual([`${head.generation}/run-${merged.runs[0]?.number}`]);
+    expect(await mergeRunsAside(paths, 1000)).toBe(false);
+    // The merged run serves every lookup, from the stored state (damage in the records it covers goes unseen).
+    await writeFile(paths.ledger, damagedFirstRecord(three.ledger));
+    await withAuthority(home, T0 + 5000, async (authority) => {
+      for (const proof of proofs) expect(await authority.getAnchorProof(proof.receipt_hash)).toMatchObject({ receipt_hash: proof.receipt_hash, leaf_index: proof.leaf_index });
+    });
   });
 
   it("is not written for a ledger that fails to open", async () => {

@@ -1,7 +1,7 @@
 import { bytesToHex, hexToBytes } from "../core/encoding.js";
 import { TemporalRangeError, describeValue } from "../core/errors.js";
-import { HashList } from "../core/hash-list.js";
-import { MerkleTree, leafHash } from "../core/merkle.js";
+import { HashList, type ItemSeq } from "../core/hash-list.js";
+import { MerkleTree, leafHash, verifyMerklePath } from "../core/merkle.js";
 import { ED25519_SIGNATURE_TYPE, noteKeyId } from "../core/note-key.js";
 import { receiptHash } from "../core/receipt.js";
 import { originSignature, signedCheckpointHash } from "../core/signed-checkpoint.js";
@@ -11,7 +11,8 @@ import { GENESIS_CHECKPOINT_HASH, checkpointHash, formatTileCheckpoint } from ".
 import { tileOrigin } from "../core/tile-origin.js";
 import type { AnchorProof, AnchorSummary, Receipt, SignedCheckpoint } from "../core/types.js";
 import { rawPublicKey, type VerifyingKey } from "../core/verifying-key.js";
-import { ReceiptIndex } from "./receipt-index.js";
+import { DerivedStateDamaged } from "./derived-state-damaged.js";
+import { ReceiptIndex, type SortedRun } from "./receipt-index.js";
 import type { HeadSigning, LogEntry } from "./seams.js";
 
 export interface StoredAnchor {
@@ -43,8 +44,11 @@ export interface Tile {
   /** Holds committed leaves plus those of an append in progress. */
   readonly tree: MerkleTree;
   /** Committed leaves only, like everything below; 32 bytes each, as strings would cost several times that. */
-  readonly receiptHashes: HashList;
-  readonly anchoredAt: number[];
+  readonly receiptHashes: ItemSeq;
+  /** When each leaf was anchored: its head's `issued_unix_ms`, a float64 (little-endian) each. */
+  readonly anchoredAt: ItemSeq;
+  /** Leaves read from stored state rather than replayed or appended here: their proofs are checked against the signed root before they are served. */
+  readonly storedLeaves: number;
   head: SignedCheckpoint | undefined;
 }
 
@@ -56,31 +60,40 @@ export interface StagedLeaf {
   readonly leafIndex: number;
 }
 
-/** A tile as `ClockchainState.image()` gives it: its latest head, tree levels and committed leaves. */
-export interface TileImage {
+/** A tile as a store keeps it beside its records: its latest head, its tree's levels and its committed leaves (see `ClockchainState.parts()`). */
+export interface StoredTile {
   readonly id: number;
   readonly head: SignedCheckpoint;
   /** `MerkleTree.levels()` of the tile's tree at the head's size. */
-  readonly levels: readonly Uint8Array[];
+  readonly levels: readonly ItemSeq[];
   /** 32 bytes per leaf. */
-  readonly receiptHashes: Uint8Array;
-  readonly anchoredAt: readonly number[];
+  readonly receiptHashes: ItemSeq;
+  /** 8 bytes per leaf (float64, little-endian). */
+  readonly anchoredAt: ItemSeq;
 }
 
-/**
- * Everything a state holds, as plain data: what a store saves beside its
- * records so that it can restore the state without replaying them. Views
- * into the live state, valid until it next changes.
- */
-export interface StateImage {
+/** Everything a store keeps beside its records so that it can open the state without replaying them; read on demand. */
+export interface StoredState {
   readonly records: number;
   readonly chainIntact: boolean;
   /** `checkpointHash` of every head, by sequence, 32 bytes each. */
-  readonly headHashes: Uint8Array;
-  /** `ReceiptIndex.table()`: every receipt hash with its tile and leaf, sorted. */
-  readonly receipts: Uint8Array;
-  readonly tiles: readonly TileImage[];
+  readonly headHashes: ItemSeq;
+  /** Every receipt hash with its tile and leaf, as sorted runs (see `ReceiptIndex`). */
+  readonly runs: readonly SortedRun[];
+  readonly tiles: readonly StoredTile[];
 }
+
+/** The live state's parts, to save what it added since it was stored: views, valid until it next changes. */
+export interface StateParts {
+  readonly records: number;
+  readonly chainIntact: boolean;
+  readonly headHashes: ItemSeq;
+  readonly index: ReceiptIndex;
+  /** Tiles with a signed checkpoint. */
+  readonly tiles: readonly StoredTile[];
+}
+
+export const TIME_BYTES = 8;
 
 export interface SignedHeads {
   readonly heads: readonly SignedCheckpoint[];
@@ -102,7 +115,7 @@ export class ClockchainState {
   #lastHead: SignedCheckpoint | undefined;
   #lastHeadHash = GENESIS_CHECKPOINT_HASH;
   /** `checkpointHash` of every head held, by sequence, as 32 bytes each: what `headHashAt` answers from. */
-  #headHashes = new HashList();
+  #headHashes: ItemSeq = new HashList();
   /** False if a head was ever published out of sequence or not linked to the one before (see `chainIntact`). */
   #chainIntact = true;
 
@@ -177,7 +190,7 @@ export class ClockchainState {
     const anchoredAt = new Map(heads.map((head) => [head.tile_id, head.issued_unix_ms]));
     for (const { tile, hash, leafIndex } of leaves) {
       tile.receiptHashes.push(hexToBytes(hash));
-      tile.anchoredAt.push(anchoredAt.get(tile.id) as number);
+      tile.anchoredAt.push(timeBytes(anchoredAt.get(tile.id) as number));
       this.#index.set(hash, { tileId: tile.id, leafIndex });
       this.#anchors++;
     }
@@ -220,13 +233,18 @@ export class ClockchainState {
     const tile = this.#tiles.get(entry.tileId) as Tile;
     const { leafIndex } = entry;
     const head = tile.head as SignedCheckpoint;
+    const path = tile.tree.inclusionProof(leafIndex, head.tree_size);
+    // Stored state is read, not rebuilt: what it gives is checked against the signed root before it is served.
+    if (leafIndex < tile.storedLeaves && !verifyMerklePath(leafIndex, head.tree_size, leafHash(hexToBytes(hash)), path, hexToBytes(head.root_hash))) {
+      throw new DerivedStateDamaged(`the stored proof of receipt ${hash} (tile ${tile.id}, leaf ${leafIndex}) does not verify against the tile's signed root`);
+    }
     return {
       receipt_hash: hash,
       tile_id: tile.id,
       leaf_index: leafIndex,
       tree_size: head.tree_size,
       root_hash: head.root_hash,
-      inclusion_proof: tile.tree.inclusionProof(leafIndex, head.tree_size).map(bytesToHex),
+      inclusion_proof: path.map(bytesToHex),
       checkpoint: head,
     };
   }
@@ -280,62 +298,66 @@ export class ClockchainState {
     return Number.isSafeInteger(sequence) && sequence >= 0 && sequence < this.#headHashes.length ? bytesToHex(this.#headHashes.get(sequence)) : undefined;
   }
 
-  /** The state as plain data, to save; see `restore`. */
-  image(): StateImage {
-    const tiles: TileImage[] = [];
+  /** The state's parts, to save; see `over`. */
+  parts(): StateParts {
+    const tiles: StoredTile[] = [];
     for (const tile of this.#tiles.values()) {
-      if (tile.head === undefined) continue;
-      tiles.push({ id: tile.id, head: tile.head, levels: tile.tree.levels(), receiptHashes: tile.receiptHashes.bytes(), anchoredAt: tile.anchoredAt });
+      if (tile.head !== undefined) tiles.push({ id: tile.id, head: tile.head, levels: tile.tree.levels(), receiptHashes: tile.receiptHashes, anchoredAt: tile.anchoredAt });
     }
-    return { records: this.#records, chainIntact: this.#chainIntact, headHashes: this.#headHashes.bytes(), receipts: this.#index.table(), tiles };
+    return { records: this.#records, chainIntact: this.#chainIntact, headHashes: this.#headHashes, index: this.#index, tiles };
   }
 
   /**
-   * The state an image was taken of, taking its buffers over. Checks what
-   * binds the image to `key` without replaying: each tile's tree has its
-   * head's size and root, each head is signed by `key` and is the head the
-   * chain holds at its sequence, and the chain ends with the latest of them,
-   * which is the last head of `lastRecord` (the last record the image covers).
-   * Throws `reject("SNAPSHOT_MISMATCH", ...)` otherwise. The leaves below
-   * the heads are taken on trust: they were verified when the image was taken.
+   * The state stored beside the records, read on demand rather than loaded.
+   * Checks what binds it to `key` without replaying, reading O(log n)
+   * hashes per tile: each tile's levels give its head's size and root, each
+   * head is signed by `key` and is the head the chain holds at its
+   * sequence, and the chain ends with the latest of them, which is the last
+   * head of `lastRecord` (the last record the stored state covers). Throws
+   * `reject(detail)` otherwise. The leaves below the heads are taken as
+   * stored (each block checksummed, each proof served checked against the
+   * signed root): they were verified when they were stored.
    */
-  static async restore(image: StateImage, lastRecord: RecordBody, key: VerifyingKey, reject: (detail: string) => Error): Promise<ClockchainState> {
+  static async over(stored: StoredState, lastRecord: RecordBody, key: VerifyingKey, reject: (detail: string) => Error): Promise<ClockchainState> {
     const state = new ClockchainState();
-    const headHashes = HashList.adopt(image.headHashes);
     const publicKey = rawPublicKey(key.jwk);
     const signatures: { signatureHex: string; message: string }[] = [];
     let last: SignedCheckpoint | undefined;
-    for (const { id, head, levels, receiptHashes, anchoredAt } of image.tiles) {
-      const signature = head.tile_id === id ? originSignature(parseNote(head.note), head.origin, publicKey) : undefined;
-      if (signature === undefined) throw reject(`the head of tile ${id} is not a checkpoint of that tile signed by key ${key.key_id}`);
-      signatures.push(signature);
-      if (receiptHashes.length !== head.tree_size * HashList.HASH_BYTES || anchoredAt.length !== head.tree_size) throw reject(`tile ${id} holds other than its head's ${head.tree_size} leaves`);
-      let tree: MerkleTree;
-      try {
-        tree = MerkleTree.fromLevels(head.tree_size, levels);
-      } catch (error) {
-        throw reject(`tile ${id}: ${(error as Error).message}`);
+    let runEntries = 0;
+    for (const run of stored.runs) runEntries += run.length;
+    try {
+      for (const { id, head, levels, receiptHashes, anchoredAt } of stored.tiles) {
+        const signature = head.tile_id === id ? originSignature(parseNote(head.note), head.origin, publicKey) : undefined;
+        if (signature === undefined) throw reject(`the head of tile ${id} is not a checkpoint of that tile signed by key ${key.key_id}`);
+        signatures.push(signature);
+        if (receiptHashes.length !== head.tree_size || anchoredAt.length !== head.tree_size) throw reject(`tile ${id} holds other than its head's ${head.tree_size} leaves`);
+        let tree: MerkleTree;
+        try {
+          tree = MerkleTree.over(head.tree_size, levels);
+        } catch (error) {
+          throw reject(`tile ${id}: ${(error as Error).message}`);
+        }
+        if (head.tree_size === 0 || bytesToHex(tree.root()) !== head.root_hash) throw reject(`the tree of tile ${id} does not have its head's root`);
+        const chained = head.sequence < stored.headHashes.length ? bytesToHex(stored.headHashes.get(head.sequence)) : undefined;
+        if (chained !== signedCheckpointHash(head)) throw reject(`the head of tile ${id} is not the chain's head ${head.sequence}`);
+        state.#tiles.set(id, { id, tree, receiptHashes, anchoredAt, storedLeaves: head.tree_size, head });
+        state.#anchors += head.tree_size;
+        if (last === undefined || head.sequence > last.sequence) last = head;
       }
-      if (head.tree_size === 0 || bytesToHex(tree.root()) !== head.root_hash) throw reject(`the tree of tile ${id} does not have its head's root`);
-      if (!(head.sequence < headHashes.length && bytesToHex(headHashes.get(head.sequence)) === signedCheckpointHash(head))) throw reject(`the head of tile ${id} is not the chain's head ${head.sequence}`);
-      state.#tiles.set(id, { id, tree, receiptHashes: HashList.adopt(receiptHashes), anchoredAt: [...anchoredAt], head });
-      state.#anchors += head.tree_size;
-      if (last === undefined || head.sequence > last.sequence) last = head;
+    } catch (error) {
+      if (error instanceof DerivedStateDamaged) throw reject(error.message);
+      throw error;
     }
     const recordHead = lastRecord.heads.at(-1);
-    if (last === undefined || last.sequence !== headHashes.length - 1) throw reject("the chain does not end with the latest tile head");
+    if (last === undefined || last.sequence !== stored.headHashes.length - 1) throw reject("the chain does not end with the latest tile head");
     if (recordHead === undefined || recordHead.note !== last.note) throw reject("the chain does not end with the last head of the record it says it ends with");
+    if (runEntries !== state.#anchors) throw reject(`the receipt index holds ${runEntries} receipts, the tiles ${state.#anchors}`);
     const valid = await Promise.all(signatures.map(({ signatureHex, message }) => key.verify(signatureHex, message).catch(() => false)));
-    if (valid.includes(false)) throw reject(`the signature of the head of tile ${image.tiles[valid.indexOf(false)]?.id} does not verify`);
-    state.#headHashes = headHashes;
-    try {
-      state.#index = new ReceiptIndex(image.receipts);
-    } catch (error) {
-      throw reject((error as Error).message);
-    }
-    if (state.#index.size !== state.#anchors) throw reject(`the receipt index holds ${state.#index.size} receipts, the tiles ${state.#anchors}`);
-    state.#records = image.records;
-    state.#chainIntact = image.chainIntact;
+    if (valid.includes(false)) throw reject(`the signature of the head of tile ${stored.tiles[valid.indexOf(false)]?.id} does not verify`);
+    state.#headHashes = stored.headHashes;
+    state.#index = new ReceiptIndex(stored.runs);
+    state.#records = stored.records;
+    state.#chainIntact = stored.chainIntact;
     state.#lastHead = last;
     state.#lastHeadHash = signedCheckpointHash(last);
     return state;
@@ -348,7 +370,7 @@ export class ClockchainState {
   #tile(id: number): Tile {
     let tile = this.#tiles.get(id);
     if (tile === undefined) {
-      tile = { id, tree: new MerkleTree(), receiptHashes: new HashList(), anchoredAt: [], head: undefined };
+      tile = { id, tree: new MerkleTree(), receiptHashes: new HashList(), anchoredAt: new HashList(TIME_BYTES), storedLeaves: 0, head: undefined };
       this.#tiles.set(id, tile);
     }
     return tile;
@@ -413,6 +435,16 @@ function summary(tile: Tile, leafIndex: number): AnchorSummary {
     tile_id: tile.id,
     leaf_index: leafIndex,
     receipt_hash: bytesToHex(tile.receiptHashes.get(leafIndex)),
-    anchored_unix_ms: tile.anchoredAt[leafIndex] as number,
+    anchored_unix_ms: timeOf(tile.anchoredAt.get(leafIndex)),
   };
+}
+
+function timeBytes(unixMs: number): Uint8Array {
+  const bytes = new Uint8Array(TIME_BYTES);
+  new DataView(bytes.buffer).setFloat64(0, unixMs, true);
+  return bytes;
+}
+
+function timeOf(bytes: Uint8Array): number {
+  return new DataView(bytes.buffer, bytes.byteOffset, TIME_BYTES).getFloat64(0, true);
 }

@@ -24,7 +24,11 @@ export {
   type RejectRecord,
   type SignedHeads,
   type StagedLeaf,
+  type StateParts,
   type StoredAnchor,
+  type StoredState,
+  type StoredTile,
   type Tile,
 } from "./clockchain-state.js";
+export type { ReceiptLocation, SortedRun } from "./receipt-index.js";
 export type { ChallengeStore, HeadSigning, LogEntry, LogRecovery, LogStatus, LogStore, Signer, SigningKey } from "./seams.js";

@@ -22,6 +22,7 @@ export { checkpointBody, isSignedCheckpoint, signedCheckpointHash, signedCheckpo
 export { verifyAnchorProof, verifyInclusion } from "./anchor-proof.js";
 export { verifyConsistencyProof } from "./consistency-proof.js";
 export { verifyConsistency } from "./merkle.js";
+export type { ItemSeq } from "./hash-list.js";
 export { challengeIssues, verifyChallenge } from "./challenge.js";
 export { VerifyingKey, importVerifyingKey, type PublicKeyInput } from "./verifying-key.js";
 export {

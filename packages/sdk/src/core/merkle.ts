@@ -1,6 +1,6 @@
 import { TemporalRangeError } from "./errors.js";
 import { equalBytes } from "./encoding.js";
-import { HashList } from "./hash-list.js";
+import { HashList, type ItemSeq } from "./hash-list.js";
 import { sha256 } from "./sha256.js";
 
 /** RFC 9162 section 2.1: domain-separated leaf and node hashes. */
@@ -29,21 +29,22 @@ const MAX_TREE_SIZE = 0x7fffffff;
  * lookup and a root or proof costs O(log n) hashes.
  */
 export class MerkleTree {
-  readonly #levels: HashList[] = [new HashList()];
+  readonly #levels: ItemSeq[] = [new HashList()];
   // Hashes of the ragged right edge for one tree size, shared by the proofs of a batch.
   readonly #edge = new Map<number, Uint8Array>();
   #edgeEnd = -1;
 
   /**
-   * A tree of `size` leaves from the stored hashes of its levels (as
-   * `levels()` gives them), taken over rather than copied. Only the level
-   * lengths are checked: callers check the root against a signed one.
+   * A tree of `size` leaves over the given levels (level `l` holding the
+   * floor(size / 2^l) complete aligned subtrees, in memory or on disk),
+   * taken over rather than copied; levels above them are added in memory
+   * as it grows. Only the level lengths are checked: callers check the
+   * root against a signed one.
    */
-  static fromLevels(size: number, levels: readonly Uint8Array[]): MerkleTree {
+  static over(size: number, levels: readonly ItemSeq[]): MerkleTree {
     const tree = new MerkleTree();
     tree.#levels.length = 0;
-    for (const [level, bytes] of levels.entries()) {
-      const list = HashList.adopt(bytes);
+    for (const [level, list] of levels.entries()) {
       if (list.length !== Math.floor(size / 2 ** level)) throw new TemporalRangeError("INVALID_TREE_SIZE", `level ${level} of a tree of ${size} leaves holds ${list.length} hashes`);
       tree.#levels.push(list);
     }
@@ -53,12 +54,12 @@ export class MerkleTree {
   }
 
   get size(): number {
-    return (this.#levels[0] as HashList).length;
+    return (this.#levels[0] as ItemSeq).length;
   }
 
-  /** The hashes of every complete aligned subtree, level by level from the leaves (views, not copies). */
-  levels(): Uint8Array[] {
-    return this.#levels.map((level) => level.bytes());
+  /** The lists of every complete aligned subtree's hash, level by level from the leaves (the tree's own, not copies). */
+  levels(): readonly ItemSeq[] {
+    return this.#levels;
   }
 
   /** Appends a leaf hash (see `leafHash`) and returns its index. */
@@ -86,7 +87,7 @@ export class MerkleTree {
     if (!(Number.isInteger(size) && size >= 0 && size <= this.size)) {
       throw new TemporalRangeError("INVALID_LEAF_INDEX", `tree size ${size} is not in 0..${this.size}`);
     }
-    for (let level = 0; level < this.#levels.length; level++) (this.#levels[level] as HashList).truncate(Math.floor(size / 2 ** level));
+    for (let level = 0; level < this.#levels.length; level++) (this.#levels[level] as ItemSeq).truncate(Math.floor(size / 2 ** level));
     // Cached edge hashes may cover leaves that are gone, and new leaves can bring the same size back: forget them.
     this.#edgeEnd = -1;
   }
@@ -157,7 +158,7 @@ export class MerkleTree {
     return proof.reverse();
   }
 
-  #level(level: number): HashList {
+  #level(level: number): ItemSeq {
     let hashes = this.#levels[level];
     if (hashes === undefined) {
       hashes = new HashList();
@@ -176,7 +177,7 @@ export class MerkleTree {
   #subtree(start: number, end: number): Uint8Array {
     const count = end - start;
     if ((count & (count - 1)) === 0 && start % count === 0) {
-      return (this.#levels[31 - Math.clz32(count)] as HashList).get(start / count);
+      return (this.#levels[31 - Math.clz32(count)] as ItemSeq).get(start / count);
     }
     if (end !== this.#edgeEnd) {
       this.#edge.clear();

@@ -16,6 +16,7 @@ import { TemporalError } from "../core/errors.js";
 import { receiptHash } from "../core/receipt.js";
 import { sha256Hex } from "../core/sha256.js";
 import { recordHash, signingPayload } from "../core/signed-record.js";
+import { assertNoteKeyName } from "../core/note-key.js";
 import { defaultAuthorityName } from "../core/tile-origin.js";
 import type { VerifyingKey } from "../core/verifying-key.js";
 import { LedgerCorruptError, isErrno, type LedgerCorruptionReason } from "./errors.js";
@@ -65,6 +66,12 @@ export interface MigrationResult {
 export interface MigrateOptions {
   /** How long to wait for the home's lock, ms (the lock's default when undefined). */
   readonly lockWaitMs?: number;
+  /**
+   * The authority name of the new checkpoints' origins, as the authority
+   * using the home is configured (`createLocalAuthority({ authorityName })`,
+   * the service's `authority_name`); `temporal-authority/<key id>` when undefined.
+   */
+  readonly authorityName?: string;
 }
 
 /**
@@ -110,6 +117,7 @@ export async function ledgerFormat(path: string): Promise<LedgerFormat | undefin
  * I/O error.
  */
 export async function migrateLedger(home: string, options: MigrateOptions = {}): Promise<MigrationResult> {
+  if (options.authorityName !== undefined) assertNoteKeyName(options.authorityName);
   const paths = homePaths(home);
   const already = (): MigrationResult => ({ migrated: false, path: paths.ledger, records: 0, anchors: 0, backup: undefined, dropped_torn_tail: 0 });
   if ((await ledgerFormat(paths.ledger)) !== 1) return already();
@@ -120,7 +128,7 @@ export async function migrateLedger(home: string, options: MigrateOptions = {}):
     if ((await ledgerFormat(paths.ledger)) !== 1) return already();
     const temporary = `${paths.ledger}.migrating-${process.pid}-${Date.now()}`;
     try {
-      const written = await rewriteFormat1(paths, key, temporary);
+      const written = await rewriteFormat1(paths, key, temporary, options.authorityName ?? defaultAuthorityName(key.verifying.jwk));
       const anchors: string[] = [];
       const check = await checkLedgerFile(temporary, key.verifying, { onAnchor: (anchor, hash) => anchors.push(`${hash} ${anchor.tile_id} ${anchor.leaf_index}`) });
       if (check.records !== written.records || sha256Hex(anchors.join("\n")) !== written.anchorsDigest) {
@@ -147,7 +155,7 @@ export async function migrateLedger(home: string, options: MigrateOptions = {}):
  * other than the one the authority uses), fails with
  * `LEDGER_MIGRATION_REQUIRED`, which names the command that runs it.
  */
-export async function migrateOnOpen(paths: HomePaths, key: VerifyingKey, lockWaitMs: number | undefined): Promise<void> {
+export async function migrateOnOpen(paths: HomePaths, key: VerifyingKey, options: MigrateOptions): Promise<void> {
   if ((await ledgerFormat(paths.ledger)) !== 1) return;
   const required = (problem: string, cause?: unknown): TemporalError =>
     new TemporalError(
@@ -157,9 +165,9 @@ export async function migrateOnOpen(paths: HomePaths, key: VerifyingKey, lockWai
     );
   try {
     // Migration signs with the home's key file; a ledger kept for another signer cannot be migrated with it.
-    const homeKey = (await new FileSigner(paths, { lockWaitMs }).load()).verifying.key_id;
+    const homeKey = (await new FileSigner(paths, { lockWaitMs: options.lockWaitMs }).load()).verifying.key_id;
     if (homeKey !== key.key_id) throw required(`the home's key ${homeKey} is not the key ${key.key_id} this authority signs with`);
-    await migrateLedger(paths.home, { lockWaitMs });
+    await migrateLedger(paths.home, options);
   } catch (error) {
     if (error instanceof LedgerCorruptError || (error instanceof TemporalError && error.code === "LEDGER_MIGRATION_REQUIRED")) throw error;
     throw required((error as Error).message, error);
@@ -167,7 +175,7 @@ export async function migrateOnOpen(paths: HomePaths, key: VerifyingKey, lockWai
 }
 
 /** Verifies the format-1 ledger and writes its format-2 rewrite to `temporary` (fsynced). */
-async function rewriteFormat1(paths: HomePaths, key: SigningKey, temporary: string): Promise<{ records: number; anchorsDigest: string; tornTail: number }> {
+async function rewriteFormat1(paths: HomePaths, key: SigningKey, temporary: string, authorityName: string): Promise<{ records: number; anchorsDigest: string; tornTail: number }> {
   const source = await open(paths.ledger, "r");
   const target = await open(temporary, constants.O_WRONLY | constants.O_CREAT | constants.O_EXCL, 0o600);
   try {
@@ -186,7 +194,7 @@ async function rewriteFormat1(paths: HomePaths, key: SigningKey, temporary: stri
       lastHash = await checkFormat1Heads(state, heads, leaves, lastHash, key.verifying, corrupt);
       const signing: HeadSigning = {
         key: key.verifying,
-        authority_name: defaultAuthorityName(key.verifying.jwk),
+        authority_name: authorityName,
         issuedUnixMs: () => (heads[0] as Format1Head).issued_unix_ms,
         sign: (message) => key.sign(message),
       };

@@ -2,6 +2,7 @@ import { constants } from "node:fs";
 import { access, lstat, open, writeFile, type FileHandle } from "node:fs/promises";
 import { dirname } from "node:path";
 import { ClockchainState, type PendingSignature, type StagedLeaf } from "../authority/clockchain-state.js";
+import { DerivedStateDamaged } from "../authority/derived-state-damaged.js";
 import type { HeadSigning, LogEntry, LogRecovery, LogStatus, LogStore } from "../authority/seams.js";
 import { onceUnlessRejected } from "../authority/once-unless-rejected.js";
 import { SerialQueue } from "../authority/serial-queue.js";
@@ -17,7 +18,8 @@ import type { HomeLock } from "./lock.js";
 import { encodeRecordBody, parseRecordBody } from "./record-body.js";
 import { HEADER_BYTES, frameRecord, recordHeader } from "./record-frame.js";
 import { readRecords, type FramedRecord } from "./record-reader.js";
-import { restoreSnapshot, saveSnapshot } from "./snapshot-store.js";
+import { BlockCache } from "./checked-item-file.js";
+import { mergeRunsAside, restoreSnapshot, saveSnapshot, type RestoredState } from "./snapshot-store.js";
 import { syncDirectory } from "./sync-directory.js";
 
 /** Head signatures checked at once while reading, bounding the memory they hold. */
@@ -29,6 +31,8 @@ const SNAPSHOT_EVERY_MS = 10_000;
 const SNAPSHOT_COST_FACTOR = 10;
 /** How long saving a snapshot waits for the lock: a reader's close, or the ops queued after an append, should not hang behind a long append. */
 const CLOSING_SNAPSHOT_LOCK_WAIT_MS = 1000;
+/** Blocks of the stored state (4 KiB each) a store keeps in memory: what bounds its memory, whatever the history. */
+const CACHED_BLOCKS = 2048;
 
 /** A torn tail removed by this store; `saved_to` keeps its bytes. */
 export type TornTailRecovery = LogRecovery;
@@ -48,9 +52,11 @@ export interface FileLogStoreOptions {
   /**
    * Records appended or read since the last snapshot after which an append
    * saves a new one (default 1024; see docs/sdk.md, "Opening from the
-   * snapshot"): fewer means less to replay after a crash, more saves.
+   * stored state"): fewer means less to replay after a crash, more saves.
    */
   readonly snapshotEveryRecords?: number;
+  /** The authority name of the checkpoints a format-1 ledger is migrated to (see `MigrateOptions.authorityName`). */
+  readonly authorityName?: string;
 }
 
 /**
@@ -65,6 +71,7 @@ export class FileLogStore implements LogStore {
   readonly path: string;
   readonly #paths: HomePaths;
   readonly #lockWaitMs: number | undefined;
+  readonly #authorityName: string | undefined;
   readonly #snapshotEveryRecords: number;
   /** Opening, catching up and appending, one at a time: each reads and extends the state. */
   readonly #ops = new SerialQueue();
@@ -83,8 +90,13 @@ export class FileLogStore implements LogStore {
   #lastRecord: { offset: number; header: Buffer } | undefined;
   /** Head signatures read but not yet awaited. */
   #signatureChecks: { offset: number; check: PendingSignature }[] = [];
-  /** Whether the state was last started from the snapshot rather than from the start of the file. */
-  #restored = false;
+  /** The stored state the state was last started from, rather than from the start of the file; its files stay open while the state reads them. */
+  #restored: RestoredState | undefined;
+  /** Set when stored state failed a check after it was opened: the state is rebuilt from the records, and the stored state ignored until this store saves its own. */
+  #ignoreStored = false;
+  readonly #cache = new BlockCache(CACHED_BLOCKS);
+  /** Index runs being merged aside after a save, outside the ops queue and the lock (see `mergeRunsAside`); closing waits for it. */
+  #merging: Promise<void> | undefined;
   /** The records the last snapshot saved or restored covers, when, and how long saving it took. */
   #snapshot = { records: 0, atMs: Date.now(), tookMs: 0 };
   #closing: Promise<void> | undefined;
@@ -94,6 +106,7 @@ export class FileLogStore implements LogStore {
     this.#paths = paths;
     this.path = paths.ledger;
     this.#lockWaitMs = options.lockWaitMs;
+    this.#authorityName = options.authorityName;
     const every = options.snapshotEveryRecords ?? SNAPSHOT_EVERY_RECORDS;
     if (!(Number.isSafeInteger(every) && every >= 1)) throw new TemporalRangeError("INVALID_ARGUMENT", `snapshotEveryRecords must be a positive integer, got ${describeValue(every)}`);
     this.#snapshotEveryRecords = every;
@@ -117,7 +130,7 @@ export class FileLogStore implements LogStore {
   readonly #open = onceUnlessRejected(() =>
     this.#ops.run(async () => {
       this.#assertOpen();
-      if (this.#handle === undefined) await migrateOnOpen(this.#paths, this.#key as VerifyingKey, this.#lockWaitMs);
+      if (this.#handle === undefined) await migrateOnOpen(this.#paths, this.#key as VerifyingKey, { lockWaitMs: this.#lockWaitMs, authorityName: this.#authorityName });
       this.#handle ??= await this.#openFile();
       await this.#catchUp();
       if ((await this.#fileSize()) > this.#length) await this.#locked(() => this.#catchUp(true));
@@ -129,12 +142,14 @@ export class FileLogStore implements LogStore {
     return this.#ops.run(async () => {
       this.#assertOpen();
       if (this.#failure !== undefined) throw this.#failure;
-      // Anchored already, as far as this store has read: no lock, no write. Under the lock it reads what others added.
-      if (entries.every((entry) => this.#state.proof(entry.hash) !== undefined)) return this.#proofsOf(entries);
-      const proofs = await this.#locked(async (lock) => {
-        await this.#catchUp(true);
-        await this.#commit(this.#state.stage(entries), signing, lock);
-        return this.#proofsOf(entries);
+      const proofs = await this.#rebuildingIfDamaged(async () => {
+        // Anchored already, as far as this store has read: no lock, no write. Under the lock it reads what others added.
+        if (entries.every((entry) => this.#state.proof(entry.hash) !== undefined)) return this.#proofsOf(entries);
+        return this.#locked(async (lock) => {
+          await this.#catchUp(true);
+          await this.#commit(this.#state.stage(entries), signing, lock);
+          return this.#proofsOf(entries);
+        });
       });
       // Queued behind this append, not awaited by its caller: the proofs hold without the snapshot (derived data).
       if (this.#snapshotDue()) void this.#ops.run(() => this.#saveSnapshotLocked());
@@ -195,7 +210,9 @@ export class FileLogStore implements LogStore {
     this.#closing ??= (async () => {
       await this.#ops.idle();
       await this.#saveSnapshotLocked();
+      await this.#merging;
       await this.#handle?.close();
+      this.#restored?.files.close();
     })();
     return this.#closing;
   }
@@ -203,9 +220,26 @@ export class FileLogStore implements LogStore {
   #read<T>(answer: () => T): Promise<T> {
     return this.#ops.run(async () => {
       this.#assertOpen();
-      await this.#catchUp();
-      return answer();
+      return this.#rebuildingIfDamaged(async () => {
+        await this.#catchUp();
+        return answer();
+      });
     });
+  }
+
+  /**
+   * Runs `use`; if stored state it read failed a check (`DerivedStateDamaged`),
+   * forgets the state, rebuilds it from the records alone and runs `use`
+   * again. Nothing is ever answered from stored state that did not check.
+   */
+  async #rebuildingIfDamaged<T>(use: () => Promise<T>): Promise<T> {
+    try {
+      return await use();
+    } catch (error) {
+      if (!(error instanceof DerivedStateDamaged)) throw error;
+      this.#forgetStored();
+      return use();
+    }
   }
 
   #proofsOf(entries: readonly LogEntry[]): AnchorProof[] {
@@ -274,10 +308,11 @@ export class FileLogStore implements LogStore {
     try {
       await this.#readOn(locked, from === 0);
     } catch (error) {
-      // A snapshot is never the last word: what went wrong after one is judged again from the start of the file.
-      const restored = this.#restored;
+      // Stored state is never the last word: what went wrong after it is judged again from the start of the file.
+      const restored = this.#restored !== undefined;
       this.#reset();
-      if ((from === 0 && !restored) || !mayBeUndoneAppend(error)) throw error;
+      if (error instanceof DerivedStateDamaged) this.#forgetStored();
+      else if ((from === 0 && !restored) || !mayBeUndoneAppend(error)) throw error;
       try {
         await this.#readOn(locked, false);
       } catch (again) {
@@ -309,18 +344,47 @@ export class FileLogStore implements LogStore {
     this.#length = 0;
     this.#lastRecord = undefined;
     this.#signatureChecks = [];
-    this.#restored = false;
+    this.#restored?.files.close();
+    this.#restored = undefined;
   }
 
-  /** Starts the state from the home's snapshot when it verifies against the file and the key (see `restoreSnapshot`). */
+  /** Runs the index merges the last save left for later, one after another, unless they are running already. */
+  #mergeAside(): void {
+    const lockWaitMs = Math.min(this.#lockWaitMs ?? Infinity, CLOSING_SNAPSHOT_LOCK_WAIT_MS);
+    this.#merging ??= (async () => {
+      try {
+        while (await mergeRunsAside(this.#paths, lockWaitMs));
+      } catch {
+        // Derived data: a merge that failed leaves more runs to search, nothing wrong.
+      } finally {
+        this.#merging = undefined;
+      }
+    })();
+  }
+
+  /** Forgets the state and ignores the stored state, which failed a check, until this store has saved its own, rebuilt from the records (due at once). */
+  #forgetStored(): void {
+    this.#reset();
+    this.#ignoreStored = true;
+    this.#snapshot = { ...this.#snapshot, records: 0 };
+  }
+
+  /** Starts the state from the home's stored state when it verifies against the file and the key (see `restoreSnapshot`). */
   async #restore(size: number): Promise<void> {
-    const restored = await restoreSnapshot(this.#paths.snapshot, this.#handle as FileHandle, size, this.#key as VerifyingKey);
-    if (restored === undefined) return;
+    if (this.#ignoreStored) return;
+    const restored = await restoreSnapshot(this.#paths, this.#handle as FileHandle, size, this.#key as VerifyingKey, this.#cache);
+    if (typeof restored !== "string") this.#adopt(restored);
+    // Damaged or stale: the next save starts a new generation rather than extend it.
+    else if (restored === "unusable") this.#ignoreStored = true;
+  }
+
+  #adopt(restored: RestoredState): void {
+    this.#restored?.files.close();
     this.#state = restored.state;
     this.#length = restored.cover.ledgerOffset;
     this.#lastRecord = { offset: restored.cover.lastRecordOffset, header: restored.cover.lastRecordHeader };
-    this.#restored = true;
-    this.#snapshot = { records: restored.state.records, atMs: Date.now(), tookMs: 0 };
+    this.#restored = restored;
+    this.#snapshot = { records: restored.state.records, atMs: Date.now(), tookMs: this.#snapshot.tookMs };
   }
 
   #snapshotDue(): boolean {
@@ -339,15 +403,34 @@ export class FileLogStore implements LogStore {
     return this.#locked(() => this.#saveSnapshot(), Math.min(this.#lockWaitMs ?? Infinity, CLOSING_SNAPSHOT_LOCK_WAIT_MS)).catch(() => undefined);
   }
 
-  /** Saves the state read so far as the home's snapshot (under the lock, so that snapshots follow the file's order). */
+  /**
+   * Saves what the state read so far adds to the home's stored state (under
+   * the lock, so that saves follow the file's order), then reads on from
+   * what was saved, so that memory holds only what came after it. Stored
+   * state this one cannot extend (covering more, or another generation) is
+   * read on from instead, so that memory does not grow while saving is
+   * impossible.
+   */
   async #saveSnapshot(): Promise<void> {
     const last = this.#lastRecord;
     if (last === undefined) return;
     const startedMs = Date.now();
     const cover = { ledgerOffset: this.#length, lastRecordOffset: last.offset, lastRecordHeader: last.header };
     // Derived data: failing to save it costs only a longer replay at the next opening.
-    if (!(await saveSnapshot(this.#paths.snapshot, cover, this.#state))) return;
+    const outcome = await saveSnapshot(this.#paths, cover, this.#state, this.#restored, this.#ignoreStored).catch(() => "skipped" as const);
     this.#snapshot = { records: this.#state.records, atMs: Date.now(), tookMs: Date.now() - startedMs };
+    if (outcome === "saved") this.#mergeAside();
+    if (outcome === "skipped" || (outcome === "other" && this.#ignoreStored) || this.#closing !== undefined) return;
+    if (outcome === "saved") {
+      const restored = await restoreSnapshot(this.#paths, this.#handle as FileHandle, this.#length, this.#key as VerifyingKey, this.#cache).catch(() => "unusable" as const);
+      if (typeof restored === "string") return;
+      if (restored.cover.ledgerOffset !== this.#length) return restored.files.close();
+      this.#ignoreStored = false;
+      this.#adopt(restored);
+      return;
+    }
+    this.#reset();
+    await this.#catchUp();
   }
 
   async #checkLastRecord(): Promise<void> {

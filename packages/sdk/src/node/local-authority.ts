@@ -29,10 +29,10 @@ export interface HomeParts {
 }
 
 /** The file seams of a home (no I/O until used); `createLocalAuthority` composes them, a service may compose them with other parts. */
-export function homeParts(options: Pick<LocalAuthorityOptions, "home" | "lockWaitMs"> = {}): HomeParts {
+export function homeParts(options: Pick<LocalAuthorityOptions, "home" | "lockWaitMs" | "authorityName"> = {}): HomeParts {
   const paths = homePaths(options.home ?? defaultHome());
   const lock = { lockWaitMs: options.lockWaitMs };
-  return { signer: new FileSigner(paths, lock), log: new FileLogStore(paths, lock), challenges: new FileChallengeStore(paths.challenges) };
+  return { signer: new FileSigner(paths, lock), log: new FileLogStore(paths, { ...lock, authorityName: options.authorityName }), challenges: new FileChallengeStore(paths.challenges) };
 }
 
 export interface LocalAuthorityStatus extends LedgerStatus {
@@ -53,7 +53,7 @@ export class LocalAuthority extends ComposedAuthority {
 
   constructor(options: LocalAuthorityOptions = {}) {
     const { home } = homePaths(options.home ?? defaultHome());
-    const parts = homeParts({ home, lockWaitMs: options.lockWaitMs });
+    const parts = homeParts({ home, lockWaitMs: options.lockWaitMs, authorityName: options.authorityName });
     super({ ...parts, clock: options.clock, name: `the local authority at ${home}`, authorityName: options.authorityName });
     this.home = home;
     this.#ledger = parts.log;
