@@ -1,10 +1,10 @@
 import { mkdir } from "node:fs/promises";
 import { basename, dirname, join, relative, resolve, sep } from "node:path";
+import { writeFileDurably } from "@temporal/agent-sdk/node";
 import { compile, renderDiagnostics } from "@temporal/compiler";
 import { EXIT_FAILURE, EXIT_OK, EXIT_USAGE, UsageError } from "../errors.js";
 import { describeIoError, readMissionFiles, type SourceFile } from "../files.js";
 import { useColor } from "../terminal.js";
-import { writeFileAtomic } from "../write-atomic.js";
 
 export interface CompileCommandOptions {
   outDir?: string;
@@ -52,12 +52,12 @@ export async function runCompile(paths: string[], options: CompileCommandOptions
         // The map sits beside the output; point it at the source from there.
         // Both are URLs: each path segment is percent-encoded (spaces, `%`, `#`).
         const source = relative(dirname(output), file.path).split(sep).map(encodeURIComponent).join("/");
-        await writeFileAtomic(`${output}.map`, `${JSON.stringify({ ...result.map, sources: [source] })}\n`);
+        await writeFileDurably(`${output}.map`, `${JSON.stringify({ ...result.map, sources: [source] })}\n`);
         code += `//# sourceMappingURL=${encodeURIComponent(basename(output))}.map\n`;
       }
       // The declarations go first, so that they are in place when the module appears.
-      if (result.dts !== undefined) await writeFileAtomic(declarationPath(output), result.dts);
-      await writeFileAtomic(output, code);
+      if (result.dts !== undefined) await writeFileDurably(declarationPath(output), result.dts);
+      await writeFileDurably(output, code);
       written++;
     } catch (error) {
       problems.push({ path: output, message: `cannot write: ${describeIoError(error)}` });

@@ -1,9 +1,9 @@
+import { writeFileDurably } from "@temporal/agent-sdk/node";
 import { renderDiagnostics, type Diagnostic } from "@temporal/compiler";
 import type { Plugin } from "prettier";
 import { EXIT_FAILURE, EXIT_OK, EXIT_USAGE, UsageError } from "../errors.js";
 import { describeIoError, readMissionFiles } from "../files.js";
 import { useColor } from "../terminal.js";
-import { writeFileAtomic } from "../write-atomic.js";
 
 export interface FmtOptions {
   check: boolean;
@@ -44,7 +44,7 @@ export async function runFmt(paths: string[], options: FmtOptions): Promise<numb
     if (options.write) {
       if (!changed) continue;
       try {
-        await writeFileAtomic(file.path, formatted);
+        await writeFileDurably(file.path, formatted);
         process.stdout.write(`${file.path}\n`);
       } catch (error) {
         problems.push({ path: file.path, message: `cannot write: ${describeIoError(error)}` });

@@ -22,3 +22,4 @@ export { acquireLock, type AcquireLockOptions, type HomeLock } from "./lock.js";
 export { readHomeLockHolder } from "./home-lock.js";
 export { checkLedgerFile, type LedgerCheck, type LedgerCheckOptions } from "./ledger-check.js";
 export { LEDGER_FORMAT, ledgerFormat, migrateLedger, type LedgerFormat, type MigrateOptions, type MigrationResult } from "./ledger-migration.js";
+export { writeFileDurably, type WriteFileDurablyOptions } from "./write-durably.js";

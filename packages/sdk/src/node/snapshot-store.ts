@@ -66,7 +66,7 @@ async function readWhole(path: string): Promise<Buffer | undefined> {
 /** Saves `state`, which covers the ledger up to `cover`, as the snapshot at `path`; false if that failed (nothing depends on it). */
 export async function saveSnapshot(path: string, cover: SnapshotCover, state: ClockchainState): Promise<boolean> {
   try {
-    await writeFileDurably(path, encodeSnapshot({ cover, image: state.image() }));
+    await writeFileDurably(path, encodeSnapshot({ cover, image: state.image() }), { mode: 0o600 });
     return true;
   } catch {
     return false;
