@@ -234,7 +234,7 @@ mission nightly_backup {
     expect(receipt).toMatchObject({ scope: "missions.nightly_backup.v1", swt_zone: 1, tile_id: result.ctx.day_index * 12 + 1, phi_action_ticks: result.ctx.phi_ticks });
     const keys = await authority.publicKeys();
     expect(await verifyReceipt(receipt!, keys[receipt!.key_id]!)).toBe(true);
-    expect(await verifyInclusion(result.anchors[0]!)).toBe(true);
+    expect(verifyInclusion(result.anchors[0]!)).toBe(true);
   });
 
   it("runs the DENY block when the phase is outside, and says when the window opens", async () => {

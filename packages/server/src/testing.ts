@@ -98,11 +98,11 @@ export function createTestService(options: TestServiceOptions = {}): TestService
     signer: options.signer ?? createMemorySigner(),
     log: createMemoryLogStore(),
     challenges: createMemoryChallengeStore(),
-    clock: clock.now,
+    clock: () => clock.now(),
     name: "the test service's authority",
   });
   const unexpected: unknown[] = [];
-  const pipeline = createPipeline({ config, clock: clock.now, authority, onUnexpectedError: options.onUnexpectedError ?? ((error) => unexpected.push(error)) });
+  const pipeline = createPipeline({ config, clock: () => clock.now(), authority, onUnexpectedError: options.onUnexpectedError ?? ((error) => unexpected.push(error)) });
   const endpoint = inProcessFetch(pipeline, { origin: BASE_URL, remoteAddress: LOOPBACK });
   const apiKeys = Object.freeze(Object.fromEntries(created.map(([tier, { key }]) => [tier, key]))) as Record<KeyedTier, string>;
   let closing: Promise<void> | undefined;
