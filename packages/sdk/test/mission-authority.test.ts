@@ -4,7 +4,7 @@ import { join } from "node:path";
 import { afterAll, afterEach, describe, expect, it, vi } from "vitest";
 import { startService } from "../../server/test/helpers.js";
 import { allow, createClient, verifyInclusion } from "../src/core/index.js";
-import { AuthorityUnavailableError, defineMission, type DenyReason, type MissionSpec, type Task } from "../src/mission/index.js";
+import { AuthorityUnavailableError, defineMission, type MissionSpec, type Task } from "../src/mission/index.js";
 import { defaultSdk } from "../src/node/default-sdk.js";
 import { createLocalAuthority } from "../src/node/local-authority.js";
 import { closedPort, tempDir } from "./helpers.js";
@@ -18,7 +18,7 @@ function anchoring(name = "backup", blocks: MissionSpec["on"] = { ALLOW: [{ exec
     kernel_version: "4.6.2",
     zone: 1,
     requires: { phase: [[300, 30]], carbon: null, hs_bloch: null },
-    check: (ctx) => (allow(ctx, [300, 30]) ? [] : ["PHASE_OUTSIDE_WINDOW" as DenyReason]),
+    check: (ctx) => (allow(ctx, [300, 30]) ? [] : ["PHASE_OUTSIDE_WINDOW"]),
     on: blocks,
   };
 }

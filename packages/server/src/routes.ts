@@ -10,7 +10,6 @@ import {
   tpeVectorResult,
   type AllowRequest,
   type AllowResult,
-  type Challenge,
   type DiffRequest,
   type PhaseContext,
   type Receipt,
@@ -252,7 +251,7 @@ export const ROUTES: readonly Route[] = [
     reply: REPLIES.receipt,
     handle: ({ body }, context) => {
       const { challenge, ...request } = body as TsaeIssueRequest;
-      return context.authority.issueReceipt(request, challenge === undefined ? {} : { challenge: challenge as Challenge });
+      return context.authority.issueReceipt(request, challenge === undefined ? {} : { challenge });
     },
   },
   {
