@@ -28,12 +28,12 @@ describe("writeFileDurably", () => {
     expect(await leftovers()).toEqual([]);
   });
 
-  it("creates files with the mode asked for, else 0o666 less the umask", async () => {
+  it("creates files readable by the owner only, unless told another mode (less the umask)", async () => {
     const secret = join(dir, "secret");
-    await writeFileDurably(secret, "k", { mode: 0o600 });
+    await writeFileDurably(secret, "k");
     expect((await stat(secret)).mode & 0o777).toBe(0o600);
     const plain = join(dir, "plain");
-    await writeFileDurably(plain, "p");
+    await writeFileDurably(plain, "p", { mode: 0o666 });
     expect((await stat(plain)).mode & 0o777).toBe(0o666 & ~process.umask());
   });
 

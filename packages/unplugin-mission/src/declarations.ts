@@ -57,5 +57,5 @@ async function writeWanted(path: string): Promise<void> {
 async function writeIfChanged(path: string, text: string): Promise<void> {
   const current = await readFile(path, "utf8").catch(() => undefined);
   if (current === text) return;
-  await writeFileDurably(path, text);
+  await writeFileDurably(path, text, { mode: 0o666 });
 }

@@ -52,12 +52,12 @@ export async function runCompile(paths: string[], options: CompileCommandOptions
         // The map sits beside the output; point it at the source from there.
         // Both are URLs: each path segment is percent-encoded (spaces, `%`, `#`).
         const source = relative(dirname(output), file.path).split(sep).map(encodeURIComponent).join("/");
-        await writeFileDurably(`${output}.map`, `${JSON.stringify({ ...result.map, sources: [source] })}\n`);
+        await writeFileDurably(`${output}.map`, `${JSON.stringify({ ...result.map, sources: [source] })}\n`, { mode: 0o666 });
         code += `//# sourceMappingURL=${encodeURIComponent(basename(output))}.map\n`;
       }
       // The declarations go first, so that they are in place when the module appears.
-      if (result.dts !== undefined) await writeFileDurably(declarationPath(output), result.dts);
-      await writeFileDurably(output, code);
+      if (result.dts !== undefined) await writeFileDurably(declarationPath(output), result.dts, { mode: 0o666 });
+      await writeFileDurably(output, code, { mode: 0o666 });
       written++;
     } catch (error) {
       problems.push({ path: output, message: `cannot write: ${describeIoError(error)}` });

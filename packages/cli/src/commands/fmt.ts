@@ -44,7 +44,7 @@ export async function runFmt(paths: string[], options: FmtOptions): Promise<numb
     if (options.write) {
       if (!changed) continue;
       try {
-        await writeFileDurably(file.path, formatted);
+        await writeFileDurably(file.path, formatted, { mode: 0o666 });
         process.stdout.write(`${file.path}\n`);
       } catch (error) {
         problems.push({ path: file.path, message: `cannot write: ${describeIoError(error)}` });

@@ -4,7 +4,7 @@ import { basename, dirname, join } from "node:path";
 import { syncDirectory } from "./sync-directory.js";
 
 export interface WriteFileDurablyOptions {
-  /** Permission bits of a newly created file, before the umask; `0o666` unless told (`0o600` for secrets). */
+  /** Permission bits of the new file, before the umask: `0o600` (owner only) unless told, so a caller who forgets leaks no secret; `0o666` for ordinary output. */
   mode?: number;
 }
 
@@ -19,7 +19,7 @@ export interface WriteFileDurablyOptions {
 export async function writeFileDurably(path: string, data: string | Uint8Array, options: WriteFileDurablyOptions = {}): Promise<void> {
   const temporary = join(dirname(path), `.${basename(path)}.${randomBytes(6).toString("hex")}.tmp`);
   try {
-    const handle = await open(temporary, "wx", options.mode ?? 0o666);
+    const handle = await open(temporary, "wx", options.mode ?? 0o600);
     try {
       await handle.writeFile(data);
       await handle.sync();
