@@ -26,7 +26,7 @@ describe("temporalc run", () => {
     try {
       const receipt = outcome.receipts[0]!;
       expect(await verifyReceipt(receipt, (await authority.publicKeys())[receipt.key_id]!)).toBe(true);
-      expect(await verifyInclusion(outcome.anchors[0]!)).toBe(true);
+      expect(verifyInclusion(outcome.anchors[0]!)).toBe(true);
     } finally {
       await authority.close();
     }

@@ -17,6 +17,7 @@ import type {
   Position,
   Requirement,
   SourceRange,
+  Statement,
   VersionDirective,
 } from "./ast.js";
 import { diagnostic, type Diagnostic } from "./diagnostics.js";
@@ -365,7 +366,7 @@ export class MissionParser extends EmbeddedActionsParser {
   });
 
   private statement = this.RULE("Statement", (handler: Handler | undefined, mission: Mission | undefined): void => {
-    const statement = this.OR([
+    const statement = this.OR<Statement | undefined>([
       {
         ALT: () => {
           const keyword = this.CONSUME(tokens.Execute);

@@ -43,14 +43,15 @@ describe("generated code", () => {
     }
   });
 
-  it("is exactly what Prettier prints, and valid JavaScript, for generated missions", async () => {
+  // One test per format, so that each stays far from its timeout on a loaded machine.
+  it.each(["esm", "cjs"] as const)("is exactly what Prettier prints, and valid JavaScript, for generated missions (%s)", async (format) => {
     await fc.assert(
-      fc.asyncProperty(validMissionFileArb, fc.constantFrom("esm" as const, "cjs" as const), async (ast, format) => {
+      fc.asyncProperty(validMissionFileArb, async (ast) => {
         const { code, diagnostics } = compile(print(ast), { format });
         expect(diagnostics.filter((d) => d.severity === "error")).toEqual([]);
         expect(await prettier.format(code!, { parser: "babel" })).toBe(code);
       }),
-      { numRuns: 150 },
+      { numRuns: 75 },
     );
   });
 
@@ -233,7 +234,7 @@ mission nightly_backup {
     expect(receipt).toMatchObject({ scope: "missions.nightly_backup.v1", swt_zone: 1, tile_id: result.ctx.day_index * 12 + 1, phi_action_ticks: result.ctx.phi_ticks });
     const keys = await authority.publicKeys();
     expect(await verifyReceipt(receipt!, keys[receipt!.key_id]!)).toBe(true);
-    expect(await verifyInclusion(result.anchors[0]!)).toBe(true);
+    expect(verifyInclusion(result.anchors[0]!)).toBe(true);
   });
 
   it("runs the DENY block when the phase is outside, and says when the window opens", async () => {

@@ -6,6 +6,7 @@ import { canonicalJson, sha256Hex } from "../src/core/index.js";
 describe("canonicalJson (RFC 8785)", () => {
   it("reproduces the RFC 8785 section 3.2.2 example", () => {
     const input = {
+      // eslint-disable-next-line no-loss-of-precision -- RFC 8785's example literal, rounded by JavaScript as the RFC intends
       numbers: [333333333.33333329, 1e30, 4.5, 2e-3, 0.000000000000000000000000001],
       string: "\u20ac$\u000F\u000aA'\u0042\u0022\u005c\\\"/",
       literals: [null, true, false],
@@ -36,6 +37,7 @@ describe("canonicalJson (RFC 8785)", () => {
     [0.000001, "0.000001"],
     [333333333.33333325, "333333333.33333325"],
     [-0.0000033333333333333333, "-0.0000033333333333333333"],
+    // eslint-disable-next-line no-loss-of-precision -- RFC 8785 appendix B's literal, as written there
     [1424953923781206.2, "1424953923781206.2"],
   ])("serialises the number %s as %s (RFC 8785 appendix B)", (value, text) => {
     expect(canonicalJson(value)).toBe(text);
@@ -64,6 +66,7 @@ describe("canonicalJson (RFC 8785)", () => {
     [{ b: 1n }, "$.b: 1n is a bigint"],
     [{ d: new Date(0) }, "$.d: 1970-01-01T00:00:00.000Z is not a plain object"],
     [{ s: "\ud800" }, "$.s"],
+    // eslint-disable-next-line no-sparse-arrays -- the hole is the value under test
     [[, 1], "$[0]"],
   ])("rejects %s, naming where", (value, message) => {
     expect(() => canonicalJson(value)).toThrow(TypeError);

@@ -17,7 +17,7 @@ import {
   type Receipt,
   type SignedCheckpoint,
 } from "../src/index.js";
-import { HomeLockedError, createLocalAuthority, type LocalAuthority } from "../src/node/index.js";
+import { createLocalAuthority, type LocalAuthority } from "../src/node/index.js";
 import { acquireLock } from "../src/node/lock.js";
 import { tempDir, withAuthority, withEditedIssuedTime } from "./helpers.js";
 import { exitedPid, lockRecord } from "./lock-processes.js";

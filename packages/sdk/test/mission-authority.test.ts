@@ -4,7 +4,7 @@ import { join } from "node:path";
 import { afterAll, afterEach, describe, expect, it, vi } from "vitest";
 import { startService } from "../../server/test/helpers.js";
 import { allow, createClient, verifyInclusion } from "../src/core/index.js";
-import { AuthorityUnavailableError, defineMission, type DenyReason, type MissionSpec, type Task } from "../src/mission/index.js";
+import { AuthorityUnavailableError, defineMission, type MissionSpec, type Task } from "../src/mission/index.js";
 import { defaultSdk } from "../src/node/default-sdk.js";
 import { createLocalAuthority } from "../src/node/local-authority.js";
 import { closedPort, tempDir } from "./helpers.js";
@@ -18,7 +18,7 @@ function anchoring(name = "backup", blocks: MissionSpec["on"] = { ALLOW: [{ exec
     kernel_version: "4.6.2",
     zone: 1,
     requires: { phase: [[300, 30]], carbon: null, hs_bloch: null },
-    check: (ctx) => (allow(ctx, [300, 30]) ? [] : ["PHASE_OUTSIDE_WINDOW" as DenyReason]),
+    check: (ctx) => (allow(ctx, [300, 30]) ? [] : ["PHASE_OUTSIDE_WINDOW"]),
     on: blocks,
   };
 }
@@ -142,7 +142,7 @@ describe("with a remote authority", () => {
   it("decides on the service's time (source remote), synced over twatch/now, and anchors there", async () => {
     const paths: string[] = [];
     const recording: typeof fetch = (url, init) => {
-      paths.push(new URL(String(url)).pathname);
+      paths.push(new URL(url instanceof Request ? url.url : url).pathname);
       return fetch(url, init);
     };
     const sdk = createClient({ baseUrl: running.url, retries: 0, apiKey: running.keys.enterprise, fetch: recording });
@@ -157,7 +157,7 @@ describe("with a remote authority", () => {
     expect(result.ctx.unix_ms).toBeGreaterThanOrEqual(before + AHEAD_MS);
     expect(result.ctx.unix_ms).toBeLessThan(Date.now() + AHEAD_MS + 1000);
     expect(result.anchors).toHaveLength(1);
-    expect(await verifyInclusion(result.anchors[0]!)).toBe(true);
+    expect(verifyInclusion(result.anchors[0]!)).toBe(true);
     expect(await sdk.getAnchorProof(result.anchors[0]!.receipt_hash)).toBeDefined();
   });
 

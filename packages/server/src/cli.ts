@@ -32,7 +32,7 @@ async function createKey(options: LocationOptions & { tier: (typeof TIERS)[numbe
   const { config: configPath } = locate(options);
   const raw = await readConfigObject(configPath, true);
   const { key, record } = createApiKey(options.tier, options.label, new Date());
-  const keys = Array.isArray(raw.keys) ? raw.keys : [];
+  const keys: unknown[] = Array.isArray(raw.keys) ? raw.keys : [];
   await writeConfigObject(configPath, { ...raw, keys: [...keys, record] });
   process.stderr.write(`created ${options.tier} key ${record.id} in ${configPath}; it is shown only now, store it safely (a running service serves it after SIGHUP):\n`);
   process.stdout.write(`${key}\n`);

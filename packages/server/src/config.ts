@@ -1,6 +1,6 @@
-import { randomBytes } from "node:crypto";
-import { mkdir, readFile, rename, rm, writeFile } from "node:fs/promises";
+import { mkdir, readFile } from "node:fs/promises";
 import { dirname, resolve } from "node:path";
+import { writeFileDurably } from "@temporal/agent-sdk/node";
 import { Ajv2020 } from "ajv/dist/2020.js";
 import { TemporalError } from "@temporal/agent-sdk";
 import { DEFAULT_CONFIG, type ServiceConfig } from "@temporal/agent-sdk/service";
@@ -143,17 +143,14 @@ function normalizeOrigin(origin: string): string {
   return new URL(origin).origin;
 }
 
-/** Writes the config atomically (a temp file renamed over it), readable by the owner only since it lists key hashes and tiers. */
+/** Writes the config atomically and durably, readable by the owner only since it lists key hashes and tiers. */
 export async function writeConfigObject(path: string, value: Record<string, unknown>): Promise<void> {
   if (!validateConfig(value)) throw new ConfigError(`refusing to write an invalid config: ${describeSchemaErrors(validateConfig.errors ?? [])}`);
-  const temp = `${path}.${process.pid}.${randomBytes(4).toString("hex")}.tmp`;
   try {
     // The default config lives in the service home, which `keys create` may be the first to need.
     await mkdir(dirname(path), { recursive: true, mode: 0o700 });
-    await writeFile(temp, `${JSON.stringify(value, null, 2)}\n`, { mode: 0o600, flag: "wx" });
-    await rename(temp, path);
+    await writeFileDurably(path, `${JSON.stringify(value, null, 2)}\n`, { mode: 0o600 });
   } catch (error) {
-    await rm(temp, { force: true });
     throw new ConfigError(`cannot write config ${path}: ${(error as Error).message}`);
   }
 }

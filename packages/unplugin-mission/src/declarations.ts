@@ -1,5 +1,6 @@
-import { readFile, rename, rm, writeFile } from "node:fs/promises";
+import { readFile } from "node:fs/promises";
 import { extname } from "node:path";
+import { writeFileDurably } from "@temporal/agent-sdk/node";
 
 /**
  * Where TypeScript looks for the types of `import "./x.mission"` when
@@ -16,7 +17,6 @@ export function declarationPath(missionPath: string): string {
 const wanted = new Map<string, string>();
 /** The write loop of each declaration path being written: one at a time per file. */
 const writing = new Map<string, Promise<void>>();
-let temporaries = 0;
 
 /**
  * Writes the declaration file for a mission. Requests for a file that is
@@ -51,19 +51,11 @@ async function writeWanted(path: string): Promise<void> {
 
 /**
  * Leaves a file that already holds the text alone, so an unchanged mission
- * never wakes a file watcher; else writes a temporary file (named for this
- * process and write, as other processes may write the same file) and renames
- * it over, so the type checker never reads half a file.
+ * never wakes a file watcher; else replaces it atomically, so the type
+ * checker never reads half a file.
  */
 async function writeIfChanged(path: string, text: string): Promise<void> {
   const current = await readFile(path, "utf8").catch(() => undefined);
   if (current === text) return;
-  const temporary = `${path}.${process.pid}.${++temporaries}.tmp`;
-  try {
-    await writeFile(temporary, text, { flag: "wx" });
-    await rename(temporary, path);
-  } catch (error) {
-    await rm(temporary, { force: true });
-    throw error;
-  }
+  await writeFileDurably(path, text, { mode: 0o666 });
 }

@@ -1,10 +1,9 @@
 import { basename, dirname, join, relative, resolve, sep } from "node:path";
-import { makeDirectory } from "@temporal/agent-sdk/node";
+import { makeDirectory, writeFileDurably } from "@temporal/agent-sdk/node";
 import { compile, type Diagnostic } from "@temporal/compiler";
 import { EXIT_FAILURE, EXIT_OK, EXIT_USAGE, UsageError } from "../errors.js";
 import { describeIoError, readMissionFiles, type SourceFile } from "../files.js";
 import { renderForTerminal } from "../terminal.js";
-import { writeFileAtomic } from "../write-atomic.js";
 
 export interface CompileCommandOptions {
   outDir?: string;
@@ -77,12 +76,12 @@ export async function runCompile(paths: string[], options: CompileCommandOptions
         // The map sits beside the output; point it at the source from there.
         // Both are URLs: each path segment is percent-encoded (spaces, `%`, `#`).
         const source = relative(dirname(output), file.path).split(sep).map(encodeURIComponent).join("/");
-        await writeFileAtomic(`${output}.map`, `${JSON.stringify({ ...result.map, sources: [source] })}\n`);
+        await writeFileDurably(`${output}.map`, `${JSON.stringify({ ...result.map, sources: [source] })}\n`, { mode: 0o666 });
         code += `//# sourceMappingURL=${encodeURIComponent(basename(output))}.map\n`;
       }
       // The declarations go first, so that they are in place when the module appears.
-      if (result.dts !== undefined) await writeFileAtomic(declarationPath(output), result.dts);
-      await writeFileAtomic(output, code);
+      if (result.dts !== undefined) await writeFileDurably(declarationPath(output), result.dts, { mode: 0o666 });
+      await writeFileDurably(output, code, { mode: 0o666 });
       report.written = true;
       written++;
     } catch (error) {

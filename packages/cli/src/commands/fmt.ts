@@ -1,9 +1,9 @@
+import { writeFileDurably } from "@temporal/agent-sdk/node";
 import type { Diagnostic } from "@temporal/compiler";
 import type { Plugin } from "prettier";
 import { EXIT_FAILURE, EXIT_OK, EXIT_USAGE, UsageError } from "../errors.js";
 import { describeIoError, readMissionFiles, type SourceFile } from "../files.js";
 import { renderForTerminal } from "../terminal.js";
-import { writeFileAtomic } from "../write-atomic.js";
 
 export interface FmtOptions {
   check: boolean;
@@ -76,7 +76,7 @@ async function formatOne(file: SourceFile, options: FmtOptions, listOnly: boolea
   if (options.write) {
     if (!changed) return { path, status: "formatted" };
     try {
-      await writeFileAtomic(path, formatted);
+      await writeFileDurably(path, formatted, { mode: 0o666 });
       return { path, status: "written" };
     } catch (error) {
       return { path, status: "error", message: `cannot write: ${describeIoError(error)}` };

@@ -3,7 +3,7 @@ import { join, relative } from "node:path";
 import { makeDirectory } from "@temporal/agent-sdk/node";
 import { EXIT_OK, UsageError } from "../errors.js";
 import { describeIoError } from "../files.js";
-import { writeFileAtomic } from "../write-atomic.js";
+import { writeFileDurably } from "@temporal/agent-sdk/node";
 
 const MISSION = `// A starter mission: back up at night, in UTC+1, and leave a signed
 // receipt either way. docs/language.md describes everything you can require.
@@ -89,7 +89,7 @@ async function addIgnoreEntry(path: string): Promise<boolean> {
   const lines = current.split(/\r?\n/).map((line) => line.trim());
   if (lines.includes(IGNORED) || lines.includes(".temporal") || lines.includes("/.temporal/")) return false;
   const separator = current === "" || current.endsWith("\n") ? "" : "\n";
-  await writeFileAtomic(path, `${current}${separator}${IGNORED}\n`).catch((error: unknown) => {
+  await writeFileDurably(path, `${current}${separator}${IGNORED}\n`, { mode: 0o666 }).catch((error: unknown) => {
     throw new UsageError(`cannot write ${path}: ${describeIoError(error)}`);
   });
   return true;

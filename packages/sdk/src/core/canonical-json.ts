@@ -19,12 +19,14 @@ export function canonicalJson(value: unknown): string {
 }
 
 /** Carries the failing value outwards; each container prepends its key, so paths cost nothing on success. */
-class UnsupportedValue {
+class UnsupportedValue extends Error {
   path = "";
   constructor(
     readonly value: unknown,
     readonly reason: string,
-  ) {}
+  ) {
+    super(reason);
+  }
 }
 
 function serialize(value: unknown): string {

@@ -39,7 +39,7 @@ export function formatCheckpoint(checkpoint: Checkpoint): string {
   if (!isHash(root_hash)) throw invalidCheckpoint(`root_hash ${describeValue(root_hash)} is not 64 lowercase hex digits`);
   if (!Array.isArray(extensions)) throw invalidCheckpoint(`extensions ${describeValue(extensions)} is not an array of lines`);
   extensions.forEach((line, i) => checkExtension(line, i));
-  return [origin, String(tree_size), bytesToBase64(hexToBytes(root_hash)), ...extensions].map((line) => `${line}\n`).join("");
+  return [origin, String(tree_size), bytesToBase64(hexToBytes(root_hash)), ...(extensions as readonly string[])].map((line) => `${line}\n`).join("");
 }
 
 /** Parses a checkpoint body (a note's text, not the whole note). Throws `INVALID_CHECKPOINT`. */

@@ -1,11 +1,10 @@
 import { TemporalRangeError, describeValue } from "./errors.js";
 import { ZONE_COUNT } from "./units.js";
-import type { ZoneInput } from "./types.js";
 
 const ZONE_CODE = /^Z(?:[0-9]|1[01])$/;
 
-/** Accepts `3` or `"Z3"`; anything else is a RangeError naming the value. */
-export function parseZone(zone: ZoneInput | unknown): number {
+/** Accepts a `ZoneInput` (`3` or `"Z3"`) from anywhere; anything else is a RangeError naming the value. */
+export function parseZone(zone: unknown): number {
   if (typeof zone === "number" && Number.isInteger(zone) && zone >= 0 && zone < ZONE_COUNT) return zone;
   if (typeof zone === "string" && ZONE_CODE.test(zone)) return Number(zone.slice(1));
   throw new TemporalRangeError("INVALID_ZONE", `zone must be an integer 0..11 or "Z0".."Z11", got ${describeValue(zone)}`);

@@ -23,3 +23,4 @@ export { readHomeLockHolder } from "./home-lock.js";
 export { makeDirectory, DirectoryNotCreatedError } from "./make-directory.js";
 export { checkLedgerFile, type LedgerCheck, type LedgerCheckOptions } from "./ledger-check.js";
 export { LEDGER_FORMAT, ledgerFormat, migrateLedger, type LedgerFormat, type MigrateOptions, type MigrationResult } from "./ledger-migration.js";
+export { writeFileDurably, type WriteFileDurablyOptions } from "./write-durably.js";

@@ -10,7 +10,6 @@ import {
   tpeVectorResult,
   type AllowRequest,
   type AllowResult,
-  type Challenge,
   type DiffRequest,
   type PhaseContext,
   type Receipt,
@@ -63,9 +62,10 @@ export interface Route {
 const DEFAULT_THRESHOLD = 0.5;
 
 /** `zone` arrives in a query as text: digits are the zone number, `Zn` its code. */
+/** `zone` has passed ZONE_QUERY, which admits only text. */
 function queryZone(zone: unknown): ZoneInput | undefined {
   if (zone === undefined) return undefined;
-  const text = String(zone);
+  const text = zone as string;
   return /^\d+$/.test(text) ? Number(text) : (text as ZoneInput);
 }
 
@@ -251,7 +251,7 @@ export const ROUTES: readonly Route[] = [
     reply: REPLIES.receipt,
     handle: ({ body }, context) => {
       const { challenge, ...request } = body as TsaeIssueRequest;
-      return context.authority.issueReceipt(request, challenge === undefined ? {} : { challenge: challenge as Challenge });
+      return context.authority.issueReceipt(request, challenge === undefined ? {} : { challenge });
     },
   },
   {
@@ -288,8 +288,9 @@ export const ROUTES: readonly Route[] = [
     handle: async ({ query }, context) => {
       const { receipt_hash, tile_id, first, second } = query;
       if (receipt_hash !== undefined && tile_id === undefined && first === undefined && second === undefined) {
-        const proof = await context.authority.getAnchorProof(String(receipt_hash));
-        if (proof === undefined) throw new HttpError(404, "ANCHOR_NOT_FOUND", `no anchored receipt has hash ${String(receipt_hash)}`);
+        // The query schema admits receipt_hash only as text.
+        const proof = await context.authority.getAnchorProof(receipt_hash as string);
+        if (proof === undefined) throw new HttpError(404, "ANCHOR_NOT_FOUND", `no anchored receipt has hash ${receipt_hash as string}`);
         return proof;
       }
       if (receipt_hash === undefined && tile_id !== undefined && first !== undefined && second !== undefined) {

@@ -73,7 +73,7 @@ afterAll(async () => {
 
 /** Calls `window.missionPage[name](...args)` in the page; a string expression, so nothing of this file is serialised into it. */
 function callPage<T>(name: string, ...args: unknown[]): Promise<T> {
-  return page.evaluate(`window.missionPage.${name}(${args.map((arg) => JSON.stringify(arg)).join(", ")})`) as Promise<T>;
+  return page.evaluate<T>(`window.missionPage.${name}(${args.map((arg) => JSON.stringify(arg)).join(", ")})`);
 }
 
 describe("a compiled mission bundled by Vite, in headless Chromium", () => {
