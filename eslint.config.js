@@ -7,7 +7,7 @@ import tseslint from "typescript-eslint";
 
 export default tseslint.config(
   {
-    ignores: ["**/dist/", "**/node_modules/", "coverage/", "bench/.out/", "fixtures/", "packages/compiler/test/typed-app/"],
+    ignores: ["**/dist/", "**/node_modules/", "coverage/", "bench/.out/", "fixtures/", "packages/compiler/test/typed-app/", "packages/sdk/src/service/*.generated.ts"],
   },
   {
     linterOptions: { reportUnusedDisableDirectives: "error" },

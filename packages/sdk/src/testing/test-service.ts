@@ -95,11 +95,11 @@ export function createTestService(options: TestServiceOptions = {}): TestService
     carbon: typeof options.carbon === "function" ? null : typeof options.carbon === "number" ? { intensity: options.carbon } : (options.carbon ?? null),
   };
   // The checkpoints' origins carry the configured name, as the real service's do.
-  const authority = createMemoryAuthority({ clock: clock.now, ...(options.signer === undefined ? {} : { signer: options.signer }), ...(config.authority_name === null ? {} : { authorityName: config.authority_name }) });
+  const authority = createMemoryAuthority({ clock: () => clock.now(), ...(options.signer === undefined ? {} : { signer: options.signer }), ...(config.authority_name === null ? {} : { authorityName: config.authority_name }) });
   const unexpected: unknown[] = [];
   const pipeline = createPipeline({
     config,
-    clock: clock.now,
+    clock: () => clock.now(),
     authority,
     version: SDK_VERSION,
     // A static source is in `config`, which the pipeline reads as the real service's does.
