@@ -36,6 +36,8 @@ export interface Failure {
   readonly hints: readonly string[];
   readonly mission?: string;
   readonly task?: string;
+  /** `MISSING_TASKS`: the tasks the verdict's block needs and --tasks did not export. */
+  readonly missing?: readonly string[];
   /** What the stopped mission had run and anchored before it stopped. */
   readonly executed: readonly string[];
   readonly anchors: readonly AnchorProof[];
@@ -55,7 +57,7 @@ export function classifyFailure(error: unknown): Failure | undefined {
   }
   if (error instanceof MissingTasksError) {
     const hints = [`hint: export ${error.missing.join(", ")} from a module and pass it with --tasks`];
-    return { ...nothing, code: error.code, message: error.message, exit: EXIT_FAILURE, hints, mission: error.mission };
+    return { ...nothing, code: error.code, message: error.message, exit: EXIT_FAILURE, hints, mission: error.mission, missing: error.missing };
   }
   if (error instanceof TaskFailedError || error instanceof AnchorFailedError) {
     const what = error instanceof TaskFailedError ? `task ${JSON.stringify(error.task)} of mission ${JSON.stringify(error.mission)} failed` : `mission ${JSON.stringify(error.mission)} could not anchor its receipt`;
