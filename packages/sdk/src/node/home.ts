@@ -1,5 +1,7 @@
-import { mkdir } from "node:fs/promises";
+import { randomBytes } from "node:crypto";
+import { link, mkdir, unlink, writeFile } from "node:fs/promises";
 import { dirname, join, resolve } from "node:path";
+import { isErrno } from "./errors.js";
 import { syncDirectory } from "./sync-directory.js";
 
 /** `$TEMPORAL_HOME`, else `./.temporal`, as an absolute path. */
@@ -16,6 +18,8 @@ export interface HomePaths {
   readonly snapshot: string;
   /** One file per outstanding challenge. */
   readonly challenges: string;
+  /** `*`: keeps the home, and above all its private key, out of any git repository it sits in. */
+  readonly gitignore: string;
 }
 
 export function homePaths(home: string): HomePaths {
@@ -27,6 +31,7 @@ export function homePaths(home: string): HomePaths {
     ledger: join(root, "clockchain.log"),
     snapshot: join(root, "clockchain.snapshot"),
     challenges: join(root, "challenges"),
+    gitignore: join(root, ".gitignore"),
   };
 }
 
@@ -46,4 +51,23 @@ export async function ensureHome(paths: HomePaths): Promise<void> {
     if (directory === firstCreated || dirname(directory) === directory) break;
   }
   for (const directory of created) await syncDirectory(dirname(directory));
+  await ignoreHomeInGit(paths);
+}
+
+/**
+ * Gives the home a `.gitignore` of `*`, so that a home inside a repository
+ * (`./.temporal` is the default) is never committed with its private key.
+ * A `.gitignore` already there is the user's and is kept. Linked into place
+ * from a complete temporary file, so no half-written one can remain.
+ */
+export async function ignoreHomeInGit(paths: HomePaths): Promise<void> {
+  const pending = `${paths.gitignore}.${randomBytes(6).toString("hex")}.pending`;
+  await writeFile(pending, "# written by temporalc: this folder holds a private signing key\n*\n", { flag: "wx", mode: 0o644 });
+  try {
+    await link(pending, paths.gitignore);
+  } catch (error) {
+    if (!isErrno(error, "EEXIST")) throw error;
+  } finally {
+    await unlink(pending);
+  }
 }
