@@ -87,7 +87,7 @@ Examples:
     .option("--hs-bloch <score>", "the current HS-Bloch quality score, 0 to 1 (e.g. 0.95)", hsBlochScore)
     .option("--home <dir>", "where keys and the ledger live (default: $TEMPORAL_HOME or ./.temporal); forces the local authority even with TEMPORAL_URL set")
     .option("--local-clock", "with the service in $TEMPORAL_URL, read the phase from this machine's clock instead of the service's", false)
-    .option("--dry-run", "decide the verdict only: run no task, issue no receipt", false)
+    .option("--dry-run", "decide the verdict only, and list what would run and be anchored: run no task, issue no receipt", false)
     .option("--json", "print the result object (an array for several missions)", false)
     .option("--fail-on-deny", "exit with status 3 when any verdict is DENY", false)
     .addHelpText(
@@ -104,6 +104,8 @@ tasks run and receipts record the given time as the time of the action
 A mission whose block anchors a receipt checks first that it can: the home
 is writable and its ledger sound, or the service answers and accepts the
 key. If not, no task runs and the one-line error says what to fix (exit 2).
+With --json, every failure is one object { error: { code, message, ... },
+results } on standard output (docs/compiling.md lists the codes).
 
 Exit status: 0 when the missions ran (ALLOW or DENY), 1 for errors in the
 file or a failing task, 2 for usage, I/O, authority or service errors, 3

@@ -24,6 +24,7 @@ export function carbonIntensity(value: string): number {
 export function hsBlochScore(value: string): number {
   const number = decimal(value);
   if (number !== undefined && number <= 1) return number;
-  const asFraction = number !== undefined && number <= 100 ? `, e.g. ${number / 100} rather than ${value}` : ", e.g. 0.95";
+  // 2..100 reads as a percentage; 1.5 or 300 are more likely typos, so they get the plain example.
+  const asFraction = number !== undefined && number >= 2 && number <= 100 ? `, e.g. ${number / 100} rather than ${value}` : ", e.g. 0.95";
   throw new InvalidArgumentError(`expected a score from 0 to 1${asFraction}`);
 }
