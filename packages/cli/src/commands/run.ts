@@ -3,6 +3,7 @@ import { resolve } from "node:path";
 import { pathToFileURL } from "node:url";
 import { compile, renderDiagnostics } from "@temporal/compiler";
 import type { Authority, Mission, Task } from "@temporal/agent-sdk";
+import { defaultHome } from "@temporal/agent-sdk/node";
 import { EXIT_OK } from "../errors.js";
 import { describeIoError } from "../files.js";
 import { useColor } from "../terminal.js";
@@ -114,7 +115,7 @@ function reportContext(missions: readonly Mission[], options: RunCommandOptions)
     missions: new Map(missions.map((mission) => [mission.name, mission])),
     carbon: options.carbon,
     hsBloch: options.hsBloch,
-    anchoredIn: options.home === undefined && url ? `the service at ${url}` : `home ${resolve(options.home ?? (process.env["TEMPORAL_HOME"] || ".temporal"))}`,
+    anchoredIn: options.home === undefined && url ? `the service at ${url}` : `home ${options.home === undefined ? defaultHome() : resolve(options.home)}`,
     color: !options.json && useColor(process.stdout),
   };
 }
