@@ -3,7 +3,7 @@
 // start-up against bare `node -e 0`.
 import { fileURLToPath } from "node:url";
 import { check, parse } from "../packages/compiler/dist/index.js";
-import { tokenize } from "../packages/compiler/dist/scanner.js";
+import { tokenize } from "../packages/compiler/dist/tokenize.js";
 import { fixed, flat, medianMsEach, medianProcessMs, missionSource, printTable } from "./harness.mjs";
 
 function jsonOfSameSize(bytes) {

@@ -1,9 +1,9 @@
 import { EOF, type IRecognitionException, type IToken, type TokenType } from "chevrotain";
 import type { Comment, MissionFile, Position, SourceRange } from "./ast.js";
 import { compareDiagnostics, diagnostic, limitErrors, type Diagnostic } from "./diagnostics.js";
-import { KEYWORDS } from "./lexer.js";
-import { expectedTokens, MAX_SYNTAX_ERRORS, MissionParser } from "./parser.js";
-import { tokenize, type ScannedSource } from "./scanner.js";
+import { KEYWORDS } from "./tokens.js";
+import { expectedTokens, MAX_SYNTAX_ERRORS, MissionParser } from "./grammar.js";
+import { tokenize, type ScannedSource } from "./tokenize.js";
 import { closestMatch } from "./suggest.js";
 
 export interface ParseOptions {

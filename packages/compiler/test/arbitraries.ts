@@ -12,7 +12,7 @@ import type {
   Statement,
   VersionDirective,
 } from "../src/ast.js";
-import { KEYWORDS } from "../src/lexer.js";
+import { KEYWORDS } from "../src/tokens.js";
 
 /**
  * Syntactically valid mission ASTs. Ranges are placeholders: the printer

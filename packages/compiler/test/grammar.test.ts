@@ -1,9 +1,9 @@
 import { readFileSync } from "node:fs";
 import { tokenMatcher } from "chevrotain";
 import { describe, expect, it } from "vitest";
-import { Name } from "../src/lexer.js";
-import { MissionParser } from "../src/parser.js";
-import { tokenize } from "../src/scanner.js";
+import { Name } from "../src/tokens.js";
+import { MissionParser } from "../src/grammar.js";
+import { tokenize } from "../src/tokenize.js";
 import { fixtures } from "./fixtures.js";
 
 /**

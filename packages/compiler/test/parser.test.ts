@@ -1,7 +1,7 @@
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import { compile, DIAGNOSTIC_CODES, parse, print, type Diagnostic } from "../src/index.js";
-import { tokenize } from "../src/scanner.js";
+import { tokenize } from "../src/tokenize.js";
 import { missionFileArb, withoutRanges } from "./arbitraries.js";
 import { fixtures } from "./fixtures.js";
 

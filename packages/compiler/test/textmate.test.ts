@@ -5,9 +5,9 @@ import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import oniguruma from "vscode-oniguruma";
 import vsctm, { type IGrammar, type StateStack } from "vscode-textmate";
-import { KEYWORDS } from "../src/lexer.js";
+import { KEYWORDS } from "../src/tokens.js";
 import { print } from "../src/printer.js";
-import { tokenize } from "../src/scanner.js";
+import { tokenize } from "../src/tokenize.js";
 import { missionFileArb } from "./arbitraries.js";
 import { fixtures } from "./fixtures.js";
 

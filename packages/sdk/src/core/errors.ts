@@ -36,6 +36,8 @@ export type ErrorCode =
   | "KEY_MISSING"
   | "KEY_INVALID"
   | "AUTHORITY_CLOSED"
+  // makeDirectory (src/node): a folder could not be created, and why
+  | "DIRECTORY_NOT_CREATED"
   // the HTTP client (src/remote)
   | "INVALID_BASE_URL"
   | "INVALID_CLIENT_OPTIONS"

@@ -20,7 +20,7 @@ import type {
   VersionDirective,
 } from "./ast.js";
 import { diagnostic, type Diagnostic } from "./diagnostics.js";
-import * as tokens from "./lexer.js";
+import * as tokens from "./tokens.js";
 import { closestMatch } from "./suggest.js";
 
 /**

@@ -3,7 +3,7 @@ import { createToken, Lexer, type TokenType } from "chevrotain";
 /**
  * The mission language's tokens. The patterns here are the normative
  * lexical grammar (and what Chevrotain's parser and diagrams are built
- * from); `scanner.ts` implements them by hand for speed, and a test checks
+ * from); `tokenize.ts` implements them by hand for speed, and a test checks
  * it against Chevrotain's own lexer built from these definitions.
  *
  * Keywords are reserved only where the grammar expects them: every keyword

@@ -1,11 +1,11 @@
 import type { IToken, TokenType } from "chevrotain";
 import type { Position, SourceRange } from "./ast.js";
-import * as t from "./lexer.js";
+import * as t from "./tokens.js";
 
 /**
  * Phase 1: source text to tokens.
  *
- * A hand-written scanner for the tokens defined in `lexer.ts`: same tokens,
+ * A hand-written scanner for the tokens defined in `tokens.ts`: same tokens,
  * same longest-match and `longer_alt` rules, same grouping of unmatched
  * characters, but a single pass over char codes that tracks lines as it
  * goes, several times faster than a regex-driven lexer. Tokens are

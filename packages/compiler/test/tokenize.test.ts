@@ -1,12 +1,12 @@
 import { Lexer, type IToken } from "chevrotain";
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
-import { allTokens } from "../src/lexer.js";
-import { INVALID_RUNS_KEPT, tokenize } from "../src/scanner.js";
+import { allTokens } from "../src/tokens.js";
+import { INVALID_RUNS_KEPT, tokenize } from "../src/tokenize.js";
 import { allFixtures } from "./fixtures.js";
 
 /**
- * The token definitions in lexer.ts are the specification; the scanner is a
+ * The token definitions in tokens.ts are the specification; the scanner is a
  * hand-written implementation of them. Chevrotain's own lexer, built from the
  * same definitions, is the reference it must agree with on any input.
  */

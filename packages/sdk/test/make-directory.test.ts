@@ -1,0 +1,59 @@
+import { chmod, stat, writeFile } from "node:fs/promises";
+import { join } from "node:path";
+import { describe, expect, it } from "vitest";
+import { DirectoryNotCreatedError, makeDirectory } from "../src/node/index.js";
+import { tempDir } from "./helpers.js";
+
+const isRoot = process.getuid?.() === 0;
+
+describe("makeDirectory", () => {
+  it("creates every missing level and returns the first one it created", async () => {
+    const root = await tempDir();
+    const target = join(root, "a", "b", "c");
+    expect(await makeDirectory(target)).toBe(join(root, "a"));
+    expect((await stat(target)).isDirectory()).toBe(true);
+  });
+
+  it("returns undefined for a folder that already exists, and tolerates a racing creator", async () => {
+    const root = await tempDir();
+    expect(await makeDirectory(root)).toBeUndefined();
+    const target = join(root, "x", "y", "z");
+    const results = await Promise.all([makeDirectory(target), makeDirectory(target), makeDirectory(target)]);
+    expect(results.filter((first) => first !== undefined).length).toBeGreaterThanOrEqual(1);
+    expect((await stat(target)).isDirectory()).toBe(true);
+  });
+
+  it("names a file in the way, whether it is the target or a parent", async () => {
+    const root = await tempDir();
+    const file = join(root, "file");
+    await writeFile(file, "x");
+    for (const target of [file, join(file, "below", "deeper")]) {
+      const error = await makeDirectory(target).catch((e: unknown) => e);
+      expect(error).toBeInstanceOf(DirectoryNotCreatedError);
+      expect(error).toMatchObject({ code: "DIRECTORY_NOT_CREATED", reason: "ENOTDIR", path: file });
+      expect((error as Error).message).toContain("not a folder");
+    }
+  });
+
+  it.runIf(process.platform === "linux")("fails at once under /proc, where recursive mkdir loops forever", async () => {
+    const started = Date.now();
+    const error = await makeDirectory("/proc/temporalc-test/x").catch((e: unknown) => e);
+    expect(error).toMatchObject({ code: "DIRECTORY_NOT_CREATED", reason: "ENOENT", path: "/proc/temporalc-test" });
+    expect((error as Error).message).toContain("does not allow creating folders");
+    expect(Date.now() - started).toBeLessThan(10_000);
+  });
+
+  it.skipIf(isRoot || process.platform === "win32")("reports permission denied with the folder it could not create", async () => {
+    const root = await tempDir();
+    const locked = join(root, "locked");
+    await makeDirectory(locked);
+    await chmod(locked, 0o555);
+    try {
+      const error = await makeDirectory(join(locked, "a", "b")).catch((e: unknown) => e);
+      expect(error).toMatchObject({ code: "DIRECTORY_NOT_CREATED", reason: "EACCES", path: join(locked, "a") });
+      expect((error as Error).message).toContain("permission denied");
+    } finally {
+      await chmod(locked, 0o755);
+    }
+  });
+});
