@@ -1,7 +1,8 @@
 import { randomBytes } from "node:crypto";
-import { link, mkdir, unlink, writeFile } from "node:fs/promises";
+import { chmod, link, unlink, writeFile } from "node:fs/promises";
 import { dirname, join, resolve } from "node:path";
 import { isErrno } from "./errors.js";
+import { makeDirectory } from "./make-directory.js";
 import { syncDirectory } from "./sync-directory.js";
 
 /** `$TEMPORAL_HOME`, else `./.temporal`, as an absolute path. */
@@ -39,17 +40,22 @@ export function homePaths(home: string): HomePaths {
  * Creates the home (and parents) with owner-only access. Each directory
  * created is a new entry in its parent, which is only durable once that
  * parent is fsynced; until then a crash could lose the home, and with it
- * anchors already acknowledged.
+ * anchors already acknowledged. `makeDirectory` rather than a recursive
+ * mkdir, which loops forever under `/proc`: a home that cannot be created
+ * is a `DirectoryNotCreatedError` naming the folder and the cause (EROFS,
+ * EACCES, ENOTDIR...).
  */
 export async function ensureHome(paths: HomePaths): Promise<void> {
-  const firstCreated = await mkdir(paths.home, { recursive: true, mode: 0o700 });
+  const firstCreated = await makeDirectory(paths.home);
   if (firstCreated === undefined) return;
-  // mkdir returns the first directory it created; every one from there down to the home is new.
+  // makeDirectory returns the first directory it created; every one from there down to the home is new.
   const created: string[] = [];
   for (let directory = paths.home; ; directory = dirname(directory)) {
     created.unshift(directory);
     if (directory === firstCreated || dirname(directory) === directory) break;
   }
+  // Owner-only before anything is written in them, as `mkdir -p -m 700` would make them.
+  for (const directory of created) await chmod(directory, 0o700);
   for (const directory of created) await syncDirectory(dirname(directory));
   await ignoreHomeInGit(paths);
 }
