@@ -68,7 +68,7 @@ beforeAll(async () => {
 
 describe("ledger snapshot", () => {
   it("is saved atomically on closing, leaving no temporary file", async () => {
-    expect((await readdir(join(root, "pristine"))).sort()).toEqual(["clockchain.log", "clockchain.snapshot", "signing-key.pem"]);
+    expect((await readdir(join(root, "pristine"))).sort()).toEqual([".gitignore", "clockchain.log", "clockchain.snapshot", "signing-key.pem"]);
   });
 
   it("is where opening starts: the records it covers are not read again", async () => {
