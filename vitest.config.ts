@@ -5,7 +5,7 @@ import { defineConfig } from "vitest/config";
 export default defineConfig({
   plugins: [sdkSourceImports()],
   test: {
-    include: ["packages/*/test/**/*.test.ts", "grammar/**/*.test.ts"],
+    include: ["packages/*/test/**/*.test.ts", "grammar/**/*.test.ts", "test/**/*.test.ts"],
     testTimeout: 30_000,
     hookTimeout: 30_000,
   },

@@ -1,11 +1,26 @@
 import { readdir, readFile, realpath, stat } from "node:fs/promises";
 import { join } from "node:path";
+import { decodeSource, type Diagnostic } from "@temporal/compiler";
+import { UsageError } from "./errors.js";
 
 export interface SourceFile {
-  /** As the user named it, or relative to the folder they named. */
+  /** As the user named it, or relative to the folder they named; for standard input, --stdin-filepath or `<stdin>`. */
   path: string;
+  /** The decoded text; when `undecodable` is not empty, for code frames only. */
   text: string;
+  /** M106 (not a text file) or M107 (invalid UTF-8): such a file is never compiled or rewritten. */
+  undecodable: Diagnostic[];
+  /** Read from standard input (`-`), not from `path`. */
+  stdin: boolean;
 }
+
+export interface ReadOptions {
+  /** The name standard input (`-`) goes by in diagnostics and for Prettier's configuration; default `<stdin>`. */
+  stdinFilepath?: string;
+}
+
+/** The path that stands for standard input, as in Prettier and most Unix tools. */
+export const STDIN = "-";
 
 export interface ReadProblem {
   path: string;
@@ -17,12 +32,18 @@ export interface ReadProblem {
  * `node_modules` and hidden folders) and reads every file. Problems are
  * collected, not thrown, so one bad path does not hide the other files' results.
  */
-export async function readMissionFiles(paths: string[]): Promise<{ files: SourceFile[]; problems: ReadProblem[] }> {
+export async function readMissionFiles(paths: string[], options: ReadOptions = {}): Promise<{ files: SourceFile[]; problems: ReadProblem[] }> {
+  if (paths.filter((path) => path === STDIN).length > 1) throw new UsageError("standard input (-) can be read only once");
+  if (options.stdinFilepath !== undefined && !paths.includes(STDIN)) throw new UsageError("--stdin-filepath names standard input, so it needs - among the files");
   const files: SourceFile[] = [];
   const problems: ReadProblem[] = [];
   // The same file named twice (`a.mission ./a.mission`, or inside a folder also named) is read once.
   const seen = new Set<string>();
   for (const path of paths) {
+    if (path === STDIN) {
+      files.push(decoded(options.stdinFilepath ?? "<stdin>", await readStdin(), true));
+      continue;
+    }
     try {
       const info = await stat(path);
       const targets = info.isDirectory() ? await missionFilesBelow(path, new Set([await realpath(path)])) : [path];
@@ -31,13 +52,24 @@ export async function readMissionFiles(paths: string[]): Promise<{ files: Source
         const real = await realpath(target);
         if (seen.has(real)) continue;
         seen.add(real);
-        files.push({ path: target, text: await readFile(target, "utf8") });
+        files.push(decoded(target, await readFile(target), false));
       }
     } catch (error) {
       problems.push({ path, message: describeIoError(error) });
     }
   }
   return { files, problems };
+}
+
+function decoded(path: string, bytes: Uint8Array, stdin: boolean): SourceFile {
+  const { text, diagnostics } = decodeSource(bytes, path);
+  return { path, text, undecodable: diagnostics, stdin };
+}
+
+async function readStdin(): Promise<Uint8Array> {
+  const chunks: Buffer[] = [];
+  for await (const chunk of process.stdin) chunks.push(chunk as Buffer);
+  return Buffer.concat(chunks);
 }
 
 /** Follows symbolic links; `ancestors` (real paths) stops a link that leads back up from looping. */

@@ -1,4 +1,4 @@
-import { Command, CommanderError, InvalidArgumentError, Option } from "commander";
+import { Argument, Command, CommanderError, InvalidArgumentError, Option } from "commander";
 import { EXIT_FAILURE, EXIT_USAGE, UsageError } from "./errors.js";
 import { carbonIntensity, hsBlochScore } from "./run-options.js";
 
@@ -18,7 +18,7 @@ function nonNegativeInteger(value: string): number {
 function program(): Command {
   const cli = new Command("temporalc")
     .description("Check, compile and run .mission files: temporal permissions for your code.")
-    .version(TEMPORALC_VERSION, "-V, --version", "print the temporalc version")
+    .version(TEMPORALC_VERSION, "-v, --version", "print the temporalc version (-V also works)")
     .helpOption("-h, --help", "show help for temporalc or a command")
     .showSuggestionAfterError()
     .exitOverride();
@@ -26,23 +26,33 @@ function program(): Command {
   cli
     .command("check")
     .description("parse and check mission files, reporting every problem with its location")
-    .argument("<files...>", "mission files, or folders to search for *.mission files")
-    .addOption(new Option("--format <format>", "how to print diagnostics").choices(["text", "json"]).default("text"))
+    .argument("<files...>", "mission files, or folders to search for *.mission files; - reads standard input")
+    .option("--json", "print the diagnostics and a summary as JSON", false)
+    .addOption(new Option("--format <format>", "the same as --json when json (kept for older scripts)").choices(["text", "json"]).default("text"))
     .option("--max-warnings <n>", "fail when there are more than n warnings", nonNegativeInteger)
+    .option("-q, --quiet", "print only errors: no warnings, no summary", false)
+    .option("--stdin-filepath <path>", "the name standard input (-) goes by in diagnostics")
+    .option("-w, --watch", "check again whenever a .mission file changes; Ctrl-C stops", false)
     .addHelpText(
       "after",
       `
+Every diagnostic ends with \`= help: temporalc explain <code>\`, the command
+that explains it.
+
 Exit status: 0 when no file has an error (and no more than --max-warnings
-warnings), 1 when any file has an error, 2 for usage or I/O errors.
+warnings), 1 when any file has an error, 2 for usage or I/O errors. With
+--watch: 130 when stopped with Ctrl-C.
 
 Examples:
   $ temporalc check examples/nightly-backup.mission
   $ temporalc check missions/ --max-warnings 0
-  $ temporalc check a.mission --format json | jq .summary`,
+  $ temporalc check a.mission --json | jq .summary
+  $ cat a.mission | temporalc check - --stdin-filepath a.mission
+  $ temporalc check missions/ --watch`,
     )
-    .action(async (files: string[], options: { format: "text" | "json"; maxWarnings?: number }) => {
+    .action(async (files: string[], options: import("./commands/check.js").CheckOptions & { watch: boolean }) => {
       const { runCheck } = await import("./commands/check.js");
-      process.exitCode = await runCheck(files, options);
+      process.exitCode = await watchingIf(options.watch, files, () => runCheck(files, options));
     });
 
   cli
@@ -53,7 +63,10 @@ Examples:
     .addOption(new Option("--format <format>", "module format").choices(["esm", "cjs"]).default("esm"))
     .option("--sourcemap", "also write a source map (<module>.map) and link it", false)
     .option("--dts", "also write TypeScript declarations (<name>.d.mts, or .d.cts with --format cjs)", false)
-    .option("--stdout", "print the module instead of writing it (one file only)", false)
+    .option("--stdout", "print the module instead of writing it (one file, or - for standard input)", false)
+    .option("--json", "print a JSON report (each file's output, whether it was written, its diagnostics) instead of text", false)
+    .option("-q, --quiet", "print only errors: no warnings, no summary", false)
+    .option("-w, --watch", "compile again whenever a .mission file changes; Ctrl-C stops", false)
     .addHelpText(
       "after",
       `
@@ -62,18 +75,23 @@ Each file becomes <name>.mjs (or .cjs with --format cjs), and with --dts also
 exact tasks it executes. A file with errors gets its diagnostics printed and
 nothing written; the other files still compile. Files are replaced atomically.
 
+--format is the module format, so the report format is --json (as for
+check, fmt, run and ledger).
+
 Exit status: 0 when every file compiled, 1 when any had errors, 2 for usage
-or I/O errors.
+or I/O errors (such as an --out-dir that cannot be created: the message
+says why). With --watch: 130 when stopped with Ctrl-C.
 
 Examples:
   $ temporalc compile examples/nightly-backup.mission
   $ temporalc compile missions/ --out-dir build/missions --sourcemap
   $ temporalc compile missions/ --out-dir src/generated --dts
-  $ temporalc compile job.mission --format cjs --stdout`,
+  $ temporalc compile job.mission --format cjs --stdout
+  $ temporalc compile missions/ --out-dir build --watch`,
     )
-    .action(async (files: string[], options: { outDir?: string; format: "esm" | "cjs"; sourcemap: boolean; dts: boolean; stdout: boolean }) => {
+    .action(async (files: string[], options: import("./commands/compile.js").CompileCommandOptions & { watch: boolean }) => {
       const { runCompile } = await import("./commands/compile.js");
-      process.exitCode = await runCompile(files, options);
+      process.exitCode = await watchingIf(options.watch, files, () => runCompile(files, options));
     });
 
   cli
@@ -124,16 +142,20 @@ Examples:
   cli
     .command("fmt")
     .description("format mission files in the canonical style (the same as Prettier with prettier-plugin-mission)")
-    .argument("[files...]", "mission files, or folders to search for *.mission files (default: the current folder)")
+    .argument("[files...]", "mission files, or folders to search for *.mission files (default: the current folder); - reads standard input")
     .option("--check", "list the files that are not formatted, and exit 1 if there are any", false)
     .option("--write", "rewrite the files that are not formatted, in place", false)
+    .option("--json", "print a JSON report (each file's status and diagnostics, and a summary) instead of text", false)
+    .option("-q, --quiet", "print only errors: no list of files, no summary", false)
+    .option("--stdin-filepath <path>", "the name standard input (-) goes by in diagnostics and for finding Prettier's configuration")
     .addHelpText(
       "after",
       `
 Without a flag, one file is printed formatted, and for several files the
-ones that would change are listed. A file with syntax errors is never
-rewritten: its diagnostics are printed instead. Prettier's configuration
-files are honoured. Files are replaced atomically.
+ones that would change are listed. A file with syntax errors, or that is
+not UTF-8 text, is never rewritten: its diagnostics are printed instead,
+and the summary counts it as an error, never as formatted. Prettier's
+configuration files are honoured. Files are replaced atomically.
 
 Exit status (as Prettier's): 0 when formatted, 1 when --check finds files
 that are not, 2 for syntax, usage or I/O errors.
@@ -141,11 +163,57 @@ that are not, 2 for syntax, usage or I/O errors.
 Examples:
   $ temporalc fmt examples/nightly-backup.mission
   $ temporalc fmt --check .
-  $ temporalc fmt --write missions/`,
+  $ temporalc fmt --write missions/
+  $ temporalc fmt - --stdin-filepath job.mission < job.mission`,
     )
-    .action(async (files: string[], options: { check: boolean; write: boolean }) => {
+    .action(async (files: string[], options: import("./commands/fmt.js").FmtOptions) => {
       const { runFmt } = await import("./commands/fmt.js");
       process.exitCode = await runFmt(files, options);
+    });
+
+  cli
+    .command("explain")
+    .description("explain a diagnostic code: what it means, why it matters, how to fix it, with an example")
+    .argument("<code>", "a code such as M303, as printed with every diagnostic")
+    .addHelpText("after", "\nThe text is docs/diagnostics.md's section for the code.\n\nExample:\n  $ temporalc explain M303")
+    .action(async (code: string) => {
+      const { runExplain } = await import("./commands/explain.js");
+      process.exitCode = runExplain(code);
+    });
+
+  cli
+    .command("completion")
+    .description("print a shell completion script for temporalc's commands and options")
+    .addArgument(new Argument("<shell>", "the shell to complete in").choices(["bash", "zsh", "fish"]))
+    .addHelpText(
+      "after",
+      `
+Examples:
+  $ source <(temporalc completion bash)     # in ~/.bashrc
+  $ source <(temporalc completion zsh)      # in ~/.zshrc
+  $ temporalc completion fish > ~/.config/fish/completions/temporalc.fish`,
+    )
+    .action(async (shell: "bash" | "zsh" | "fish") => {
+      const { runCompletion } = await import("./commands/completion.js");
+      process.exitCode = runCompletion(cli, shell);
+    });
+
+  cli
+    .command("init")
+    .description("start a project: a starter mission, its tasks.mjs and a .gitignore entry for .temporal/")
+    .argument("[dir]", "the folder to start in (created if missing)", ".")
+    .addHelpText(
+      "after",
+      `
+Never overwrites a file: when the mission or tasks.mjs exists, init stops
+(exit 2) and writes nothing. Prints the command to try next.
+
+Example:
+  $ temporalc init my-missions`,
+    )
+    .action(async (dir: string) => {
+      const { runInit } = await import("./commands/init.js");
+      process.exitCode = await runInit(dir);
     });
 
   const ledger = cli
@@ -188,6 +256,13 @@ Examples:
   return cli;
 }
 
+/** `--watch`: run now and on every change until Ctrl-C; otherwise just once. */
+async function watchingIf(watch: boolean, files: string[], once: () => Promise<number>): Promise<number> {
+  if (!watch) return once();
+  const { watchAndRun } = await import("./watch.js");
+  return watchAndRun(files, once);
+}
+
 export async function main(argv: string[]): Promise<void> {
   // `temporalc ... | head` closes the pipe early: stop quietly, as Unix tools do.
   for (const stream of [process.stdout, process.stderr]) {
@@ -197,7 +272,8 @@ export async function main(argv: string[]): Promise<void> {
     });
   }
   try {
-    await program().parseAsync(argv);
+    // -V was the version flag before -v; both keep working.
+    await program().parseAsync(argv.length === 3 && argv[2] === "-V" ? [...argv.slice(0, 2), "--version"] : argv);
   } catch (error) {
     if (error instanceof CommanderError) {
       // Commander exits 0 for --help and --version; anything else it rejects is a usage error.

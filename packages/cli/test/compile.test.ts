@@ -104,7 +104,8 @@ describe("temporalc compile", () => {
       writeFileSync(join(dir, "blocked"), "");
       const result = runCli(["compile", "good.mission", "--out-dir", "blocked"], { cwd: dir });
       expect(result.code).toBe(2);
-      expect(result.stderr).toContain("cannot write");
+      expect(result.stderr).toContain("--out-dir blocked: cannot create the folder");
+      expect(result.stderr).toContain("is not a folder (ENOTDIR)");
       return;
     }
     mkdirSync(join(dir, "ro"));

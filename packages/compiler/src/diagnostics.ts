@@ -30,6 +30,8 @@ export const DIAGNOSTIC_CODES = {
   M103: { severity: "error", title: "invalid number" },
   M104: { severity: "error", title: "directive after a mission" },
   M105: { severity: "info", title: "too many errors" },
+  M106: { severity: "error", title: "not a text file" },
+  M107: { severity: "error", title: "invalid UTF-8" },
   M200: { severity: "error", title: "unsupported language version" },
   M201: { severity: "warning", title: "newer language version" },
   M202: { severity: "warning", title: "missing version directive" },

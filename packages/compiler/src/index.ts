@@ -14,3 +14,4 @@ export {
 export { parse, type ParseOptions, type ParseResult } from "./parse.js";
 export { print } from "./printer.js";
 export { renderDiagnostics, type RenderOptions } from "./render.js";
+export { decodeSource, type DecodedSource } from "./source.js";

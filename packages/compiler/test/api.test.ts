@@ -44,6 +44,8 @@ describe("public API contracts", () => {
         "M103:error",
         "M104:error",
         "M105:info",
+        "M106:error",
+        "M107:error",
         "M200:error",
         "M201:warning",
         "M202:warning",

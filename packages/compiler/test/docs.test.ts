@@ -1,6 +1,6 @@
 import { readFileSync } from "node:fs";
 import { describe, expect, it } from "vitest";
-import { compile, DIAGNOSTIC_CODES, hasErrors, renderDiagnostics } from "../src/index.js";
+import { compile, decodeSource, DIAGNOSTIC_CODES, hasErrors, renderDiagnostics, type Diagnostic } from "../src/index.js";
 
 /**
  * Keeps the user documentation true to the compiler. The conventions are
@@ -10,7 +10,9 @@ import { compile, DIAGNOSTIC_CODES, hasErrors, renderDiagnostics } from "../src/
  *   code, in code order. A section's first ```mission block must trigger its
  *   code, and the next plain ``` block must be the compiler's rendered output
  *   for it; with ```mission abridged-output, the output block shows only
- *   some of the real output's lines, in order.
+ *   some of the real output's lines, in order; with ```mission bytes, `\xNN`
+ *   in the example stands for the byte NN and the bytes are read with
+ *   decodeSource, as temporalc reads a file.
  * - docs/language.md: a ```mission block is a complete file that compiles
  *   without errors; ```mission invalid is an intentional mistake and must
  *   produce an error.
@@ -105,6 +107,21 @@ function describeDiagnostics(source: string, filename = EXAMPLE_FILENAME): strin
   return diagnostics.length === 0 ? "(no diagnostics)" : renderDiagnostics(diagnostics, source);
 }
 
+/** An example's bytes: its UTF-8 text, with each `\xNN` turned into the byte NN. */
+function exampleBytes(text: string): Uint8Array {
+  return Uint8Array.from(
+    text.split(/(\\x[0-9a-fA-F]{2})/).flatMap((part) => (/^\\x[0-9a-fA-F]{2}$/.test(part) ? [parseInt(part.slice(2), 16)] : [...new TextEncoder().encode(part)])),
+  );
+}
+
+/** What `temporalc check` reports for an example: the decoding's diagnostics for bytes, else the compiler's. */
+function exampleDiagnostics(block: Block, bytes: boolean): { diagnostics: Diagnostic[]; source: string } {
+  if (!bytes) return { diagnostics: compile(block.text, { filename: EXAMPLE_FILENAME }).diagnostics, source: block.text };
+  const decoded = decodeSource(exampleBytes(block.text), EXAMPLE_FILENAME);
+  const diagnostics = decoded.diagnostics.length > 0 ? decoded.diagnostics : compile(decoded.text, { filename: EXAMPLE_FILENAME }).diagnostics;
+  return { diagnostics, source: decoded.text };
+}
+
 const CODES = Object.keys(DIAGNOSTIC_CODES) as (keyof typeof DIAGNOSTIC_CODES)[];
 const CODE_HEADING = /^## (M\d{3}): (.+) \((error|warning|info)\)$/;
 
@@ -140,25 +157,26 @@ describe("docs/diagnostics.md", () => {
     const example = found?.blocks.find((b) => missionMarkers(b) !== undefined);
     const markers = example === undefined ? [] : missionMarkers(example)!;
     const abridged = markers.includes("abridged-output");
+    const bytes = markers.includes("bytes");
 
     describe(code, () => {
       it("has a ```mission example with known markers", () => {
         expect(found, `no section for ${code}`).toBeDefined();
         expect(example, `the ${code} section has no \`\`\`mission example`).toBeDefined();
-        expect(markers.filter((m) => m !== "abridged-output"), `unknown markers on line ${example?.line}`).toEqual([]);
+        expect(markers.filter((m) => m !== "abridged-output" && m !== "bytes"), `unknown markers on line ${example?.line}`).toEqual([]);
       });
 
       it(`the example triggers ${code}`, () => {
-        const source = example!.text;
-        const codes = compile(source, { filename: EXAMPLE_FILENAME }).diagnostics.map((d) => d.code);
-        expect(codes, `diagnostics.md:${example!.line}\n${describeDiagnostics(source)}`).toContain(code);
+        const { diagnostics, source } = exampleDiagnostics(example!, bytes);
+        const codes = diagnostics.map((d) => d.code);
+        expect(codes, `diagnostics.md:${example!.line}\n${renderDiagnostics(diagnostics, source)}`).toContain(code);
       });
 
       it("shows the example's real output", () => {
         const output = found!.blocks.find((b) => b.line > example!.line && b.info === "");
         expect(output, `no plain \`\`\` output block after the example on line ${example!.line}`).toBeDefined();
-        const source = example!.text;
-        const rendered = normalizeOutput(renderDiagnostics(compile(source, { filename: EXAMPLE_FILENAME }).diagnostics, source));
+        const { diagnostics, source } = exampleDiagnostics(example!, bytes);
+        const rendered = normalizeOutput(renderDiagnostics(diagnostics, source));
         const shown = normalizeOutput(output!.text);
         if (!abridged) {
           expect(shown, `diagnostics.md:${output!.line}`).toBe(rendered);

@@ -45,3 +45,30 @@ describe("renderDiagnostics", () => {
     expect(rendered).toContain("expected `require`, `on` or `}`, found the end of the file\n --> e.mission:1:35");
   });
 });
+
+describe("renderDiagnostics on long lines", () => {
+  const frameLines = (rendered: string) => rendered.split("\n").filter((l) => /^\d+ \| /.test(l) || /^\s+\| [ \t]*\^/.test(l));
+
+  it("cuts a line longer than 200 characters around the span, marks the cut and keeps the caret under the span", () => {
+    const source = `@temporal v4.6.2\nmission m { /* ${"x".repeat(500)} */ require phase [90, 90] /* ${"y".repeat(500)} */ on ALLOW { execute a } }\n`;
+    const rendered = renderDiagnostics(compile(source, { filename: "m.mission" }).diagnostics, source);
+    const [code, underline] = frameLines(rendered);
+    expect(code!.length).toBeLessThan(220);
+    expect(code).toMatch(/^2 \| \u2026x+ \*\/ require phase \[90, 90\] \/\* y+\u2026$/);
+    expect(underline!.indexOf("^")).toBe(code!.indexOf("require"));
+    expect(underline!.trim()).toMatch(new RegExp(`^\\|\\s+\\^{${"require phase [90, 90]".length}}$`));
+  });
+
+  it("leaves lines of up to 200 characters whole", () => {
+    const source = `@temporal v4.6.2\nmission m { require phase [90, 90] /* ${"y".repeat(120)} */ on ALLOW { execute a } }\n`;
+    const rendered = renderDiagnostics(compile(source, { filename: "m.mission" }).diagnostics, source);
+    expect(rendered).not.toContain("\u2026");
+    expect(rendered).toContain(source.split("\n")[1]);
+  });
+
+  it("ends each diagnostic with the explain command when given one", () => {
+    const source = "@temporal v4.6.2\nmission m { require phase [90, 90] on ALLOW { execute a } }\n";
+    const rendered = renderDiagnostics(compile(source, { filename: "m.mission" }).diagnostics, source, { explainCommand: "temporalc explain" });
+    expect(rendered.trimEnd().split("\n").at(-1)).toBe("  = help: temporalc explain M301");
+  });
+});

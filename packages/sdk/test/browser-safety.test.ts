@@ -58,13 +58,15 @@ function reachableFrom(entry: string): string[] {
 
 const fromMain = reachableFrom("index.ts");
 const fromCore = reachableFrom("core/index.ts");
-/** The directories the core entry is made of: all of their files must be safe, exported or not yet. */
-const pureDirFiles = ["core", "remote", "authority"].flatMap((dir) =>
+const fromService = reachableFrom("service/index.ts");
+const fromTesting = reachableFrom("testing/index.ts");
+/** The directories the core, service and testing entries are made of: all of their files must be safe, exported or not yet. */
+const pureDirFiles = ["core", "remote", "authority", "service", "testing"].flatMap((dir) =>
   readdirSync(join(srcDir, dir))
     .filter((name) => name.endsWith(".ts"))
     .map((name) => `${dir}/${name}`),
 );
-const browserFiles = [...new Set([...fromMain, ...pureDirFiles])].sort();
+const browserFiles = [...new Set([...fromMain, ...fromService, ...fromTesting, ...pureDirFiles])].sort();
 
 describe("what a browser build loads", () => {
   it("from the main entry: the core, the client, defineMission and the non-Node default authority, nothing under src/node", () => {
@@ -75,6 +77,12 @@ describe("what a browser build loads", () => {
   it("from the core entry: only the core and the client", () => {
     expect(fromCore).toContain("remote/client.ts");
     expect(fromCore.filter((file) => !/^(?:core|remote|authority)\//.test(file))).toEqual([]);
+  });
+
+  it("from the service and testing entries: the service pipeline over the core, the client and the in-memory authority, nothing under src/node", () => {
+    expect(fromService).toEqual(expect.arrayContaining(["service/pipeline.ts", "service/request-validators.body.generated.ts", "service/request-validators.query.generated.ts"]));
+    expect(fromTesting).toEqual(expect.arrayContaining(["testing/test-service.ts", "service/pipeline.ts", "remote/client.ts", "authority/memory-authority.ts"]));
+    expect([...fromService, ...fromTesting].filter((file) => !/^(?:core|remote|authority|service|testing)\//.test(file))).toEqual([]);
   });
 
   it.each(browserFiles)("%s uses nothing Node-specific", (file) => {

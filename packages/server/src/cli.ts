@@ -1,52 +1,31 @@
 import { join } from "node:path";
-import { Command, InvalidArgumentError, Option } from "commander";
+import { Command, CommanderError, InvalidArgumentError, Option } from "commander";
+import { TemporalError } from "@temporal/agent-sdk";
 import { defaultHome } from "@temporal/agent-sdk/node";
 import { createApiKey } from "./api-keys.js";
-import { ConfigError, loadConfig, readConfigObject, writeConfigObject } from "./config.js";
-import { createService } from "./service.js";
+import { loadConfig, readConfigObject, writeConfigObject } from "./config.js";
+import { EXIT_FAILURE, EXIT_USAGE, UsageError } from "./exit-status.js";
+import { HOST_RULE, PORT_RULE, parseHost, parsePort } from "./listen-address.js";
+import { serve, ServiceStartError, type ServiceFiles } from "./serve-command.js";
 import { TIERS } from "./tiers.js";
+import { SERVICE_VERSION } from "./version.js";
 
 interface LocationOptions {
   readonly home?: string;
   readonly config?: string;
 }
 
-function locate(options: LocationOptions): { home: string; config: string; explicitConfig: boolean } {
+function locate(options: LocationOptions): ServiceFiles {
   const home = options.home ?? defaultHome();
-  return { home, config: options.config ?? join(home, "service.json"), explicitConfig: options.config !== undefined };
+  return { home, config: options.config ?? join(home, "service.json"), explicit: options.config !== undefined };
 }
 
-function parsePort(value: string): number {
-  const port = Number(value);
-  if (!/^\d+$/.test(value) || port > 65_535) throw new InvalidArgumentError("a port is an integer 0..65535 (0 picks a free port)");
-  return port;
-}
-
-function fail(message: string, exitCode: number): never {
-  process.stderr.write(`temporal-service: ${message}\n`);
-  process.exit(exitCode);
-}
-
-async function serve(options: LocationOptions & { host: string; port: number }): Promise<void> {
-  const { home, config: configPath, explicitConfig } = locate(options);
-  const config = await loadConfig(configPath, !explicitConfig);
-  const service = createService({ home, config });
-  // Opening the authority loads the key and verifies the whole clockchain; do it before listening so a damaged or unwritable home fails now, not on the first request.
-  await service.authority.ready();
-  const url = await service.listen({ host: options.host, port: options.port });
-  process.stdout.write(`listening on ${url}\n`);
-  let stopping = false;
-  const stop = (signal: NodeJS.Signals) => {
-    if (stopping) fail(`${signal} again: exiting without waiting for requests in flight`, 1);
-    stopping = true;
-    process.stdout.write(`${signal}: finishing requests in flight and closing the ledger\n`);
-    service.close().then(
-      () => process.exit(0),
-      (error: unknown) => fail(`could not close cleanly: ${(error as Error).message}`, 1),
-    );
+function parsed<T>(parse: (value: string) => T | undefined, rule: string): (value: string) => T {
+  return (value) => {
+    const result = parse(value);
+    if (result === undefined) throw new InvalidArgumentError(rule);
+    return result;
   };
-  process.on("SIGINT", stop);
-  process.on("SIGTERM", stop);
 }
 
 async function createKey(options: LocationOptions & { tier: (typeof TIERS)[number]; label?: string }): Promise<void> {
@@ -55,7 +34,7 @@ async function createKey(options: LocationOptions & { tier: (typeof TIERS)[numbe
   const { key, record } = createApiKey(options.tier, options.label, new Date());
   const keys = Array.isArray(raw.keys) ? raw.keys : [];
   await writeConfigObject(configPath, { ...raw, keys: [...keys, record] });
-  process.stderr.write(`created ${options.tier} key ${record.id} in ${configPath}; it is shown only now, store it safely:\n`);
+  process.stderr.write(`created ${options.tier} key ${record.id} in ${configPath}; it is shown only now, store it safely (a running service serves it after SIGHUP):\n`);
   process.stdout.write(`${key}\n`);
 }
 
@@ -66,22 +45,68 @@ async function listKeys(options: LocationOptions): Promise<void> {
   for (const { id, tier, label, created_utc } of keys) process.stdout.write(`${id}\t${tier}\t${created_utc}\t${label ?? ""}\n`);
 }
 
-const homeOption = () => new Option("--home <dir>", "service home: signing key, clockchain, default config (default: $TEMPORAL_HOME or ./.temporal)");
+const homeOption = () => new Option("--home <dir>", "service home: signing key, clockchain, default config (default: $TEMPORAL_HOME, else ./.temporal)");
 const configOption = () => new Option("--config <file>", "service config JSON (default: <home>/service.json; see docs/service.md)");
+
+const SERVE_HELP = `
+Environment:
+  HOST           address to listen on when --host is not given
+  PORT           port to listen on when --port is not given
+  TEMPORAL_HOME  the home when --home is not given
+  Where to listen comes from --host/--port, else HOST/PORT, else "host"/"port"
+  in the config file, else 127.0.0.1:8787. An empty variable counts as unset.
+
+Signals:
+  SIGTERM, SIGINT  stop accepting, finish requests in flight, close the ledger
+                   and exit 0; a second one exits 1 at once
+  SIGHUP           reload the config file (keys, CORS, rate limits, sources,
+                   challenge TTL, trust_proxy) and print a line; a file that
+                   cannot be used is reported and the running config kept
+
+Exit status: 0 after SIGTERM or SIGINT, 1 when the service cannot start (the
+home is damaged or unwritable, the address is in use or not permitted) or
+cannot stop cleanly, 2 for usage errors: an unknown option, a bad value, a
+bad config file, a bad HOST or PORT.
+
+Examples:
+  $ temporal-service --port 8787
+  $ PORT=0 temporal-service --home /srv/temporal --config /etc/temporal/service.json
+  $ temporal-service keys create --tier enterprise --label ci
+  $ kill -HUP <pid>    # serve the key just created without a restart
+  $ TEMPORAL_URL=http://127.0.0.1:8787 TEMPORAL_API_KEY=<key> temporalc run mission.mission --tasks tasks.mjs`;
+
+/** The options and action of serving, on the root command (`temporal-service --port 0`) and on `serve`. */
+function servingCommand(command: Command): Command {
+  return command
+    .addOption(new Option("--host <host>", "address to listen on (default: $HOST, else the config's host, else 127.0.0.1)").argParser(parsed(parseHost, HOST_RULE)))
+    .addOption(new Option("--port <port>", "port to listen on, 0 for a free one (default: $PORT, else the config's port, else 8787)").argParser(parsed(parsePort, PORT_RULE)))
+    .addOption(configOption())
+    .addOption(homeOption())
+    .addHelpText("after", SERVE_HELP)
+    .action(async (options: LocationOptions & { host?: string; port?: number }, self: Command) => {
+      if (self.args.length > 0) throw new UsageError(self.parent === null ? `unknown command '${self.args[0]}' (the commands are serve and keys)` : `serve takes no arguments, got '${self.args[0]}'`);
+      await serve(locate(options), { host: options.host, port: options.port });
+    });
+}
 
 export function program(): Command {
   const root = new Command("temporal-service")
-    .description("The Temporal Permission Service: the HTTP interface of @temporal/agent-sdk, with tiers, CORS and the clockchain")
-    .showHelpAfterError()
-    .addHelpText("after", "\nExamples:\n  temporal-service --port 8787\n  temporal-service keys create --tier enterprise --label ci\n  TEMPORAL_URL=http://127.0.0.1:8787 TEMPORAL_API_KEY=<key> temporalc run mission.mission --tasks tasks.mjs");
-  root
-    .command("serve", { isDefault: true })
-    .description("serve the API at /api/v1 and /v1 until SIGINT or SIGTERM")
-    .option("--host <host>", "address to listen on", "127.0.0.1")
-    .option("--port <port>", "port to listen on (0 picks a free one)", parsePort, 8787)
-    .addOption(configOption())
-    .addOption(homeOption())
-    .action(serve);
+    .description("The Temporal Permission Service: the HTTP interface of @temporal/agent-sdk, with tiers, CORS and the clockchain.\nWithout a command, serves (as 'serve').")
+    .version(SERVICE_VERSION, "-V, --version", "print the temporal-service version (-v works too)")
+    .addOption(new Option("-v").hideHelp())
+    .on("option:v", () => {
+      process.stdout.write(`${SERVICE_VERSION}\n`);
+      throw new CommanderError(0, "commander.version", SERVICE_VERSION);
+    })
+    .helpOption("-h, --help", "show help for temporal-service or a command")
+    // Each command parses its own options, so `keys create --home` is not taken by the root's --home.
+    .enablePositionalOptions()
+    .allowExcessArguments()
+    .showSuggestionAfterError()
+    .exitOverride()
+    .configureOutput({ outputError: (text, write) => write(`temporal-service: ${text.replace(/^error: /, "")}`) });
+  servingCommand(root);
+  servingCommand(root.command("serve").description("serve the API at /api/v1 and /v1 until SIGINT or SIGTERM (what temporal-service does without a command)"));
   const keys = root.command("keys").description("manage API keys (the config keeps only their SHA-256)");
   keys
     .command("create")
@@ -90,19 +115,73 @@ export function program(): Command {
     .option("--label <text>", "a note to recognise the key by")
     .addOption(configOption())
     .addOption(homeOption())
+    .addHelpText(
+      "after",
+      `
+A running service serves the new key after SIGHUP (kill -HUP <pid>).
+
+Exit status: 0 when the key was created, 2 for usage errors or a config
+file that cannot be read or written.
+
+Example:
+  $ temporal-service keys create --tier enterprise --label ci --home /srv/temporal`,
+    )
     .action(createKey);
-  keys.command("list").description("list key ids, tiers and labels").addOption(configOption()).addOption(homeOption()).action(listKeys);
+  keys
+    .command("list")
+    .description("list key ids, tiers and labels")
+    .addOption(configOption())
+    .addOption(homeOption())
+    .addHelpText(
+      "after",
+      `
+Exit status: 0, or 2 for usage errors or a config file that cannot be used.
+
+Example:
+  $ temporal-service keys list --home /srv/temporal`,
+    )
+    .action(listKeys);
+  root.hook("preAction", (_root, command) => {
+    // Options given before a command belong to the root and would be ignored by the command.
+    const misplaced = command === root ? [] : Object.keys(root.opts());
+    if (misplaced.length > 0) throw new UsageError(`give the options after the command: ${commandPath(command)} ${misplaced.map((name) => `--${name}`).join(" ")} ...`);
+  });
+  for (const command of [root, ...root.commands, ...keys.commands]) command.showHelpAfterError(helpHint(command));
   return root;
 }
 
+function commandPath(command: Command): string {
+  return command.parent === null ? command.name() : `${commandPath(command.parent)} ${command.name()}`;
+}
+
+function helpHint(command: Command): string {
+  return `Try '${commandPath(command)} --help' for more information.`;
+}
+
+/** Runs `temporal-service` with `argv` (without node and the script) and sets the exit status; see SERVE_HELP. */
 export async function main(argv: readonly string[]): Promise<void> {
+  let running: Command | undefined;
+  const root = program().hook("preAction", (_root, command) => {
+    running = command;
+  });
   try {
-    await program().parseAsync([...argv], { from: "user" });
+    await root.parseAsync([...argv], { from: "user" });
   } catch (error) {
-    if (error instanceof ConfigError) fail(error.message, 2);
-    const code = (error as NodeJS.ErrnoException).code;
-    if (code === "EADDRINUSE" || code === "EACCES" || code === "EADDRNOTAVAIL") fail((error as Error).message, 1);
-    if (typeof code === "string" && /^[A-Z_]+$/.test(code)) fail(`${code}: ${(error as Error).message}`, 1);
-    throw error;
+    if (error instanceof CommanderError) {
+      // Commander has printed the message and the hint; it exits 0 for --help and --version.
+      process.exitCode = error.exitCode === 0 ? 0 : EXIT_USAGE;
+      return;
+    }
+    if (error instanceof UsageError || (error instanceof TemporalError && error.code === "INVALID_SERVICE_CONFIG")) {
+      process.stderr.write(`temporal-service: ${error.message}\n${helpHint(running ?? root)}\n`);
+      process.exitCode = EXIT_USAGE;
+      return;
+    }
+    process.exitCode = EXIT_FAILURE;
+    if (error instanceof ServiceStartError) process.stderr.write(`temporal-service: ${error.message}\n`);
+    // The home's errors (LEDGER_CORRUPT, HOME_NOT_WRITABLE, ...) and file-system errors carry a code that says what to look up.
+    else if (typeof (error as NodeJS.ErrnoException).code === "string") process.stderr.write(`temporal-service: ${(error as NodeJS.ErrnoException).code}: ${(error as Error).message}\n`);
+    // Anything else is a bug: its stack is worth reporting.
+    else process.stderr.write(`temporal-service: unexpected error: ${error instanceof Error ? error.stack : String(error)}\n`);
   }
 }

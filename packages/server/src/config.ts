@@ -2,45 +2,13 @@ import { randomBytes } from "node:crypto";
 import { mkdir, readFile, rename, rm, writeFile } from "node:fs/promises";
 import { dirname, resolve } from "node:path";
 import { Ajv2020 } from "ajv/dist/2020.js";
-import type { ApiKeyRecord } from "./api-keys.js";
+import { TemporalError } from "@temporal/agent-sdk";
+import { DEFAULT_CONFIG, type ServiceConfig } from "@temporal/agent-sdk/service";
 import { schemaProblems } from "./schema-problems.js";
 import { TIERS } from "./tiers.js";
 
-export interface BucketConfig {
-  /** Requests that may arrive at once. */
-  readonly burst: number;
-  /** Requests per second the bucket refills with. */
-  readonly per_second: number;
-}
-
-export type QualitySource = { readonly score: number } | { readonly file: string };
-/** A static intensity, or a forecast file in the Carbon Aware SDK's shape; `location` picks one forecast of several and is echoed in replies. */
-export type CarbonSource = { readonly intensity: number; readonly location?: string } | { readonly forecast_file: string; readonly location?: string };
-
-/** The service configuration, as read from its JSON file; relative file paths are resolved against the file's directory. */
-export interface ServiceConfig {
-  readonly cors: { readonly origins: readonly string[] };
-  readonly keys: readonly ApiKeyRecord[];
-  readonly rate_limit: { readonly per_ip: BucketConfig; readonly per_key: BucketConfig };
-  readonly quality: QualitySource | null;
-  readonly carbon: CarbonSource | null;
-  readonly challenge_ttl_ms: number;
-  /** Take the client address from X-Forwarded-For (only behind a proxy you run). */
-  readonly trust_proxy: boolean;
-  /** The authority name of the clockchain's checkpoint origins (`<name>/tile/<tile id>`); null for `temporal-authority/<key id>`. */
-  readonly authority_name: string | null;
-}
-
-export const DEFAULT_CONFIG: ServiceConfig = {
-  cors: { origins: [] },
-  keys: [],
-  rate_limit: { per_ip: { burst: 300, per_second: 100 }, per_key: { burst: 1200, per_second: 400 } },
-  quality: null,
-  carbon: null,
-  challenge_ttl_ms: 60_000,
-  trust_proxy: false,
-  authority_name: null,
-};
+// The config's shape and defaults are the SDK pipeline's, which the in-process stand-in runs with too.
+export { DEFAULT_CONFIG, type BucketConfig, type CarbonSource, type QualitySource, type ServiceConfig } from "@temporal/agent-sdk/service";
 
 const bucket = {
   type: "object",
@@ -54,6 +22,9 @@ const CONFIG_SCHEMA = {
   additionalProperties: false,
   properties: {
     $schema: { type: "string" },
+    // Where `temporal-service` listens unless --host/--port or HOST/PORT say otherwise; not part of ServiceConfig, since createService does not listen by itself.
+    host: { type: "string", minLength: 1 },
+    port: { type: "integer", minimum: 0, maximum: 65_535 },
     cors: {
       type: "object",
       additionalProperties: false,
@@ -104,12 +75,19 @@ const CONFIG_SCHEMA = {
 // strictRequired is off because `carbon` names its alternatives in `then`, away from `properties`.
 const validateConfig = new Ajv2020({ allErrors: true, strict: true, strictRequired: false }).compile(CONFIG_SCHEMA);
 
-/** A config file that cannot be used; the message names the file and every bad field. */
-export class ConfigError extends Error {
-  constructor(message: string) {
-    super(message);
+/** A config file that cannot be used (`INVALID_SERVICE_CONFIG`); the message names the file and every bad field. */
+export class ConfigError extends TemporalError {
+  declare readonly code: "INVALID_SERVICE_CONFIG";
+  constructor(message: string, options?: ErrorOptions) {
+    super("INVALID_SERVICE_CONFIG", message, options);
     this.name = "ConfigError";
   }
+}
+
+/** The address a config file asks `temporal-service` to listen on, where it says. */
+export interface ListenSettings {
+  readonly host?: string;
+  readonly port?: number;
 }
 
 /** The raw JSON object of a config file, validated; `{}` when the file does not exist and `optional` is set. */
@@ -137,8 +115,17 @@ export async function readConfigObject(path: string, optional: boolean): Promise
 
 /** Reads and completes a config file with the defaults. */
 export async function loadConfig(path: string, optional: boolean): Promise<ServiceConfig> {
-  const raw = (await readConfigObject(path, optional)) as Partial<ServiceConfig>;
-  const base = dirname(path);
+  return (await loadConfigFile(path, optional)).config;
+}
+
+/** Reads a config file: the service's config, completed with the defaults, and the address it asks to listen on. */
+export async function loadConfigFile(path: string, optional: boolean): Promise<{ config: ServiceConfig; listen: ListenSettings }> {
+  const { host, port, ...rest } = (await readConfigObject(path, optional)) as ListenSettings & Record<string, unknown>;
+  return { config: completeConfig(rest as Partial<ServiceConfig>, dirname(path)), listen: { host, port } };
+}
+
+/** The defaults filled in, and relative file paths resolved against `base`, the config file's directory. */
+function completeConfig(raw: Partial<ServiceConfig>, base: string): ServiceConfig {
   const quality = raw.quality ?? null;
   const carbon = raw.carbon ?? null;
   return {

@@ -29,6 +29,15 @@ export interface TemporalService {
   readonly authority: ServiceAuthority;
   /** Starts listening; resolves with the base URL, for example `http://127.0.0.1:8787`. */
   listen(options: { host: string; port: number }): Promise<string>;
+  /**
+   * Serves the requests that arrive from now on with `config`: keys, CORS,
+   * rate limits (whose buckets start full again), sources, challenge TTL and
+   * trust_proxy; requests already arriving finish with the config they
+   * started with. `authority_name` is the authority's, fixed when the
+   * service is made: returns the fields that take effect only at the next
+   * start (`["authority_name"]` when it differs), else `[]`.
+   */
+  reconfigure(config: ServiceConfig): readonly (keyof ServiceConfig)[];
   /** Stops accepting, lets requests in flight finish, then closes the authority and its store (every anchor is durable once acknowledged). Idempotent. */
   close(): Promise<void>;
 }
@@ -50,14 +59,15 @@ export function createService(options: ServiceOptions): TemporalService {
   const config = options.config ?? DEFAULT_CONFIG;
   const clock = options.clock ?? Date.now;
   const authority = serviceAuthority({ home: options.home, store: options.store, signer: options.signer, clock, authorityName: config.authority_name ?? undefined });
-  const pipeline = createPipeline({
-    config,
-    clock,
-    authority,
-    onUnexpectedError: options.onUnexpectedError ?? ((error: unknown) => console.error("temporal-service: unexpected error:", error)),
-  });
+  const onUnexpectedError = options.onUnexpectedError ?? ((error: unknown) => console.error("temporal-service: unexpected error:", error));
+  const servedWith = (next: ServiceConfig) => {
+    const pipeline = createPipeline({ config: next, clock, authority, onUnexpectedError });
+    return { pipeline, handle: pipeline.handler(NODE_TRANSPORT) };
+  };
+  let current = servedWith(config);
   let closing: Promise<void> | undefined;
-  const server = createServer(pipeline.handler(NODE_TRANSPORT));
+  // Looked up per request, so a reconfigured pipeline takes over at the next request, also on a kept-alive connection.
+  const server = createServer((request, response) => current.handle(request, response));
   server.on("clientError", rejectMalformedRequest);
 
   return {
@@ -76,8 +86,14 @@ export function createService(options: ServiceOptions): TemporalService {
       const shownHost = address.family === "IPv6" ? `[${address.address}]` : address.address;
       return `http://${shownHost}:${address.port}`;
     },
+    reconfigure(next) {
+      const startOnly = (next.authority_name ?? null) !== (config.authority_name ?? null) ? (["authority_name"] as const) : [];
+      current = servedWith(next);
+      if (closing !== undefined) current.pipeline.shutDown();
+      return startOnly;
+    },
     close() {
-      pipeline.shutDown();
+      current.pipeline.shutDown();
       closing ??= new Promise<void>((resolve) => {
         if (!server.listening) {
           resolve();

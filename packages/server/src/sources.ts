@@ -1,7 +1,14 @@
 import { readFile, stat } from "node:fs/promises";
-import { constantCarbonSeries, parseCarbonForecast, type CarbonSeries } from "@temporal/agent-sdk";
-import type { CarbonSource, QualitySource } from "./config.js";
-import { HttpError } from "./http-error.js";
+import { parseCarbonForecast } from "@temporal/agent-sdk";
+import {
+  HttpError,
+  staticCarbonReader,
+  staticQualityReader,
+  type CarbonReader,
+  type CarbonSource,
+  type QualityReader,
+  type QualitySource,
+} from "@temporal/agent-sdk/service";
 
 /** A value read from a file the operator updates, parsed again only when the file changes. */
 class WatchedFile<T> {
@@ -31,14 +38,6 @@ class WatchedFile<T> {
   }
 }
 
-export interface QualityReading {
-  readonly score: number;
-  readonly updated_unix_ms: number;
-  readonly source: "static" | "file";
-}
-
-export type QualityReader = () => Promise<QualityReading>;
-
 function parseQualityFile(json: unknown): { score: number; updated_unix_ms?: number } {
   const value = json as { score?: unknown; updated_unix_ms?: unknown } | null;
   if (typeof value !== "object" || value === null || typeof value.score !== "number" || !(value.score >= 0 && value.score <= 1)) {
@@ -48,14 +47,9 @@ function parseQualityFile(json: unknown): { score: number; updated_unix_ms?: num
   return value as { score: number; updated_unix_ms?: number };
 }
 
+/** The reader of a configured quality source; the static ones are the SDK pipeline's own. */
 export function qualityReader(source: QualitySource | null, startedMs: number): QualityReader {
-  if (source === null) {
-    return () => Promise.reject(new HttpError(503, "SOURCE_UNCONFIGURED", 'no HS-Bloch quality source is configured: set "quality" in the service config'));
-  }
-  if ("score" in source) {
-    const reading: QualityReading = { score: source.score, updated_unix_ms: startedMs, source: "static" };
-    return () => Promise.resolve(reading);
-  }
+  if (source === null || "score" in source) return staticQualityReader(source, startedMs);
   const file = new WatchedFile(source.file, parseQualityFile);
   return async () => {
     const { value, mtimeMs } = await file.read("quality");
@@ -63,22 +57,9 @@ export function qualityReader(source: QualitySource | null, startedMs: number): 
   };
 }
 
-export interface CarbonReading {
-  readonly series: CarbonSeries;
-  readonly location: string | null;
-  readonly source: "static" | "file";
-}
-
-export type CarbonReader = () => Promise<CarbonReading>;
-
+/** The reader of a configured carbon source; the static ones are the SDK pipeline's own. */
 export function carbonReader(source: CarbonSource | null): CarbonReader {
-  if (source === null) {
-    return () => Promise.reject(new HttpError(503, "SOURCE_UNCONFIGURED", 'no carbon intensity source is configured: set "carbon" in the service config'));
-  }
-  if ("intensity" in source) {
-    const reading: CarbonReading = { series: constantCarbonSeries(source.intensity), location: source.location ?? null, source: "static" };
-    return () => Promise.resolve(reading);
-  }
+  if (source === null || "intensity" in source) return staticCarbonReader(source);
   const location = source.location;
   const file = new WatchedFile(source.forecast_file, (json) => parseCarbonForecast(json, location === undefined ? {} : { location }));
   return async () => ({ series: (await file.read("carbon forecast")).value, location: location ?? null, source: "file" });

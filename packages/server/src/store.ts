@@ -1,5 +1,8 @@
-import { createAuthority, type ChallengeStore, type ComposedAuthority, type LogStore, type Signer } from "@temporal/agent-sdk";
+import { createAuthority, type ChallengeStore, type LogStore, type Signer } from "@temporal/agent-sdk";
 import { homeParts } from "@temporal/agent-sdk/node";
+import type { ServiceAuthority } from "@temporal/agent-sdk/service";
+
+export type { ServiceAuthority } from "@temporal/agent-sdk/service";
 
 /**
  * What the service keeps: the clockchain and the outstanding challenges.
@@ -11,9 +14,6 @@ export interface ServiceStore {
   readonly log: LogStore;
   readonly challenges: ChallengeStore;
 }
-
-/** The authority the handlers use: the SDK's, composed of the store, a signer and the service clock. */
-export type ServiceAuthority = ComposedAuthority;
 
 export interface ServiceAuthorityOptions {
   /** The home whose files serve as the store and the key when `store` or `signer` is not given. */

@@ -1,42 +1,10 @@
-import { spawn, spawnSync } from "node:child_process";
 import { readFile, stat, writeFile } from "node:fs/promises";
 import { join } from "node:path";
-import { createInterface } from "node:readline";
 import { describe, expect, it } from "vitest";
 import { contextAt, createTsaeRequest, sha256Hex } from "@temporal/agent-sdk";
 import { hashApiKey } from "../src/index.js";
 import { tempDir } from "./helpers.js";
-
-const BIN = new URL("../bin/temporal-service.js", import.meta.url).pathname;
-
-function cli(args: string[]) {
-  const result = spawnSync(process.execPath, [BIN, ...args], { encoding: "utf8", env: { ...process.env, TEMPORAL_HOME: "" } });
-  return { status: result.status, stdout: result.stdout, stderr: result.stderr };
-}
-
-/** Starts `temporal-service`, resolves with its base URL once it prints the listening line. */
-async function serve(args: string[]): Promise<{ url: string; stop: () => Promise<{ code: number | null; stdout: string }> }> {
-  const child = spawn(process.execPath, [BIN, ...args], { stdio: ["ignore", "pipe", "pipe"] });
-  let stdout = "";
-  const lines = createInterface({ input: child.stdout });
-  const exited = new Promise<number | null>((resolve) => child.on("exit", (code) => resolve(code)));
-  const url = await new Promise<string>((resolve, reject) => {
-    lines.on("line", (line) => {
-      stdout += `${line}\n`;
-      const match = /^listening on (http:\/\/\S+)$/.exec(line);
-      if (match) resolve(match[1] as string);
-    });
-    child.on("exit", (code) => reject(new Error(`exited ${code} before listening`)));
-  });
-  return {
-    url,
-    stop: async () => {
-      child.kill("SIGTERM");
-      const code = await exited;
-      return { code, stdout };
-    },
-  };
-}
+import { runCommand as cli, startServiceProcess as serve } from "./service-process.js";
 
 describe("temporal-service", () => {
   it("keys create prints a key once and stores only its hash and tier, atomically and owner-only", async () => {
@@ -62,7 +30,7 @@ describe("temporal-service", () => {
 
   it("refuses an unknown tier, listing the choices", () => {
     const result = cli(["keys", "create", "--tier", "gold", "--home", "/nonexistent"]);
-    expect(result.status).not.toBe(0);
+    expect(result.status).toBe(2);
     expect(result.stderr).toMatch(/Allowed choices are public, developer, managed, quantum, enterprise/);
   });
 
@@ -84,7 +52,7 @@ describe("temporal-service", () => {
 
   it("refuses a bad port with a usage error", () => {
     const result = cli(["--port", "http"]);
-    expect(result.status).not.toBe(0);
+    expect(result.status).toBe(2);
     expect(result.stderr).toContain("a port is an integer 0..65535");
   });
 
@@ -111,9 +79,9 @@ describe("temporal-service", () => {
       expect((await call(second.url, "GET", `/v1/clockchain/proof?receipt_hash=${String(anchored.body.receipt_hash)}`)).body).toEqual(anchored.body);
     } finally {
       for (const running of [first, second]) {
-        const { code, stdout } = await running.stop();
+        const { code } = await running.stop();
         expect(code).toBe(0);
-        expect(stdout).toContain("SIGTERM");
+        expect(running.stdout()).toContain("SIGTERM");
       }
     }
   });

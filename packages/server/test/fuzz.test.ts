@@ -13,7 +13,7 @@ import { Ajv2020, type ValidateFunction } from "ajv/dist/2020.js";
 import fc from "fast-check";
 import { beforeAll, describe, expect, it } from "vitest";
 import { BODY_LIMIT_BYTES, ROUTES, tierAllows, type Route } from "../src/index.js";
-import { ERROR_BODY } from "../src/schemas.js";
+import { ERROR_BODY } from "@temporal/agent-sdk/service";
 import { ALLOWED_ORIGINS, startService, type RunningService } from "./helpers.js";
 
 const PREFIXES = ["/api/v1", "/v1"] as const;

@@ -159,6 +159,36 @@ describe("the stand-in and a real service answer alike", () => {
   });
 });
 
+describe("the stand-in and a real service name their checkpoints alike", () => {
+  /** The checkpoint origin of an anchored receipt and the names of the note verifier keys, as a client sees them. */
+  async function checkpointNames(service: ServiceUnderTest) {
+    const client = createClient({ baseUrl: service.url, apiKey: service.keys.enterprise, fetch: service.fetch });
+    const receipt = await client.issueTsae(tsae);
+    const proof = await client.anchorTsaeHash(receipt);
+    const { note_verifier_keys } = await client.getKeys();
+    return { origin: proof.checkpoint.origin, keyNames: Object.values(note_verifier_keys).map((key) => key.split("+")[0]), tile: proof.tile_id };
+  }
+
+  it("with authority_name configured, origins are <name>/tile/<tile id> in both", async () => {
+    const config = { authority_name: "tps.example.com/staging" };
+    const [real, standIn] = await Promise.all([REAL_SERVICE.start(config, { at: T }), STAND_IN.start(config, { at: T })]);
+    const expected = await checkpointNames(real);
+    expect(expected.origin).toBe(`tps.example.com/staging/tile/${expected.tile}`);
+    expect(expected.keyNames).toEqual(["tps.example.com/staging"]);
+    expect(await checkpointNames(standIn)).toEqual(expected);
+  });
+
+  it("without it, both use temporal-authority/<key id> of their own key", async () => {
+    const [real, standIn] = await Promise.all([REAL_SERVICE.start({}, { at: T }), STAND_IN.start({}, { at: T })]);
+    for (const service of [real, standIn]) {
+      const { origin, keyNames, tile } = await checkpointNames(service);
+      expect(keyNames).toHaveLength(1);
+      expect(keyNames[0]).toMatch(/^temporal-authority\/[0-9a-f]+$/);
+      expect(origin).toBe(`${keyNames[0]}/tile/${tile}`);
+    }
+  });
+});
+
 describe("createTestService", () => {
   it("its clock decides: checkAllow flips as the clock crosses a window's edge", async () => {
     // Z1 reads the phase 30 degrees (two hours) ahead of UTC: its phase 300 is UTC phase 270, 18:00Z.
@@ -313,9 +343,14 @@ describe("a compiled mission with sdk: createClient({ fetch: service.fetch })", 
     const ran: string[] = [];
     const tasks = { backup: () => void ran.push("backup") };
 
+    const started = Date.now();
     const denied = await mission.run({ sdk, tasks });
+    const took = Date.now() - started;
     expect(denied).toMatchObject({ verdict: "DENY", executed: [] });
-    expect(denied.ctx).toMatchObject({ unix_ms: Date.UTC(2026, 10, 22, 12, 0), source: "remote", swt_zone: 1 });
+    // The mission reads the service's time through syncClock: the pinned instant plus the local time since the sync, at most the run's.
+    expect(denied.ctx).toMatchObject({ source: "remote", swt_zone: 1 });
+    expect(denied.ctx.unix_ms - Date.UTC(2026, 10, 22, 12, 0)).toBeGreaterThanOrEqual(0);
+    expect(denied.ctx.unix_ms - Date.UTC(2026, 10, 22, 12, 0)).toBeLessThanOrEqual(took + 1);
 
     service.clock.set(T);
     const allowed = await mission.run({ sdk, tasks });

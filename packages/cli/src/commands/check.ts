@@ -1,24 +1,32 @@
-import { compile, renderDiagnostics, type Diagnostic } from "@temporal/compiler";
+import { compile, type Diagnostic } from "@temporal/compiler";
 import { EXIT_FAILURE, EXIT_OK, EXIT_USAGE } from "../errors.js";
-import { readMissionFiles } from "../files.js";
-import { useColor } from "../terminal.js";
+import { readMissionFiles, type SourceFile } from "../files.js";
+import { renderForTerminal } from "../terminal.js";
 
 export interface CheckOptions {
-  format: "text" | "json";
+  /** Print one JSON report instead of text (`--json`, or the older `--format json`). */
+  json?: boolean;
+  format?: "text" | "json";
   maxWarnings?: number;
+  /** Print only the errors: no warnings, no summary line. */
+  quiet?: boolean;
+  stdinFilepath?: string;
+}
+
+/** A file's diagnostics: the decoding's when it is not UTF-8 text, else the compiler's. */
+export function diagnoseFile(file: SourceFile): Diagnostic[] {
+  return file.undecodable.length > 0 ? file.undecodable : compile(file.text, { filename: file.path }).diagnostics;
 }
 
 export async function runCheck(paths: string[], options: CheckOptions): Promise<number> {
-  const { files, problems } = await readMissionFiles(paths);
+  const json = options.json === true || options.format === "json";
+  const { files, problems } = await readMissionFiles(paths, { stdinFilepath: options.stdinFilepath });
   const diagnostics: Diagnostic[] = [];
-  const color = useColor(process.stdout);
   let text = "";
   for (const file of files) {
-    const result = compile(file.text, { filename: file.path });
-    diagnostics.push(...result.diagnostics);
-    if (options.format === "text" && result.diagnostics.length > 0) {
-      text += `${renderDiagnostics(result.diagnostics, file.text, { color })}\n`;
-    }
+    const found = diagnoseFile(file);
+    diagnostics.push(...found);
+    if (!json) text += renderForTerminal(found, file.text, process.stdout, options.quiet);
   }
   for (const problem of problems) process.stderr.write(`temporalc: cannot read ${problem.path}: ${problem.message}\n`);
 
@@ -27,10 +35,13 @@ export async function runCheck(paths: string[], options: CheckOptions): Promise<
     errors: diagnostics.filter((d) => d.severity === "error").length,
     warnings: diagnostics.filter((d) => d.severity === "warning").length,
   };
-  if (options.format === "json") {
+  if (json) {
     process.stdout.write(`${JSON.stringify({ diagnostics, summary }, null, 2)}\n`);
   } else {
-    process.stdout.write(`${text}${describeSummary(summary, options.maxWarnings)}\n`);
+    // Quiet still says why the exit status is 1 when only the warnings are to blame.
+    const overWarnings = options.maxWarnings !== undefined && summary.warnings > options.maxWarnings;
+    const line = options.quiet === true && !overWarnings ? "" : `${describeSummary(summary, options.maxWarnings)}\n`;
+    process.stdout.write(`${text}${line}`);
   }
 
   if (problems.length > 0) return EXIT_USAGE;

@@ -1,9 +1,9 @@
-import { mkdir } from "node:fs/promises";
 import { basename, dirname, join, relative, resolve, sep } from "node:path";
-import { compile, renderDiagnostics } from "@temporal/compiler";
+import { makeDirectory } from "@temporal/agent-sdk/node";
+import { compile, type Diagnostic } from "@temporal/compiler";
 import { EXIT_FAILURE, EXIT_OK, EXIT_USAGE, UsageError } from "../errors.js";
 import { describeIoError, readMissionFiles, type SourceFile } from "../files.js";
-import { useColor } from "../terminal.js";
+import { renderForTerminal } from "../terminal.js";
 import { writeFileAtomic } from "../write-atomic.js";
 
 export interface CompileCommandOptions {
@@ -13,6 +13,10 @@ export interface CompileCommandOptions {
   /** Also write the TypeScript declarations, <name>.d.mts (or .d.cts), beside each module. */
   dts?: boolean;
   stdout: boolean;
+  /** Print one JSON report on stdout instead of diagnostics and a summary on stderr. */
+  json?: boolean;
+  /** Print only the errors: no warnings, no summary line. */
+  quiet?: boolean;
 }
 
 interface Planned {
@@ -20,23 +24,44 @@ interface Planned {
   output: string;
 }
 
+/** One file's outcome in the `--json` report. */
+interface FileReport {
+  path: string;
+  output: string;
+  written: boolean;
+  diagnostics: Diagnostic[];
+}
+
 export async function runCompile(paths: string[], options: CompileCommandOptions): Promise<number> {
+  if (options.stdout && options.json === true) throw new UsageError("--stdout prints the module, so it cannot be used with --json");
   const { files, problems } = await readMissionFiles(paths);
   if (options.stdout && files.length + problems.length !== 1) throw new UsageError("--stdout takes exactly one mission file");
   if (options.stdout && options.dts === true) throw new UsageError("--dts writes files, so it cannot be used with --stdout");
+  if (!options.stdout && files.some((file) => file.stdin)) throw new UsageError("standard input (-) can be compiled only with --stdout");
   const planned = plan(files, options);
-  const color = useColor(process.stderr);
+  if (options.outDir !== undefined && !options.stdout && planned.length > 0) {
+    // Once, up front: a folder that cannot be made fails the command with its cause, not every file.
+    await makeDirectory(options.outDir).catch((error: unknown) => {
+      throw new UsageError(`--out-dir ${options.outDir}: ${describeIoError(error)}`);
+    });
+  }
+  const reports: FileReport[] = [];
   let failed = 0;
   let written = 0;
 
   for (const { file, output } of planned) {
-    const result = compile(file.text, {
-      filename: file.path,
-      format: options.format,
-      sourceMap: options.sourcemap && !options.stdout,
-      declarations: options.dts === true && !options.stdout,
-    });
-    if (result.diagnostics.length > 0) process.stderr.write(`${renderDiagnostics(result.diagnostics, file.text, { color })}\n`);
+    const result =
+      file.undecodable.length > 0
+        ? { diagnostics: file.undecodable, code: undefined, map: undefined, dts: undefined }
+        : compile(file.text, {
+            filename: file.path,
+            format: options.format,
+            sourceMap: options.sourcemap && !options.stdout,
+            declarations: options.dts === true && !options.stdout,
+          });
+    const report: FileReport = { path: file.path, output, written: false, diagnostics: result.diagnostics };
+    reports.push(report);
+    if (options.json !== true) process.stderr.write(renderForTerminal(result.diagnostics, file.text, process.stderr, options.quiet));
     if (result.code === undefined) {
       failed++;
       continue;
@@ -46,7 +71,7 @@ export async function runCompile(paths: string[], options: CompileCommandOptions
       continue;
     }
     try {
-      await mkdir(dirname(output), { recursive: true });
+      await makeDirectory(dirname(output));
       let code = result.code;
       if (result.map !== undefined) {
         // The map sits beside the output; point it at the source from there.
@@ -58,16 +83,22 @@ export async function runCompile(paths: string[], options: CompileCommandOptions
       // The declarations go first, so that they are in place when the module appears.
       if (result.dts !== undefined) await writeFileAtomic(declarationPath(output), result.dts);
       await writeFileAtomic(output, code);
+      report.written = true;
       written++;
     } catch (error) {
       problems.push({ path: output, message: `cannot write: ${describeIoError(error)}` });
     }
   }
 
-  for (const problem of problems) process.stderr.write(`temporalc: ${problem.path}: ${problem.message}\n`);
-  if (!options.stdout) {
-    const failures = failed > 0 ? `, ${failed} with errors (nothing written for ${failed === 1 ? "it" : "them"})` : "";
-    process.stderr.write(`compiled ${written} of ${planned.length} file${planned.length === 1 ? "" : "s"}${failures}\n`);
+  const summary = { files: planned.length, written, failed };
+  if (options.json === true) {
+    process.stdout.write(`${JSON.stringify({ files: reports, problems, summary }, null, 2)}\n`);
+  } else {
+    for (const problem of problems) process.stderr.write(`temporalc: ${problem.path}: ${problem.message}\n`);
+    if (!options.stdout && options.quiet !== true) {
+      const failures = failed > 0 ? `, ${failed} with errors (nothing written for ${failed === 1 ? "it" : "them"})` : "";
+      process.stderr.write(`compiled ${written} of ${planned.length} file${planned.length === 1 ? "" : "s"}${failures}\n`);
+    }
   }
   if (problems.length > 0) return EXIT_USAGE;
   return failed > 0 ? EXIT_FAILURE : EXIT_OK;

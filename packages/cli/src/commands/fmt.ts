@@ -1,13 +1,28 @@
-import { renderDiagnostics, type Diagnostic } from "@temporal/compiler";
+import type { Diagnostic } from "@temporal/compiler";
 import type { Plugin } from "prettier";
 import { EXIT_FAILURE, EXIT_OK, EXIT_USAGE, UsageError } from "../errors.js";
-import { describeIoError, readMissionFiles } from "../files.js";
-import { useColor } from "../terminal.js";
+import { describeIoError, readMissionFiles, type SourceFile } from "../files.js";
+import { renderForTerminal } from "../terminal.js";
 import { writeFileAtomic } from "../write-atomic.js";
 
 export interface FmtOptions {
   check: boolean;
   write: boolean;
+  /** Print one JSON report on stdout: each file's status, and a summary. */
+  json?: boolean;
+  /** Print only errors: no list of files, no summary line. */
+  quiet?: boolean;
+  stdinFilepath?: string;
+}
+
+/** What happened to one file; `error` covers syntax errors, files that are not UTF-8 text, and failed writes. */
+type FileStatus = "formatted" | "unformatted" | "written" | "error";
+
+interface FileReport {
+  path: string;
+  status: FileStatus;
+  diagnostics?: Diagnostic[];
+  message?: string;
 }
 
 /**
@@ -17,54 +32,78 @@ export interface FmtOptions {
  */
 export async function runFmt(paths: string[], options: FmtOptions): Promise<number> {
   if (options.check && options.write) throw new UsageError("use either --check or --write, not both");
-  const { files, problems } = await readMissionFiles(paths.length > 0 ? paths : ["."]);
-  const prettier = await import("prettier");
-  const plugin = ((await import("prettier-plugin-mission")) as { default: Plugin }).default;
-  const listOnly = !options.check && !options.write && files.length + problems.length > 1;
-  let unformatted = 0;
-  let failed = problems.length;
+  const { files, problems } = await readMissionFiles(paths.length > 0 ? paths : ["."], { stdinFilepath: options.stdinFilepath });
+  if (options.write && files.some((file) => file.stdin)) throw new UsageError("standard input (-) cannot be rewritten; leave out --write to print it formatted");
+  const json = options.json === true;
+  const listOnly = !options.check && !options.write && (json || files.length + problems.length > 1);
+  const reports: FileReport[] = [];
 
   for (const file of files) {
-    let formatted: string;
-    try {
-      const config = (await prettier.resolveConfig(file.path)) ?? {};
-      formatted = await prettier.format(file.text, { ...config, filepath: file.path, parser: "mission", plugins: [plugin] });
-    } catch (error) {
-      // A syntax error carries the compiler's diagnostics; show them as `check` does. The file is left as it is.
-      const diagnostics = (error as { diagnostics?: Diagnostic[] }).diagnostics;
-      process.stderr.write(
-        diagnostics === undefined
-          ? `temporalc: ${file.path}: ${error instanceof Error ? error.message : String(error)}\n`
-          : `${renderDiagnostics(diagnostics, file.text, { color: useColor(process.stderr) })}\n`,
-      );
-      failed++;
-      continue;
-    }
-    const changed = formatted !== file.text;
-    if (options.write) {
-      if (!changed) continue;
-      try {
-        await writeFileAtomic(file.path, formatted);
-        process.stdout.write(`${file.path}\n`);
-      } catch (error) {
-        problems.push({ path: file.path, message: `cannot write: ${describeIoError(error)}` });
-        failed++;
-      }
-    } else if (options.check || listOnly) {
-      if (changed) {
-        unformatted++;
-        process.stdout.write(`${file.path}\n`);
-      }
-    } else {
-      process.stdout.write(formatted);
-    }
+    const report = await formatOne(file, options, listOnly);
+    reports.push(report);
+    if (json) continue;
+    if (report.diagnostics !== undefined) process.stderr.write(renderForTerminal(report.diagnostics, file.text, process.stderr));
+    else if (report.message !== undefined) process.stderr.write(`temporalc: ${file.path}: ${report.message}\n`);
+    const listing = options.check || options.write || listOnly;
+    if (listing && !options.quiet && (report.status === "written" || report.status === "unformatted")) process.stdout.write(`${file.path}\n`);
   }
 
-  for (const problem of problems) process.stderr.write(`temporalc: ${problem.path}: ${problem.message}\n`);
-  if (options.check || listOnly) {
-    const verdict = unformatted === 0 ? "all formatted" : `${unformatted} not formatted; run temporalc fmt --write to fix`;
-    process.stderr.write(`checked ${files.length} file${files.length === 1 ? "" : "s"}: ${verdict}\n`);
+  const count = (status: FileStatus) => reports.filter((r) => r.status === status).length;
+  const summary = { files: files.length, formatted: count("formatted"), unformatted: count("unformatted"), written: count("written"), errors: count("error"), unreadable: problems.length };
+  if (json) {
+    process.stdout.write(`${JSON.stringify({ files: reports, problems, summary }, null, 2)}\n`);
+  } else {
+    for (const problem of problems) process.stderr.write(`temporalc: ${problem.path}: ${problem.message}\n`);
+    if (!options.quiet && (options.check || options.write || listOnly)) process.stderr.write(`${describeSummary(summary, options.write)}\n`);
   }
-  if (failed > 0) return EXIT_USAGE;
-  return options.check && unformatted > 0 ? EXIT_FAILURE : EXIT_OK;
+  if (summary.errors + summary.unreadable > 0) return EXIT_USAGE;
+  return options.check && summary.unformatted > 0 ? EXIT_FAILURE : EXIT_OK;
+}
+
+/** Formats one file and, as the options say, prints it, or rewrites it; never a file that did not parse or decode. */
+async function formatOne(file: SourceFile, options: FmtOptions, listOnly: boolean): Promise<FileReport> {
+  const path = file.path;
+  if (file.undecodable.length > 0) return { path, status: "error", diagnostics: file.undecodable };
+  let formatted: string;
+  try {
+    formatted = await formatWithPrettier(file.text, file.stdin ? options.stdinFilepath : path);
+  } catch (error) {
+    // A syntax error carries the compiler's diagnostics; they are shown as `check` shows them.
+    const diagnostics = (error as { diagnostics?: Diagnostic[] }).diagnostics;
+    return diagnostics === undefined ? { path, status: "error", message: error instanceof Error ? error.message : String(error) } : { path, status: "error", diagnostics };
+  }
+  const changed = formatted !== file.text;
+  if (options.write) {
+    if (!changed) return { path, status: "formatted" };
+    try {
+      await writeFileAtomic(path, formatted);
+      return { path, status: "written" };
+    } catch (error) {
+      return { path, status: "error", message: `cannot write: ${describeIoError(error)}` };
+    }
+  }
+  if (!options.check && !listOnly) process.stdout.write(formatted);
+  return { path, status: changed ? "unformatted" : "formatted" };
+}
+
+async function formatWithPrettier(text: string, filepath: string | undefined): Promise<string> {
+  const prettier = await import("prettier");
+  const plugin = ((await import("prettier-plugin-mission")) as { default: Plugin }).default;
+  const config = filepath === undefined ? {} : ((await prettier.resolveConfig(filepath)) ?? {});
+  return prettier.format(text, { ...config, ...(filepath === undefined ? {} : { filepath }), parser: "mission", plugins: [plugin] });
+}
+
+/** The last line: what was found, and never "all formatted" when some file could not be read, parsed or written. */
+function describeSummary(summary: { files: number; formatted: number; unformatted: number; written: number; errors: number; unreadable: number }, write: boolean): string {
+  const files = `${summary.files} file${summary.files === 1 ? "" : "s"}`;
+  const parts: string[] = [];
+  if (write && summary.written > 0) parts.push(`${summary.written} rewritten`);
+  if (summary.unformatted > 0) parts.push(`${summary.unformatted} not formatted`);
+  if (summary.errors > 0) parts.push(`${summary.errors} with errors (${write ? "left as they are" : "skipped, see above"})`);
+  if (summary.unreadable > 0) parts.push(`${summary.unreadable} path${summary.unreadable === 1 ? "" : "s"} could not be read`);
+  const fix = summary.unformatted > 0 ? "; run temporalc fmt --write to fix" : "";
+  if (parts.length === 0) return `${write ? "formatted" : "checked"} ${files}: all formatted`;
+  // With errors, say how many did pass, so no one reads the line as a clean bill.
+  if (summary.formatted > 0 && summary.errors + summary.unreadable > 0) parts.push(`${summary.formatted} formatted`);
+  return `${write ? "formatted" : "checked"} ${files}: ${parts.join(", ")}${fix}`;
 }

@@ -62,6 +62,8 @@ export type ErrorCode =
   | "NOTE_NOT_VERIFIED"
   | "INVALID_CHECKPOINT"
   | "INVALID_ORIGIN"
+  // the service config file (packages/server)
+  | "INVALID_SERVICE_CONFIG"
   // the mission runtime (src/mission)
   | "INVALID_MISSION_OPTIONS"
   | "INVALID_MEASURE"

@@ -5,8 +5,11 @@ import { isErrno } from "./errors.js";
 import { makeDirectory } from "./make-directory.js";
 import { syncDirectory } from "./sync-directory.js";
 
-/** `$TEMPORAL_HOME`, else `./.temporal`, as an absolute path. */
-export function defaultHome(env: NodeJS.ProcessEnv = process.env): string {
+/**
+ * `$TEMPORAL_HOME`, else `./.temporal`, as an absolute path. `env` is a plain
+ * record (not Node's ProcessEnv type), so the declaration needs no Node typings.
+ */
+export function defaultHome(env: Readonly<Record<string, string | undefined>> = process.env): string {
   return resolve(env.TEMPORAL_HOME || ".temporal");
 }
 

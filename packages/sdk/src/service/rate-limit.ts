@@ -1,4 +1,4 @@
-import type { BucketConfig } from "./config.js";
+import type { BucketConfig } from "./service-config.js";
 
 interface Bucket {
   tokens: number;

@@ -1,4 +1,4 @@
-import { ZONE_COUNT, type AllowResult, type PhaseContext } from "@temporal/agent-sdk";
+import { ZONE_COUNT, type AllowResult, type PhaseContext } from "../core/index.js";
 
 /**
  * JSON text of the replies that carry a phase context, byte for byte what `JSON.stringify` gives.

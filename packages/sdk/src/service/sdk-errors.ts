@@ -1,4 +1,4 @@
-import { TemporalError, TemporalRangeError, TemporalTypeError, TsaeRequestError } from "@temporal/agent-sdk";
+import { TemporalError, TemporalRangeError, TemporalTypeError, TsaeRequestError } from "../core/index.js";
 import { HttpError } from "./http-error.js";
 
 /** SDK codes that mean the store cannot serve now, whatever the request: the client may retry later. */

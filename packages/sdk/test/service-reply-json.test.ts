@@ -1,7 +1,7 @@
-import { allowResult, contextAt, type PhaseContext, type ZoneInput } from "@temporal/agent-sdk";
+import { allowResult, contextAt, type PhaseContext, type ZoneInput } from "../src/index.js";
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
-import { allowJson, contextJson } from "../src/reply-json.js";
+import { allowJson, contextJson } from "../src/service/index.js";
 
 // A few instants, so that a run mixes repeats (the kept text is reused) with changes of instant, zone and source.
 const instant = fc.oneof(fc.constantFrom(0, -1, 1_795_439_850_357, 1_795_439_850_358), fc.integer({ min: -8.64e15, max: 8.64e15 }));

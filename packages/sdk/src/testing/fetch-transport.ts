@@ -1,8 +1,4 @@
-import { STATUS_CODES } from "node:http";
-import type { HttpError } from "./http-error.js";
-import type { Pipeline, RequestHead, Transport } from "./pipeline.js";
-import type { HeaderList } from "./reply.js";
-import { parseJsonBody } from "./request-body.js";
+import { parseJsonBody, type HeaderList, type HttpError, type Pipeline, type RequestHead, type Transport } from "../service/index.js";
 
 /** `globalThis.fetch`'s call shape, answered in this process. */
 export type InProcessFetch = (input: string | URL | Request, init?: RequestInit) => Promise<Response>;
@@ -12,7 +8,7 @@ interface BufferedRequest extends RequestHead {
   readonly method: string;
   readonly url: string;
   readonly headers: Readonly<Record<string, string>>;
-  readonly body: Buffer;
+  readonly body: Uint8Array;
   readonly remoteAddress: string;
 }
 
@@ -23,7 +19,27 @@ interface PendingReply {
   readonly reject: (error: unknown) => void;
 }
 
-const NO_BODY = Buffer.alloc(0);
+const NO_BODY = new Uint8Array(0);
+const utf8 = new TextEncoder();
+
+/** The reason phrases of the statuses the pipeline answers with, as node:http words them. */
+const STATUS_TEXT: Readonly<Record<number, string>> = {
+  200: "OK",
+  201: "Created",
+  204: "No Content",
+  400: "Bad Request",
+  401: "Unauthorized",
+  403: "Forbidden",
+  404: "Not Found",
+  405: "Method Not Allowed",
+  408: "Request Timeout",
+  413: "Payload Too Large",
+  415: "Unsupported Media Type",
+  429: "Too Many Requests",
+  431: "Request Header Fields Too Large",
+  500: "Internal Server Error",
+  503: "Service Unavailable",
+};
 
 const IN_PROCESS_TRANSPORT: Transport<BufferedRequest, PendingReply> = {
   remoteAddress: (request) => request.remoteAddress,
@@ -39,7 +55,7 @@ const IN_PROCESS_TRANSPORT: Transport<BufferedRequest, PendingReply> = {
   },
   send(reply, status, headers, body) {
     reply.replied = true;
-    reply.resolve(new Response(body ?? null, { status, statusText: STATUS_CODES[status] ?? "", headers: headerPairs(headers) }));
+    reply.resolve(new Response(body ?? null, { status, statusText: STATUS_TEXT[status] ?? "", headers: headerPairs(headers) }));
   },
   replied: (reply) => reply.replied,
   abort(reply) {
@@ -74,15 +90,15 @@ export function inProcessFetch(pipeline: Pipeline, options: InProcessFetchOption
   function exchange(input: string | URL | Request, init: RequestInit | undefined): Promise<Response> {
     const request = new Request(input, init);
     const url = new URL(request.url);
-    if (url.origin !== options.origin) throw new TypeError(`fetch failed: this in-process service answers only ${options.origin}, not ${url.origin}`);
+    if (url.origin !== options.origin) throw new TypeError(`fetch failed: this stand-in answers only ${options.origin}, not ${url.origin}`);
     request.signal.throwIfAborted();
     const text = init?.body;
-    if (typeof text === "string") return answer(request, url, Buffer.from(text));
+    if (typeof text === "string") return answer(request, url, utf8.encode(text));
     if (request.body === null) return answer(request, url, NO_BODY);
-    return request.arrayBuffer().then((bytes) => answer(request, url, Buffer.from(bytes)));
+    return request.arrayBuffer().then((bytes) => answer(request, url, new Uint8Array(bytes)));
   }
 
-  function answer(request: Request, url: URL, body: Buffer): Promise<Response> {
+  function answer(request: Request, url: URL, body: Uint8Array): Promise<Response> {
     const head: BufferedRequest = {
       method: request.method,
       url: `${url.pathname}${url.search}`,

@@ -18,12 +18,12 @@ import {
   type Tier,
   type TsaeIssueRequest,
   type ZoneInput,
-} from "@temporal/agent-sdk";
+} from "../core/index.js";
 import { HttpError } from "./http-error.js";
 import { allowJson, contextJson } from "./reply-json.js";
 import { REPLIES, REQUESTS } from "./schemas.js";
 import type { CarbonReader, QualityReader } from "./sources.js";
-import type { ServiceAuthority } from "./store.js";
+import type { ServiceAuthority } from "./service-config.js";
 
 /** What a handler may use: the authority, the readings of the configured sources, and the service clock. */
 export interface RouteContext {

@@ -1,4 +1,4 @@
-import { KERNEL_VERSION } from "@temporal/agent-sdk";
+import { KERNEL_VERSION } from "../core/index.js";
 import type { Route } from "./routes.js";
 import { ERROR_BODY } from "./schemas.js";
 import { TIERS } from "./tiers.js";

@@ -1,4 +1,4 @@
-import { TemporalRangeError, TemporalTypeError } from "@temporal/agent-sdk";
+import { TemporalRangeError, TemporalTypeError } from "../core/index.js";
 
 /** The largest |Unix ms| a `Date` can hold. */
 const MAX_ABS_UNIX_MS = 8.64e15;

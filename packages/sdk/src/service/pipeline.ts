@@ -1,0 +1,269 @@
+import { TemporalTypeError } from "../core/index.js";
+import { KeyRing, type Caller } from "./api-keys.js";
+import { HttpError } from "./http-error.js";
+import { API_PREFIXES, openApiDocument } from "./openapi.js";
+import { RateLimiter } from "./rate-limit.js";
+import { addHeaders, commonHeaders, jsonHeaders, type HeaderList } from "./reply-headers.js";
+import { pathOf, queryOf, routingPath } from "./request-target.js";
+import { requestValidators, type RequestValidator } from "./request-validation.js";
+import { ROUTES, type Route, type RouteContext, type RouteInput } from "./routes.js";
+import { httpErrorFromSdk } from "./sdk-errors.js";
+import type { ServiceAuthority, ServiceConfig } from "./service-config.js";
+import { staticCarbonReader, staticQualityReader, type CarbonReader, type QualityReader } from "./sources.js";
+import { tierAllows } from "./tiers.js";
+
+export const BODY_LIMIT_BYTES = 64 * 1024;
+
+/** The request headers the pipeline itself reads; the body's are the transport's. Node's `IncomingMessage.headers` is one as it is. */
+export interface AdmissionHeaders {
+  readonly origin?: string | undefined;
+  readonly authorization?: string | undefined;
+  readonly "x-forwarded-for"?: string | string[] | undefined;
+}
+
+/** What the pipeline reads of a request; Node's `IncomingMessage` is one as it is, so the HTTP path wraps nothing. */
+export interface RequestHead {
+  readonly method?: string | undefined;
+  /** The request target: path and query. */
+  readonly url?: string | undefined;
+  readonly headers: AdmissionHeaders;
+}
+
+/** Called at most once with the body's JSON value, or with the error to answer (415, 413, 400 INVALID_JSON). */
+export type BodyDone = (error: HttpError | undefined, body?: unknown) => void;
+
+/**
+ * How requests arrive and replies leave: node:http (temporal-service's service.ts) or an in-process `fetch`
+ * (the stand-in's fetch-transport.ts).
+ * Its functions are called with the transport's own request and reply objects, so the pipeline allocates
+ * nothing to adapt them.
+ */
+export interface Transport<Req extends RequestHead, Res> {
+  /** The peer's address, counted by the per-address rate limit unless a trusted proxy names the client. */
+  remoteAddress(request: Req): string;
+  /** Reads the JSON body up to `limitBytes` with the rules of request-body.ts. */
+  readJsonBody(request: Req, limitBytes: number, done: BodyDone): void;
+  /** Sends the whole reply: `body` is the JSON text, or undefined for none (a preflight's 204). */
+  send(reply: Res, status: number, headers: HeaderList, body: string | undefined): void;
+  /** True once a reply has been sent. */
+  replied(reply: Res): boolean;
+  /** Drops the exchange without a reply: only a bug answers twice, and the exchange is then in an unknown state. */
+  abort(reply: Res): void;
+}
+
+export interface PipelineOptions {
+  readonly config: ServiceConfig;
+  readonly authority: ServiceAuthority;
+  /** Service time in Unix ms. */
+  readonly clock: () => number;
+  /** Where unexpected errors (answered 500) are reported. */
+  readonly onUnexpectedError: (error: unknown) => void;
+  /** The version `GET openapi.json` reports: the serving package's. */
+  readonly version: string;
+  /** Reads `config.quality`; needed for a file source, which only the platform can read. Default: the static source, or none. */
+  readonly quality?: QualityReader;
+  /** Reads `config.carbon`, as `quality`. */
+  readonly carbon?: CarbonReader;
+}
+
+/** The service's request handling, independent of how requests arrive. */
+export interface Pipeline {
+  /** The handler for one transport: admission, body, validation, route and the one error shape. Make it once per transport. */
+  handler<Req extends RequestHead, Res>(transport: Transport<Req, Res>): (request: Req, reply: Res) => void;
+  /** From now on every request is answered 503 SHUTTING_DOWN. */
+  shutDown(): void;
+}
+
+/** A route with its request validators, compiled once and shared by both path prefixes. */
+interface Endpoint {
+  readonly route: Route;
+  readonly validateQuery: RequestValidator | undefined;
+  readonly validateBody: RequestValidator | undefined;
+}
+
+const PREFLIGHT_HEADERS = {
+  "access-control-allow-methods": "GET, POST, OPTIONS",
+  "access-control-allow-headers": "Content-Type, Authorization",
+  "access-control-max-age": "600",
+};
+const CLOSING_HEADERS = { connection: "close", "retry-after": "1" };
+
+/** The routes at `/api/v1/...` and `/v1/...`, CORS, tiers, rate limits and one error shape, over `options.authority`. */
+export function createPipeline(options: PipelineOptions): Pipeline {
+  const { config, clock, authority } = options;
+  const keys = new KeyRing(config.keys);
+  const origins = new Set(config.cors.origins);
+  const perIp = new RateLimiter(config.rate_limit.per_ip);
+  const perKey = new RateLimiter(config.rate_limit.per_key);
+  const reportUnexpected = options.onUnexpectedError;
+  const openapi = openApiDocument(ROUTES, options.version);
+  const context: RouteContext = {
+    authority,
+    clock,
+    quality: options.quality ?? staticQualityReader(staticSource(config.quality, "quality", "score"), clock()),
+    carbon: options.carbon ?? staticCarbonReader(staticSource(config.carbon, "carbon", "intensity")),
+    challengeTtlMs: config.challenge_ttl_ms,
+    openapi: () => openapi,
+  };
+  const validators = requestValidators();
+  /** Path (with either prefix) -> method -> endpoint. */
+  const table = new Map<string, Map<string, Endpoint>>();
+  for (const route of ROUTES) {
+    const endpoint: Endpoint = {
+      route,
+      validateQuery: route.query === undefined ? undefined : validators.query(route.query),
+      validateBody: route.body === undefined ? undefined : validators.body(route.body),
+    };
+    for (const prefix of API_PREFIXES) {
+      const path = prefix + route.path;
+      if (!table.has(path)) table.set(path, new Map());
+      table.get(path)?.set(route.method, endpoint);
+    }
+  }
+  let closing = false;
+
+  function handler<Req extends RequestHead, Res>(transport: Transport<Req, Res>): (request: Req, reply: Res) => void {
+    function sendJson(reply: Res, status: number, headers: HeaderList, json: string): void {
+      jsonHeaders(headers, json);
+      transport.send(reply, status, headers, json);
+    }
+
+    function sendError(reply: Res, headers: HeaderList, error: HttpError): void {
+      if (transport.replied(reply)) {
+        transport.abort(reply);
+        return;
+      }
+      addHeaders(headers, error.headers);
+      sendJson(reply, error.status, headers, JSON.stringify(error.body));
+    }
+
+    /** Runs a route and sends its result. Most routes answer synchronously, without a promise per request; those that touch the store or a source return one. */
+    function respond(reply: Res, headers: HeaderList, route: Route, input: RouteInput, fail: (error: unknown) => void): void {
+      const result = route.handle(input, context);
+      const serialize = route.serialize ?? JSON.stringify;
+      if (result instanceof Promise) result.then((value) => sendJson(reply, route.status, headers, serialize(value)), fail);
+      else sendJson(reply, route.status, headers, serialize(result));
+    }
+
+    /**
+     * CORS, the address's rate limit, preflight, 404/405 and the tier check, before the body is read.
+     * Returns the endpoint to run, or undefined once it has answered (a preflight).
+     */
+    function admit(request: Req, reply: Res, headers: HeaderList, receivedMs: number): Endpoint | undefined {
+      // Requests that arrive on a kept-alive connection while closing are turned away; the client may retry elsewhere.
+      if (closing) throw new HttpError(503, "SHUTTING_DOWN", "the service is shutting down; retry shortly", { headers: CLOSING_HEADERS });
+      const url = request.url as string;
+      const methods = table.get(routingPath(url));
+      const origin = request.headers.origin;
+      if (origin !== undefined) {
+        if (!origins.has(origin)) throw new HttpError(403, "CORS_ORIGIN_NOT_ALLOWED", `CORS does not allow origin ${JSON.stringify(origin)}`);
+        headers.push("access-control-allow-origin", origin, "access-control-expose-headers", "Retry-After");
+      }
+      limit(perIp, clientAddress(request), receivedMs);
+      const method = request.method as string;
+      if (method === "OPTIONS" && methods !== undefined) {
+        addHeaders(headers, PREFLIGHT_HEADERS);
+        transport.send(reply, 204, headers, undefined);
+        return undefined;
+      }
+      const endpoint = methods?.get(method);
+      // Before the body is read, so a wrong path or method is reported as such rather than as a bad body.
+      if (endpoint === undefined) throw unroutable(method, url, methods);
+      const { route } = endpoint;
+      const caller = authenticate(request.headers.authorization);
+      if (caller !== undefined) limit(perKey, caller.id, receivedMs);
+      if (!tierAllows(caller?.tier ?? "public", route.tier)) {
+        if (caller === undefined) throw new HttpError(401, "UNAUTHORIZED", `${route.path} needs an API key of tier ${route.tier} or above: send Authorization: Bearer <key>`, { headers: { "www-authenticate": "Bearer" } });
+        throw new HttpError(403, "FORBIDDEN", `${route.path} needs tier ${route.tier} or above; this key is ${caller.tier}`);
+      }
+      return endpoint;
+    }
+
+    /** The client's address: the peer's, or behind a trusted proxy the first (original) one in X-Forwarded-For. */
+    function clientAddress(request: Req): string {
+      const forwarded = config.trust_proxy ? request.headers["x-forwarded-for"] : undefined;
+      if (typeof forwarded === "string") {
+        const first = forwarded.split(",", 1)[0]?.trim();
+        if (first) return first;
+      }
+      return transport.remoteAddress(request);
+    }
+
+    return function serve(request: Req, reply: Res): void {
+      const headers = commonHeaders();
+      const fail = (error: unknown) => sendError(reply, headers, toHttpError(error, reportUnexpected));
+      try {
+        const receivedMs = clock();
+        const endpoint = admit(request, reply, headers, receivedMs);
+        if (endpoint === undefined) return;
+        if (endpoint.route.method === "GET") {
+          const query = queryOf(request.url as string);
+          endpoint.validateQuery?.(query);
+          respond(reply, headers, endpoint.route, { query, body: undefined, receivedMs }, fail);
+          return;
+        }
+        transport.readJsonBody(request, BODY_LIMIT_BYTES, (error, body) => {
+          if (error !== undefined) {
+            fail(error);
+            return;
+          }
+          try {
+            endpoint.validateBody?.(body);
+            respond(reply, headers, endpoint.route, { query: {}, body, receivedMs }, fail);
+          } catch (thrown) {
+            fail(thrown);
+          }
+        });
+      } catch (error) {
+        fail(error);
+      }
+    };
+  }
+
+  function authenticate(header: string | undefined): Caller | undefined {
+    if (header === undefined) return undefined;
+    const match = /^Bearer +(\S+) *$/i.exec(header);
+    if (match === null) throw new HttpError(401, "UNAUTHORIZED", "Authorization must be 'Bearer <key>'", { headers: { "www-authenticate": "Bearer" } });
+    const caller = keys.lookup(match[1] as string);
+    if (caller === undefined) throw new HttpError(401, "UNAUTHORIZED", "unknown API key", { headers: { "www-authenticate": "Bearer" } });
+    return caller;
+  }
+
+  return {
+    handler,
+    shutDown() {
+      closing = true;
+    },
+  };
+}
+
+/** A static source as it is; a file source without the reader that `PipelineOptions` needs for it is a caller's mistake. */
+function staticSource<S extends object, K extends string>(source: S | null, name: "quality" | "carbon", key: K): Extract<S, Record<K, unknown>> | null {
+  if (source === null || key in source) return source as Extract<S, Record<K, unknown>> | null;
+  throw new TemporalTypeError("INVALID_ARGUMENT", `the ${name} source of this config is a file: give the pipeline a ${name} reader for it (temporal-service reads files; the stand-in takes a number or a function)`);
+}
+
+function limit(limiter: RateLimiter, client: string, nowMs: number): void {
+  const waitMs = limiter.take(client, nowMs);
+  if (waitMs > 0) {
+    const seconds = Math.max(1, Math.ceil(waitMs / 1000));
+    throw new HttpError(429, "RATE_LIMITED", `too many requests; retry after ${seconds} s`, { headers: { "retry-after": String(seconds) } });
+  }
+}
+
+/** 405 with `Allow` for a known path, else 404. */
+function unroutable(method: string, url: string, methods: ReadonlyMap<string, Endpoint> | undefined): HttpError {
+  const path = pathOf(url);
+  if (methods === undefined) return new HttpError(404, "NOT_FOUND", `no endpoint at ${method} ${path}; see /api/v1/openapi.json`);
+  const allowed = [...methods.keys(), "OPTIONS"].join(", ");
+  return new HttpError(405, "METHOD_NOT_ALLOWED", `${method} is not allowed at ${path}; use ${allowed}`, { headers: { allow: allowed } });
+}
+
+/** Every error ends as one of the documented replies; only a bug in the service is a 500. */
+function toHttpError(error: unknown, reportUnexpected: (error: unknown) => void): HttpError {
+  if (error instanceof HttpError) return error;
+  const fromSdk = httpErrorFromSdk(error);
+  if (fromSdk !== undefined) return fromSdk;
+  reportUnexpected(error);
+  return new HttpError(500, "INTERNAL_ERROR", "the service failed unexpectedly; the error was logged");
+}

@@ -1,0 +1,86 @@
+import { createService, type TemporalService } from "./service.js";
+import { loadConfigFile } from "./config.js";
+import { EXIT_FAILURE, EXIT_OK } from "./exit-status.js";
+import { resolveListenAddress, type ListenAddress } from "./listen-address.js";
+import { describeListenFailure } from "./listen-failure.js";
+
+/** Where the service's files are: the home, and the config file (`explicit` when --config named it, so it must exist). */
+export interface ServiceFiles {
+  readonly home: string;
+  readonly config: string;
+  readonly explicit: boolean;
+}
+
+/** The service could not start; the message says why and what to do, in one line. */
+export class ServiceStartError extends Error {
+  constructor(message: string, options?: ErrorOptions) {
+    super(message, options);
+    this.name = "ServiceStartError";
+  }
+}
+
+/**
+ * Runs the service until SIGINT or SIGTERM: opens the home, listens, prints
+ * `listening on <url>`, reloads the config on SIGHUP. Resolves once it is
+ * listening; the signal handlers end the process.
+ */
+export async function serve(files: ServiceFiles, flags: Partial<ListenAddress>): Promise<void> {
+  const { config, listen } = await loadConfigFile(files.config, !files.explicit);
+  const address = resolveListenAddress(flags, process.env, listen, files.config);
+  const service = createService({ home: files.home, config });
+  let url: string;
+  try {
+    // Opening the authority loads the key and verifies the whole clockchain; do it before listening so a damaged or unwritable home fails now, not on the first request.
+    await service.authority.ready();
+    url = await service.listen(address);
+  } catch (error) {
+    // Closing gives back what opening the home took (the ledger and its lock), so a start right after on this home does not wait for it.
+    await service.close().catch(() => undefined);
+    const failure = describeListenFailure(error, address);
+    throw failure === undefined ? error : new ServiceStartError(failure, { cause: error });
+  }
+  // Handlers first: a supervisor may signal as soon as it reads the line, and until a handler is installed a signal kills the process.
+  handleSignals(service, files, flags, address);
+  process.stdout.write(`listening on ${url}\n`);
+}
+
+function handleSignals(service: TemporalService, files: ServiceFiles, flags: Partial<ListenAddress>, address: ListenAddress): void {
+  let stopping = false;
+  const stop = (signal: NodeJS.Signals) => {
+    if (stopping) exitWith(`${signal} again: exiting without waiting for requests in flight`, EXIT_FAILURE);
+    stopping = true;
+    process.stdout.write(`${signal}: finishing requests in flight and closing the ledger\n`);
+    service.close().then(
+      () => process.exit(EXIT_OK),
+      (error: unknown) => exitWith(`could not close cleanly: ${(error as Error).message}`, EXIT_FAILURE),
+    );
+  };
+  // One reload at a time, in the order the signals came.
+  let reloading = Promise.resolve();
+  const reload = () => {
+    reloading = reloading.then(async () => {
+      if (!stopping) await reloadConfig(service, files, flags, address);
+    });
+  };
+  process.on("SIGINT", stop);
+  process.on("SIGTERM", stop);
+  process.on("SIGHUP", reload);
+}
+
+/** SIGHUP: serve with the config file as it is now, or keep the running config if the file cannot be used. Either way, one line says so. */
+async function reloadConfig(service: TemporalService, files: ServiceFiles, flags: Partial<ListenAddress>, running: ListenAddress): Promise<void> {
+  try {
+    const { config, listen } = await loadConfigFile(files.config, !files.explicit);
+    const address = resolveListenAddress(flags, process.env, listen, files.config);
+    const startOnly: string[] = [...service.reconfigure(config), ...(["host", "port"] as const).filter((field) => address[field] !== running[field])];
+    const later = startOnly.length === 0 ? "" : `; ${startOnly.join(", ")} changed, which takes effect at the next start`;
+    process.stdout.write(`SIGHUP: reloaded ${files.config}: ${config.keys.length} API keys, ${config.cors.origins.length} CORS origins${later}\n`);
+  } catch (error) {
+    process.stderr.write(`temporal-service: SIGHUP: kept the running config: ${(error as Error).message}\n`);
+  }
+}
+
+function exitWith(message: string, status: number): never {
+  process.stderr.write(`temporal-service: ${message}\n`);
+  process.exit(status);
+}
