@@ -1,5 +1,6 @@
 import { Argument, Command, CommanderError, InvalidArgumentError, Option } from "commander";
 import { EXIT_FAILURE, EXIT_USAGE, UsageError } from "./errors.js";
+import { carbonIntensity, hsBlochScore } from "./run-options.js";
 
 /**
  * temporalc's entry point. Only commander is loaded up front; each command's
@@ -12,33 +13,6 @@ declare const TEMPORALC_VERSION: string;
 function nonNegativeInteger(value: string): number {
   if (!/^\d+$/.test(value)) throw new InvalidArgumentError("expected a whole number of 0 or more");
   return Number(value);
-}
-
-function numberIn(min: number, max: number, description: string): (value: string) => number {
-  return (value) => {
-    const number = Number(value);
-    if (value.trim() === "" || !Number.isFinite(number) || number < min || number > max) throw new InvalidArgumentError(`expected ${description}`);
-    return number;
-  };
-}
-
-const ISO_INSTANT = /^(\d{4})-(\d{2})-(\d{2})(?:T(\d{2}):(\d{2})(?::(\d{2})(?:\.\d{1,9})?)?(Z|([+-])(\d{2}):?(\d{2})))?$/;
-
-/**
- * ISO 8601 with a zone (`Z` or an offset), or a plain date (UTC midnight):
- * never local time by accident, and never a date that rolls over (02-30).
- */
-function instant(value: string): number {
-  const parts = ISO_INSTANT.exec(value);
-  const ms = Date.parse(value);
-  const invalid = new InvalidArgumentError("expected an ISO 8601 time with a zone, such as 2026-11-22T23:30:00Z");
-  if (parts === null || Number.isNaN(ms)) throw invalid;
-  const [, year, month, day, hour = "00", minute = "00", second = "00", , sign, offsetHours = "0", offsetMinutes = "0"] = parts;
-  const offset = (sign === "-" ? -1 : 1) * (Number(offsetHours) * 60 + Number(offsetMinutes));
-  const local = new Date(ms + offset * 60_000);
-  const fields = [local.getUTCFullYear(), local.getUTCMonth() + 1, local.getUTCDate(), local.getUTCHours(), local.getUTCMinutes(), local.getUTCSeconds()];
-  if (fields.join() !== [year, month, day, hour, minute, second].map(Number).join()) throw invalid;
-  return ms;
 }
 
 function program(): Command {
@@ -126,12 +100,12 @@ Examples:
     .argument("<file>", "the mission file")
     .option("--mission <name>", "run only this mission (default: every mission, in order)")
     .option("--tasks <module>", "a JavaScript module whose named exports are the task functions")
-    .option("--at <time>", "pretend it is this time (ISO 8601 with a zone)", instant)
-    .option("--carbon <gCO2eq/kWh>", "the current grid carbon intensity", numberIn(0, Number.MAX_VALUE, "a number of gCO2eq/kWh, 0 or more"))
-    .option("--hs-bloch <score>", "the current HS-Bloch quality score, 0 to 1", numberIn(0, 1, "a score from 0 to 1"))
+    .option("--at <time>", "pretend it is this time (ISO 8601 with a zone, e.g. 2026-11-22T23:30:00Z)")
+    .option("--carbon <gCO2eq/kWh>", "the current grid carbon intensity, a decimal number", carbonIntensity)
+    .option("--hs-bloch <score>", "the current HS-Bloch quality score, 0 to 1 (e.g. 0.95)", hsBlochScore)
     .option("--home <dir>", "where keys and the ledger live (default: $TEMPORAL_HOME or ./.temporal); forces the local authority even with TEMPORAL_URL set")
     .option("--local-clock", "with the service in $TEMPORAL_URL, read the phase from this machine's clock instead of the service's", false)
-    .option("--dry-run", "decide the verdict only: run no task, issue no receipt", false)
+    .option("--dry-run", "decide the verdict only, and list what would run and be anchored: run no task, issue no receipt", false)
     .option("--json", "print the result object (an array for several missions)", false)
     .option("--fail-on-deny", "exit with status 3 when any verdict is DENY", false)
     .addHelpText(
@@ -148,6 +122,8 @@ tasks run and receipts record the given time as the time of the action
 A mission whose block anchors a receipt checks first that it can: the home
 is writable and its ledger sound, or the service answers and accepts the
 key. If not, no task runs and the one-line error says what to fix (exit 2).
+With --json, every failure is one object { error: { code, message, ... },
+results } on standard output (docs/compiling.md lists the codes).
 
 Exit status: 0 when the missions ran (ALLOW or DENY), 1 for errors in the
 file or a failing task, 2 for usage, I/O, authority or service errors, 3

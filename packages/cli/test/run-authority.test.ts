@@ -44,6 +44,19 @@ describe("temporalc run stops before any task when it could not anchor the recei
     expectNothingRan(runCli([...args, "--at", night, "--home", join(file, "home")]), marker, "ENOTDIR", "the home must be a folder this process can create and write");
   });
 
+  // Node's recursive mkdir spun at 100% CPU forever under /proc; /sys refuses new folders (EPERM) even to root.
+  it.runIf(process.platform === "linux")("for a home under /proc or /sys, at once, naming the folder and the cause", { timeout: 90_000 }, () => {
+    for (const [home, folder, cause] of [
+      ["/proc/no-such-process/home", "/proc/no-such-process", "the file system does not allow creating folders here (ENOENT)"],
+      ["/sys/temporalc-test/home", "/sys/temporalc-test", "permission denied (EPERM)"],
+    ] as const) {
+      const { args, marker } = markingTasks();
+      const result = runCli([...args, "--at", night, "--home", home, "--json"]);
+      expectNothingRan(result, marker, `cannot create the folder ${folder}: ${cause}`);
+      expect(JSON.parse(result.stdout)).toMatchObject({ error: { code: "AUTHORITY_UNAVAILABLE", cause: { code: "DIRECTORY_NOT_CREATED" } }, results: [] });
+    }
+  });
+
   it("for a corrupt ledger, which it leaves as it was", { timeout: 60_000 }, () => {
     const home = join(scratch, "corrupt-home");
     const first = markingTasks();

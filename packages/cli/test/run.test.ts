@@ -35,7 +35,7 @@ describe("temporalc run", () => {
   it("prints the verdict, reasons, tasks and each receipt's tile, leaf and root", () => {
     const result = runCli(["run", "examples/nightly-backup.mission", ...tasks, "--carbon", "400", "--at", night, "--home", home]);
     expect(result.code).toBe(0);
-    expect(result.stdout).toContain("nightly_backup: DENY (CARBON_ABOVE_THRESHOLD) at 2026-11-22T23:30:00.000Z, zone Z1, phase 22.5°");
+    expect(result.stdout).toContain("nightly_backup: DENY at 2026-11-22T23:30:00.000Z, phase 22.5° = 01:30 in Z1 (UTC+2)\n  CARBON_ABOVE_THRESHOLD: 400 is not < 250\n");
     expect(result.stdout).toContain("  ran: nothing");
     expect(result.stdout).toMatch(/ {2}receipt anchored: tile \d+, leaf \d+ of \d+, root [0-9a-f]{64}\n/);
   });
@@ -44,13 +44,22 @@ describe("temporalc run", () => {
     const args = ["run", "examples/ops.mission", "--dry-run", "--at", "2026-11-22T12:30:00Z", "--home", home];
     const result = runCli(args);
     expect(result.code).toBe(0);
-    expect(result.stdout.split("\n").filter((l) => !l.startsWith(" "))).toEqual([
-      "rotate_keys: ALLOW at 2026-11-22T12:30:00.000Z, zone Z10, phase 127.5°",
-      "vacuum_database: DENY (PHASE_OUTSIDE_WINDOW, CARBON_UNKNOWN) at 2026-11-22T12:30:00.000Z, zone Z10, phase 127.5°",
-      "heartbeat: ALLOW at 2026-11-22T12:30:00.000Z, zone Z10, phase 127.5°",
-      "",
-    ]);
-    expect(result.stdout).toContain("  phase window opens at 2026-11-23T04:00:00.000Z");
+    expect(result.stdout).toBe(
+      [
+        "rotate_keys: ALLOW at 2026-11-22T12:30:00.000Z, phase 127.5° = 08:30 in Z10 (UTC-4)",
+        "  would run: rotate_keys",
+        `  would anchor: a receipt (TSAE) in the clockchain of home ${home}`,
+        "vacuum_database: DENY at 2026-11-22T12:30:00.000Z, phase 127.5° = 08:30 in Z10 (UTC-4)",
+        "  PHASE_OUTSIDE_WINDOW: [0, 60] opens at 00:00 Z10 (04:00 UTC), in 15 h 30 min (2026-11-23T04:00:00.000Z)",
+        "  CARBON_UNKNOWN: pass --carbon N (gCO2eq/kWh) or a carbon provider",
+        "  would run: alert_on_call",
+        "  would anchor: nothing",
+        "heartbeat: ALLOW at 2026-11-22T12:30:00.000Z, phase 127.5° = 08:30 in Z10 (UTC-4)",
+        "  would run: ping",
+        "  would anchor: nothing",
+        "",
+      ].join("\n"),
+    );
     expect(runCli([...args, "--fail-on-deny"]).code).toBe(3);
     expect(runCli([...args, "--fail-on-deny", "--mission", "heartbeat"]).code).toBe(0);
   });
@@ -101,7 +110,7 @@ describe("temporalc run", () => {
     writeFileSync(file, "");
     const result = runCli(["run", "examples/nightly-backup.mission", ...tasks, "--carbon", "1", "--at", night, "--home", join(file, "home")]);
     expect(result.code).toBe(2);
-    expect(result.stderr).toContain(`mission "nightly_backup" did not start: its local authority cannot issue and anchor receipts: ENOTDIR`);
+    expect(result.stderr).toContain(`mission "nightly_backup" did not start: its local authority cannot issue and anchor receipts: cannot create the folder ${file}: a file is in the way`);
     expect(result.stderr).toMatch(/No task ran\.\n$/);
     expect(result.stdout).not.toContain("snapshotting");
     expect(result.stderr).not.toMatch(/\n\s+at /);

@@ -99,7 +99,7 @@ beforeAll(async () => {
 describe("ledger snapshot", () => {
   it("is saved atomically on closing, leaving no temporary file: a head, and per tile one file per tree level, its receipts and their times", async () => {
     const home = join(root, "pristine");
-    expect((await readdir(home)).sort()).toEqual(["clockchain.log", "clockchain.snapshot", "clockchain.state", "signing-key.pem"]);
+    expect((await readdir(home)).sort()).toEqual([".gitignore", "clockchain.log", "clockchain.snapshot", "clockchain.state", "signing-key.pem"]);
     const tiles = [...new Set(proofs.map((proof) => proof.tile_id))].sort();
     const [generation] = await readdir(join(home, "clockchain.state"));
     // Tile of zone 3: two leaves (two levels); zone 4: one. Runs 0 and 1 (one receipt each) were merged into 2; run 3 holds the third receipt.

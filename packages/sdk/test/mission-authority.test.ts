@@ -53,7 +53,7 @@ describe("a local authority that cannot anchor stops the run before its first ta
     const sdk = createLocalAuthority({ home: join(file, "home") });
     const { path, tasks } = marker();
     const error = await failureOf(mission.run({ clock: () => NIGHT, sdk, tasks }));
-    expect(error.cause).toMatchObject({ code: "ENOTDIR" });
+    expect(error.cause).toMatchObject({ code: "DIRECTORY_NOT_CREATED", reason: "ENOTDIR", path: file });
     expect(error.message).toContain("its local authority cannot issue and anchor receipts");
     expect(error.message).toContain("the home must be a folder this process can create and write");
     expect(existsSync(path)).toBe(false);

@@ -10,6 +10,16 @@ const source = fc.constantFrom<PhaseContext["source"]>("local", "remote");
 const degrees = fc.double({ min: 0, max: 360, noNaN: true });
 const context = fc.tuple(instant, zone, source).map(([ms, z, s]) => contextAt(ms, { zone: z, source: s }));
 
+function beyondDateRange(fn: () => unknown): boolean {
+  try {
+    fn();
+    return false;
+  } catch (error) {
+    if ((error as { code?: unknown }).code === "BEYOND_DATE_RANGE") return true;
+    throw error;
+  }
+}
+
 describe("reply JSON", () => {
   it("gives JSON.stringify's text for contexts in any order, repeated or not", () => {
     fc.assert(
@@ -23,6 +33,8 @@ describe("reply JSON", () => {
     fc.assert(
       fc.property(fc.array(fc.tuple(context, degrees, degrees), { minLength: 1, maxLength: 30 }), (cases) => {
         for (const [ctx, start, end] of cases) {
+          // In the Date range's last day a window may not open again: no reply to format (the service answers 400).
+          if (beyondDateRange(() => allowResult(ctx, [start, end]))) continue;
           const result = allowResult(ctx, [start, end]);
           expect(allowJson(result)).toBe(JSON.stringify(result));
         }

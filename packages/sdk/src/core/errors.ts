@@ -12,6 +12,8 @@ export type ErrorCode =
   | "INVALID_UTC_OFFSET"
   | "INVALID_TIME_ZONE"
   | "INVALID_TIME"
+  // the answer would lie past the end of ECMAScript's Date range (+-8.64e15 ms)
+  | "BEYOND_DATE_RANGE"
   | "INVALID_STAMP"
   | "DURATION_OUT_OF_RANGE"
   | "INVALID_HARMONICS"

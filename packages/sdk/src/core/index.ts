@@ -12,6 +12,7 @@ export { qualityDecision, type QualityInput } from "./quality-gate.js";
 export { MAX_INTENSITY, type CarbonSeries } from "./carbon-series.js";
 export { carbonRecommendation, constantCarbonSeries, parseCarbonForecast, type CarbonOptions, type ParseForecastOptions } from "./carbon.js";
 export { scheduleTasks, type ScheduleOptions } from "./schedule.js";
+export { parseIsoInstant, requireIsoInstant } from "./iso-instant.js";
 export { parseZone, zoneFromTimeZone, zoneFromUtcOffset } from "./zones.js";
 export { TICKS_PER_DAY, TICKS_PER_DEGREE, TICKS_PER_ZONE, ZONE_COUNT } from "./units.js";
 export { canonicalJson } from "./canonical-json.js";

@@ -1,7 +1,7 @@
-import { PhaseWindowError, TemporalRangeError, describeValue } from "./errors.js";
+import { PhaseWindowError, TemporalError, TemporalRangeError, describeValue } from "./errors.js";
 import { contextUnixMs, localTicks } from "./phase.js";
 import type { PhaseContext, Window } from "./types.js";
-import { TICKS_PER_DAY, TICKS_PER_DEGREE } from "./units.js";
+import { MAX_ABS_UNIX_MS, TICKS_PER_DAY, TICKS_PER_DEGREE } from "./units.js";
 
 /**
  * True when the zone-local phase of `ctx` lies in `window`. Bounds are
@@ -15,7 +15,11 @@ export function allow(ctx: PhaseContext, window: Window): boolean {
   return inWindow(ticks, boundTicks(window[0], "start"), boundTicks(window[1], "end"));
 }
 
-/** Throws `PhaseWindowError` when `allow(ctx, window)` is false. */
+/**
+ * Throws `PhaseWindowError` when `allow(ctx, window)` is false, or, in the
+ * last day of the Date range, `BEYOND_DATE_RANGE` when the window does not
+ * open again before the range ends (see `nextOpen`).
+ */
 export function enforce(ctx: PhaseContext, window: Window): void {
   if (!allow(ctx, window)) {
     const phaseDeg = localTicks(ctx) / TICKS_PER_DEGREE;
@@ -23,7 +27,11 @@ export function enforce(ctx: PhaseContext, window: Window): void {
   }
 }
 
-/** The least Unix millisecond >= `ctx.unix_ms` at which `allow` holds. */
+/**
+ * The least Unix millisecond >= `ctx.unix_ms` at which `allow` holds. When
+ * that instant would lie past the end of the Date range (+8.64e15 ms), where
+ * no context or `Date` can represent it: `TemporalError` `BEYOND_DATE_RANGE`.
+ */
 export function nextOpen(ctx: PhaseContext, window: Window): number {
   const unixMs = contextUnixMs(ctx);
   const ticks = localTicks(ctx);
@@ -32,7 +40,14 @@ export function nextOpen(ctx: PhaseContext, window: Window): number {
   const end = boundTicks(window[1], "end");
   if (inWindow(ticks, start, end)) return unixMs;
   // Closed means the phase is outside the arc start -> end, so the arc's start is the next open tick.
-  return unixMs + (((start % TICKS_PER_DAY) - ticks + TICKS_PER_DAY) % TICKS_PER_DAY);
+  const next = unixMs + (((start % TICKS_PER_DAY) - ticks + TICKS_PER_DAY) % TICKS_PER_DAY);
+  if (next > MAX_ABS_UNIX_MS) {
+    throw new TemporalError(
+      "BEYOND_DATE_RANGE",
+      `window [${window[0]}, ${window[1]}] is closed at phase ${ticks / TICKS_PER_DEGREE} deg (${new Date(unixMs).toISOString()}) and does not open again before the Date range ends at ${new Date(MAX_ABS_UNIX_MS).toISOString()}`,
+    );
+  }
+  return next;
 }
 
 function inWindow(ticks: number, start: number, end: number): boolean {

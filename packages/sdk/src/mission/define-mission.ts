@@ -1,3 +1,4 @@
+import { TemporalError } from "../core/errors.js";
 import { contextAt } from "../core/phase.js";
 import type { AnchorProof, PhaseContext, Receipt, Window } from "../core/types.js";
 import { nextOpen } from "../core/window.js";
@@ -79,11 +80,17 @@ async function decide(spec: MissionSpec, options: EvaluateOptions, access: Autho
  */
 function nextOpenAll(ctx: PhaseContext, windows: readonly Window[]): number | undefined {
   let at = ctx.unix_ms;
-  for (let round = 0; round <= 4 * windows.length + 4; round++) {
-    const here = contextAt(at, { zone: ctx.swt_zone });
-    const latest = Math.max(...windows.map((window) => nextOpen(here, window)));
-    if (latest === at) return at;
-    at = latest;
+  try {
+    for (let round = 0; round <= 4 * windows.length + 4; round++) {
+      const here = contextAt(at, { zone: ctx.swt_zone });
+      const latest = Math.max(...windows.map((window) => nextOpen(here, window)));
+      if (latest === at) return at;
+      at = latest;
+    }
+  } catch (error) {
+    // In the Date range's last day the window may never open again: the DENY stands, without a time.
+    if (error instanceof TemporalError && error.code === "BEYOND_DATE_RANGE") return undefined;
+    throw error;
   }
   return undefined;
 }

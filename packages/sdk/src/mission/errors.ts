@@ -87,7 +87,7 @@ function fixFor(cause: unknown): string | undefined {
   if (code === "NETWORK_ERROR" || code === "TIMEOUT") return "start the service, or point TEMPORAL_URL at one that runs";
   if (code === "TSAE_REQUEST_INVALID") return "receipts record times from 1970-01-01T00:00:00Z on";
   if (code === "LEDGER_CORRUPT") return "restore the ledger from a copy, or move it aside to start a new one";
-  if (typeof (cause as { syscall?: unknown } | undefined)?.syscall === "string") return "the home must be a folder this process can create and write";
+  if (code === "DIRECTORY_NOT_CREATED" || typeof (cause as { syscall?: unknown } | undefined)?.syscall === "string") return "the home must be a folder this process can create and write";
   return undefined;
 }
 

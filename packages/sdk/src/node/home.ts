@@ -1,5 +1,8 @@
-import { mkdir } from "node:fs/promises";
+import { randomBytes } from "node:crypto";
+import { chmod, link, unlink, writeFile } from "node:fs/promises";
 import { dirname, join, resolve } from "node:path";
+import { isErrno } from "./errors.js";
+import { makeDirectory } from "./make-directory.js";
 import { syncDirectory } from "./sync-directory.js";
 
 /**
@@ -19,6 +22,8 @@ export interface HomePaths {
   readonly snapshot: string;
   /** One file per outstanding challenge. */
   readonly challenges: string;
+  /** `*`: keeps the home, and above all its private key, out of any git repository it sits in. */
+  readonly gitignore: string;
 }
 
 export function homePaths(home: string): HomePaths {
@@ -30,6 +35,7 @@ export function homePaths(home: string): HomePaths {
     ledger: join(root, "clockchain.log"),
     snapshot: join(root, "clockchain.snapshot"),
     challenges: join(root, "challenges"),
+    gitignore: join(root, ".gitignore"),
   };
 }
 
@@ -37,16 +43,40 @@ export function homePaths(home: string): HomePaths {
  * Creates the home (and parents) with owner-only access. Each directory
  * created is a new entry in its parent, which is only durable once that
  * parent is fsynced; until then a crash could lose the home, and with it
- * anchors already acknowledged.
+ * anchors already acknowledged. `makeDirectory` rather than a recursive
+ * mkdir, which loops forever under `/proc`: a home that cannot be created
+ * is a `DirectoryNotCreatedError` naming the folder and the cause (EROFS,
+ * EACCES, ENOTDIR...).
  */
 export async function ensureHome(paths: HomePaths): Promise<void> {
-  const firstCreated = await mkdir(paths.home, { recursive: true, mode: 0o700 });
+  const firstCreated = await makeDirectory(paths.home);
   if (firstCreated === undefined) return;
-  // mkdir returns the first directory it created; every one from there down to the home is new.
+  // makeDirectory returns the first directory it created; every one from there down to the home is new.
   const created: string[] = [];
   for (let directory = paths.home; ; directory = dirname(directory)) {
     created.unshift(directory);
     if (directory === firstCreated || dirname(directory) === directory) break;
   }
+  // Owner-only before anything is written in them, as `mkdir -p -m 700` would make them.
+  for (const directory of created) await chmod(directory, 0o700);
   for (const directory of created) await syncDirectory(dirname(directory));
+  await ignoreHomeInGit(paths);
+}
+
+/**
+ * Gives the home a `.gitignore` of `*`, so that a home inside a repository
+ * (`./.temporal` is the default) is never committed with its private key.
+ * A `.gitignore` already there is the user's and is kept. Linked into place
+ * from a complete temporary file, so no half-written one can remain.
+ */
+export async function ignoreHomeInGit(paths: HomePaths): Promise<void> {
+  const pending = `${paths.gitignore}.${randomBytes(6).toString("hex")}.pending`;
+  await writeFile(pending, "# written by temporalc: this folder holds a private signing key\n*\n", { flag: "wx", mode: 0o644 });
+  try {
+    await link(pending, paths.gitignore);
+  } catch (error) {
+    if (!isErrno(error, "EEXIST")) throw error;
+  } finally {
+    await unlink(pending);
+  }
 }

@@ -1,5 +1,5 @@
 import { createPrivateKey, createPublicKey, generateKeyPair, randomBytes, sign, type KeyObject } from "node:crypto";
-import { link, open, readFile, stat, unlink } from "node:fs/promises";
+import { chmod, link, open, readFile, stat, unlink } from "node:fs/promises";
 import { dirname } from "node:path";
 import { promisify } from "node:util";
 import { onceUnlessRejected } from "../authority/once-unless-rejected.js";
@@ -7,7 +7,7 @@ import type { Signer, SigningKey } from "../authority/seams.js";
 import { TemporalError } from "../core/errors.js";
 import { VerifyingKey } from "../core/verifying-key.js";
 import { isErrno } from "./errors.js";
-import { ensureHome, type HomePaths } from "./home.js";
+import { ensureHome, ignoreHomeInGit, type HomePaths } from "./home.js";
 import { acquireHomeLock } from "./home-lock.js";
 import { syncDirectory } from "./sync-directory.js";
 
@@ -49,8 +49,9 @@ export class FileSigner implements Signer {
   async #loadKey(): Promise<SigningKey> {
     await ensureHome(this.#paths);
     const path = this.#paths.signingKey;
-    const pem = (await readIfPresent(path)) ?? (await this.#create());
-    return signingKeyFrom(path, pem);
+    const existing = await readIfPresent(path);
+    if (existing !== undefined) await makeOwnerOnly(path);
+    return signingKeyFrom(path, existing ?? (await this.#create()));
   }
 
   async #create(): Promise<string> {
@@ -63,10 +64,32 @@ export class FileSigner implements Signer {
       if (await hasContent(this.#paths.ledger)) {
         throw new TemporalError("KEY_MISSING", `signing key ${path} is missing but the ledger next to it has records; restore the key file`);
       }
-      return await createKeyFile(path);
+      const pem = await createKeyFile(path);
+      await ignoreHomeInGit(this.#paths);
+      return pem;
     } finally {
       await lock.release();
     }
+  }
+}
+
+/**
+ * A key file others can read (copied in, or made by a tool with a wide
+ * umask) is tightened to 0600 rather than refused: refusing would stop every
+ * mission over something the owner can fix, and the key is already exposed.
+ * Either way Node's warning channel says so (`TEMPORAL_KEY_MODE`), since
+ * the key may have been read. Not on Windows, whose modes say nothing.
+ */
+async function makeOwnerOnly(path: string): Promise<void> {
+  if (process.platform === "win32") return;
+  const mode = (await stat(path)).mode & 0o777;
+  if ((mode & 0o077) === 0) return;
+  const was = `signing key ${path} was readable by others (mode 0${mode.toString(8)})`;
+  try {
+    await chmod(path, 0o600);
+    process.emitWarning(`${was}; it is now 0600; if others did read it, treat the key as exposed.`, { code: "TEMPORAL_KEY_MODE" });
+  } catch (error) {
+    process.emitWarning(`${was} and could not be made 0600 (${(error as NodeJS.ErrnoException).code ?? String(error)}); restrict it yourself: chmod 600 ${path}`, { code: "TEMPORAL_KEY_MODE" });
   }
 }
 

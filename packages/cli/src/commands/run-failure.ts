@@ -1,0 +1,110 @@
+import { AnchorFailedError, AuthorityUnavailableError, MissingTasksError, TaskFailedError, type AnchorProof } from "@temporal/agent-sdk";
+import { EXIT_FAILURE, EXIT_USAGE, UsageError } from "../errors.js";
+import { describeIoError } from "../files.js";
+
+/**
+ * What `temporalc run` reports when a run stops: one classification of every
+ * way it can fail, so the text and the `--json` object always agree and
+ * always carry a stable code.
+ */
+
+/** A usage error of `temporalc run` with a stable code for `--json`. */
+export class RunUsageError extends UsageError {
+  readonly code: string;
+  constructor(code: string, message: string, options?: ErrorOptions) {
+    super(message, options);
+    this.code = code;
+  }
+}
+
+/** The mission file did not compile; its diagnostics are already printed. */
+export class MissionFileError extends Error {
+  readonly code = "MISSION_FILE_INVALID";
+  constructor(
+    readonly file: string,
+    readonly diagnostics: readonly object[],
+  ) {
+    super(`${file} has errors; nothing ran`);
+  }
+}
+
+export interface Failure {
+  readonly code: string;
+  readonly message: string;
+  readonly exit: number;
+  /** Further lines for the text output, e.g. what to export. */
+  readonly hints: readonly string[];
+  readonly mission?: string;
+  readonly task?: string;
+  /** `MISSING_TASKS`: the tasks the verdict's block needs and --tasks did not export. */
+  readonly missing?: readonly string[];
+  /** What the stopped mission had run and anchored before it stopped. */
+  readonly executed: readonly string[];
+  readonly anchors: readonly AnchorProof[];
+  readonly cause?: { code?: string; status?: number; message: string };
+  readonly diagnostics?: readonly object[];
+}
+
+/** The failure `error` stands for, or `undefined` for an error temporalc did not expect (a bug). */
+export function classifyFailure(error: unknown): Failure | undefined {
+  const nothing = { executed: [], anchors: [], hints: [] };
+  if (error instanceof RunUsageError) return { ...nothing, code: error.code, message: error.message, exit: EXIT_USAGE };
+  if (error instanceof UsageError) return { ...nothing, code: "USAGE_ERROR", message: error.message, exit: EXIT_USAGE };
+  if (error instanceof MissionFileError) return { ...nothing, code: error.code, message: error.message, exit: EXIT_FAILURE, diagnostics: error.diagnostics };
+  if (error instanceof AuthorityUnavailableError) {
+    // Storage, configuration or the service: fixed outside the mission file, so exit 2 like other I/O problems.
+    return { ...nothing, code: error.code, message: error.message, exit: EXIT_USAGE, mission: error.mission, cause: causeJson(error.cause) };
+  }
+  if (error instanceof MissingTasksError) {
+    const hints = [`hint: export ${error.missing.join(", ")} from a module and pass it with --tasks`];
+    return { ...nothing, code: error.code, message: error.message, exit: EXIT_FAILURE, hints, mission: error.mission, missing: error.missing };
+  }
+  if (error instanceof TaskFailedError || error instanceof AnchorFailedError) {
+    const what = error instanceof TaskFailedError ? `task ${JSON.stringify(error.task)} of mission ${JSON.stringify(error.mission)} failed` : `mission ${JSON.stringify(error.mission)} could not anchor its receipt`;
+    return {
+      code: error.code,
+      message: `${what}: ${describeCause(error.cause)}`,
+      exit: isStorageProblem(error.cause) ? EXIT_USAGE : EXIT_FAILURE,
+      hints: [`already ran: ${error.executed.join(", ") || "nothing"}; receipts anchored: ${error.anchors.length}`],
+      mission: error.mission,
+      ...(error instanceof TaskFailedError ? { task: error.task } : {}),
+      executed: error.executed,
+      anchors: error.anchors,
+      cause: causeJson(error.cause),
+    };
+  }
+  return undefined;
+}
+
+/** The `error` member of `--json`'s object for a run that stopped. */
+export function failureJson(failure: Failure): object {
+  const { exit: _exit, hints: _hints, code, message, ...rest } = failure;
+  return { code, message, ...rest };
+}
+
+/** The `error` member for a bug: the process still prints its one line on stderr. */
+export function unexpectedFailureJson(error: unknown): object {
+  return { code: "INTERNAL_ERROR", message: error instanceof Error ? error.message : String(error), executed: [], anchors: [] };
+}
+
+function causeJson(cause: unknown): Failure["cause"] {
+  if (cause === undefined) return undefined;
+  const { code, status } = cause as { code?: unknown; status?: unknown };
+  return { ...(typeof code === "string" ? { code } : {}), ...(typeof status === "number" ? { status } : {}), message: describeCause(cause) };
+}
+
+const STORAGE_CODES = new Set(["HOME_LOCKED", "HOME_NOT_WRITABLE", "LEDGER_CORRUPT", "LEDGER_IO_FAILED", "LEDGER_MIGRATION_REQUIRED", "KEY_MISSING", "KEY_INVALID"]);
+
+/** Problems with the ledger's folder or files are I/O errors (exit 2), not failures of the mission. */
+function isStorageProblem(cause: unknown): boolean {
+  const code = (cause as { code?: unknown } | undefined)?.code;
+  return typeof code === "string" && (STORAGE_CODES.has(code) || (cause as { syscall?: unknown }).syscall !== undefined);
+}
+
+export function describeCause(cause: unknown): string {
+  if ((cause as { syscall?: unknown } | undefined)?.syscall !== undefined) {
+    const { path } = cause as { path?: string };
+    return `${path === undefined ? "" : `${path}: `}${describeIoError(cause)}`;
+  }
+  return cause instanceof Error ? cause.message : String(cause);
+}

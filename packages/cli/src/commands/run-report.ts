@@ -1,0 +1,86 @@
+import type { AnchorProof, Decision, DenyReason, Mission, MissionStep, RunResult } from "@temporal/agent-sdk";
+import { clockTime, timeUntil, utcOffsetLabel } from "./zone-clock.js";
+
+/**
+ * The text `temporalc run` prints for each mission: the verdict, the phase
+ * as degrees and as clock time, each reason for a DENY with what would
+ * change it, and what ran and was anchored (or, with --dry-run, what would).
+ */
+
+/** A decision (`--dry-run`), or a decision and what its block did. */
+export type Outcome = Decision | RunResult;
+
+export interface ReportContext {
+  readonly missions: ReadonlyMap<string, Mission>;
+  /** The measures given on the command line, to say why a threshold failed. */
+  readonly carbon: number | undefined;
+  readonly hsBloch: number | undefined;
+  /** Where receipts are anchored, for --dry-run: `home /srv/temporal` or `the service at https://...`. */
+  readonly anchoredIn: string;
+  readonly color: boolean;
+}
+
+const GREEN = "\u001b[32m";
+const RED = "\u001b[31m";
+const RESET = "\u001b[39m";
+
+export function describeOutcome(outcome: Outcome, report: ReportContext): string {
+  const lines = [head(outcome, report), ...outcome.reasons.map((reason) => `  ${reason}: ${explain(reason, outcome, report)}`)];
+  if ("executed" in outcome) {
+    lines.push(`  ran: ${outcome.executed.length === 0 ? "nothing" : outcome.executed.join(", ")}`);
+    lines.push(...outcome.anchors.map(describeAnchor));
+  } else {
+    lines.push(...plan(report.missions.get(outcome.mission)?.on[outcome.verdict] ?? [], report.anchoredIn));
+  }
+  return `${lines.join("\n")}\n`;
+}
+
+function head(outcome: Outcome, report: ReportContext): string {
+  const { ctx } = outcome;
+  const verdict = report.color ? `${outcome.verdict === "ALLOW" ? GREEN : RED}${outcome.verdict}${RESET}` : outcome.verdict;
+  const phase = `phase ${Number(ctx.phase_deg.toFixed(3))}° = ${clockTime(ctx.unix_ms, ctx.swt_zone)} in Z${ctx.swt_zone} (${utcOffsetLabel(ctx.swt_zone)})`;
+  return `${outcome.mission}: ${verdict} at ${ctx.utc}, ${phase}`;
+}
+
+/** One reason for a DENY, said so that it says what to change. */
+function explain(reason: DenyReason, outcome: Outcome, report: ReportContext): string {
+  const requires = report.missions.get(outcome.mission)?.requires;
+  const failure = outcome.measure_failures?.find((f) => f.reason === reason);
+  if (failure !== undefined) return failure.message;
+  switch (reason) {
+    case "PHASE_OUTSIDE_WINDOW":
+      return opening(outcome, requires?.phase.map((w) => `[${w[0]}, ${w[1]}]`).join(" and ") ?? "the window");
+    case "CARBON_UNKNOWN":
+      return "pass --carbon N (gCO2eq/kWh) or a carbon provider";
+    case "HS_BLOCH_UNKNOWN":
+      return "pass --hs-bloch Q (a score from 0 to 1) or an HS-Bloch provider";
+    case "CARBON_ABOVE_THRESHOLD":
+      return requires?.carbon ? `${report.carbon} is not ${requires.carbon.operator} ${requires.carbon.threshold}` : "the grid carbon intensity is above the threshold";
+    case "HS_BLOCH_BELOW_THRESHOLD":
+      return requires?.hs_bloch ? `${report.hsBloch} is not ${requires.hs_bloch.operator} ${requires.hs_bloch.threshold}` : "the HS-Bloch score is below the threshold";
+    default:
+      return "the measure could not be read";
+  }
+}
+
+function opening(outcome: Outcome, windows: string): string {
+  const next = outcome.next_open_unix_ms;
+  const zone = outcome.ctx.swt_zone;
+  if (next === undefined) return `${windows} does not open again within the Date range`;
+  const utc = zone === 0 ? "" : ` (${clockTime(next, 0)} UTC)`;
+  return `${windows} opens at ${clockTime(next, zone)} Z${zone}${utc}, ${timeUntil(outcome.ctx.unix_ms, next)} (${new Date(next).toISOString()})`;
+}
+
+/** What the verdict's block would do, for --dry-run. */
+function plan(steps: readonly MissionStep[], anchoredIn: string): string[] {
+  const tasks = steps.flatMap((step) => ("execute" in step ? [step.execute] : []));
+  const anchors = steps.length - tasks.length;
+  return [
+    `  would run: ${tasks.length === 0 ? "nothing" : tasks.join(", ")}`,
+    `  would anchor: ${anchors === 0 ? "nothing" : `${anchors === 1 ? "a receipt" : `${anchors} receipts`} (TSAE) in the clockchain of ${anchoredIn}`}`,
+  ];
+}
+
+function describeAnchor(anchor: AnchorProof): string {
+  return `  receipt anchored: tile ${anchor.tile_id}, leaf ${anchor.leaf_index} of ${anchor.tree_size}, root ${anchor.root_hash}`;
+}
