@@ -50,7 +50,7 @@ export default tseslint.config(
   },
   {
     // Tests read JSON from child processes and replies, typed `any`; checking each access would only add casts.
-    files: ["packages/*/test/**/*.ts"],
+    files: ["packages/*/test/**/*.ts", "test/**/*.ts"],
     rules: {
       "@typescript-eslint/no-unsafe-assignment": "off",
       "@typescript-eslint/no-unsafe-member-access": "off",

@@ -10,7 +10,15 @@ function jsonOfSameSize(bytes) {
   const missions = [];
   let size = 2;
   for (let i = 0; size < bytes; i++) {
-    const mission = { name: `job_${i}`, phase: [(i * 7) % 360, (i * 7 + 45) % 360], carbon: 100 + (i % 500), hsBloch: i / 10, allow: [`task_${i}_prepare`, `task_${i}_run`], anchor: true, comment: "nightly work" };
+    const mission = {
+      name: `job_${i}`,
+      phase: [(i * 7) % 360, (i * 7 + 45) % 360],
+      carbon: 100 + (i % 500),
+      hsBloch: i / 10,
+      allow: [`task_${i}_prepare`, `task_${i}_run`],
+      anchor: true,
+      comment: "nightly work",
+    };
     size += JSON.stringify(mission).length + 1;
     missions.push(mission);
   }

@@ -23,7 +23,6 @@ export function medianMsEach(fns, { runs = 9, warmup = 2 } = {}) {
   return samples.map((times) => times.sort((a, b) => a - b)[Math.floor(times.length / 2)]);
 }
 
-
 /** Median wall time in ms of running `command args` as a process, alternating with the others to share noise. */
 export function medianProcessMs(commands, { runs = 15, warmup = 2 } = {}) {
   const samples = commands.map(() => []);

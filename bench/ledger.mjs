@@ -126,10 +126,11 @@ async function durablePerSecond(processes) {
     const workers = Array.from({ length: processes }, (_, i) => {
       const child = spawn(process.execPath, [SELF, "--worker", home, String(i)], { stdio: ["pipe", "pipe", "inherit"] });
       const lines = createInterface({ input: child.stdout });
-      const next = () => new Promise((resolve, reject) => {
-        lines.once("line", resolve);
-        child.once("exit", (code) => reject(new Error(`worker exited ${code}`)));
-      });
+      const next = () =>
+        new Promise((resolve, reject) => {
+          lines.once("line", resolve);
+          child.once("exit", (code) => reject(new Error(`worker exited ${code}`)));
+        });
       return { child, next };
     });
     await Promise.all(workers.map(({ next }) => next())); // each has opened the home and anchored once

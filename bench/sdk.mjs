@@ -18,7 +18,12 @@ const DURABLE_SECONDS = 3;
 
 function measureAllow() {
   const contexts = Array.from({ length: 1024 }, (_, i) => contextAt(1_700_000_000_000 + i * 84_375, { zone: i % 12 }));
-  const windows = [[200, 280], [300, 40], [0, 360], [90.125, 90.25]];
+  const windows = [
+    [200, 280],
+    [300, 40],
+    [0, 360],
+    [90.125, 90.25],
+  ];
   let calls = 0;
   let allowed = 0;
   const start = performance.now();
@@ -91,7 +96,10 @@ try {
   const rows = [
     ["allow(ctx, window)", fmt(allowResult.perSecond), "", "", ">= 20 M/s", allowResult.perSecond >= 20e6],
     ["now()", fmt(nowPerSecond), "", "", "", undefined],
-    ...[[1, one], [64, many]].map(([callers, r]) => [
+    ...[
+      [1, one],
+      [64, many],
+    ].map(([callers, r]) => [
       `issue+anchor, ${callers} caller${callers > 1 ? "s" : ""} (${r.count} x ${r.bytesPerAnchor} B)`,
       fmt(r.perSecond),
       `${fmt(r.baselinePerSecond)} bare fdatasync'd appends, ${callers} writer${callers > 1 ? "s" : ""}`,
@@ -101,7 +109,7 @@ try {
     ]),
   ];
   const header = ["measure", "figure", "baseline (same run)", "ratio", "target", "met"];
-  printTable("@temporal/agent-sdk", [header, ...rows.map((row) => row.map((cell) => (cell === true ? "yes" : cell === false ? "NO" : cell ?? "")))]);
+  printTable("@temporal/agent-sdk", [header, ...rows.map((row) => row.map((cell) => (cell === true ? "yes" : cell === false ? "NO" : (cell ?? ""))))]);
   console.log(`  64 callers against the 1-writer bare baseline: ratio ${(many.perSecond / one.baselinePerSecond).toFixed(2)}`);
   console.log(`  (node ${process.version}, ${tmpdir()}, allow checksum ${allowResult.checksum})`);
 } finally {

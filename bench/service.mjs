@@ -277,20 +277,52 @@ async function main() {
     });
     const pairedRatio = (a, b) => median(a.map((sample, i) => sample.perSecond / b[i].perSecond));
     const rows = [];
-    for (const [kind, label] of [["state", "GET /api/v1/core/state"], ["allow", "POST /api/v1/allow"]]) {
+    for (const [kind, label] of [
+      ["state", "GET /api/v1/core/state"],
+      ["allow", "POST /api/v1/allow"],
+    ]) {
       const s = summary(samples[kind].service);
       const b = summary(samples[kind].bare);
       const ratio = pairedRatio(samples[kind].service, samples[kind].bare);
-      rows.push([`${label}, ${CONNECTIONS} conns`, fmt(s.perSecond), `${fmt(b.perSecond)} bare node:http, same bytes`, ratio.toFixed(2), ">= 0.7", ratio >= 0.7 ? "yes" : "NO", `${pct(s.serverCpu)} / ${pct(b.serverCpu)}`, `${pct(s.loadgenCpu)} / ${pct(b.loadgenCpu)}`, `${s.p99} / ${b.p99} ms`, `${pct(s.spread)} / ${pct(b.spread)}`]);
+      rows.push([
+        `${label}, ${CONNECTIONS} conns`,
+        fmt(s.perSecond),
+        `${fmt(b.perSecond)} bare node:http, same bytes`,
+        ratio.toFixed(2),
+        ">= 0.7",
+        ratio >= 0.7 ? "yes" : "NO",
+        `${pct(s.serverCpu)} / ${pct(b.serverCpu)}`,
+        `${pct(s.loadgenCpu)} / ${pct(b.loadgenCpu)}`,
+        `${s.p99} / ${b.p99} ms`,
+        `${pct(s.spread)} / ${pct(b.spread)}`,
+      ]);
     }
     const sp = summary(samples.pairs.service);
     const sdk = summary(samples.pairs.sdk);
-    rows.push([`tsae+anchor pairs, ${PAIR_CONNECTIONS} conns (durable)`, fmt(sp.perSecond), `${fmt(sdk.perSecond)} SDK issue+anchor(copy), ${PAIR_CONNECTIONS} callers, 1 process`, pairedRatio(samples.pairs.service, samples.pairs.sdk).toFixed(2), "", "", `${pct(sp.serverCpu)} / -`, `${pct(sp.loadgenCpu)} / -`, `${sp.p99} ms / -`, `${pct(sp.spread)} / ${pct(sdk.spread)}`]);
+    rows.push([
+      `tsae+anchor pairs, ${PAIR_CONNECTIONS} conns (durable)`,
+      fmt(sp.perSecond),
+      `${fmt(sdk.perSecond)} SDK issue+anchor(copy), ${PAIR_CONNECTIONS} callers, 1 process`,
+      pairedRatio(samples.pairs.service, samples.pairs.sdk).toFixed(2),
+      "",
+      "",
+      `${pct(sp.serverCpu)} / -`,
+      `${pct(sp.loadgenCpu)} / -`,
+      `${sp.p99} ms / -`,
+      `${pct(sp.spread)} / ${pct(sdk.spread)}`,
+    ]);
     const header = ["measure", "service", "baseline (same run)", "ratio", "target", "met", "server CPU s/b", "loadgen CPU s/b", "p99 latency s/b", "spread s/b"];
-    printTable(`@temporal/server (median of ${ROUNDS} interleaved ${SECONDS} s runs; autocannon: ${LOADGEN === "parent" ? "in the bench process" : LOADGEN === "child" ? "in a child process" : "in the same process as the servers"})`, [header, ...rows]);
+    printTable(
+      `@temporal/server (median of ${ROUNDS} interleaved ${SECONDS} s runs; autocannon: ${LOADGEN === "parent" ? "in the bench process" : LOADGEN === "child" ? "in a child process" : "in the same process as the servers"})`,
+      [header, ...rows],
+    );
     const k = (list) => list.map((sample) => `${(sample.perSecond / 1000).toFixed(1)}k`).join(" ");
     console.log("  samples in run order (service | baseline):");
-    for (const [kind, label] of [["state", "core/state"], ["allow", "allow"]]) console.log(`    ${label.padEnd(10)} ${k(samples[kind].service)} | ${k(samples[kind].bare)}`);
+    for (const [kind, label] of [
+      ["state", "core/state"],
+      ["allow", "allow"],
+    ])
+      console.log(`    ${label.padEnd(10)} ${k(samples[kind].service)} | ${k(samples[kind].bare)}`);
     console.log(`    ${"pairs".padEnd(10)} ${k(samples.pairs.service)} | ${k(samples.pairs.sdk)}`);
     console.log("  ratio: median of the per-round ratios; server CPU: CPU time of the server process per second of run (100% = one core);");
     console.log("  loadgen CPU: the same for autocannon; spread: (max - min) / median over the rounds");

@@ -58,9 +58,7 @@ const HEADER = `<!--
  * go, and so does every alternative that refers to them.
  */
 function withoutRecoveryRules(rules) {
-  const refersToRecovery = (production) =>
-    (production.type === "NonTerminal" && RECOVERY_ONLY_RULES.has(production.name)) ||
-    (production.definition ?? []).some(refersToRecovery);
+  const refersToRecovery = (production) => (production.type === "NonTerminal" && RECOVERY_ONLY_RULES.has(production.name)) || (production.definition ?? []).some(refersToRecovery);
   const strip = (production) => {
     if (production.type === "NonTerminal" && RECOVERY_ONLY_RULES.has(production.name)) {
       throw new Error(`${production.name} is referred to outside an alternation; cannot leave it out of the diagrams`);
@@ -75,13 +73,13 @@ function withoutRecoveryRules(rules) {
       return { ...production, label: production.label.slice(1, -1) };
     }
     if (production.definition === undefined) return production;
-    const definition =
-      production.type === "Alternation"
-        ? production.definition.filter((alternative) => !refersToRecovery(alternative))
-        : production.definition;
+    const definition = production.type === "Alternation" ? production.definition.filter((alternative) => !refersToRecovery(alternative)) : production.definition;
     return { ...production, definition: definition.map(strip) };
   };
-  const kept = rules.filter((rule) => !RECOVERY_ONLY_RULES.has(rule.name)).map(strip).map(withNormativeVerdict);
+  const kept = rules
+    .filter((rule) => !RECOVERY_ONLY_RULES.has(rule.name))
+    .map(strip)
+    .map(withNormativeVerdict);
   const text = JSON.stringify(kept);
   for (const name of RECOVERY_ONLY_RULES) {
     if (text.includes(`"${name}"`)) throw new Error(`${name} is still in the serialized grammar`);
@@ -140,25 +138,10 @@ export function renderDiagrams() {
     .join("\n")
     .trim();
   html = replaceOnce(html, /^<!-- This is a generated file -->\n<!DOCTYPE html>\n/, `<!DOCTYPE html>\n${HEADER}\n`, "header");
-  html = replaceOnce(
-    html,
-    /<meta charset="utf-8">\n/,
-    (meta) => `${meta}<title>The mission language: syntax diagrams</title>\n`,
-    "charset",
-  );
+  html = replaceOnce(html, /<meta charset="utf-8">\n/, (meta) => `${meta}<title>The mission language: syntax diagrams</title>\n`, "charset");
   const resource = (attribute) => new RegExp(`${attribute}='${RESOURCE_BASE}([^']+)'`);
-  html = replaceOnce(
-    html,
-    new RegExp(`<link rel='stylesheet' ${resource("href").source}>`, "g"),
-    (_, path) => `<style>\n${origin(path)}\n${chevrotainFile(path)}</style>`,
-    "style sheet",
-  );
-  html = replaceOnce(
-    html,
-    new RegExp(`<script ${resource("src").source}></script>`, "g"),
-    (_, path) => `<script>\n${origin(path)}\n${chevrotainFile(path)}</script>`,
-    "script",
-  );
+  html = replaceOnce(html, new RegExp(`<link rel='stylesheet' ${resource("href").source}>`, "g"), (_, path) => `<style>\n${origin(path)}\n${chevrotainFile(path)}</style>`, "style sheet");
+  html = replaceOnce(html, new RegExp(`<script ${resource("src").source}></script>`, "g"), (_, path) => `<script>\n${origin(path)}\n${chevrotainFile(path)}</script>`, "script");
   if (html.includes(RESOURCE_BASE)) throw new Error("chevrotain's diagrams page refers to a resource that was not inlined");
   return `${html}\n`;
 }

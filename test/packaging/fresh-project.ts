@@ -33,7 +33,7 @@ function userEnvironment(extra: Record<string, string>): NodeJS.ProcessEnv {
 export function run(cwd: string, command: string, args: string[], env: Record<string, string> = {}): Promise<CommandResult> {
   return new Promise((resolve, reject) => {
     execFile(command, args, { cwd, env: userEnvironment(env), maxBuffer: 64 * 1024 * 1024, timeout: 300_000 }, (error, stdout, stderr) => {
-      if (error !== null && typeof error.code !== "number") reject(error);
+      if (error !== null && typeof error.code !== "number") reject(new Error(`${command} could not run: ${error.message}`, { cause: error }));
       else resolve({ status: error === null ? 0 : Number(error.code), stdout, stderr });
     });
   });

@@ -19,7 +19,7 @@ const packages: Record<string, string> = {
   "@temporal/compiler": "compiler",
   "@temporal/server": "server",
   "prettier-plugin-mission": "prettier-plugin-mission",
-  "temporalc": "cli",
+  temporalc: "cli",
   "unplugin-mission": "unplugin-mission",
 };
 const repositoryUrl = "git+https://github.com/temporal-permission/temporalc.git";

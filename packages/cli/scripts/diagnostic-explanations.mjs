@@ -24,9 +24,7 @@ export function diagnosticExplanations(markdown) {
     }
     current.lines.push(fenced ? `    ${line}`.trimEnd() : line.replace(/\*\*([^*]+)\*\*/g, "$1"));
   }
-  return Object.fromEntries(
-    Object.entries(explanations).map(([code, { title, severity, lines }]) => [code, { title, severity, text: lines.join("\n").trim() }]),
-  );
+  return Object.fromEntries(Object.entries(explanations).map(([code, { title, severity, lines }]) => [code, { title, severity, text: lines.join("\n").trim() }]));
 }
 
 export function readDiagnosticExplanations(docsUrl) {

@@ -18,7 +18,9 @@ function packageFolder(input) {
 }
 
 function licenceText(folder, name) {
-  const file = readdirSync(folder).filter((entry) => licenceFileName.test(entry)).sort()[0];
+  const file = readdirSync(folder)
+    .filter((entry) => licenceFileName.test(entry))
+    .sort()[0];
   if (file === undefined) {
     throw new Error(`${name} is bundled into the CLI but ships no licence file: its notice cannot be reproduced`);
   }
@@ -41,12 +43,8 @@ export function bundledPackages(metafile, workingDir) {
 }
 
 export function renderNotices(packages) {
-  const header =
-    "temporalc bundles the following third-party packages into dist/.\n" +
-    "Their licences follow, one section per package.\n";
-  const sections = packages.map(
-    ({ name, version, license, text }) => `${"=".repeat(72)}\n${name}@${version} (${license})\n${"=".repeat(72)}\n\n${text}\n`,
-  );
+  const header = "temporalc bundles the following third-party packages into dist/.\n" + "Their licences follow, one section per package.\n";
+  const sections = packages.map(({ name, version, license, text }) => `${"=".repeat(72)}\n${name}@${version} (${license})\n${"=".repeat(72)}\n\n${text}\n`);
   return [header, ...sections].join("\n");
 }
 

@@ -112,7 +112,10 @@ describe("temporalc explain", () => {
     expect(result.stdout.split("\n")[0]).toBe("M303: phase windows never overlap (error)");
     const section = docs.slice(docs.indexOf("## M303"), docs.indexOf("## M400"));
     // Every prose line of the section, and the example's lines (indented), as the docs say them.
-    for (const line of section.split("\n").slice(1).filter((l) => l !== "" && !l.startsWith("```"))) {
+    for (const line of section
+      .split("\n")
+      .slice(1)
+      .filter((l) => l !== "" && !l.startsWith("```"))) {
       expect(result.stdout).toContain(line.replace(/\*\*([^*]+)\*\*/g, "$1"));
     }
     expect(runCli(["explain", "m303"]).stdout).toBe(result.stdout);
@@ -136,7 +139,13 @@ describe("temporalc completion", () => {
     const script = runCli(["completion", "bash"]).stdout;
     writeFileSync(join(folder.current(), "completion.bash"), script);
     const complete = (words: string[]) =>
-      execFileSync("bash", ["-c", `source completion.bash; COMP_WORDS=(${words.map((w) => `'${w}'`).join(" ")}); COMP_CWORD=${words.length - 1}; _temporalc; printf '%s\\n' "\${COMPREPLY[@]}"`], { cwd: folder.current(), encoding: "utf8" }).trim().split("\n");
+      execFileSync(
+        "bash",
+        ["-c", `source completion.bash; COMP_WORDS=(${words.map((w) => `'${w}'`).join(" ")}); COMP_CWORD=${words.length - 1}; _temporalc; printf '%s\\n' "\${COMPREPLY[@]}"`],
+        { cwd: folder.current(), encoding: "utf8" },
+      )
+        .trim()
+        .split("\n");
     expect(execFileSync("bash", ["-c", "source completion.bash; complete -p temporalc"], { cwd: folder.current(), encoding: "utf8" })).toContain("-F _temporalc temporalc");
     expect(complete(["temporalc", ""])).toEqual(expect.arrayContaining(["check", "compile", "run", "fmt", "ledger", "explain", "completion", "init"]));
     expect(complete(["temporalc", "check", "--"])).toEqual(expect.arrayContaining(["--json", "--quiet", "--watch", "--stdin-filepath", "--max-warnings"]));

@@ -17,7 +17,10 @@ function markingTasks(): { args: string[]; marker: string } {
   const n = ++markers;
   const marker = join(scratch, `marker-${n}`);
   const module = join(scratch, `tasks-${n}.mjs`);
-  writeFileSync(module, `import { writeFileSync } from "node:fs";\nexport const snapshot_db = () => writeFileSync(${JSON.stringify(marker)}, "ran");\nexport const upload_offsite = () => {};\n`);
+  writeFileSync(
+    module,
+    `import { writeFileSync } from "node:fs";\nexport const snapshot_db = () => writeFileSync(${JSON.stringify(marker)}, "ran");\nexport const upload_offsite = () => {};\n`,
+  );
   return { args: ["run", "examples/nightly-backup.mission", "--tasks", module, "--carbon", "1"], marker };
 }
 

@@ -112,7 +112,12 @@ describe("temporalc run --json prints one object for every way a run stops", () 
   };
 
   it("for usage errors found after parsing", () => {
-    expect(stopped(["run", "examples/ops.mission", "--mission", "nope"], 2).error).toMatchObject({ code: "MISSION_NOT_FOUND", message: expect.stringContaining(`no mission named "nope"`), executed: [], anchors: [] });
+    expect(stopped(["run", "examples/ops.mission", "--mission", "nope"], 2).error).toMatchObject({
+      code: "MISSION_NOT_FOUND",
+      message: expect.stringContaining(`no mission named "nope"`),
+      executed: [],
+      anchors: [],
+    });
     expect(stopped(["run", "no-such.mission"], 2).error).toMatchObject({ code: "FILE_UNREADABLE" });
     expect(stopped(["run", "examples/ops.mission", "--tasks", "missing.mjs"], 2).error).toMatchObject({ code: "TASKS_NOT_LOADED", message: expect.stringContaining("no such module") });
     expect(stopped(["run", "examples/ops.mission", "--at", "2026-02-30"], 2).error).toMatchObject({ code: "INVALID_TIME" });
@@ -133,7 +138,10 @@ describe("temporalc run --json prints one object for every way a run stops", () 
 
   it("for a failing task: what ran and the receipts anchored before it, and the missions before it", () => {
     const file = join(scratch, "two.mission");
-    writeFileSync(file, "@temporal v4.6.2\nmission first { on ALLOW { execute ping anchor TSAE -> clockchain } }\nmission second { on ALLOW { anchor TSAE -> clockchain execute ping execute fail } }\n");
+    writeFileSync(
+      file,
+      "@temporal v4.6.2\nmission first { on ALLOW { execute ping anchor TSAE -> clockchain } }\nmission second { on ALLOW { anchor TSAE -> clockchain execute ping execute fail } }\n",
+    );
     const module = join(scratch, "failing.mjs");
     writeFileSync(module, `export const ping = () => {}; export const fail = () => { throw new Error("disk full"); };\n`);
     const { error, results } = stopped(["run", file, "--tasks", module, "--at", "2026-11-22T23:30:00Z", "--home", home], 1);

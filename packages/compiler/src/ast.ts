@@ -132,12 +132,4 @@ export interface Comment {
   range: SourceRange;
 }
 
-export type Node =
-  | MissionFile
-  | Directive
-  | Mission
-  | MissionItem
-  | Statement
-  | Identifier
-  | NumberLiteral
-  | Comment;
+export type Node = MissionFile | Directive | Mission | MissionItem | Statement | Identifier | NumberLiteral | Comment;

@@ -71,10 +71,7 @@ function checkDirectives(ast: MissionFile, report: Reporter): void {
     if (code === null || zone !== null) continue;
     const suggestion = closestMatch(code.name, ZONE_CODES);
     report("M204", code.range, `unknown zone \`${code.name}\``, {
-      help:
-        suggestion === undefined
-          ? "zones are Z0 to Z11: zone n reads the phase at UTC + 2n hours"
-          : `did you mean \`${suggestion}\`? Zones are Z0 to Z11`,
+      help: suggestion === undefined ? "zones are Z0 to Z11: zone n reads the phase at UTC + 2n hours" : `did you mean \`${suggestion}\`? Zones are Z0 to Z11`,
     });
   }
   const firstMission = ast.missions[0];
@@ -176,9 +173,14 @@ function checkMission(mission: Mission, report: Reporter): void {
   checkHandlers(mission, handlers, report);
   const anchors = handlers.some((h) => h.body.some((s) => s.kind === "AnchorStatement"));
   if (anchors && mission.name.name.length > MAX_ANCHORING_NAME_LENGTH) {
-    report("M506", mission.name.range, `the name of mission \`${mission.name.name.slice(0, 20)}…\` is ${mission.name.name.length} characters long; a mission that anchors receipts may have at most ${MAX_ANCHORING_NAME_LENGTH}`, {
-      help: "receipts name their mission in the scope `missions.<name>.v1`, which is limited to 128 characters; shorten the name",
-    });
+    report(
+      "M506",
+      mission.name.range,
+      `the name of mission \`${mission.name.name.slice(0, 20)}…\` is ${mission.name.name.length} characters long; a mission that anchors receipts may have at most ${MAX_ANCHORING_NAME_LENGTH}`,
+      {
+        help: "receipts name their mission in the scope `missions.<name>.v1`, which is limited to 128 characters; shorten the name",
+      },
+    );
   }
 }
 
@@ -251,7 +253,13 @@ function checkCarbon(carbons: CarbonRequirement[], report: Reporter): void {
       });
     }
   }
-  reportIneffective(carbons.filter((r) => r.threshold.value > 0), strictestCarbon, "M402", (r) => `carbon ${r.operator} ${r.threshold.raw}`, report);
+  reportIneffective(
+    carbons.filter((r) => r.threshold.value > 0),
+    strictestCarbon,
+    "M402",
+    (r) => `carbon ${r.operator} ${r.threshold.raw}`,
+    report,
+  );
 }
 
 function checkHsBloch(hsBlochs: HsBlochRequirement[], report: Reporter): void {

@@ -1,14 +1,4 @@
-import type {
-  CarbonRequirement,
-  Handler,
-  HsBlochRequirement,
-  Mission,
-  MissionFile,
-  PhaseRequirement,
-  Position,
-  Statement,
-  Verdict,
-} from "./ast.js";
+import type { CarbonRequirement, Handler, HsBlochRequirement, Mission, MissionFile, PhaseRequirement, Position, Statement, Verdict } from "./ast.js";
 import { bindingName, isExportable, propertyKey } from "./js-names.js";
 import { SourceMapBuilder, type SourceMapV3 } from "./source-map.js";
 import { strictestCarbon, strictestHsBloch } from "./requirements.js";
@@ -110,7 +100,11 @@ function emitMission(out: Output, mission: Mission, zone: number, format: "esm" 
   emitCheck(out, phases, carbon, hsBloch);
   out.line("  on: {");
   for (const verdict of VERDICTS) {
-    emitBlock(out, verdict, mission.items.find((i): i is Handler => i.kind === "Handler" && i.verdict === verdict));
+    emitBlock(
+      out,
+      verdict,
+      mission.items.find((i): i is Handler => i.kind === "Handler" && i.verdict === verdict),
+    );
   }
   out.line("  },");
   out.line("});");
@@ -143,12 +137,7 @@ function emitThresholdData(out: Output, key: string, requirement: CarbonRequirem
   out.mapped(`    ${key}: ${literal},`, "{", requirement.range.start);
 }
 
-function emitCheck(
-  out: Output,
-  phases: PhaseRequirement[],
-  carbon: CarbonRequirement | undefined,
-  hsBloch: HsBlochRequirement | undefined,
-): void {
+function emitCheck(out: Output, phases: PhaseRequirement[], carbon: CarbonRequirement | undefined, hsBloch: HsBlochRequirement | undefined): void {
   const measures = [carbon === undefined ? "" : "carbon", hsBloch === undefined ? "" : "hsBloch"].filter(Boolean);
   const parameters = measures.length === 0 ? (phases.length === 0 ? "" : "ctx") : `ctx, { ${measures.join(", ")} }`;
   out.line(`  check(${parameters}) {`);

@@ -65,13 +65,7 @@ export interface DiagnosticDetails {
   notes?: DiagnosticNote[];
 }
 
-export function diagnostic(
-  code: DiagnosticCode,
-  file: string,
-  range: SourceRange,
-  message: string,
-  details: DiagnosticDetails = {},
-): Diagnostic {
+export function diagnostic(code: DiagnosticCode, file: string, range: SourceRange, message: string, details: DiagnosticDetails = {}): Diagnostic {
   const result: Diagnostic = { code, severity: DIAGNOSTIC_CODES[code].severity, message, file, range };
   if (details.help !== undefined) result.help = details.help;
   if (details.notes !== undefined && details.notes.length > 0) result.notes = details.notes;
@@ -80,11 +74,7 @@ export function diagnostic(
 
 /** Orders diagnostics by position, then code, so output never depends on discovery order. */
 export function compareDiagnostics(a: Diagnostic, b: Diagnostic): number {
-  return (
-    a.range.start.offset - b.range.start.offset ||
-    a.range.end.offset - b.range.end.offset ||
-    (a.code < b.code ? -1 : a.code > b.code ? 1 : 0)
-  );
+  return a.range.start.offset - b.range.start.offset || a.range.end.offset - b.range.end.offset || (a.code < b.code ? -1 : a.code > b.code ? 1 : 0);
 }
 
 export function hasErrors(diagnostics: readonly Diagnostic[]): boolean {

@@ -1,25 +1,5 @@
-import {
-  EmbeddedActionsParser,
-  EOF,
-  tokenMatcher,
-  type IParserErrorMessageProvider,
-  type IRecognitionException,
-  type IToken,
-  type TokenType,
-} from "chevrotain";
-import type {
-  AnchorDirective,
-  Directive,
-  Handler,
-  Identifier,
-  Mission,
-  NumberLiteral,
-  Position,
-  Requirement,
-  SourceRange,
-  Statement,
-  VersionDirective,
-} from "./ast.js";
+import { EmbeddedActionsParser, EOF, tokenMatcher, type IParserErrorMessageProvider, type IRecognitionException, type IToken, type TokenType } from "chevrotain";
+import type { AnchorDirective, Directive, Handler, Identifier, Mission, NumberLiteral, Position, Requirement, SourceRange, Statement, VersionDirective } from "./ast.js";
 import { diagnostic, type Diagnostic } from "./diagnostics.js";
 import * as tokens from "./tokens.js";
 import { closestMatch } from "./suggest.js";
@@ -81,18 +61,25 @@ class ExpectedTokensMessages implements IParserErrorMessageProvider {
   }
 
   buildNoViableAltMessage({ expectedPathsPerAlt, ruleName }: { expectedPathsPerAlt: TokenType[][][]; ruleName: string }): string {
-    return this.#count(encodeExpected(expectedPathsPerAlt.flatMap((paths) => paths.map((path) => path[0])), ruleName));
+    return this.#count(
+      encodeExpected(
+        expectedPathsPerAlt.flatMap((paths) => paths.map((path) => path[0])),
+        ruleName,
+      ),
+    );
   }
 
   buildEarlyExitMessage({ expectedIterationPaths, ruleName }: { expectedIterationPaths: TokenType[][]; ruleName: string }): string {
-    return this.#count(encodeExpected(expectedIterationPaths.map((path) => path[0]), ruleName));
+    return this.#count(
+      encodeExpected(
+        expectedIterationPaths.map((path) => path[0]),
+        ruleName,
+      ),
+    );
   }
 }
 
-const TOKEN_TYPES_BY_NAME = new Map<string, TokenType>([
-  ...tokens.allTokens.map((type): [string, TokenType] => [type.name, type]),
-  [EOF.name, EOF],
-]);
+const TOKEN_TYPES_BY_NAME = new Map<string, TokenType>([...tokens.allTokens.map((type): [string, TokenType] => [type.name, type]), [EOF.name, EOF]]);
 
 export function expectedTokens(exception: IRecognitionException): TokenType[] {
   return exception.message
@@ -229,19 +216,12 @@ export class MissionParser extends EmbeddedActionsParser {
   private unknownDirective = this.RULE("UnknownDirective", (): void => {
     const directive = this.CONSUME(tokens.UnknownDirective);
     this.OPTION(() => {
-      this.OR([
-        { ALT: () => this.CONSUME(tokens.Identifier) },
-        { ALT: () => this.CONSUME(tokens.Version) },
-        { ALT: () => this.CONSUME(tokens.NumberToken) },
-      ]);
+      this.OR([{ ALT: () => this.CONSUME(tokens.Identifier) }, { ALT: () => this.CONSUME(tokens.Version) }, { ALT: () => this.CONSUME(tokens.NumberToken) }]);
     });
     this.ACTION(() => {
       const suggestion = closestMatch(directive.image, tokens.DIRECTIVES);
       this.#report("M205", directive, `unknown directive \`${directive.image}\``, {
-        help:
-          suggestion === undefined
-            ? "the directives are `@temporal v<version>` and `@anchor Z<n>`"
-            : `did you mean \`${suggestion}\`?`,
+        help: suggestion === undefined ? "the directives are `@temporal v<version>` and `@anchor Z<n>`" : `did you mean \`${suggestion}\`?`,
       });
     });
   });
@@ -259,10 +239,7 @@ export class MissionParser extends EmbeddedActionsParser {
     });
     this.CONSUME(tokens.LCurly);
     this.MANY(() => {
-      this.OR([
-        { ALT: () => this.SUBRULE(this.requirement, { ARGS: [mission] }) },
-        { ALT: () => this.SUBRULE(this.handler, { ARGS: [mission] }) },
-      ]);
+      this.OR([{ ALT: () => this.SUBRULE(this.requirement, { ARGS: [mission] }) }, { ALT: () => this.SUBRULE(this.handler, { ARGS: [mission] }) }]);
     });
     this.CONSUME(tokens.RCurly);
     this.ACTION(() => {
@@ -305,10 +282,7 @@ export class MissionParser extends EmbeddedActionsParser {
     "CarbonCondition",
     (keyword: IToken): Requirement | undefined => {
       this.CONSUME(tokens.Carbon);
-      const operator = this.OR([
-        { ALT: () => this.CONSUME(tokens.Less) },
-        { ALT: () => this.CONSUME(tokens.LessEqual) },
-      ]);
+      const operator = this.OR([{ ALT: () => this.CONSUME(tokens.Less) }, { ALT: () => this.CONSUME(tokens.LessEqual) }]);
       const value = this.CONSUME(tokens.NumberToken);
       return this.ACTION(() => {
         const threshold = this.#number(value);
@@ -324,10 +298,7 @@ export class MissionParser extends EmbeddedActionsParser {
     "HsBlochCondition",
     (keyword: IToken): Requirement | undefined => {
       this.CONSUME(tokens.HsBloch);
-      const operator = this.OR([
-        { ALT: () => this.CONSUME(tokens.GreaterEqual) },
-        { ALT: () => this.CONSUME(tokens.Greater) },
-      ]);
+      const operator = this.OR([{ ALT: () => this.CONSUME(tokens.GreaterEqual) }, { ALT: () => this.CONSUME(tokens.Greater) }]);
       const value = this.CONSUME(tokens.NumberToken);
       return this.ACTION(() => {
         const threshold = this.#number(value);
@@ -371,11 +342,7 @@ export class MissionParser extends EmbeddedActionsParser {
         ALT: () => {
           const keyword = this.CONSUME(tokens.Execute);
           const task = this.#name();
-          return this.ACTION(() =>
-            task === undefined
-              ? undefined
-              : { kind: "ExecuteStatement" as const, task: this.#identifier(task), range: this.#rangeFrom(keyword) },
-          );
+          return this.ACTION(() => (task === undefined ? undefined : { kind: "ExecuteStatement" as const, task: this.#identifier(task), range: this.#rangeFrom(keyword) }));
         },
       },
       {

@@ -31,11 +31,7 @@ export function parseFile(source: string, filename: string): ParseResult & { unc
   sharedParser ??= new MissionParser();
   const parsed = sharedParser.parseTokens(scanned.tokens, filename);
 
-  const diagnostics = [
-    ...lexicalDiagnostics(source, scanned, filename),
-    ...parsed.diagnostics,
-    ...syntaxDiagnostics(parsed.errors, scanned.end, filename),
-  ];
+  const diagnostics = [...lexicalDiagnostics(source, scanned, filename), ...parsed.diagnostics, ...syntaxDiagnostics(parsed.errors, scanned.end, filename)];
   if (parsed.abandonedAt !== undefined) {
     const token = parsed.abandonedAt;
     const range = token.tokenType === EOF ? { start: scanned.end, end: scanned.end } : tokenRange(token);

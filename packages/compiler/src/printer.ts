@@ -15,9 +15,7 @@ export function print(ast: MissionFile): string {
 }
 
 function printDirective(directive: Directive): string {
-  return directive.kind === "VersionDirective"
-    ? `@temporal ${directive.version?.raw ?? ""}`
-    : `@anchor ${directive.code?.name ?? ""}`;
+  return directive.kind === "VersionDirective" ? `@temporal ${directive.version?.raw ?? ""}` : `@anchor ${directive.code?.name ?? ""}`;
 }
 
 function printItem(item: MissionItem): string {

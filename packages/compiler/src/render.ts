@@ -55,14 +55,7 @@ function renderOne(d: Diagnostic, lines: LineMap, color: boolean, explainCommand
   return `${out.join("\n")}\n`;
 }
 
-function frame(
-  file: string,
-  range: SourceRange,
-  lines: LineMap,
-  gutterWidth: number,
-  style: Severity | "note",
-  paint: (style: Style, text: string) => string,
-): string[] {
+function frame(file: string, range: SourceRange, lines: LineMap, gutterWidth: number, style: Severity | "note", paint: (style: Style, text: string) => string): string[] {
   const { line, column } = range.start;
   const pad = " ".repeat(gutterWidth);
   const full = printable(lines.lineText(line));

@@ -58,12 +58,7 @@ export class SourceMapBuilder {
         previousColumn = 0;
         line++;
       }
-      current.push(
-        vlq(segment.generatedColumn - previousColumn) +
-          vlq(0) +
-          vlq(segment.sourceLine - previousSourceLine) +
-          vlq(segment.sourceColumn - previousSourceColumn),
-      );
+      current.push(vlq(segment.generatedColumn - previousColumn) + vlq(0) + vlq(segment.sourceLine - previousSourceLine) + vlq(segment.sourceColumn - previousSourceColumn));
       previousColumn = segment.generatedColumn;
       previousSourceLine = segment.sourceLine;
       previousSourceColumn = segment.sourceColumn;

@@ -108,15 +108,7 @@ function isWhitespace(code: number): boolean {
   if (code <= SPACE) return code === SPACE || (code >= TAB && code <= CARRIAGE_RETURN);
   if (code < 0xa0) return false;
   return (
-    code === 0xa0 ||
-    code === 0x1680 ||
-    (code >= 0x2000 && code <= 0x200a) ||
-    code === 0x2028 ||
-    code === 0x2029 ||
-    code === 0x202f ||
-    code === 0x205f ||
-    code === 0x3000 ||
-    code === 0xfeff
+    code === 0xa0 || code === 0x1680 || (code >= 0x2000 && code <= 0x200a) || code === 0x2028 || code === 0x2029 || code === 0x202f || code === 0x205f || code === 0x3000 || code === 0xfeff
   );
 }
 

@@ -142,22 +142,8 @@ export const allTokens: TokenType[] = [
   Greater,
 ];
 
-export const KEYWORD_TOKENS: readonly TokenType[] = [
-  Mission,
-  Require,
-  Phase,
-  Carbon,
-  HsBloch,
-  On,
-  Allow,
-  Deny,
-  Execute,
-  Anchor,
-  Tsae,
-  Clockchain,
-];
+export const KEYWORD_TOKENS: readonly TokenType[] = [Mission, Require, Phase, Carbon, HsBloch, On, Allow, Deny, Execute, Anchor, Tsae, Clockchain];
 
 export const KEYWORDS: readonly string[] = KEYWORD_TOKENS.map((type) => type.name);
 
 export const DIRECTIVES: readonly string[] = ["@temporal", "@anchor"];
-

@@ -1,17 +1,5 @@
 import fc from "fast-check";
-import type {
-  AnchorDirective,
-  Directive,
-  Handler,
-  Identifier,
-  Mission,
-  MissionFile,
-  MissionItem,
-  NumberLiteral,
-  SourceRange,
-  Statement,
-  VersionDirective,
-} from "../src/ast.js";
+import type { AnchorDirective, Directive, Handler, Identifier, Mission, MissionFile, MissionItem, NumberLiteral, SourceRange, Statement, VersionDirective } from "../src/ast.js";
 import { KEYWORDS } from "../src/tokens.js";
 
 /**
@@ -28,20 +16,16 @@ export const nameArb: fc.Arbitrary<string> = fc.oneof(
 const identifier = (name: string): Identifier => ({ kind: "Identifier", name, range });
 
 export const numberArb = (min: number, max: number): fc.Arbitrary<NumberLiteral> =>
-  fc
-    .tuple(fc.integer({ min, max }), fc.option(fc.stringMatching(/^[0-9]{1,4}$/), { nil: undefined }))
-    .map(([whole, fraction]) => {
-      const raw = fraction === undefined ? String(whole) : `${whole}.${fraction}`;
-      return { kind: "NumberLiteral", value: Number(raw), raw, range };
-    });
-
-const versionArb: fc.Arbitrary<VersionDirective> = fc
-  .tuple(fc.nat(20), fc.option(fc.nat(20), { nil: null }), fc.option(fc.nat(20), { nil: null }))
-  .map(([major, minor, patch]) => {
-    const p = minor === null ? null : patch;
-    const raw = `v${major}${minor === null ? "" : `.${minor}`}${p === null ? "" : `.${p}`}`;
-    return { kind: "VersionDirective", version: { raw, major, minor, patch: p }, range };
+  fc.tuple(fc.integer({ min, max }), fc.option(fc.stringMatching(/^[0-9]{1,4}$/), { nil: undefined })).map(([whole, fraction]) => {
+    const raw = fraction === undefined ? String(whole) : `${whole}.${fraction}`;
+    return { kind: "NumberLiteral", value: Number(raw), raw, range };
   });
+
+const versionArb: fc.Arbitrary<VersionDirective> = fc.tuple(fc.nat(20), fc.option(fc.nat(20), { nil: null }), fc.option(fc.nat(20), { nil: null })).map(([major, minor, patch]) => {
+  const p = minor === null ? null : patch;
+  const raw = `v${major}${minor === null ? "" : `.${minor}`}${p === null ? "" : `.${p}`}`;
+  return { kind: "VersionDirective", version: { raw, major, minor, patch: p }, range };
+});
 
 const anchorArb: fc.Arbitrary<AnchorDirective> = fc
   .oneof(
@@ -56,23 +40,13 @@ const statementArb: fc.Arbitrary<Statement> = fc.oneof(
 );
 
 const itemArb: fc.Arbitrary<MissionItem> = fc.oneof(
-  fc
-    .tuple(numberArb(-20, 400), numberArb(-20, 400))
-    .map(([start, end]): MissionItem => ({ kind: "PhaseRequirement", start, end, range })),
-  fc
-    .tuple(fc.constantFrom("<" as const, "<=" as const), numberArb(-10, 2000))
-    .map(([operator, threshold]): MissionItem => ({ kind: "CarbonRequirement", operator, threshold, range })),
-  fc
-    .tuple(fc.constantFrom(">=" as const, ">" as const), numberArb(-1, 2))
-    .map(([operator, threshold]): MissionItem => ({ kind: "HsBlochRequirement", operator, threshold, range })),
-  fc
-    .tuple(fc.constantFrom("ALLOW" as const, "DENY" as const), fc.array(statementArb, { maxLength: 4 }))
-    .map(([verdict, body]): Handler => ({ kind: "Handler", verdict, body, range })),
+  fc.tuple(numberArb(-20, 400), numberArb(-20, 400)).map(([start, end]): MissionItem => ({ kind: "PhaseRequirement", start, end, range })),
+  fc.tuple(fc.constantFrom("<" as const, "<=" as const), numberArb(-10, 2000)).map(([operator, threshold]): MissionItem => ({ kind: "CarbonRequirement", operator, threshold, range })),
+  fc.tuple(fc.constantFrom(">=" as const, ">" as const), numberArb(-1, 2)).map(([operator, threshold]): MissionItem => ({ kind: "HsBlochRequirement", operator, threshold, range })),
+  fc.tuple(fc.constantFrom("ALLOW" as const, "DENY" as const), fc.array(statementArb, { maxLength: 4 })).map(([verdict, body]): Handler => ({ kind: "Handler", verdict, body, range })),
 );
 
-const missionArb: fc.Arbitrary<Mission> = fc
-  .tuple(nameArb, fc.array(itemArb, { maxLength: 6 }))
-  .map(([name, items]) => ({ kind: "Mission", name: identifier(name), items, range }));
+const missionArb: fc.Arbitrary<Mission> = fc.tuple(nameArb, fc.array(itemArb, { maxLength: 6 })).map(([name, items]) => ({ kind: "Mission", name: identifier(name), items, range }));
 
 export const missionFileArb: fc.Arbitrary<MissionFile> = fc
   .tuple(fc.array(fc.oneof(versionArb, anchorArb) as fc.Arbitrary<Directive>, { maxLength: 3 }), fc.array(missionArb, { maxLength: 4 }))
@@ -96,7 +70,10 @@ export const validMissionFileArb: fc.Arbitrary<MissionFile> = fc
     fc.array(
       fc.record({
         sharedPoint: fc.nat(359_999),
-        spans: fc.array(fc.tuple(fc.nat(179_999), fc.nat(179_999)).filter(([a, b]) => a + b > 0), { maxLength: 2 }),
+        spans: fc.array(
+          fc.tuple(fc.nat(179_999), fc.nat(179_999)).filter(([a, b]) => a + b > 0),
+          { maxLength: 2 },
+        ),
         carbon: fc.option(fc.tuple(fc.constantFrom("<" as const, "<=" as const), fc.integer({ min: 1, max: 1_200_000 })), { nil: undefined }),
         hsBloch: fc.option(fc.tuple(fc.constantFrom(">=" as const, ">" as const), fc.integer({ min: 0, max: 999 })), { nil: undefined }),
         allow: fc.uniqueArray(nameArb, { maxLength: 3 }),

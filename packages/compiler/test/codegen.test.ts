@@ -112,7 +112,9 @@ describe("generated modules at run time", () => {
     const fixture = valid.find((f) => f.name === "keywords-as-names.mission")!;
     for (const format of ["esm", "cjs"] as const) {
       // A plain Node process: test runners wrap module namespaces in objects where `__proto__` is special.
-      const shape = JSON.parse(execFileSync(process.execPath, ["--input-type=module", "-e", NAMESPACE_SHAPE, writeGenerated(fixture.source, format), format], { encoding: "utf8" })) as unknown;
+      const shape = JSON.parse(
+        execFileSync(process.execPath, ["--input-type=module", "-e", NAMESPACE_SHAPE, writeGenerated(fixture.source, format), format], { encoding: "utf8" }),
+      ) as unknown;
       expect(shape, format).toEqual({
         missionKeys: ["carbon", "default", "__proto__", "constructor", "new"],
         frozen: true,
@@ -127,7 +129,10 @@ describe("generated modules at run time", () => {
   it("keeps working, in both formats, for names that collide with the module's own bindings", () => {
     const fixture = valid.find((f) => f.name === "names-that-clash.mission")!;
     for (const format of ["esm", "cjs"] as const) {
-      const shape = JSON.parse(execFileSync(process.execPath, ["--input-type=module", "-e", NAMESPACE_SHAPE, writeGenerated(fixture.source, format), format], { encoding: "utf8" })) as { missionKeys: string[]; namedExports: string[] };
+      const shape = JSON.parse(execFileSync(process.execPath, ["--input-type=module", "-e", NAMESPACE_SHAPE, writeGenerated(fixture.source, format), format], { encoding: "utf8" })) as {
+        missionKeys: string[];
+        namedExports: string[];
+      };
       expect(shape, format).toMatchObject({
         missionKeys: ["__filename", "__dirname", "__esModule", "allow", "xdefineMission", "Object"],
         namedExports: ["Object", "__dirname", "__filename", "allow", "xdefineMission"],
@@ -153,7 +158,12 @@ describe("generated modules at run time", () => {
           }
         }
         for (const at of instants) {
-          for (const [carbon, hsBloch] of [[undefined, undefined], [100, 0.95], [250, 0.92], [5000, 0]] as const) {
+          for (const [carbon, hsBloch] of [
+            [undefined, undefined],
+            [100, 0.95],
+            [250, 0.92],
+            [5000, 0],
+          ] as const) {
             const decision = await runtime.evaluate({ clock: () => at, carbon, hsBloch });
             expect(decision.ctx.unix_ms).toBe(at);
             const expected = referenceDecision(ast, mission, at, carbon, hsBloch);
@@ -169,7 +179,14 @@ describe("generated modules at run time", () => {
     await fc.assert(
       fc.asyncProperty(
         validMissionFileArb,
-        fc.array(fc.record({ at: fc.integer({ min: 0, max: 4_000_000_000_000 }), carbon: fc.option(fc.double({ min: 0, max: 1500, noNaN: true }), { nil: undefined }), hsBloch: fc.option(fc.double({ min: 0, max: 1, noNaN: true }), { nil: undefined }) }), { minLength: 1, maxLength: 8 }),
+        fc.array(
+          fc.record({
+            at: fc.integer({ min: 0, max: 4_000_000_000_000 }),
+            carbon: fc.option(fc.double({ min: 0, max: 1500, noNaN: true }), { nil: undefined }),
+            hsBloch: fc.option(fc.double({ min: 0, max: 1, noNaN: true }), { nil: undefined }),
+          }),
+          { minLength: 1, maxLength: 8 },
+        ),
         async (ast, probes) => {
           const { exports } = await compileAndImport(print(ast));
           for (const mission of ast.missions) {
@@ -255,7 +272,7 @@ mission nightly_backup {
   it("runs nothing when a task is missing, and names every missing task", async () => {
     const { exports } = await compileAndImport(source, { filename: "nightly.mission" });
     const ran: string[] = [];
-    const run = exports.missions["nightly_backup"]!.run({ clock: () => night, carbon: 1, sdk: authority, tasks: { toString: () => ran.push("x") } as never });
+    const run = exports.missions["nightly_backup"]!.run({ clock: () => night, carbon: 1, sdk: authority, tasks: { toString: () => ran.push("x") } });
     await expect(run).rejects.toMatchObject({ code: "MISSING_TASKS", missing: ["snapshot_db", "upload_offsite"] });
     expect(ran).toEqual([]);
   });
@@ -263,7 +280,10 @@ mission nightly_backup {
   it("runs a task named __proto__, written as a plain key as the declarations allow, or as a computed one", async () => {
     const { exports } = await compileAndImport("@temporal v4.6.2\nmission __proto__ { on ALLOW { execute __proto__ execute constructor } }\n");
     const mission = exports.missions["__proto__"]!;
-    for (const tasks of [{ __proto__: () => "plain", constructor: () => "ok" }, { ["__proto__"]: () => "computed", constructor: () => "ok" }]) {
+    for (const tasks of [
+      { __proto__: () => "plain", constructor: () => "ok" },
+      { ["__proto__"]: () => "computed", constructor: () => "ok" },
+    ]) {
       const result = await mission.run({ clock: () => night, tasks });
       expect(result).toMatchObject({ mission: "__proto__", verdict: "ALLOW", executed: ["__proto__", "constructor"] });
     }

@@ -116,10 +116,9 @@ mission none { on ALLOW { anchor TSAE -> clockchain } }`,
   });
 
   it("renames bindings the code renames, and a mission named Mission", () => {
-    const dts = compile(
-      "@temporal v4.6.2\nmission allow { on ALLOW { execute t } }\nmission Mission { on ALLOW { execute u } }\nmission missions { on ALLOW { execute v } }",
-      { declarations: true },
-    ).dts!;
+    const dts = compile("@temporal v4.6.2\nmission allow { on ALLOW { execute t } }\nmission Mission { on ALLOW { execute u } }\nmission missions { on ALLOW { execute v } }", {
+      declarations: true,
+    }).dts!;
     expect(dts).toContain(`declare const $allow: Mission<"t">;`);
     expect(dts).toContain(`declare const $Mission: Mission<"u">;`);
     expect(dts).toContain(`declare const $missions: Mission<"v">;`);

@@ -17,8 +17,16 @@ describe("decodeSource", () => {
   });
 
   it("rejects overlong forms, surrogates and truncated sequences", () => {
-    for (const bad of [[0xc0, 0xaf], [0xed, 0xa0, 0x80], [0xf4, 0x90, 0x80, 0x80], [0xe2, 0x82]]) {
-      expect(decodeSource(bytes("ok ", bad, " and then a line of ordinary text"), "b.mission").diagnostics.map((d) => [d.code, d.range.start.column]), bad.join()).toEqual([["M107", 4]]);
+    for (const bad of [
+      [0xc0, 0xaf],
+      [0xed, 0xa0, 0x80],
+      [0xf4, 0x90, 0x80, 0x80],
+      [0xe2, 0x82],
+    ]) {
+      expect(
+        decodeSource(bytes("ok ", bad, " and then a line of ordinary text"), "b.mission").diagnostics.map((d) => [d.code, d.range.start.column]),
+        bad.join(),
+      ).toEqual([["M107", 4]]);
     }
   });
 
@@ -32,7 +40,10 @@ describe("decodeSource", () => {
   it("agrees with the strict TextDecoder on every byte string, and locates the first bad byte", () => {
     fc.assert(
       fc.property(fc.uint8Array({ maxLength: 64 }), (input) => {
-        const { diagnostics } = decodeSource(input.filter((b) => b !== 0), "p.mission");
+        const { diagnostics } = decodeSource(
+          input.filter((b) => b !== 0),
+          "p.mission",
+        );
         const clean = input.filter((b) => b !== 0);
         let valid = true;
         try {

@@ -16,8 +16,7 @@ const RULES = [...syntax.matchAll(/^([A-Za-z]+)\s+::=/gm)].map((m) => m[1]!);
 
 /** The page's markup with the bodies of its scripts and style sheets left out. */
 const markup = (html: string) => html.replace(/(<(script|style)\b[^>]*>)[\s\S]*?(<\/\2>)/gi, "$1$3");
-const bodies = (html: string, tag: "script" | "style") =>
-  [...html.matchAll(new RegExp(`<${tag}\\b[^>]*>([\\s\\S]*?)</${tag}>`, "gi"))].map((m) => m[1]!);
+const bodies = (html: string, tag: "script" | "style") => [...html.matchAll(new RegExp(`<${tag}\\b[^>]*>([\\s\\S]*?)</${tag}>`, "gi"))].map((m) => m[1]!);
 
 /**
  * Runs the page's scripts as a browser would, in order, against a stand-in

@@ -109,9 +109,7 @@ function describeDiagnostics(source: string, filename = EXAMPLE_FILENAME): strin
 
 /** An example's bytes: its UTF-8 text, with each `\xNN` turned into the byte NN. */
 function exampleBytes(text: string): Uint8Array {
-  return Uint8Array.from(
-    text.split(/(\\x[0-9a-fA-F]{2})/).flatMap((part) => (/^\\x[0-9a-fA-F]{2}$/.test(part) ? [parseInt(part.slice(2), 16)] : [...new TextEncoder().encode(part)])),
-  );
+  return Uint8Array.from(text.split(/(\\x[0-9a-fA-F]{2})/).flatMap((part) => (/^\\x[0-9a-fA-F]{2}$/.test(part) ? [parseInt(part.slice(2), 16)] : [...new TextEncoder().encode(part)])));
 }
 
 /** What `temporalc check` reports for an example: the decoding's diagnostics for bytes, else the compiler's. */
@@ -141,9 +139,7 @@ describe("docs/diagnostics.md", () => {
   it("writes every code heading as `## M<nnn>: <title> (<severity>)` for a code that exists", () => {
     const malformed = codeHeadings.filter((h) => !CODE_HEADING.test(h.text)).map((h) => `line ${h.line}: ${h.text}`);
     expect(malformed).toEqual([]);
-    const unknown = codeHeadings
-      .map((h) => CODE_HEADING.exec(h.text)?.[1])
-      .filter((code): code is string => code !== undefined && !(code in DIAGNOSTIC_CODES));
+    const unknown = codeHeadings.map((h) => CODE_HEADING.exec(h.text)?.[1]).filter((code): code is string => code !== undefined && !(code in DIAGNOSTIC_CODES));
     expect(unknown).toEqual([]);
   });
 
@@ -163,7 +159,10 @@ describe("docs/diagnostics.md", () => {
       it("has a ```mission example with known markers", () => {
         expect(found, `no section for ${code}`).toBeDefined();
         expect(example, `the ${code} section has no \`\`\`mission example`).toBeDefined();
-        expect(markers.filter((m) => m !== "abridged-output" && m !== "bytes"), `unknown markers on line ${example?.line}`).toEqual([]);
+        expect(
+          markers.filter((m) => m !== "abridged-output" && m !== "bytes"),
+          `unknown markers on line ${example?.line}`,
+        ).toEqual([]);
       });
 
       it(`the example triggers ${code}`, () => {

@@ -18,7 +18,42 @@ function expectWellFormed(diagnostics: Diagnostic[], source: string): void {
 }
 
 const validSources = fixtures("valid").map((f) => f.source);
-const soupPieces = ["mission", "m", "{", "}", "on", "ALLOW", "DENY", "require", "phase", "[", "]", ",", "1", "-2.5", "carbon", "<", "<=", "hs_bloch", ">=", "execute", "anchor", "TSAE", "->", "clockchain", "@temporal", "v4.6.2", "@anchor", "Z1", "/*", "*/", "//", "\n", " ", "#"];
+const soupPieces = [
+  "mission",
+  "m",
+  "{",
+  "}",
+  "on",
+  "ALLOW",
+  "DENY",
+  "require",
+  "phase",
+  "[",
+  "]",
+  ",",
+  "1",
+  "-2.5",
+  "carbon",
+  "<",
+  "<=",
+  "hs_bloch",
+  ">=",
+  "execute",
+  "anchor",
+  "TSAE",
+  "->",
+  "clockchain",
+  "@temporal",
+  "v4.6.2",
+  "@anchor",
+  "Z1",
+  "/*",
+  "*/",
+  "//",
+  "\n",
+  " ",
+  "#",
+];
 
 describe("parser robustness", () => {
   it("never throws on arbitrary strings, and reports well-formed diagnostics", () => {
@@ -33,9 +68,12 @@ describe("parser robustness", () => {
 
   it("never throws on token soup", () => {
     fc.assert(
-      fc.property(fc.array(fc.constantFrom(...soupPieces), { maxLength: 80 }).map((p) => p.join(" ")), (source) => {
-        expectWellFormed(compile(source).diagnostics, source);
-      }),
+      fc.property(
+        fc.array(fc.constantFrom(...soupPieces), { maxLength: 80 }).map((p) => p.join(" ")),
+        (source) => {
+          expectWellFormed(compile(source).diagnostics, source);
+        },
+      ),
       { numRuns: 1500 },
     );
   });
@@ -130,9 +168,7 @@ describe("source ranges", () => {
     const phase = mission.items[0]!;
     expect(slice(phase.range)).toBe("require phase [300, 30]");
     expect(phase.range.start).toEqual({ line: 3, column: 3, offset: source.indexOf("require") });
-    expect(ast.comments).toEqual([
-      { kind: "BlockComment", text: "/* é */", range: { start: { line: 2, column: 1, offset: 18 }, end: { line: 2, column: 8, offset: 25 } } },
-    ]);
+    expect(ast.comments).toEqual([{ kind: "BlockComment", text: "/* é */", range: { start: { line: 2, column: 1, offset: 18 }, end: { line: 2, column: 8, offset: 25 } } }]);
     expect(ast.range.end).toEqual({ line: 6, column: 1, offset: source.length });
   });
 });

@@ -39,14 +39,12 @@ describe("phase window math", () => {
   it("intersection is empty exactly when no sampled phase is in every window", () => {
     fc.assert(
       fc.property(fc.array(fc.tuple(bound, bound), { minLength: 2, maxLength: 4 }), (windows) => {
-        const intersection = windows
-          .map(([a, b]) => windowTicks(a / 1000, b / 1000))
-          .reduce((acc, w) => intersectTicks(acc, w));
+        const intersection = windows.map(([a, b]) => windowTicks(a / 1000, b / 1000)).reduce((acc, w) => intersectTicks(acc, w));
         let modelNonEmpty = false;
         for (let k = 0; k < SAMPLES && !modelNonEmpty; k++) {
           modelNonEmpty = windows.every(([a, b]) => modelContains(a, b, k));
         }
-        return (intersection.length > 0) === modelNonEmpty;
+        return intersection.length > 0 === modelNonEmpty;
       }),
       { numRuns: 150 },
     );

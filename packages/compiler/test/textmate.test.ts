@@ -21,14 +21,13 @@ const ROOT = "source.mission";
 
 async function loadGrammar(): Promise<IGrammar> {
   const wasm = readFileSync(createRequire(import.meta.url).resolve("vscode-oniguruma/release/onig.wasm"));
-  await oniguruma.loadWASM(wasm.buffer.slice(wasm.byteOffset, wasm.byteOffset + wasm.byteLength) as ArrayBuffer);
+  await oniguruma.loadWASM(wasm.buffer.slice(wasm.byteOffset, wasm.byteOffset + wasm.byteLength));
   const registry = new vsctm.Registry({
     onigLib: Promise.resolve({
       createOnigScanner: (patterns) => new oniguruma.OnigScanner(patterns),
       createOnigString: (text) => new oniguruma.OnigString(text),
     }),
-    loadGrammar: async (scopeName) =>
-      scopeName === ROOT ? vsctm.parseRawGrammar(readFileSync(GRAMMAR_PATH, "utf8"), GRAMMAR_PATH.pathname) : null,
+    loadGrammar: async (scopeName) => (scopeName === ROOT ? vsctm.parseRawGrammar(readFileSync(GRAMMAR_PATH, "utf8"), GRAMMAR_PATH.pathname) : null),
   });
   const grammar = await registry.loadGrammar(ROOT);
   if (grammar === null) throw new Error(`no grammar for ${ROOT}`);
@@ -206,14 +205,11 @@ describe("grammar/mission.tmLanguage.json", () => {
     expect(json.fileTypes).toEqual(["mission"]);
   });
 
-  it.each(CASES.map(([name, needle, scope]) => [label(name), needle, scope, sourceOf(name)] as const))(
-    "%s: %j is %s",
-    (where, needle, scope, source) => {
-      const scopes = scopesAt(source, needle);
-      expect(scopes[0]).toBe(ROOT);
-      expect(scopes, `${where}: ${needle}`).toContain(scope);
-    },
-  );
+  it.each(CASES.map(([name, needle, scope]) => [label(name), needle, scope, sourceOf(name)] as const))("%s: %j is %s", (where, needle, scope, source) => {
+    const scopes = scopesAt(source, needle);
+    expect(scopes[0]).toBe(ROOT);
+    expect(scopes, `${where}: ${needle}`).toContain(scope);
+  });
 
   it("leaves no character of a valid fixture, outside whitespace, with only the root scope", () => {
     for (const [name, source] of FIXTURES) {

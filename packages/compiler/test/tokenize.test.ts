@@ -32,10 +32,74 @@ function agree(text: string): void {
 }
 
 const pieces = [
-  "mission", "require", "phase", "carbon", "hs_bloch", "on", "ALLOW", "DENY", "execute", "anchor", "TSAE", "clockchain",
-  "missions", "onx", "v", "v4", "v4.6.2", "v4.", ".6", "x", "_", "Z11", "9", "12.5", "-3", "-", "->", "-.5", ".", "1.", "1e3", "1e", "E+7",
-  "{", "}", "[", "]", ",", "<", "<=", ">", ">=", "=", "@", "@temporal", "@anchor", "@temporalx", "@anchorage", "@x1",
-  "//", "/", "*", "/*", "*/", "\n", "\r", "\r\n", " ", "\t", "\u00a0", "\u2028", "\ufeff", "\u000b", "é", "🚀", "#", "\u0000", "\\",
+  "mission",
+  "require",
+  "phase",
+  "carbon",
+  "hs_bloch",
+  "on",
+  "ALLOW",
+  "DENY",
+  "execute",
+  "anchor",
+  "TSAE",
+  "clockchain",
+  "missions",
+  "onx",
+  "v",
+  "v4",
+  "v4.6.2",
+  "v4.",
+  ".6",
+  "x",
+  "_",
+  "Z11",
+  "9",
+  "12.5",
+  "-3",
+  "-",
+  "->",
+  "-.5",
+  ".",
+  "1.",
+  "1e3",
+  "1e",
+  "E+7",
+  "{",
+  "}",
+  "[",
+  "]",
+  ",",
+  "<",
+  "<=",
+  ">",
+  ">=",
+  "=",
+  "@",
+  "@temporal",
+  "@anchor",
+  "@temporalx",
+  "@anchorage",
+  "@x1",
+  "//",
+  "/",
+  "*",
+  "/*",
+  "*/",
+  "\n",
+  "\r",
+  "\r\n",
+  " ",
+  "\t",
+  "\u00a0",
+  "\u2028",
+  "\ufeff",
+  "\u000b",
+  "é",
+  "🚀",
+  "#",
+  "\u0000",
+  "\\",
 ];
 
 describe("scanner", () => {
@@ -48,7 +112,13 @@ describe("scanner", () => {
   });
 
   it("agrees with Chevrotain's lexer on token soup", () => {
-    fc.assert(fc.property(fc.array(fc.constantFrom(...pieces), { maxLength: 40 }).map((p) => p.join("")), agree), { numRuns: 2000 });
+    fc.assert(
+      fc.property(
+        fc.array(fc.constantFrom(...pieces), { maxLength: 40 }).map((p) => p.join("")),
+        agree,
+      ),
+      { numRuns: 2000 },
+    );
   });
 
   it("agrees with Chevrotain's lexer on arbitrary text", () => {

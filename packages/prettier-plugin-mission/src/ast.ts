@@ -34,8 +34,7 @@ interface Commented {
   comments?: AttachedComment[];
 }
 
-export type FileNode = Omit<MissionFile, "directives" | "missions" | "comments"> &
-  Commented & { directives: DirectiveNode[]; missions: MissionNode[]; comments?: AttachedComment[] };
+export type FileNode = Omit<MissionFile, "directives" | "missions" | "comments"> & Commented & { directives: DirectiveNode[]; missions: MissionNode[]; comments?: AttachedComment[] };
 export type VersionDirectiveNode = VersionDirective & Commented;
 export type AnchorDirectiveNode = AnchorDirective & Commented;
 export type DirectiveNode = VersionDirectiveNode | AnchorDirectiveNode;

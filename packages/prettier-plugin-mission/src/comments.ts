@@ -40,8 +40,7 @@ export function attachComment(comment: AttachedComment, text: string, file: File
     const k = gapIndex(spans, start);
     const hasList = node.kind === "Mission" || node.kind === "Handler";
     if (!hasList || k < spans.length) {
-      if (k < 1 || k >= spans.length)
-        throw new Error(`prettier-plugin-mission: comment at offset ${start} is not between two tokens of its ${node.kind}`);
+      if (k < 1 || k >= spans.length) throw new Error(`prettier-plugin-mission: comment at offset ${start} is not between two tokens of its ${node.kind}`);
       addDangling(node, comment, gapMarker(k));
       return true;
     }

@@ -53,9 +53,7 @@ class TokenWalk {
   token(image: string): this {
     const start = skipTrivia(this.text, this.#pos);
     if (!this.text.startsWith(image, start)) {
-      throw new Error(
-        `prettier-plugin-mission: expected \`${image}\` at offset ${start}, found ${JSON.stringify(this.text.slice(start, start + 20))}`,
-      );
+      throw new Error(`prettier-plugin-mission: expected \`${image}\` at offset ${start}, found ${JSON.stringify(this.text.slice(start, start + 20))}`);
     }
     this.spans.push({ start, end: start + image.length });
     this.#pos = start + image.length;

@@ -171,10 +171,9 @@ function printFile(path: AstPath<FileNode>, text: string, print: Print): Doc {
   const file = path.node;
   const directives = path.map(print, "directives");
   const missions = path.map(print, "missions");
-  const items = [
-    ...file.directives.map((item, i) => ({ item: item as ListItem, doc: directives[i]! })),
-    ...file.missions.map((item, i) => ({ item: item as ListItem, doc: missions[i]! })),
-  ].sort((a, b) => locStart(a.item) - locStart(b.item));
+  const items = [...file.directives.map((item, i) => ({ item: item, doc: directives[i]! })), ...file.missions.map((item, i) => ({ item: item, doc: missions[i]! }))].sort(
+    (a, b) => locStart(a.item) - locStart(b.item),
+  );
   const list = elements(file, items);
   if (list.length === 0) return "";
 

@@ -16,9 +16,7 @@ import { missionFileArb, validMissionFileArb } from "../../compiler/test/arbitra
  * the first token of a line (other than `}`) starts an item.
  */
 function tokens(canonical: string): Array<{ token: string; startsItem: boolean }> {
-  return canonical
-    .split("\n")
-    .flatMap((line) => (line.match(/[[\]{},]|[^\s[\]{},]+/gu) ?? []).map((token, i) => ({ token, startsItem: i === 0 && token !== "}" })));
+  return canonical.split("\n").flatMap((line) => (line.match(/[[\]{},]|[^\s[\]{},]+/gu) ?? []).map((token, i) => ({ token, startsItem: i === 0 && token !== "}" })));
 }
 
 const PUNCTUATION = new Set(["[", "]", "{", "}", ","]);
@@ -42,11 +40,7 @@ const blockCommentArb = fc
 
 const whitespaceArb = fc.constantFrom(" ", " ", " ", "  ", "\t", "\n", "\n", "\n  ", "\r\n", "\n\n", "\n\n\n", "\u00a0", "\u3000", "\v", "\f");
 
-const pieceArb: fc.Arbitrary<string> = fc.oneof(
-  { weight: 6, arbitrary: whitespaceArb },
-  { weight: 1, arbitrary: lineCommentArb },
-  { weight: 2, arbitrary: blockCommentArb },
-);
+const pieceArb: fc.Arbitrary<string> = fc.oneof({ weight: 6, arbitrary: whitespaceArb }, { weight: 1, arbitrary: lineCommentArb }, { weight: 2, arbitrary: blockCommentArb });
 
 /** What goes between two tokens: whitespace and comments, or nothing (kept only next to punctuation). */
 const separatorArb = fc.array(pieceArb, { maxLength: 4 }).map((pieces) => pieces.join(""));

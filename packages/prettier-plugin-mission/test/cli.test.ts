@@ -49,9 +49,7 @@ beforeAll(() => {
     // not built
   }
   if (built < newestMtime(join(PACKAGE_DIR, "src"))) {
-    throw new Error(
-      "packages/prettier-plugin-mission/dist is missing or older than src: run `npx tsc -b packages/prettier-plugin-mission` (npm test builds first)",
-    );
+    throw new Error("packages/prettier-plugin-mission/dist is missing or older than src: run `npx tsc -b packages/prettier-plugin-mission` (npm test builds first)");
   }
   dir = mkdtempSync(join(PACKAGE_DIR, ".cli-test-"));
 });

@@ -39,9 +39,7 @@ describe("docs/format.md", () => {
     const befores = all.filter((b) => b.info === "mission before");
     expect(befores.length).toBeGreaterThanOrEqual(5);
     for (const before of befores) expect(all[all.indexOf(before) + 1]?.info, `after the block at line ${before.line}`).toBe("mission after");
-    expect(
-      all.filter((b) => b.info.startsWith("mission")).every((b) => ["mission before", "mission after", "mission invalid"].includes(b.info)),
-    ).toBe(true);
+    expect(all.filter((b) => b.info.startsWith("mission")).every((b) => ["mission before", "mission after", "mission invalid"].includes(b.info))).toBe(true);
   });
 
   all.forEach((block, i) => {

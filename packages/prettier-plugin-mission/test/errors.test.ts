@@ -29,9 +29,7 @@ describe("syntax errors", () => {
   }
 
   it("names the file when Prettier knows it", async () => {
-    await expect(format("mission a { on ALLOW { execute } }\n", { filepath: "dir/a.mission" })).rejects.toThrow(
-      /^error\[M102\]: expected a name, found `\}`\n --> dir\/a\.mission:1:32\n/u,
-    );
+    await expect(format("mission a { on ALLOW { execute } }\n", { filepath: "dir/a.mission" })).rejects.toThrow(/^error\[M102\]: expected a name, found `\}`\n --> dir\/a\.mission:1:32\n/u);
   });
 
   it("Prettier adds its code frame from `loc`", async () => {
@@ -45,8 +43,6 @@ describe("syntax errors", () => {
   it("warnings and the checker's errors do not stop formatting", async () => {
     const source = "@temporal v9\n@anchor Z99\nmission a { require phase [90,90] require carbon < -1 on ALLOW {} on ALLOW {} }\nmission a {}\n";
     expect(hasSyntaxErrors(source)).toBe(false);
-    expect(await format(source)).toBe(
-      "@temporal v9\n@anchor Z99\n\nmission a {\n  require phase [90, 90]\n  require carbon < -1\n  on ALLOW {}\n  on ALLOW {}\n}\n\nmission a {}\n",
-    );
+    expect(await format(source)).toBe("@temporal v9\n@anchor Z99\n\nmission a {\n  require phase [90, 90]\n  require carbon < -1\n  on ALLOW {}\n  on ALLOW {}\n}\n\nmission a {}\n");
   });
 });

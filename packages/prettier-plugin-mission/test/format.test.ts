@@ -51,11 +51,7 @@ describe("layout", () => {
       "mission a{require phase[ 300 ,30 ]require carbon<=250 require hs_bloch>0.9 on DENY{anchor TSAE->clockchain}}",
       "mission a {\n  require phase [300, 30]\n  require carbon <= 250\n  require hs_bloch > 0.9\n  on DENY {\n    anchor TSAE -> clockchain\n  }\n}\n",
     ],
-    [
-      "numbers as written",
-      "mission a { require phase [0.50, 007] require carbon < 12.50 }",
-      "mission a {\n  require phase [0.50, 007]\n  require carbon < 12.50\n}\n",
-    ],
+    ["numbers as written", "mission a { require phase [0.50, 007] require carbon < 12.50 }", "mission a {\n  require phase [0.50, 007]\n  require carbon < 12.50\n}\n"],
     [
       "one blank line kept between items, at most one",
       "mission a {\n  require carbon < 1\n\n\n\n  require carbon < 2\n  on ALLOW {\n    execute x\n\n    execute y\n  }\n}\n",
@@ -82,11 +78,7 @@ describe("layout", () => {
 
 describe("comments", () => {
   cases([
-    [
-      "before the first directive and after the last mission",
-      "// head\n@temporal v4\nmission a {}\n// tail\n",
-      "// head\n@temporal v4\n\nmission a {}\n// tail\n",
-    ],
+    ["before the first directive and after the last mission", "// head\n@temporal v4\nmission a {}\n// tail\n", "// head\n@temporal v4\n\nmission a {}\n// tail\n"],
     ["a blank line after a comment is kept", "// head\n\n\n@temporal v4\n", "// head\n\n@temporal v4\n"],
     ["a blank line before a comment at the end is kept", "mission a {}\n\n\n// tail\n", "mission a {}\n\n// tail\n"],
     ["a comment-only file", "  // just this  \n", "// just this\n"],
@@ -105,26 +97,14 @@ describe("comments", () => {
       "mission a {\n  on ALLOW {\n    execute x\n      // after x\n  }\n  // after the handler\n}",
       "mission a {\n  on ALLOW {\n    execute x\n    // after x\n  }\n  // after the handler\n}\n",
     ],
-    [
-      "after an opening brace",
-      "mission a { // a\n  on ALLOW { /* b */ execute x }\n}",
-      "mission a { // a\n  on ALLOW { /* b */\n    execute x\n  }\n}\n",
-    ],
+    ["after an opening brace", "mission a { // a\n  on ALLOW { /* b */ execute x }\n}", "mission a { // a\n  on ALLOW { /* b */\n    execute x\n  }\n}\n"],
     [
       "in empty blocks",
       "mission a {\n  on DENY { /* nothing */ }\n  on ALLOW {   // nothing\n  }\n}\nmission b { /* empty */ /* really */ }",
       "mission a {\n  on DENY { /* nothing */ }\n  on ALLOW { // nothing\n  }\n}\n\nmission b { /* empty */ /* really */ }\n",
     ],
-    [
-      "inside a window",
-      "mission a { require phase [ /* start */ 45 , 90 /* end */ ] }",
-      "mission a {\n  require phase [/* start */ 45, 90 /* end */]\n}\n",
-    ],
-    [
-      "before the comma of a window",
-      "mission a { require phase [45/* a */,/* b */90] }",
-      "mission a {\n  require phase [45 /* a */, /* b */ 90]\n}\n",
-    ],
+    ["inside a window", "mission a { require phase [ /* start */ 45 , 90 /* end */ ] }", "mission a {\n  require phase [/* start */ 45, 90 /* end */]\n}\n"],
+    ["before the comma of a window", "mission a { require phase [45/* a */,/* b */90] }", "mission a {\n  require phase [45 /* a */, /* b */ 90]\n}\n"],
     [
       "between any two tokens",
       "@temporal/*1*/v4\n@anchor/*2*/Z1\nmission/*3*/a/*4*/{require/*5*/carbon/*6*/</*7*/1 on/*8*/ALLOW/*9*/{execute/*10*/x anchor/*11*/TSAE/*12*/->/*13*/clockchain}}",
@@ -135,11 +115,7 @@ describe("comments", () => {
       "mission a {\n  require phase [300, // from 20:00\n  30] // to 02:00\n}",
       "mission a {\n  require phase [300, // from 20:00\n    30] // to 02:00\n}\n",
     ],
-    [
-      "a block comment before an item on its line stays there",
-      "mission a {\n  /* why */ require carbon < 1\n}",
-      "mission a {\n  /* why */ require carbon < 1\n}\n",
-    ],
+    ["a block comment before an item on its line stays there", "mission a {\n  /* why */ require carbon < 1\n}", "mission a {\n  /* why */ require carbon < 1\n}\n"],
     [
       "an item after a trailing comment goes on its own line",
       "mission a { on ALLOW { execute x /* x */ execute y } }",
@@ -158,11 +134,7 @@ describe("comments", () => {
 describe("prettier-ignore", () => {
   cases([
     ["before a directive", "// prettier-ignore\n@temporal     v4\n@anchor   Z1", "// prettier-ignore\n@temporal     v4\n@anchor Z1\n"],
-    [
-      "before a mission",
-      "// prettier-ignore\nmission   a {on ALLOW{execute   x}}\nmission   b {}",
-      "// prettier-ignore\nmission   a {on ALLOW{execute   x}}\n\nmission b {}\n",
-    ],
+    ["before a mission", "// prettier-ignore\nmission   a {on ALLOW{execute   x}}\nmission   b {}", "// prettier-ignore\nmission   a {on ALLOW{execute   x}}\n\nmission b {}\n"],
     [
       "before a requirement",
       "mission a {\n  // prettier-ignore\n  require phase [ 1 ,2 ]\n  require phase [ 1 ,2 ]\n}",
@@ -178,11 +150,7 @@ describe("prettier-ignore", () => {
       "mission a { on ALLOW {\n  // prettier-ignore\n  execute     x\n  execute     y } }",
       "mission a {\n  on ALLOW {\n    // prettier-ignore\n    execute     x\n    execute y\n  }\n}\n",
     ],
-    [
-      "as a block comment",
-      "mission a {\n  /* prettier-ignore */ require phase [ 1 ,2 ]\n}",
-      "mission a {\n  /* prettier-ignore */ require phase [ 1 ,2 ]\n}\n",
-    ],
+    ["as a block comment", "mission a {\n  /* prettier-ignore */ require phase [ 1 ,2 ]\n}", "mission a {\n  /* prettier-ignore */ require phase [ 1 ,2 ]\n}\n"],
     [
       "comments inside an ignored item are kept with it",
       "// prettier-ignore\nmission a { /* x */ on ALLOW { execute y // y\n} }",

@@ -17,8 +17,7 @@ import { createLocalAuthority } from "../src/node/index.js";
 import { tempDir, withEditedIssuedTime } from "./helpers.js";
 
 const T0 = Date.UTC(2025, 10, 3, 21);
-const request = (n: number, zone = 4) =>
-  createTsaeRequest(contextAt(T0 + n, { zone }), { scope: "test.contract.v1", action_hash_hex: sha256Hex(`contract ${n}`) });
+const request = (n: number, zone = 4) => createTsaeRequest(contextAt(T0 + n, { zone }), { scope: "test.contract.v1", action_hash_hex: sha256Hex(`contract ${n}`) });
 
 type Clock = { now: number | Date };
 /** The authorities that must behave alike: the file-backed local one and the in-memory one. */
@@ -70,7 +69,7 @@ describe.each(kinds)("authority contract: %s", (kind, make) => {
       const proofs = await Promise.all(receipts.map((receipt) => authority.anchor(receipt)));
       expect(new Set(proofs.map((p) => p.leaf_index)).size).toBe(64);
       expect((await authority.clockchainStatus()).store.records).toBeLessThan(8);
-      for (const proof of proofs) expect(await verifyAnchorProof(await authority.getAnchorProof(proof.receipt_hash) as never, jwk)).toBe(true);
+      for (const proof of proofs) expect(await verifyAnchorProof((await authority.getAnchorProof(proof.receipt_hash)) as never, jwk)).toBe(true);
     });
   });
 
@@ -110,7 +109,13 @@ describe.each(kinds)("authority contract: %s", (kind, make) => {
       await expect(authority.listAnchorPage(tile, { limit: 0 })).rejects.toMatchObject({ code: "INVALID_PAGE" });
       expect(verifyConsistencyProof(await authority.getConsistencyProof(tile, 1, 3))).toBe(true);
       const status = await authority.clockchainStatus();
-      expect(status).toMatchObject({ chain_valid: true, anchors: 3, tiles: [{ tile_id: tile, tree_size: 3 }], store: { kind: kind === "local" ? "file" : "memory", records: 2 }, recovered: null });
+      expect(status).toMatchObject({
+        chain_valid: true,
+        anchors: 3,
+        tiles: [{ tile_id: tile, tree_size: 3 }],
+        store: { kind: kind === "local" ? "file" : "memory", records: 2 },
+        recovered: null,
+      });
       expect(await authority.verifyAnchored(receipts[0], proof)).toEqual({ signature: true, inclusion: true, chain: true, valid: true });
       const forged = { ...proof, checkpoint: withEditedIssuedTime(proof.checkpoint, 1) };
       expect(await authority.verifyAnchored(receipts[0], forged)).toMatchObject({ chain: false, valid: false });

@@ -101,8 +101,36 @@ describe("what a browser build loads", () => {
 
 describe("the entry points", () => {
   it("share the pure operations compiled missions call", () => {
-    const pure = ["now", "allow", "enforce", "nextOpen", "canonicalJson", "sha256Hex", "verifyReceipt", "verifyInclusion", "diff", "tpeVector", "zoneFromUtcOffset", "zoneFromTimeZone", "PhaseWindowError", "TsaeRequestError", "KERNEL_VERSION"];
-    for (const name of [...pure, "createClient", "TemporalClient", "TemporalApiError", "syncClock", "createMemoryAuthority", "createAuthority", "MemorySigner", "MemoryLogStore", "MemoryChallengeStore", "ClockchainState"]) {
+    const pure = [
+      "now",
+      "allow",
+      "enforce",
+      "nextOpen",
+      "canonicalJson",
+      "sha256Hex",
+      "verifyReceipt",
+      "verifyInclusion",
+      "diff",
+      "tpeVector",
+      "zoneFromUtcOffset",
+      "zoneFromTimeZone",
+      "PhaseWindowError",
+      "TsaeRequestError",
+      "KERNEL_VERSION",
+    ];
+    for (const name of [
+      ...pure,
+      "createClient",
+      "TemporalClient",
+      "TemporalApiError",
+      "syncClock",
+      "createMemoryAuthority",
+      "createAuthority",
+      "MemorySigner",
+      "MemoryLogStore",
+      "MemoryChallengeStore",
+      "ClockchainState",
+    ]) {
       expect(core).toHaveProperty(name);
       expect((sdk as Record<string, unknown>)[name]).toBe((core as Record<string, unknown>)[name]);
     }
@@ -112,7 +140,18 @@ describe("the entry points", () => {
     expect(typeof sdk.defineMission).toBe("function");
     expect(typeof sdk.defaultSdk).toBe("function");
     for (const name of ["defineMission", "defaultSdk"]) expect(core).not.toHaveProperty(name);
-    for (const name of ["createLocalAuthority", "LocalAuthority", "defaultHome", "homeParts", "FileLogStore", "acquireLock", "checkLedgerFile", "migrateLedger", "HomeLockedError", "LedgerCorruptError"]) {
+    for (const name of [
+      "createLocalAuthority",
+      "LocalAuthority",
+      "defaultHome",
+      "homeParts",
+      "FileLogStore",
+      "acquireLock",
+      "checkLedgerFile",
+      "migrateLedger",
+      "HomeLockedError",
+      "LedgerCorruptError",
+    ]) {
       expect(node).toHaveProperty(name);
       expect(sdk).not.toHaveProperty(name);
     }

@@ -11,9 +11,7 @@ describe("canonicalJson (RFC 8785)", () => {
       string: "\u20ac$\u000F\u000aA'\u0042\u0022\u005c\\\"/",
       literals: [null, true, false],
     };
-    expect(canonicalJson(input)).toBe(
-      String.raw`{"literals":[null,true,false],"numbers":[333333333.3333333,1e+30,4.5,0.002,1e-27],"string":"€$\u000f\nA'B\"\\\\\"/"}`,
-    );
+    expect(canonicalJson(input)).toBe(String.raw`{"literals":[null,true,false],"numbers":[333333333.3333333,1e+30,4.5,0.002,1e-27],"string":"€$\u000f\nA'B\"\\\\\"/"}`);
   });
 
   it("sorts keys by UTF-16 code units (RFC 8785 section 3.2.3)", () => {
@@ -49,9 +47,7 @@ describe("canonicalJson (RFC 8785)", () => {
         const text = canonicalJson(value);
         expect(canonicalJson(JSON.parse(text))).toBe(text);
         expect(canonicalJson(JSON.parse(JSON.stringify(value, null, 2)))).toBe(text);
-        const reversed = JSON.parse(text, (_key, v: unknown) =>
-          v !== null && typeof v === "object" && !Array.isArray(v) ? Object.fromEntries(Object.entries(v).reverse()) : v,
-        );
+        const reversed = JSON.parse(text, (_key, v: unknown) => (v !== null && typeof v === "object" && !Array.isArray(v) ? Object.fromEntries(Object.entries(v).reverse()) : v));
         expect(canonicalJson(reversed)).toBe(text);
       }),
       { numRuns: 300 },
@@ -79,9 +75,7 @@ describe("sha256Hex", () => {
   it("matches the FIPS 180-4 examples", () => {
     expect(sha256Hex("abc")).toBe("ba7816bf8f01cfea414140de5dae2223b00361a396177a9cb410ff61f20015ad");
     expect(sha256Hex("")).toBe("e3b0c44298fc1c149afbf4c8996fb92427ae41e4649b934ca495991b7852b855");
-    expect(sha256Hex("abcdbcdecdefdefgefghfghighijhijkijkljklmklmnlmnomnopnopq")).toBe(
-      "248d6a61d20638b8e5c026930c3e6039a33ce45964ff2167f6ecedd419db06c1",
-    );
+    expect(sha256Hex("abcdbcdecdefdefgefghfghighijhijkijkljklmklmnlmnomnopnopq")).toBe("248d6a61d20638b8e5c026930c3e6039a33ce45964ff2167f6ecedd419db06c1");
     expect(sha256Hex(new Uint8Array(1_000_000).fill(0x61))).toBe("cdc76e5c9914fb9281a1c7e284d73e67f1809a48a497200e046d39ccc7112cd0");
   });
 

@@ -1,13 +1,6 @@
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
-import {
-  MAX_INTENSITY,
-  carbonRecommendation,
-  constantCarbonSeries,
-  parseCarbonForecast,
-  type CarbonSeries,
-  type CarbonWindow,
-} from "../src/core/index.js";
+import { MAX_INTENSITY, carbonRecommendation, constantCarbonSeries, parseCarbonForecast, type CarbonSeries, type CarbonWindow } from "../src/core/index.js";
 import { parseIsoInstant } from "../src/core/iso-instant.js";
 import { expectError } from "./helpers.js";
 
@@ -36,7 +29,6 @@ function sdkForecast(values: number[], start = T0, location = "westus"): unknown
     },
   ];
 }
-
 
 describe("parseCarbonForecast", () => {
   it("reads the Carbon Aware SDK's forecast array into sorted points", () => {
@@ -130,7 +122,18 @@ describe("parseIsoInstant", () => {
     expect(parseIsoInstant("2024-05-01T13:00:00+0100")).toBe(T0);
     expect(parseIsoInstant("2024-02-29T00:00:00Z")).toBe(Date.UTC(2024, 1, 29));
     expect(parseIsoInstant("0001-01-01T00:00:00Z")).toBe(new Date("0001-01-01T00:00:00Z").getTime());
-    for (const bad of ["2023-02-29T00:00:00Z", "2024-05-01T24:00:00Z", "2024-05-01T12:60:00Z", "2024-05-01T12:00:60Z", "2024-13-01T00:00:00Z", "2024-05-01 12:00:00Z", "2024-05-01T12:00:00", "2024-05-01", "2024-05-01T12:00:00+24:00", " 2024-05-01T12:00:00Z"]) {
+    for (const bad of [
+      "2023-02-29T00:00:00Z",
+      "2024-05-01T24:00:00Z",
+      "2024-05-01T12:60:00Z",
+      "2024-05-01T12:00:60Z",
+      "2024-13-01T00:00:00Z",
+      "2024-05-01 12:00:00Z",
+      "2024-05-01T12:00:00",
+      "2024-05-01",
+      "2024-05-01T12:00:00+24:00",
+      " 2024-05-01T12:00:00Z",
+    ]) {
       expect(parseIsoInstant(bad), bad).toBeUndefined();
     }
   });
@@ -232,7 +235,7 @@ describe("carbonRecommendation", () => {
         const expected = bruteForceBest(series, at, horizonHours, durationMinutes);
         fc.pre(minuteIntensities(series, at, 1)[0] !== undefined && expected !== undefined);
         const { best_window: best } = carbonRecommendation(series, { at_unix_ms: at, horizon_hours: horizonHours, duration_minutes: durationMinutes, source: "file" });
-        const minimum = expected!.total / (durationMinutes * MIN);
+        const minimum = expected.total / (durationMinutes * MIN);
         expect(best.intensity).toBeLessThanOrEqual(minimum + 1e-9 * Math.max(1, minimum));
         expect(best.start_unix_ms).toBeGreaterThanOrEqual(at);
         expect(best.start_unix_ms).toBeLessThanOrEqual(at + horizonHours * HOUR);
@@ -291,7 +294,12 @@ describe("carbonRecommendation", () => {
 
   it("refuses to guess when the forecast does not cover now, or covers no whole run", () => {
     const series = parseCarbonForecast(sdkForecast([300, 200, 250]));
-    expectError(() => carbonRecommendation(series, { at_unix_ms: T0 - 1, source: "file" }), "FORECAST_NOT_CURRENT", "2024-05-01T11:59:59.999Z", "2024-05-01T12:00:00.000Z to 2024-05-01T12:15:00.000Z");
+    expectError(
+      () => carbonRecommendation(series, { at_unix_ms: T0 - 1, source: "file" }),
+      "FORECAST_NOT_CURRENT",
+      "2024-05-01T11:59:59.999Z",
+      "2024-05-01T12:00:00.000Z to 2024-05-01T12:15:00.000Z",
+    );
     expectError(() => carbonRecommendation(series, { at_unix_ms: T0 + 15 * MIN, source: "file" }), "FORECAST_NOT_CURRENT");
     expectError(() => carbonRecommendation(series, { at_unix_ms: T0, duration_minutes: 16, source: "file" }), "FORECAST_TOO_SHORT", "16-minute");
     expect(carbonRecommendation(series, { at_unix_ms: T0, duration_minutes: 15, source: "file" }).best_window.intensity).toBe(250);

@@ -107,7 +107,7 @@ describe("LocalAuthority challenges", () => {
       return [receiptHash(receipt), receiptHash(plain)];
     }, home);
     await withAuthority(async (authority) => {
-      for (const hash of hashes) expect(await authority.getAnchorProof(hash as string)).toMatchObject({ receipt_hash: hash });
+      for (const hash of hashes) expect(await authority.getAnchorProof(hash)).toMatchObject({ receipt_hash: hash });
     }, home);
   });
 

@@ -55,14 +55,18 @@ function independentlyVerified(proof: AnchorProof, jwk: PublicKeyJwk): boolean {
     if (!line.startsWith(`\u2014 ${origin} `)) return false;
     const bytes = Buffer.from(line.slice(`\u2014 ${origin} `.length), "base64");
     return (
-      bytes.subarray(0, 4).equals(keyId) &&
-      verify(null, Buffer.from(body, "utf8"), createPublicKey({ key: { kty: "OKP", crv: "Ed25519", x: jwk.x }, format: "jwk" }), bytes.subarray(4))
+      bytes.subarray(0, 4).equals(keyId) && verify(null, Buffer.from(body, "utf8"), createPublicKey({ key: { kty: "OKP", crv: "Ed25519", x: jwk.x }, format: "jwk" }), bytes.subarray(4))
     );
   });
   // tlog-checkpoint: origin, decimal size, base64 root; the origin names the tile.
   const root = Buffer.from(rootBase64 as string, "base64");
   const leaf = Buffer.from(proof.receipt_hash, "hex");
-  const computed = rootFromInclusionPath(proof.leaf_index, Number(size), leaf, proof.inclusion_proof.map((h) => Buffer.from(h, "hex")));
+  const computed = rootFromInclusionPath(
+    proof.leaf_index,
+    Number(size),
+    leaf,
+    proof.inclusion_proof.map((h) => Buffer.from(h, "hex")),
+  );
   return signed && origin?.endsWith(`/tile/${proof.tile_id}`) === true && computed !== undefined && computed.equals(root);
 }
 

@@ -67,13 +67,7 @@ describe("the C2SP specs' example checkpoints", () => {
     // The spec lets a client append the response to the checkpoint and read it as one note.
     const merged = parseNote(SPEC_WITNESS_CHECKPOINT + SPEC_WITNESS_RESPONSE);
     expect(parseCheckpoint(merged.text)).toEqual(SPEC_BODY);
-    expect(merged.signatures.map((s) => s.name)).toEqual([
-      "example.com/behind-the-sofa",
-      "example.com/behind-the-sofa",
-      "witness.example/w1",
-      "witness.example/w1",
-      "witness.example/w2",
-    ]);
+    expect(merged.signatures.map((s) => s.name)).toEqual(["example.com/behind-the-sofa", "example.com/behind-the-sofa", "witness.example/w1", "witness.example/w1", "witness.example/w2"]);
   });
 
   it("does not open the examples without their log's key, whose public half the specs do not give", async () => {

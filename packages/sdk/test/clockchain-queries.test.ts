@@ -18,9 +18,7 @@ import { tempDir, withAuthority, withEditedIssuedTime } from "./helpers.js";
 
 const T0 = Date.UTC(2025, 8, 9, 10);
 const tileOf = (zone: number) => contextAt(T0, { zone }).tile_id;
-const request = (n: number, zone = 1) =>
-  createTsaeRequest(contextAt(T0, { zone }), { scope: "test.query.v1", action_hash_hex: sha256Hex(`action ${n}`) });
-
+const request = (n: number, zone = 1) => createTsaeRequest(contextAt(T0, { zone }), { scope: "test.query.v1", action_hash_hex: sha256Hex(`action ${n}`) });
 
 /** Anchors `count` receipts in `zone`, in groups of `group` concurrent anchors (one record each). */
 async function anchorMany(authority: LocalAuthority, count: number, zone = 1, group = 1): Promise<{ receipt: Receipt; proof: AnchorProof }[]> {
@@ -57,8 +55,16 @@ describe("consistency proofs from the ledger", () => {
     await withAuthority(await tempDir(), T0, async (authority) => {
       await anchorMany(authority, 4);
       const tile = tileOf(1);
-      for (const [first, second] of [[0, 4], [1, 5], [3, 2], [1.5, 4], [1, Number.NaN], [Number.NaN, 1], ["1", 4]] as const) {
-        await expect(authority.getConsistencyProof(tile, first as number, second as number)).rejects.toMatchObject({ code: "INVALID_TREE_SIZE", name: "TemporalRangeError" });
+      for (const [first, second] of [
+        [0, 4],
+        [1, 5],
+        [3, 2],
+        [1.5, 4],
+        [1, Number.NaN],
+        [Number.NaN, 1],
+        ["1", 4],
+      ] as const) {
+        await expect(authority.getConsistencyProof(tile, first as number, second)).rejects.toMatchObject({ code: "INVALID_TREE_SIZE", name: "TemporalRangeError" });
       }
       await expect(authority.getConsistencyProof(tile + 1, 1, 1)).rejects.toMatchObject({ code: "INVALID_TREE_SIZE" });
       await expect(authority.getConsistencyProof(-1, 1, 1)).rejects.toMatchObject({ code: "INVALID_TILE" });
@@ -87,7 +93,7 @@ describe("listAnchorPage", () => {
       );
       // Following next_offset visits every anchor once.
       const seen = [];
-      for (let offset: number | null = 0; offset !== null; ) {
+      for (let offset: number | null = 0; offset !== null;) {
         const page = await authority.listAnchorPage(tile, { offset, limit: 7 });
         seen.push(...page.anchors);
         offset = page.next_offset;

@@ -129,7 +129,10 @@ describe("ClockchainState", () => {
 
   it("refuses stored parts that do not end with the given record's head, or whose heads, roots or index do not hold", async () => {
     const k = await key;
-    const { state, records } = await write([[0, 1], [1, 2]]);
+    const { state, records } = await write([
+      [0, 1],
+      [1, 2],
+    ]);
     const reject = (detail: string) => new Error(detail);
     await expect(ClockchainState.over(storedOf(state), records[0] as RecordBody, k.verifying, reject)).rejects.toThrow(/last head of the record/);
     const image = storedOf(state);

@@ -70,11 +70,14 @@ describe("RFC 9162 consistency proofs", () => {
   it("verify for random tree sizes up to 5000, also from a tree grown further, and on the wire shape", () => {
     const grown = treeOf(5000);
     fc.assert(
-      fc.property(fc.integer({ min: 1, max: 5000 }).chain((second) => fc.tuple(fc.integer({ min: 1, max: second }), fc.constant(second))), ([first, second]) => {
-        const proof = wireProof(grown, first, second);
-        expect(proof.proof.length).toBeLessThanOrEqual(2 * Math.ceil(Math.log2(second)) + 1);
-        expect(verifyConsistencyProof(proof)).toBe(true);
-      }),
+      fc.property(
+        fc.integer({ min: 1, max: 5000 }).chain((second) => fc.tuple(fc.integer({ min: 1, max: second }), fc.constant(second))),
+        ([first, second]) => {
+          const proof = wireProof(grown, first, second);
+          expect(proof.proof.length).toBeLessThanOrEqual(2 * Math.ceil(Math.log2(second)) + 1);
+          expect(verifyConsistencyProof(proof)).toBe(true);
+        },
+      ),
       { numRuns: 500 },
     );
   });
@@ -135,7 +138,15 @@ describe("RFC 9162 consistency proofs", () => {
   it("rejects proofs with an element dropped, added or reordered, and proofs between different trees", () => {
     const other = treeOf(0);
     for (let i = 0; i < 60; i++) other.append(leafHash(sha(Buffer.from(i === 20 ? "changed" : `leaf ${i}`))));
-    for (const [first, second] of [[3, 7], [4, 8], [20, 60], [21, 60], [1, 2], [59, 60], [7, 8]] as const) {
+    for (const [first, second] of [
+      [3, 7],
+      [4, 8],
+      [20, 60],
+      [21, 60],
+      [1, 2],
+      [59, 60],
+      [7, 8],
+    ] as const) {
       const proof = wireProof(big, first, second);
       expect(verifyConsistencyProof(proof)).toBe(true);
       expect(verifyConsistencyProof({ ...proof, proof: proof.proof.slice(1) })).toBe(false);
@@ -160,7 +171,14 @@ describe("RFC 9162 consistency proofs", () => {
 
   it("MerkleTree.consistencyProof refuses sizes out of range with INVALID_TREE_SIZE", () => {
     const tree = treeOf(10);
-    for (const [first, second] of [[0, 5], [6, 5], [1, 11], [1.5, 5], [1, 0], [Number.NaN, 5]] as const) {
+    for (const [first, second] of [
+      [0, 5],
+      [6, 5],
+      [1, 11],
+      [1.5, 5],
+      [1, 0],
+      [Number.NaN, 5],
+    ] as const) {
       expect(() => tree.consistencyProof(first, second)).toThrow(expect.objectContaining({ code: "INVALID_TREE_SIZE" }));
     }
     expect(tree.consistencyProof(10)).toEqual([]);

@@ -84,7 +84,9 @@ describe("migrating a format-1 home", () => {
         expect(await authority.verifyAnchored(receipt, proof)).toMatchObject({ valid: true });
       }
       // New checkpoints continue the chain under the same name.
-      const fresh = await authority.anchor(await authority.issueReceipt(createTsaeRequest(contextAt(Date.UTC(2026, 0, 5), { zone: 1 }), { scope: "test.migration.v1", action_hash_hex: sha256Hex("after migration") })));
+      const fresh = await authority.anchor(
+        await authority.issueReceipt(createTsaeRequest(contextAt(Date.UTC(2026, 0, 5), { zone: 1 }), { scope: "test.migration.v1", action_hash_hex: sha256Hex("after migration") })),
+      );
       expect(fresh.checkpoint.origin).toMatch(/^migration\.example\/tile\//);
     } finally {
       await authority.close();
@@ -113,7 +115,7 @@ describe("migrating a format-1 home", () => {
         child.on("exit", (code) => (code === 0 ? resolve(out.trim()) : reject(new Error(`exit ${code}: ${err}`))));
       });
     const outputs = await Promise.all([run(), run(), run(), run()]);
-    const expected = JSON.parse(outputs[0]!) as { anchors: number; valid: boolean };
+    const expected = JSON.parse(outputs[0]) as { anchors: number; valid: boolean };
     expect(expected).toMatchObject({ anchors: anchored.length, valid: true });
     for (const output of outputs) expect(JSON.parse(output)).toEqual(expected);
     expect((await readdir(home)).filter((name) => name.endsWith(".bak"))).toHaveLength(1);

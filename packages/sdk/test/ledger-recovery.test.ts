@@ -2,24 +2,14 @@ import { copyFile, mkdir, open, readFile, readdir, rm, stat, truncate, writeFile
 import { join } from "node:path";
 import fc from "fast-check";
 import { afterEach, beforeAll, describe, expect, it, vi } from "vitest";
-import {
-  contextAt,
-  createTsaeRequest,
-  formatNote,
-  parseNote,
-  sha256Hex,
-  type AnchorProof,
-  type NoteSignature,
-  type Receipt,
-} from "../src/index.js";
+import { contextAt, createTsaeRequest, formatNote, parseNote, sha256Hex, type AnchorProof, type NoteSignature, type Receipt } from "../src/index.js";
 import { LedgerCorruptError, createLocalAuthority, type LocalAuthority } from "../src/node/index.js";
 import { HEADER_BYTES, frameRecord, recordAt } from "../src/node/record-frame.js";
 import { failNextOn } from "./file-faults.js";
 import { steppingClock, tempDir } from "./helpers.js";
 
 const T0 = Date.UTC(2025, 4, 1, 12);
-const request = (n: number, zone = 5) =>
-  createTsaeRequest(contextAt(T0 + n, { zone }), { scope: "test.recovery.v1", action_hash_hex: sha256Hex(`action ${n}`) });
+const request = (n: number, zone = 5) => createTsaeRequest(contextAt(T0 + n, { zone }), { scope: "test.recovery.v1", action_hash_hex: sha256Hex(`action ${n}`) });
 
 let root: string;
 let pristineLedger: Buffer;
@@ -99,7 +89,12 @@ beforeAll(async () => {
   // Three anchors, one at a time: three records, the second in another tile.
   proofs = await withAuthority(home, async (authority) => {
     const anchored: AnchorProof[] = [];
-    for (const [n, zone] of [[1, 5], [2, 6], [3, 5]] as const) anchored.push(await authority.anchor(await authority.issueReceipt(request(n, zone))));
+    for (const [n, zone] of [
+      [1, 5],
+      [2, 6],
+      [3, 5],
+    ] as const)
+      anchored.push(await authority.anchor(await authority.issueReceipt(request(n, zone))));
     return anchored;
   });
   keyFile = join(home, "signing-key.pem");
@@ -172,11 +167,14 @@ describe("ledger recovery", () => {
 
   it.each([
     ["64 zero bytes across the boundary of the last two records", (f: Buffer) => f.fill(0, lastOffset - 32, lastOffset + 32)],
-    ["a flipped byte in the second-to-last record and in the last record's magic", (f: Buffer) => {
-      f[prevOffset + 100] = (f[prevOffset + 100] as number) ^ 1;
-      f[lastOffset] = (f[lastOffset] as number) ^ 1;
-      return f;
-    }],
+    [
+      "a flipped byte in the second-to-last record and in the last record's magic",
+      (f: Buffer) => {
+        f[prevOffset + 100] = (f[prevOffset + 100] as number) ^ 1;
+        f[lastOffset] = (f[lastOffset] as number) ^ 1;
+        return f;
+      },
+    ],
   ])("reports %s rather than dropping both records as a torn tail", async (_label, damage) => {
     await expectCorrupt(damage(Buffer.from(pristineLedger)), "RECORD_CHECKSUM", prevOffset);
   });
@@ -216,9 +214,7 @@ describe("ledger recovery", () => {
     const day = Math.floor(T0 / 86_400_000);
     await withAuthority(home, async (authority) => {
       const receipts = await Promise.all(
-        Array.from({ length: 1100 }, (_, n) =>
-          authority.issueReceipt(createTsaeRequest(contextAt((day - n) * 86_400_000), { scope: "test.heads.v1", action_hash_hex: sha256Hex(`h${n}`) })),
-        ),
+        Array.from({ length: 1100 }, (_, n) => authority.issueReceipt(createTsaeRequest(contextAt((day - n) * 86_400_000), { scope: "test.heads.v1", action_hash_hex: sha256Hex(`h${n}`) }))),
       );
       await Promise.all(receipts.map((receipt) => authority.anchor(receipt)));
     });
@@ -227,23 +223,78 @@ describe("ledger recovery", () => {
     await withAuthority(home, async (authority) => expect((await authority.status()).anchors).toBe(1100));
     // The first record's heads are checked before the second record is replayed, so its bad signature is reported first
     // (the second record's link to the altered head is broken too).
-    await writeFile(join(home, "clockchain.log"), rewrite(ledger, (b) => { b[0].checkpoints[1023] = withSignature(b[0].checkpoints[1023], (line) => ({ ...line, signature: signatureOf(b[0].checkpoints[1022]) })); return b; }));
+    await writeFile(
+      join(home, "clockchain.log"),
+      rewrite(ledger, (b) => {
+        b[0].checkpoints[1023] = withSignature(b[0].checkpoints[1023], (line) => ({ ...line, signature: signatureOf(b[0].checkpoints[1022]) }));
+        return b;
+      }),
+    );
     // The snapshot saved on closing vouches for the records it covers (they verified when it was saved); this is the full check, without it.
     await rm(join(home, "clockchain.snapshot"));
     await expect(withAuthority(home, (authority) => authority.status())).rejects.toMatchObject({ reason: "HEAD_SIGNATURE", offset: 0 });
   });
 
   it.each([
-    ["a receipt edited (checksum recomputed)", "ROOT_MISMATCH", (b: Bodies) => { b[0].anchors[0].receipt.scope = "test.forged.v1"; return b; }],
-    ["a head root edited", "ROOT_MISMATCH", (b: Bodies) => { b[1].checkpoints[0] = withLine(b[1].checkpoints[0], 2, base64Hash("x")); return b; }],
-    ["a head signature replaced", "HEAD_SIGNATURE", (b: Bodies) => { b[2].checkpoints[0] = withSignature(b[2].checkpoints[0], (line) => ({ ...line, signature: signatureOf(b[0].checkpoints[0]) })); return b; }],
-    ["a head unlinked from the chain", "CHAIN_BROKEN", (b: Bodies) => { b[1].checkpoints[0] = withLine(b[1].checkpoints[0], 3, `temporal-chain 1 ${base64Hash("x")}`); return b; }],
+    [
+      "a receipt edited (checksum recomputed)",
+      "ROOT_MISMATCH",
+      (b: Bodies) => {
+        b[0].anchors[0].receipt.scope = "test.forged.v1";
+        return b;
+      },
+    ],
+    [
+      "a head root edited",
+      "ROOT_MISMATCH",
+      (b: Bodies) => {
+        b[1].checkpoints[0] = withLine(b[1].checkpoints[0], 2, base64Hash("x"));
+        return b;
+      },
+    ],
+    [
+      "a head signature replaced",
+      "HEAD_SIGNATURE",
+      (b: Bodies) => {
+        b[2].checkpoints[0] = withSignature(b[2].checkpoints[0], (line) => ({ ...line, signature: signatureOf(b[0].checkpoints[0]) }));
+        return b;
+      },
+    ],
+    [
+      "a head unlinked from the chain",
+      "CHAIN_BROKEN",
+      (b: Bodies) => {
+        b[1].checkpoints[0] = withLine(b[1].checkpoints[0], 3, `temporal-chain 1 ${base64Hash("x")}`);
+        return b;
+      },
+    ],
     ["a record removed from the middle", "CHAIN_BROKEN", (b: Bodies) => [b[0], b[2]]],
-    ["a record removed from the middle of a tile", "LEAF_ORDER", (b: Bodies) => { b[2].anchors[0].leaf_index = 2; return b; }],
+    [
+      "a record removed from the middle of a tile",
+      "LEAF_ORDER",
+      (b: Bodies) => {
+        b[2].anchors[0].leaf_index = 2;
+        return b;
+      },
+    ],
     ["a record replayed", "DUPLICATE_RECEIPT", (b: Bodies) => [...b, b[0]]],
-    ["a head by another key", "UNKNOWN_KEY", (b: Bodies) => { b[1].checkpoints[0] = withSignature(b[1].checkpoints[0], (line) => ({ ...line, keyId: (line.keyId ^ 1) >>> 0 })); return b; }],
+    [
+      "a head by another key",
+      "UNKNOWN_KEY",
+      (b: Bodies) => {
+        b[1].checkpoints[0] = withSignature(b[1].checkpoints[0], (line) => ({ ...line, keyId: (line.keyId ^ 1) >>> 0 }));
+        return b;
+      },
+    ],
     ["a record that is not JSON", "RECORD_FORMAT", (b: Bodies) => [b[0], "{not json", b[2]]],
-    ["a record without its head", "RECORD_FORMAT", (b: Bodies) => { b[1].checkpoints = []; return b; }],
+    [
+      "a record without its head",
+      "RECORD_FORMAT",
+      (b: Bodies) => {
+        b[1].checkpoints = [];
+        return b;
+      },
+    ],
     ["a record that anchors nothing", "RECORD_FORMAT", (b: Bodies) => [b[0], { anchors: [], checkpoints: [] }, b[1], b[2]]],
     ["a last record that anchors nothing", "RECORD_FORMAT", (b: Bodies) => [...b, { anchors: [], checkpoints: [] }]],
   ])("reports %s as %s and leaves the file as it was", async (_label, reason, edit) => {

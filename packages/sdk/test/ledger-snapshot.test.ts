@@ -10,8 +10,7 @@ import { decodeStateHead, encodeStateHead, type StateHead } from "../src/node/st
 import { tempDir, withAuthority } from "./helpers.js";
 
 const T0 = Date.UTC(2025, 7, 2, 9);
-const request = (n: number, zone = 3) =>
-  createTsaeRequest(contextAt(T0 + n, { zone }), { scope: "test.snapshot.v1", action_hash_hex: sha256Hex(`snapshot ${n}`) });
+const request = (n: number, zone = 3) => createTsaeRequest(contextAt(T0 + n, { zone }), { scope: "test.snapshot.v1", action_hash_hex: sha256Hex(`snapshot ${n}`) });
 
 let root: string;
 let keyFile: string;
@@ -58,7 +57,7 @@ async function stateFiles(home: string): Promise<string[]> {
 
 function recordOffsets(ledger: Buffer): number[] {
   const offsets: number[] = [];
-  for (let offset = 0; offset < ledger.length; ) {
+  for (let offset = 0; offset < ledger.length;) {
     const record = recordAt(ledger, offset);
     if (record === undefined || !("body" in record)) break;
     offsets.push(offset);
@@ -155,7 +154,10 @@ describe("ledger snapshot", () => {
           expect(await authority.status()).toMatchObject({ anchors: 3, records: 3 });
           for (const proof of proofs) expect(await authority.getAnchorProof(proof.receipt_hash)).toMatchObject({ receipt_hash: proof.receipt_hash, leaf_index: proof.leaf_index });
           // Every file is read by one of these; each answer checks out.
-          for (const proof of proofs) expect(await authority.listAnchors(proof.tile_id)).toContainEqual(expect.objectContaining({ receipt_hash: proof.receipt_hash, leaf_index: proof.leaf_index, anchored_unix_ms: proof.checkpoint.issued_unix_ms }));
+          for (const proof of proofs)
+            expect(await authority.listAnchors(proof.tile_id)).toContainEqual(
+              expect.objectContaining({ receipt_hash: proof.receipt_hash, leaf_index: proof.leaf_index, anchored_unix_ms: proof.checkpoint.issued_unix_ms }),
+            );
         });
         await expectRebuilt(home);
       }
@@ -219,42 +221,52 @@ describe("ledger snapshot", () => {
   it("serves proofs from disk after reopening that verify against their checkpoints, as they did before", async () => {
     const batch = fc.array(fc.integer({ min: 0, max: 2 }), { minLength: 1, maxLength: 40 });
     await fc.assert(
-      fc.asyncProperty(fc.array(batch, { minLength: 1, maxLength: 12 }), fc.array(fc.nat(), { minLength: 1, maxLength: 20 }), fc.integer({ min: 1, max: 4 }), async (batches, picks, every) => {
-        const home = await homeWith(Buffer.alloc(0), undefined);
-        const paths = homePaths(home);
-        const key = await new FileSigner(paths).load();
-        const signing = { key: key.verifying, authority_name: "snapshot.test", issuedUnixMs: () => T0, sign: (message: string) => key.sign(message) };
-        const hashes: string[] = [];
-        // Saves every `every` records: several saves, each appending to the stored state and merging index runs.
-        const writer = new FileLogStore(paths, { snapshotEveryRecords: every });
-        await writer.open(key.verifying);
-        for (const tiles of batches) {
-          const entries = tiles.map((tile) => {
-            const receipt = { scope: "test.snapshot.v1", tile_id: 240_100 + tile, action_hash_hex: sha256Hex(`property ${hashes.length} ${Math.random()}`), signature: "0".repeat(128) } as unknown as Receipt;
-            hashes.push(receiptHash(receipt));
-            return { receipt, hash: hashes.at(-1) as string };
-          });
-          await writer.append(entries, signing);
-        }
-        const picked = picks.map((n) => hashes[n % hashes.length] as string);
-        const before = await Promise.all(picked.map((hash) => writer.proof(hash)));
-        await writer.close();
-        // The reader opens from the stored state covering every record: nothing replayed, every proof read from its files.
-        expect(decodeStateHead(await readFile(paths.snapshot))).toMatchObject({ records: batches.length });
-        const reader = new FileLogStore(paths);
-        await reader.open(key.verifying);
-        try {
-          for (const [i, hash] of picked.entries()) {
-            const proof = (await reader.proof(hash)) as AnchorProof;
-            expect(proof).toEqual(before[i]);
-            expect(await verifyAnchorProof(proof, key.verifying.jwk)).toBe(true);
+      fc.asyncProperty(
+        fc.array(batch, { minLength: 1, maxLength: 12 }),
+        fc.array(fc.nat(), { minLength: 1, maxLength: 20 }),
+        fc.integer({ min: 1, max: 4 }),
+        async (batches, picks, every) => {
+          const home = await homeWith(Buffer.alloc(0), undefined);
+          const paths = homePaths(home);
+          const key = await new FileSigner(paths).load();
+          const signing = { key: key.verifying, authority_name: "snapshot.test", issuedUnixMs: () => T0, sign: (message: string) => key.sign(message) };
+          const hashes: string[] = [];
+          // Saves every `every` records: several saves, each appending to the stored state and merging index runs.
+          const writer = new FileLogStore(paths, { snapshotEveryRecords: every });
+          await writer.open(key.verifying);
+          for (const tiles of batches) {
+            const entries = tiles.map((tile) => {
+              const receipt = {
+                scope: "test.snapshot.v1",
+                tile_id: 240_100 + tile,
+                action_hash_hex: sha256Hex(`property ${hashes.length} ${Math.random()}`),
+                signature: "0".repeat(128),
+              } as unknown as Receipt;
+              hashes.push(receiptHash(receipt));
+              return { receipt, hash: hashes.at(-1) as string };
+            });
+            await writer.append(entries, signing);
           }
-          expect(await reader.proof(sha256Hex("never anchored"))).toBeUndefined();
-        } finally {
-          await reader.close();
-        }
-        await rm(home, { recursive: true });
-      }),
+          const picked = picks.map((n) => hashes[n % hashes.length] as string);
+          const before = await Promise.all(picked.map((hash) => writer.proof(hash)));
+          await writer.close();
+          // The reader opens from the stored state covering every record: nothing replayed, every proof read from its files.
+          expect(decodeStateHead(await readFile(paths.snapshot))).toMatchObject({ records: batches.length });
+          const reader = new FileLogStore(paths);
+          await reader.open(key.verifying);
+          try {
+            for (const [i, hash] of picked.entries()) {
+              const proof = (await reader.proof(hash)) as AnchorProof;
+              expect(proof).toEqual(before[i]);
+              expect(await verifyAnchorProof(proof, key.verifying.jwk)).toBe(true);
+            }
+            expect(await reader.proof(sha256Hex("never anchored"))).toBeUndefined();
+          } finally {
+            await reader.close();
+          }
+          await rm(home, { recursive: true });
+        },
+      ),
       { numRuns: 12 },
     );
   });

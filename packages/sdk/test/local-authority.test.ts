@@ -24,9 +24,7 @@ import { exitedPid, lockRecord } from "./lock-processes.js";
 
 const T0 = Date.UTC(2025, 4, 1, 12);
 const ctx = contextAt(T0, { zone: 2 });
-const request = (n: number, zone = 2) =>
-  createTsaeRequest(contextAt(T0 + n, { zone }), { scope: "test.anchor.v1", action_hash_hex: sha256Hex(`action ${n}`) });
-
+const request = (n: number, zone = 2) => createTsaeRequest(contextAt(T0 + n, { zone }), { scope: "test.anchor.v1", action_hash_hex: sha256Hex(`action ${n}`) });
 
 async function issueAndAnchor(authority: LocalAuthority, n: number, zone = 2): Promise<{ receipt: Receipt; proof: AnchorProof }> {
   const receipt = await authority.issueReceipt(request(n, zone));
@@ -136,9 +134,7 @@ describe("local authority", () => {
     await withAuthority(await tempDir(), T0, async (authority) => {
       const own = await authority.issueReceipt(request(1));
       await expect(authority.anchor(foreign)).rejects.toMatchObject({ code: "RECEIPT_REJECTED" });
-      await expect(authority.anchor({ ...own, phi_action_ticks: own.phi_action_ticks + 1, tile_id: own.tile_id })).rejects.toThrow(
-        /does not verify/,
-      );
+      await expect(authority.anchor({ ...own, phi_action_ticks: own.phi_action_ticks + 1, tile_id: own.tile_id })).rejects.toThrow(/does not verify/);
       await expect(authority.anchor({ ...own, scope: "Bad" })).rejects.toThrow(/scope "Bad" does not match/);
       expect((await authority.status()).anchors).toBe(0);
     });
@@ -198,7 +194,10 @@ describe("local authority", () => {
     await withAuthority(owner, T0, (authority) => issueAndAnchor(authority, 1));
     const refused = (home: string) =>
       expect(withAuthority(home, T0, (authority) => authority.status())).rejects.toMatchObject({ code: "LEDGER_LINKED", message: expect.stringMatching(/belongs to one home/) });
-    for (const [makeLink, what] of [[symlink, "symbolic link"], [link, "2 hard links"]] as const) {
+    for (const [makeLink, what] of [
+      [symlink, "symbolic link"],
+      [link, "2 hard links"],
+    ] as const) {
       const home = await tempDir();
       await copyFile(join(owner, "signing-key.pem"), join(home, "signing-key.pem"));
       await makeLink(join(owner, "clockchain.log"), join(home, "clockchain.log"));

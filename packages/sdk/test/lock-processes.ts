@@ -94,5 +94,5 @@ export function lockRecord(pid: number, fields: Record<string, unknown> = {}): s
 
 /** The pid of a process that has exited (and been reaped), so no process has it, for a while at least. */
 export function exitedPid(): number {
-  return spawnSync(process.execPath, ["-e", ""]).pid as number;
+  return spawnSync(process.execPath, ["-e", ""]).pid;
 }

@@ -92,7 +92,12 @@ describe("Merkle tree (RFC 9162)", () => {
   });
 
   it("verifyInclusion accepts well-formed proofs and checks them against the signed head", () => {
-    for (const [index, size] of [[0, 1], [4, 5], [255, 256], [299, 300]] as const) {
+    for (const [index, size] of [
+      [0, 1],
+      [4, 5],
+      [255, 256],
+      [299, 300],
+    ] as const) {
       const proof = proofFor(big, index, size);
       expect(verifyInclusion(proof)).toBe(true);
       // A checkpoint of another size or tile, and a parsed view its note does not state.

@@ -23,7 +23,10 @@ describe("aborting a mission", () => {
     const reason = new Error("shutting down");
     const signal = AbortSignal.abort(reason);
     const carbon = () => ++reads;
-    for (const pending of [mission.evaluate({ clock: () => NOON, carbon, signal }), mission.run({ clock: () => NOON, carbon, signal, sdk: authority, tasks: { first: () => {}, second: () => {} } })]) {
+    for (const pending of [
+      mission.evaluate({ clock: () => NOON, carbon, signal }),
+      mission.run({ clock: () => NOON, carbon, signal, sdk: authority, tasks: { first: () => {}, second: () => {} } }),
+    ]) {
       const error = await pending.catch((e: unknown) => e);
       expect(error).toBeInstanceOf(MissionAbortedError);
       expect(error).toMatchObject({ code: "ABORTED", verdict: null, executed: [], cause: reason });

@@ -33,7 +33,14 @@ const never = () => new Promise<number>(() => {});
 
 describe("measures fail closed", () => {
   it.each([
-    ["throws", () => { throw new Error("grid API down"); }, "CARBON_UNAVAILABLE", { error: "grid API down", message: "the carbon provider failed: grid API down" }],
+    [
+      "throws",
+      () => {
+        throw new Error("grid API down");
+      },
+      "CARBON_UNAVAILABLE",
+      { error: "grid API down", message: "the carbon provider failed: grid API down" },
+    ],
     ["rejects", () => Promise.reject(new Error("HTTP 503")), "CARBON_UNAVAILABLE", { error: "HTTP 503" }],
     ["returns NaN", () => Number.NaN, "CARBON_INVALID", { value: "NaN" }],
     ["returns Infinity", async () => Number.POSITIVE_INFINITY, "CARBON_INVALID", { value: "Infinity" }],
@@ -42,7 +49,14 @@ describe("measures fail closed", () => {
     ["never settles", never, "CARBON_TIMEOUT", { message: "the carbon provider did not answer within 50 ms" }],
   ])("a carbon provider that %s gives DENY with its reason, and the DENY block runs and anchors its receipt", async (_, carbon, reason, detail) => {
     const ran: string[] = [];
-    const result = await mission.run({ clock: () => NOON, carbon: carbon as never, hsBloch: 0.95, measureTimeoutMs: 50, sdk: authority, tasks: { work: () => ran.push("work"), alert: () => ran.push("alert") } });
+    const result = await mission.run({
+      clock: () => NOON,
+      carbon: carbon as never,
+      hsBloch: 0.95,
+      measureTimeoutMs: 50,
+      sdk: authority,
+      tasks: { work: () => ran.push("work"), alert: () => ran.push("alert") },
+    });
     expect(result).toMatchObject({ verdict: "DENY", reason, reasons: [reason], executed: ["alert"], measure_failures: [{ measure: "carbon", reason, ...detail }] });
     expect(ran).toEqual(["alert"]);
     expect(result.anchors).toHaveLength(1);

@@ -30,7 +30,12 @@ const NOON = Date.UTC(2026, 10, 22, 12);
 describe("defineMission", () => {
   it("finds when several windows are next open together, across midnight", async () => {
     // In zone Z2 (UTC+4), [300, 30] and [0, 60] are both open from 00:00 to 02:00 local, i.e. 20:00 to 22:00 UTC.
-    const mission = defineMission(spec([[300, 30], [0, 60]]));
+    const mission = defineMission(
+      spec([
+        [300, 30],
+        [0, 60],
+      ]),
+    );
     const decision = await mission.evaluate({ clock: () => NOON });
     expect(decision).toMatchObject({ verdict: "DENY", reason: "PHASE_OUTSIDE_WINDOW" });
     expect(decision.next_open_unix_ms).toBe(Date.UTC(2026, 10, 22, 20));
@@ -87,7 +92,10 @@ describe("defineMission", () => {
     await expect(mission.run({ tasks: { work: () => {} }, sdk: {} as never })).rejects.toMatchObject({ code: "INVALID_MISSION_OPTIONS", message: expect.stringContaining("options.sdk") });
     await expect(mission.evaluate({ signal: {} as never })).rejects.toMatchObject({ code: "INVALID_MISSION_OPTIONS", message: expect.stringContaining("options.signal") });
     for (const measureTimeoutMs of [0, -1, Number.NaN, 2 ** 31, "5" as never]) {
-      await expect(mission.evaluate({ measureTimeoutMs }), String(measureTimeoutMs)).rejects.toMatchObject({ code: "INVALID_MISSION_OPTIONS", message: expect.stringContaining("measureTimeoutMs") });
+      await expect(mission.evaluate({ measureTimeoutMs }), String(measureTimeoutMs)).rejects.toMatchObject({
+        code: "INVALID_MISSION_OPTIONS",
+        message: expect.stringContaining("measureTimeoutMs"),
+      });
     }
     await expect(mission.evaluate({ localClock: "yes" as never })).rejects.toMatchObject({ code: "INVALID_MISSION_OPTIONS", message: expect.stringContaining("localClock") });
   });

@@ -21,9 +21,7 @@ describe("now / contextAt", () => {
   });
 
   it("keeps the documented key order (the wire shape)", () => {
-    expect(Object.keys(contextAt(0))).toEqual([
-      "kernel_version", "unix_ms", "utc", "day_index", "phi_ticks", "swt_zone", "tile_id", "phase_deg", "utc_phase_deg", "source",
-    ]);
+    expect(Object.keys(contextAt(0))).toEqual(["kernel_version", "unix_ms", "utc", "day_index", "phi_ticks", "swt_zone", "tile_id", "phase_deg", "utc_phase_deg", "source"]);
   });
 
   it("puts zone n 30n degrees ahead of UTC", async () => {

@@ -12,7 +12,14 @@ vi.mock("@temporal/agent-sdk", () => import("../src/index.js"));
 const repo = fileURLToPath(new URL("../../../", import.meta.url));
 const example = join(repo, "examples", "sdk-quickstart.mjs");
 
-const EXPECTED_LINES = [/^phase \d+\.\d{3} deg in Z1 \(UTC .+\), tile \d+$/, /^(inside|outside) \[200,280\]/, /^enforce: PHASE_OUTSIDE_WINDOW, reopens in PT4M$/, /^receipt verifies: true$/, /^anchor verifies: true \(leaf 0 of 1 in tile \d+\)$/, /^tpe: (-?\d\.\d{3} ){5}-?\d\.\d{3}$/];
+const EXPECTED_LINES = [
+  /^phase \d+\.\d{3} deg in Z1 \(UTC .+\), tile \d+$/,
+  /^(inside|outside) \[200,280\]/,
+  /^enforce: PHASE_OUTSIDE_WINDOW, reopens in PT4M$/,
+  /^receipt verifies: true$/,
+  /^anchor verifies: true \(leaf 0 of 1 in tile \d+\)$/,
+  /^tpe: (-?\d\.\d{3} ){5}-?\d\.\d{3}$/,
+];
 
 describe("examples/sdk-quickstart.mjs", () => {
   it("is the example shown in docs/sdk.md", async () => {

@@ -30,8 +30,16 @@ describe("ReceiptIndex", () => {
         expect(index.has(sha256Hex("never anchored"))).toBe(false);
         expect(hashesOf(HashList.adopt(index.addedTable(), 40))).toEqual(all.slice(addedFrom).sort());
         // Only the entries a saver lacks: here those of even tiles.
-        const even = HashList.adopt(index.addedTable(({ tileId }) => tileId % 2 === 0), 40);
-        expect(hashesOf(even)).toEqual(all.slice(addedFrom).filter((_, i) => location(addedFrom + i).tileId % 2 === 0).sort());
+        const even = HashList.adopt(
+          index.addedTable(({ tileId }) => tileId % 2 === 0),
+          40,
+        );
+        expect(hashesOf(even)).toEqual(
+          all
+            .slice(addedFrom)
+            .filter((_, i) => location(addedFrom + i).tileId % 2 === 0)
+            .sort(),
+        );
       }),
       { numRuns: 100 },
     );

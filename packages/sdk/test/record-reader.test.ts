@@ -50,7 +50,7 @@ describe("record reader", () => {
       async read(buffer, offset, readLength, position) {
         largestRead = Math.max(largestRead, readLength);
         const end = Math.min(position + readLength, length);
-        for (let at = position; at < end; ) {
+        for (let at = position; at < end;) {
           const within = at % unit.length;
           const copied = unit.copy(buffer, offset + (at - position), within, Math.min(unit.length, within + end - at));
           at += copied;

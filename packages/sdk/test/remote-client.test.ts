@@ -188,7 +188,12 @@ describe("requests", () => {
     const calls: [() => Promise<unknown>, string, string, unknown?][] = [
       [() => remote.getContext(), "GET", "/api/v1/context"],
       [() => remote.getTwatchNow({ t0: 1_700_000_000_000, zone: "Z2" }), "GET", "/api/v1/twatch/now?t0=1700000000000&zone=2"],
-      [() => remote.twatchDiff(ctx, { day_index: 1, phi_ticks: 2 }), "POST", "/api/v1/twatch/diff", { start: { day_index: ctx.day_index, phi_ticks: ctx.phi_ticks }, end: { day_index: 1, phi_ticks: 2 } }],
+      [
+        () => remote.twatchDiff(ctx, { day_index: 1, phi_ticks: 2 }),
+        "POST",
+        "/api/v1/twatch/diff",
+        { start: { day_index: ctx.day_index, phi_ticks: ctx.phi_ticks }, end: { day_index: 1, phi_ticks: 2 } },
+      ],
       [() => remote.getState(), "GET", "/api/v1/core/state"],
       [() => remote.getChallenge(), "GET", "/api/v1/challenge"],
       [() => remote.checkAllow([350, 10]), "POST", "/api/v1/allow", { window: [350, 10] }],
@@ -307,7 +312,11 @@ describe("the client as an Authority", () => {
       json(res, 200, { tile_id: 9, total: all.length, offset, anchors: all.slice(offset, offset + 2), next_offset: next });
     });
     expect(await client(server).listAnchors(9)).toEqual(all);
-    expect(server.seen.map((r) => r.url)).toEqual(["/api/v1/clockchain/anchors?tile_id=9&offset=0", "/api/v1/clockchain/anchors?tile_id=9&offset=2", "/api/v1/clockchain/anchors?tile_id=9&offset=4"]);
+    expect(server.seen.map((r) => r.url)).toEqual([
+      "/api/v1/clockchain/anchors?tile_id=9&offset=0",
+      "/api/v1/clockchain/anchors?tile_id=9&offset=2",
+      "/api/v1/clockchain/anchors?tile_id=9&offset=4",
+    ]);
   });
 
   it("refuses a key set without note verifier keys, or with a malformed one", async () => {
@@ -321,7 +330,10 @@ describe("the client as an Authority", () => {
 
   it("refuses an anchor proof or status without a signed checkpoint (a service still sending JSON heads), or whose checkpoint differs from its note", async () => {
     const { checkpoint } = anchorProof;
-    const proofs = [{ ...anchorProof, checkpoint: undefined, signed_head: { sequence: 0 } }, { ...anchorProof, checkpoint: { ...checkpoint, tree_size: checkpoint.tree_size + 1 } }];
+    const proofs = [
+      { ...anchorProof, checkpoint: undefined, signed_head: { sequence: 0 } },
+      { ...anchorProof, checkpoint: { ...checkpoint, tree_size: checkpoint.tree_size + 1 } },
+    ];
     const server = await serve((_req, res, index) => json(res, 200, proofs[index % 2]));
     await expect(client(server).anchorTsaeHash(receipt)).rejects.toMatchObject({ code: "INVALID_RESPONSE", status: 200 });
     await expect(client(server).getAnchorProof("ab".repeat(32))).rejects.toMatchObject({ code: "INVALID_RESPONSE", status: 200 });
@@ -347,7 +359,14 @@ describe("the client as an Authority", () => {
     expect(performance.now() - started).toBeGreaterThanOrEqual(100);
     expect(await inFlight).toEqual({ late: true });
     expect(remote.closed).toBe(true);
-    for (const call of [() => remote.now(), () => remote.getState(), () => remote.issueReceipt(request), () => remote.anchor(receipt), () => remote.listAnchors(1), () => remote.publicKeys()]) {
+    for (const call of [
+      () => remote.now(),
+      () => remote.getState(),
+      () => remote.issueReceipt(request),
+      () => remote.anchor(receipt),
+      () => remote.listAnchors(1),
+      () => remote.publicKeys(),
+    ]) {
       await expect(call()).rejects.toMatchObject({ code: "AUTHORITY_CLOSED" });
     }
     await remote.close();
@@ -558,7 +577,11 @@ describe("syncClock", () => {
     };
     let tick = 0;
     const result = await syncClock(source, { samples: 3, clock: () => readings[tick++] as number, zone: "Z4" });
-    expect(asked).toEqual([{ t0: 1000, zone: "Z4" }, { t0: 2000, zone: "Z4" }, { t0: 3000, zone: "Z4" }]);
+    expect(asked).toEqual([
+      { t0: 1000, zone: "Z4" },
+      { t0: 2000, zone: "Z4" },
+      { t0: 3000, zone: "Z4" },
+    ]);
     expect(result.samples).toEqual([
       { t0: 1000.25, t1: 1550, t2: 1560, t3: 1100, offset_ms: 504.875, round_trip_ms: 89.75 },
       { t0: 2000, t1: 2520, t2: 2525, t3: 2030, offset_ms: 507.5, round_trip_ms: 25 },

@@ -1,15 +1,6 @@
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
-import {
-  allow,
-  constantCarbonSeries,
-  scheduleTasks,
-  type CarbonWindow,
-  type PhaseContext,
-  type ScheduleRequest,
-  type ScheduleTask,
-  type Window,
-} from "../src/core/index.js";
+import { allow, constantCarbonSeries, scheduleTasks, type CarbonWindow, type PhaseContext, type ScheduleRequest, type ScheduleTask, type Window } from "../src/core/index.js";
 import { expectError } from "./helpers.js";
 
 const D = 86_400_000;
@@ -25,7 +16,6 @@ function allowedAt(unixMs: number, zone: number, window: Window): boolean {
   return allow({ phi_ticks: phi, swt_zone: zone } as PhaseContext, window);
 }
 
-
 function one(task: ScheduleTask, at: number, extra: Partial<ScheduleRequest> = {}, series?: readonly CarbonWindow[]) {
   const result = scheduleTasks({ tasks: [task], ...extra }, series === undefined ? { at_unix_ms: at } : { at_unix_ms: at, series });
   return result.tasks[0]!;
@@ -35,7 +25,13 @@ describe("scheduleTasks without a forecast", () => {
   it("starts now when the whole run fits, else at the next opening", () => {
     const task = { name: "job", duration_ms: HOUR, window: [200, 280] as Window }; // 13:20-18:40 UTC in Z0
     // 12:00: closed; next opening 13:20
-    expect(one(task, T0 + 12 * HOUR)).toStrictEqual({ name: "job", status: "SCHEDULED", start_unix_ms: T0 + 13 * HOUR + 20 * MIN, end_unix_ms: T0 + 14 * HOUR + 20 * MIN, start_phase_deg: 200 });
+    expect(one(task, T0 + 12 * HOUR)).toStrictEqual({
+      name: "job",
+      status: "SCHEDULED",
+      start_unix_ms: T0 + 13 * HOUR + 20 * MIN,
+      end_unix_ms: T0 + 14 * HOUR + 20 * MIN,
+      start_phase_deg: 200,
+    });
     // 15:00: open with room for an hour
     expect(one(task, T0 + 15 * HOUR).start_unix_ms).toBe(T0 + 15 * HOUR);
     // 17:40 exactly: the run ends on the inclusive end bound
@@ -155,9 +151,13 @@ describe("scheduleTasks without a forecast", () => {
 
   // --- any window, any instant: every scheduled run really stays in the window ---
 
-  const degrees = fc.oneof(fc.integer({ min: 0, max: 360_000 }).map((k) => k / 1000), fc.double({ min: 0, max: 360, noNaN: true }), fc.constantFrom(0, 360, 90, 180));
+  const degrees = fc.oneof(
+    fc.integer({ min: 0, max: 360_000 }).map((k) => k / 1000),
+    fc.double({ min: 0, max: 360, noNaN: true }),
+    fc.constantFrom(0, 360, 90, 180),
+  );
   const anyCase = fc.record({
-    window: fc.tuple(degrees, degrees) as fc.Arbitrary<Window>,
+    window: fc.tuple(degrees, degrees),
     zone: fc.integer({ min: 0, max: 11 }),
     at: fc.integer({ min: -1000 * D, max: 40_000 * D }),
     duration: fc.oneof(fc.integer({ min: 1, max: 5_000 }), fc.integer({ min: 1, max: D })),
@@ -236,7 +236,13 @@ describe("scheduleTasks with a forecast", () => {
 
   it("falls back to the earliest fitting start when the forecast covers no fitting run, but not under a ceiling", () => {
     const short = [{ start_unix_ms: T0, end_unix_ms: T0 + 13 * HOUR, intensity: 100 }];
-    expect(one(task, T0 + 12 * HOUR, {}, short)).toStrictEqual({ name: "q", status: "SCHEDULED", start_unix_ms: T0 + 13 * HOUR + 20 * MIN, end_unix_ms: T0 + 14 * HOUR + 20 * MIN, start_phase_deg: 200 });
+    expect(one(task, T0 + 12 * HOUR, {}, short)).toStrictEqual({
+      name: "q",
+      status: "SCHEDULED",
+      start_unix_ms: T0 + 13 * HOUR + 20 * MIN,
+      end_unix_ms: T0 + 14 * HOUR + 20 * MIN,
+      start_phase_deg: 200,
+    });
     expect(one({ ...task, carbon_max: 1000 }, T0 + 12 * HOUR, {}, short).reason).toBe("CARBON_ABOVE_MAX");
     // and without any forecast a ceiling cannot be shown to hold
     expect(one({ ...task, carbon_max: 1000 }, T0 + 12 * HOUR).reason).toBe("CARBON_ABOVE_MAX");
@@ -262,7 +268,11 @@ describe("scheduleTasks with a forecast", () => {
     horizonHours: fc.integer({ min: 1, max: 12 }),
     firstOffset: fc.integer({ min: -60, max: 120 }),
     pieces: fc.array(
-      fc.record({ gap: fc.oneof({ weight: 5, arbitrary: fc.constant(0) }, { weight: 1, arbitrary: fc.integer({ min: 1, max: 60 }) }), minutes: fc.integer({ min: 1, max: 120 }), value: fc.integer({ min: 0, max: 600 }) }),
+      fc.record({
+        gap: fc.oneof({ weight: 5, arbitrary: fc.constant(0) }, { weight: 1, arbitrary: fc.integer({ min: 1, max: 60 }) }),
+        minutes: fc.integer({ min: 1, max: 120 }),
+        value: fc.integer({ min: 0, max: 600 }),
+      }),
       { minLength: 1, maxLength: 16 },
     ),
     carbonMax: fc.option(fc.integer({ min: 1, max: 600 }), { nil: undefined }),
@@ -301,7 +311,8 @@ describe("scheduleTasks with a forecast", () => {
         let anyFit = earliest !== undefined;
         for (let i = 0; !anyFit && i < 1440; i++) anyFit = fits(i);
 
-        const task: ScheduleTask = carbonMax === undefined ? { name: "t", duration_ms: durationMinutes * MIN, window } : { name: "t", duration_ms: durationMinutes * MIN, window, carbon_max: carbonMax };
+        const task: ScheduleTask =
+          carbonMax === undefined ? { name: "t", duration_ms: durationMinutes * MIN, window } : { name: "t", duration_ms: durationMinutes * MIN, window, carbon_max: carbonMax };
         const result = one(task, at, { zone, horizon_hours: horizonHours }, points);
         if (!anyFit) {
           expect(result.reason).toBe("WINDOW_TOO_SHORT");
@@ -333,7 +344,10 @@ describe("scheduleTasks with a forecast", () => {
 
 describe("scheduleTasks validation", () => {
   const ok: ScheduleTask = { name: "ok", duration_ms: 1000, window: [0, 90] };
-  const run = (request: unknown, options: unknown = { at_unix_ms: T0 }) => () => scheduleTasks(request as ScheduleRequest, options as { at_unix_ms: number });
+  const run =
+    (request: unknown, options: unknown = { at_unix_ms: T0 }) =>
+    () =>
+      scheduleTasks(request as ScheduleRequest, options as { at_unix_ms: number });
 
   it("names the bad field and value", () => {
     expectError(run(null), "INVALID_SCHEDULE_REQUEST", "request");

@@ -21,12 +21,7 @@ import {
   type Signer,
   type SigningKey,
 } from "../src/index.js";
-import {
-  FileChallengeStore,
-  FileLogStore,
-  FileSigner,
-  homePaths,
-} from "../src/node/index.js";
+import { FileChallengeStore, FileLogStore, FileSigner, homePaths } from "../src/node/index.js";
 import { signingPayload } from "../src/core/signed-record.js";
 import { tempDir } from "./helpers.js";
 
@@ -94,8 +89,11 @@ describe.each(logStores)("log store contract: %s", (_name, make) => {
     const batch = [...(await entries(key, 0, 3, 3)), ...(await entries(key, 10, 2, 4))];
     const proofs = await log.append(batch, signing(key));
     expect(proofs.map((p) => [p.tile_id, p.leaf_index])).toEqual([
-      [batch[0]?.receipt.tile_id, 0], [batch[0]?.receipt.tile_id, 1], [batch[0]?.receipt.tile_id, 2],
-      [batch[3]?.receipt.tile_id, 0], [batch[3]?.receipt.tile_id, 1],
+      [batch[0]?.receipt.tile_id, 0],
+      [batch[0]?.receipt.tile_id, 1],
+      [batch[0]?.receipt.tile_id, 2],
+      [batch[3]?.receipt.tile_id, 0],
+      [batch[3]?.receipt.tile_id, 1],
     ]);
     for (const proof of proofs) expect(await verifyAnchorProof(proof, key.verifying)).toBe(true);
     const [first, second] = [proofs[0]?.checkpoint, proofs[3]?.checkpoint];
@@ -147,7 +145,7 @@ describe.each(logStores)("log store contract: %s", (_name, make) => {
     const results = await Promise.all(batches.map((batch) => log.append(batch, signing(key))));
     const sequences = results.map((proofs) => (proofs[0] as { checkpoint: { sequence: number } }).checkpoint.sequence).sort();
     expect(sequences).toEqual([0, 1, 2, 3]);
-    for (const proofs of results) for (const proof of proofs) expect(await verifyAnchorProof(await log.proof(proof.receipt_hash) as never, key.verifying)).toBe(true);
+    for (const proofs of results) for (const proof of proofs) expect(await verifyAnchorProof((await log.proof(proof.receipt_hash)) as never, key.verifying)).toBe(true);
     expect(await log.status()).toMatchObject({ records: 4, anchors: 12, chain_valid: true });
     await log.close();
     await expect(log.append(await entries(key, 99, 1), signing(key))).rejects.toMatchObject({ code: "AUTHORITY_CLOSED" });

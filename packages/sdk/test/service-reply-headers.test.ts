@@ -4,7 +4,11 @@ import { utf8Length } from "../src/service/reply-headers.js";
 
 describe("utf8Length (the Content-Length of every reply)", () => {
   it("is Buffer.byteLength of any string: ASCII, 2-, 3- and 4-byte characters, lone surrogates", () => {
-    const text = fc.oneof(fc.string({ unit: "binary" }), fc.string({ unit: "grapheme" }), fc.string({ unit: fc.integer({ min: 0xd7f0, max: 0xe010 }).map((unit) => String.fromCharCode(unit)) }));
+    const text = fc.oneof(
+      fc.string({ unit: "binary" }),
+      fc.string({ unit: "grapheme" }),
+      fc.string({ unit: fc.integer({ min: 0xd7f0, max: 0xe010 }).map((unit) => String.fromCharCode(unit)) }),
+    );
     fc.assert(
       fc.property(text, (s) => {
         expect(utf8Length(s)).toBe(Buffer.byteLength(s, "utf8"));

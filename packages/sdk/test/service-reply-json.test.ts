@@ -5,7 +5,10 @@ import { allowJson, contextJson } from "../src/service/index.js";
 
 // A few instants, so that a run mixes repeats (the kept text is reused) with changes of instant, zone and source.
 const instant = fc.oneof(fc.constantFrom(0, -1, 1_795_439_850_357, 1_795_439_850_358), fc.integer({ min: -8.64e15, max: 8.64e15 }));
-const zone: fc.Arbitrary<ZoneInput> = fc.oneof(fc.integer({ min: 0, max: 11 }), fc.integer({ min: 0, max: 11 }).map((n) => `Z${n}` as const));
+const zone: fc.Arbitrary<ZoneInput> = fc.oneof(
+  fc.integer({ min: 0, max: 11 }),
+  fc.integer({ min: 0, max: 11 }).map((n) => `Z${n}` as const),
+);
 const source = fc.constantFrom<PhaseContext["source"]>("local", "remote");
 const degrees = fc.double({ min: 0, max: 360, noNaN: true });
 const context = fc.tuple(instant, zone, source).map(([ms, z, s]) => contextAt(ms, { zone: z, source: s }));
@@ -52,7 +55,12 @@ describe("reply JSON", () => {
   it("falls back to JSON.stringify for a context the SDK does not make", () => {
     const ctx = contextAt(1_795_439_850_357, { zone: 1, source: "remote" });
     contextJson(ctx);
-    for (const odd of [{ ...ctx, source: "elsewhere" }, { ...ctx, swt_zone: 12 }, { ...ctx, swt_zone: 0.5 }, { ...ctx, swt_zone: "1" }] as unknown as PhaseContext[]) {
+    for (const odd of [
+      { ...ctx, source: "elsewhere" },
+      { ...ctx, swt_zone: 12 },
+      { ...ctx, swt_zone: 0.5 },
+      { ...ctx, swt_zone: "1" },
+    ] as unknown as PhaseContext[]) {
       expect(contextJson(odd)).toBe(JSON.stringify(odd));
     }
   });

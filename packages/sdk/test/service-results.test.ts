@@ -1,24 +1,16 @@
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
-import {
-  allow,
-  allowResult,
-  contextAt,
-  coreState,
-  nextOpen,
-  tpeVector,
-  tpeVectorResult,
-  type PhaseContext,
-  type Window,
-} from "../src/core/index.js";
+import { allow, allowResult, contextAt, coreState, nextOpen, tpeVector, tpeVectorResult, type PhaseContext, type Window } from "../src/core/index.js";
 import { expectError } from "./helpers.js";
 
 const NOON_Z3 = contextAt(Date.UTC(2024, 4, 1, 12, 0, 0, 7), { zone: 3 });
 
-
 const instant = fc.integer({ min: -1e15, max: 1e15 });
 const zone = fc.integer({ min: 0, max: 11 });
-const degrees = fc.oneof(fc.integer({ min: 0, max: 360_000 }).map((k) => k / 1000), fc.constantFrom(0, 360, 90));
+const degrees = fc.oneof(
+  fc.integer({ min: 0, max: 360_000 }).map((k) => k / 1000),
+  fc.constantFrom(0, 360, 90),
+);
 
 describe("coreState", () => {
   it("is the instant and its UTC phase, whatever the zone", () => {

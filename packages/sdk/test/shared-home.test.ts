@@ -82,23 +82,19 @@ describe("one home, many processes", () => {
     LOAD_MS + SETTLE_MS,
   );
 
-  it(
-    "processes creating the key of a new home at the same moment all get the one key",
-    async () => {
-      const home = join(await tempDir(), "new-home");
-      const start = String(Date.now() + 1_500);
-      const loaded = await Promise.all(Array.from({ length: 6 }, () => runScript("load-key.mjs", [home, start])));
-      for (const { code, stderr } of loaded) expect(code, stderr).toBe(0);
-      const keyIds = new Set(loaded.map(({ lines }) => lines[0]));
-      expect(keyIds.size).toBe(1);
-      const authority = createLocalAuthority({ home });
-      try {
-        expect(Object.keys(await authority.publicKeys())).toEqual([...keyIds]);
-      } finally {
-        await authority.close();
-      }
-      expect(await readFile(join(home, "signing-key.pem"), "utf8")).toMatch(/^-----BEGIN PRIVATE KEY-----/);
-    },
-    60_000,
-  );
+  it("processes creating the key of a new home at the same moment all get the one key", async () => {
+    const home = join(await tempDir(), "new-home");
+    const start = String(Date.now() + 1_500);
+    const loaded = await Promise.all(Array.from({ length: 6 }, () => runScript("load-key.mjs", [home, start])));
+    for (const { code, stderr } of loaded) expect(code, stderr).toBe(0);
+    const keyIds = new Set(loaded.map(({ lines }) => lines[0]));
+    expect(keyIds.size).toBe(1);
+    const authority = createLocalAuthority({ home });
+    try {
+      expect(Object.keys(await authority.publicKeys())).toEqual([...keyIds]);
+    } finally {
+      await authority.close();
+    }
+    expect(await readFile(join(home, "signing-key.pem"), "utf8")).toMatch(/^-----BEGIN PRIVATE KEY-----/);
+  }, 60_000);
 });

@@ -30,11 +30,11 @@ describe("a ledger shared by several writers", () => {
   it("leaves a partial record at the end alone while reading (someone's append in progress); the next append, under the lock, removes it as torn", async () => {
     const { home, ledger, ends } = await homeWithRecords(2);
     const whole = await readFile(ledger);
-    await truncate(ledger, ends[0] as number);
+    await truncate(ledger, ends[0]);
     await withAuthority(home, T0 + 100, async (authority) => {
       expect((await authority.status()).anchors).toBe(1);
       // Half of the second record appears, as another writer's write would.
-      await appendFile(ledger, whole.subarray(ends[0] as number, (ends[0] as number) + 40));
+      await appendFile(ledger, whole.subarray(ends[0], (ends[0] as number) + 40));
       expect((await authority.status()).anchors).toBe(1);
       expect((await readFile(ledger)).length).toBe((ends[0] as number) + 40);
       // ... and the rest: a reader picks the record up once it is whole.
@@ -52,9 +52,9 @@ describe("a ledger shared by several writers", () => {
   it("forgets a record it read that its writer then cut off again, and follows the record written in its place", async () => {
     const { home, ledger, ends } = await homeWithRecords(3);
     const whole = await readFile(ledger);
-    const third = whole.subarray(ends[1] as number);
+    const third = whole.subarray(ends[1]);
     const tile = contextAt(T0, { zone: 8 }).tile_id;
-    await truncate(ledger, ends[1] as number);
+    await truncate(ledger, ends[1]);
     const reader = createLocalAuthority({ home, clock: () => T0 + 200 });
     const writer = createLocalAuthority({ home, clock: () => T0 + 300 });
     try {
@@ -64,13 +64,13 @@ describe("a ledger shared by several writers", () => {
       const [, , read] = await reader.listAnchors(tile);
       expect(await reader.getAnchorProof(read?.receipt_hash as string)).toMatchObject({ leaf_index: 2 });
       // ... and the writer cuts it off again, as the store does before rejecting the batch.
-      await truncate(ledger, ends[1] as number);
+      await truncate(ledger, ends[1]);
       expect(await reader.getAnchorProof(read?.receipt_hash as string)).toBeUndefined();
       expect((await reader.status()).anchors).toBe(2);
       // The same again, but another record is written in its place before the reader looks: it follows that one.
       await appendFile(ledger, third);
       expect((await reader.status()).anchors).toBe(3);
-      await truncate(ledger, ends[1] as number);
+      await truncate(ledger, ends[1]);
       const replacement = await anchorOne(writer, 7);
       expect(replacement).toMatchObject({ leaf_index: 2, checkpoint: { sequence: 2 } });
       expect(await reader.getAnchorProof(read?.receipt_hash as string)).toBeUndefined();

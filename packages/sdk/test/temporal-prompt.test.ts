@@ -20,7 +20,9 @@ describe("temporalPrompt", () => {
     expect(text).toContain("Z10 (local phase = UTC phase + 300 degrees, nominally UTC-4h) the local phase is 299.999 of 360 degrees (zone time 19:59:59)");
     expect(text).toContain("The UTC phase is 359.999 degrees. Tile id -2 ");
     expect(temporalPrompt(contextAt(0, { zone: 6 }))).toContain("nominally UTC+12h) the local phase is 180.000 of 360 degrees (zone time 12:00:00), which is the early afternoon part");
-    expect(temporalPrompt(contextAt(0))).toContain("(local phase = UTC phase + 0 degrees, nominally UTC) the local phase is 0.000 of 360 degrees (zone time 00:00:00), which is the night part");
+    expect(temporalPrompt(contextAt(0))).toContain(
+      "(local phase = UTC phase + 0 degrees, nominally UTC) the local phase is 0.000 of 360 degrees (zone time 00:00:00), which is the night part",
+    );
   });
 
   it("is one ASCII line, names the right part of the day, and depends only on the instant and zone", () => {

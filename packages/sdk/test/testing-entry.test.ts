@@ -52,7 +52,8 @@ describe("createTestService sources", () => {
   it("a function is read on every request, and what it rejects with is answered", async () => {
     let score = 0.4;
     let failing = false;
-    const quality = () => (failing ? Promise.reject(new HttpError(503, "SOURCE_UNAVAILABLE", "the score feed is down")) : Promise.resolve({ score, updated_unix_ms: 1_000, source: "file" as const }));
+    const quality = () =>
+      failing ? Promise.reject(new HttpError(503, "SOURCE_UNAVAILABLE", "the score feed is down")) : Promise.resolve({ score, updated_unix_ms: 1_000, source: "file" as const });
     const service = createTestService({ now: 5_000, quality });
     const client = service.client("managed");
     expect(await client.getQuantumDecision({ threshold: 0.5 })).toEqual({ score: 0.4, threshold: 0.5, verdict: "DENY", updated_unix_ms: 1_000, source: "file" });
@@ -65,7 +66,9 @@ describe("createTestService sources", () => {
 
   it("a file source is refused with INVALID_ARGUMENT, naming @temporal/server/testing, which reads files", () => {
     const file = { file: "/tmp/quality.json" } as unknown as { score: number };
-    expect(() => createTestService({ quality: file })).toThrow(expect.objectContaining({ name: "TemporalTypeError", code: "INVALID_ARGUMENT", message: expect.stringContaining("@temporal/server/testing") }));
+    expect(() => createTestService({ quality: file })).toThrow(
+      expect.objectContaining({ name: "TemporalTypeError", code: "INVALID_ARGUMENT", message: expect.stringContaining("@temporal/server/testing") }),
+    );
     expect(() => createTestService({ carbon: { intensity: -3 } })).toThrow(expect.objectContaining({ code: "INVALID_ARGUMENT" }));
   });
 

@@ -4,14 +4,7 @@ import { describe, expect, it } from "vitest";
 import { openCheckpoint, parseCheckpoint } from "../src/core/checkpoint.js";
 import { formatSignatureLine, parseNote, signNote } from "../src/core/signed-note.js";
 import { ed25519NoteSigner, noteVerifier, parseVerifierKey } from "../src/core/note-key.js";
-import {
-  GENESIS_CHECKPOINT_HASH,
-  checkpointHash,
-  formatTileCheckpoint,
-  openTileCheckpoint,
-  parseTileCheckpoint,
-  type TileCheckpoint,
-} from "../src/core/tile-checkpoint.js";
+import { GENESIS_CHECKPOINT_HASH, checkpointHash, formatTileCheckpoint, openTileCheckpoint, parseTileCheckpoint, type TileCheckpoint } from "../src/core/tile-checkpoint.js";
 import { authorityVerifierKey, authorityVerifierKeys, defaultAuthorityName, parseTileOrigin, tileCheckpointSigner, tileOrigin, tileVerifierKey } from "../src/core/tile-origin.js";
 import { MAX_ABS_DAY_INDEX, ZONE_COUNT } from "../src/core/units.js";
 import type { PublicKeyJwk } from "../src/core/types.js";
@@ -147,11 +140,11 @@ describe("tile heads as checkpoints", () => {
   });
 
   const bad: [string, string, string][] = [
-    ["no chain lines", DOC_BODY.split("temporal-chain")[0] as string, "not \"temporal-chain"],
-    ["the chain lines swapped", DOC_BODY.replace(/(temporal-chain .*\n)(temporal-issued .*\n)/, "$2$1"), "not \"temporal-chain"],
-    ["a third extension line", `${DOC_BODY}more\n`, "not \"temporal-chain"],
-    ["a sequence with a leading zero", DOC_BODY.replace("temporal-chain 1 ", "temporal-chain 01 "), "not \"temporal-chain"],
-    ["an issued time of -0", DOC_BODY.replace("temporal-issued 1763781570356", "temporal-issued -0"), "not \"temporal-chain"],
+    ["no chain lines", DOC_BODY.split("temporal-chain")[0] as string, 'not "temporal-chain'],
+    ["the chain lines swapped", DOC_BODY.replace(/(temporal-chain .*\n)(temporal-issued .*\n)/, "$2$1"), 'not "temporal-chain'],
+    ["a third extension line", `${DOC_BODY}more\n`, 'not "temporal-chain'],
+    ["a sequence with a leading zero", DOC_BODY.replace("temporal-chain 1 ", "temporal-chain 01 "), 'not "temporal-chain'],
+    ["an issued time of -0", DOC_BODY.replace("temporal-issued 1763781570356", "temporal-issued -0"), 'not "temporal-chain'],
     ["a hash of 31 bytes", DOC_BODY.replace("aK54Fk+dlLHjgK3L7QlBZvaIabVC8vyNbSMvtwbi6/w=", Buffer.alloc(31, 1).toString("base64")), "previous checkpoint hash"],
     ["sequence 0 after a real head", DOC_BODY.replace("temporal-chain 1 ", "temporal-chain 0 "), "only the first head (sequence 0) has the genesis hash"],
     ["the genesis hash after sequence 0", DOC_BODY.replace("aK54Fk+dlLHjgK3L7QlBZvaIabVC8vyNbSMvtwbi6/w=", Buffer.alloc(32).toString("base64")), "only the first head"],
@@ -172,7 +165,10 @@ describe("tile heads as checkpoints", () => {
       tree_size: fc.maxSafeNat(),
       root_hash: fc.uint8Array({ minLength: 32, maxLength: 32 }).map((b) => Buffer.from(b).toString("hex")),
       sequence: fc.integer({ min: 1, max: Number.MAX_SAFE_INTEGER }),
-      prev_checkpoint_hash: fc.uint8Array({ minLength: 32, maxLength: 32 }).map((b) => Buffer.from(b).toString("hex")).filter((h) => h !== GENESIS_CHECKPOINT_HASH),
+      prev_checkpoint_hash: fc
+        .uint8Array({ minLength: 32, maxLength: 32 })
+        .map((b) => Buffer.from(b).toString("hex"))
+        .filter((h) => h !== GENESIS_CHECKPOINT_HASH),
       issued_unix_ms: fc.integer({ min: -8.64e15, max: 8.64e15 }),
     });
     fc.assert(

@@ -84,7 +84,8 @@ function servingCommand(command: Command): Command {
     .addOption(homeOption())
     .addHelpText("after", SERVE_HELP)
     .action(async (options: LocationOptions & { host?: string; port?: number }, self: Command) => {
-      if (self.args.length > 0) throw new UsageError(self.parent === null ? `unknown command '${self.args[0]}' (the commands are serve and keys)` : `serve takes no arguments, got '${self.args[0]}'`);
+      if (self.args.length > 0)
+        throw new UsageError(self.parent === null ? `unknown command '${self.args[0]}' (the commands are serve and keys)` : `serve takes no arguments, got '${self.args[0]}'`);
       await serve(locate(options), { host: options.host, port: options.port });
     });
 }

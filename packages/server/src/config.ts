@@ -121,7 +121,7 @@ export async function loadConfig(path: string, optional: boolean): Promise<Servi
 /** Reads a config file: the service's config, completed with the defaults, and the address it asks to listen on. */
 export async function loadConfigFile(path: string, optional: boolean): Promise<{ config: ServiceConfig; listen: ListenSettings }> {
   const { host, port, ...rest } = (await readConfigObject(path, optional)) as ListenSettings & Record<string, unknown>;
-  return { config: completeConfig(rest as Partial<ServiceConfig>, dirname(path)), listen: { host, port } };
+  return { config: completeConfig(rest, dirname(path)), listen: { host, port } };
 }
 
 /** The defaults filled in, and relative file paths resolved against `base`, the config file's directory. */

@@ -31,7 +31,7 @@ export function parseHost(value: string): string | undefined {
  * naming where it came from.
  */
 export function resolveListenAddress(flags: Partial<ListenAddress>, env: NodeJS.ProcessEnv, file: ListenSettings, configPath: string): ListenAddress {
-  const fromEnv = <T,>(name: "HOST" | "PORT", parse: (value: string) => T | undefined, rule: string) => checked(env[name] || undefined, `the environment variable ${name}`, parse, rule);
+  const fromEnv = <T>(name: "HOST" | "PORT", parse: (value: string) => T | undefined, rule: string) => checked(env[name] || undefined, `the environment variable ${name}`, parse, rule);
   return {
     host: flags.host ?? fromEnv("HOST", parseHost, HOST_RULE) ?? checked(file.host, `host in config ${configPath}`, parseHost, HOST_RULE) ?? DEFAULT_LISTEN_ADDRESS.host,
     // The config schema has already checked the file's port.

@@ -6,9 +6,11 @@ import { HttpError, commonHeaders, jsonHeaders } from "@temporal/agent-sdk/servi
 export function rejectMalformedRequest(error: Error & { code?: string }, socket: Socket): void {
   if (error.code === "ECONNRESET" || socket.destroyed) return;
   const reply =
-    error.code === "HPE_HEADER_OVERFLOW" ? new HttpError(431, "HEADERS_TOO_LARGE", "the request headers are over the size limit")
-    : error.code === "ERR_HTTP_REQUEST_TIMEOUT" ? new HttpError(408, "REQUEST_TIMEOUT", "the request did not arrive in time")
-    : new HttpError(400, "MALFORMED_REQUEST", "the request is not valid HTTP/1.1");
+    error.code === "HPE_HEADER_OVERFLOW"
+      ? new HttpError(431, "HEADERS_TOO_LARGE", "the request headers are over the size limit")
+      : error.code === "ERR_HTTP_REQUEST_TIMEOUT"
+        ? new HttpError(408, "REQUEST_TIMEOUT", "the request did not arrive in time")
+        : new HttpError(400, "MALFORMED_REQUEST", "the request is not valid HTTP/1.1");
   const body = JSON.stringify(reply.body);
   if (socket.writable) {
     const headers = commonHeaders();

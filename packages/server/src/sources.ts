@@ -1,14 +1,6 @@
 import { readFile, stat } from "node:fs/promises";
 import { parseCarbonForecast } from "@temporal/agent-sdk";
-import {
-  HttpError,
-  staticCarbonReader,
-  staticQualityReader,
-  type CarbonReader,
-  type CarbonSource,
-  type QualityReader,
-  type QualitySource,
-} from "@temporal/agent-sdk/service";
+import { HttpError, staticCarbonReader, staticQualityReader, type CarbonReader, type CarbonSource, type QualityReader, type QualitySource } from "@temporal/agent-sdk/service";
 
 /** A value read from a file the operator updates, parsed again only when the file changes. */
 class WatchedFile<T> {

@@ -34,5 +34,12 @@ export function fileStore(home: string): ServiceStore {
 export function serviceAuthority(options: ServiceAuthorityOptions): ServiceAuthority {
   const home = homeParts({ home: options.home, authorityName: options.authorityName });
   const { log, challenges } = options.store ?? home;
-  return createAuthority({ signer: options.signer ?? home.signer, log, challenges, clock: options.clock, name: `the service's authority (home ${options.home})`, authorityName: options.authorityName });
+  return createAuthority({
+    signer: options.signer ?? home.signer,
+    log,
+    challenges,
+    clock: options.clock,
+    name: `the service's authority (home ${options.home})`,
+    authorityName: options.authorityName,
+  });
 }

@@ -25,7 +25,12 @@ describe("temporal-service", () => {
     ]);
     expect((await stat(configPath)).mode & 0o777).toBe(0o600);
     const listed = cli(["keys", "list", "--home", home]);
-    expect(listed.stdout.split("\n").filter(Boolean).map((line) => line.split("\t")[1])).toEqual(["managed", "enterprise"]);
+    expect(
+      listed.stdout
+        .split("\n")
+        .filter(Boolean)
+        .map((line) => line.split("\t")[1]),
+    ).toEqual(["managed", "enterprise"]);
   });
 
   it("refuses an unknown tier, listing the choices", () => {
@@ -61,7 +66,11 @@ describe("temporal-service", () => {
     const key = cli(["keys", "create", "--tier", "enterprise", "--home", home]).stdout.trim();
     const [first, second] = [await serve(["--port", "0", "--home", home]), await serve(["--port", "0", "--home", home])];
     const call = async (url: string, method: string, path: string, body?: unknown) => {
-      const reply = await fetch(`${url}${path}`, { method, headers: { authorization: `Bearer ${key}`, "content-type": "application/json" }, body: body === undefined ? undefined : JSON.stringify(body) });
+      const reply = await fetch(`${url}${path}`, {
+        method,
+        headers: { authorization: `Bearer ${key}`, "content-type": "application/json" },
+        body: body === undefined ? undefined : JSON.stringify(body),
+      });
       return { status: reply.status, body: (await reply.json()) as Record<string, unknown> };
     };
     try {

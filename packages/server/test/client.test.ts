@@ -60,20 +60,22 @@ interface Exchange {
 const exchanges: Exchange[] = [];
 
 /** `transport` (the real fetch, or the stand-in's), recording the method, path, status and parsed body of each reply. */
-const recording = (transport: ServiceUnderTest["fetch"]): FetchFunction => async (url, init) => {
-  const response = await transport(url, init);
-  const text = await response.text();
-  let body: unknown = text;
-  try {
-    body = JSON.parse(text);
-  } catch {
-    // kept as text: the schema check then fails, naming it
-  }
-  const { pathname, search } = new URL(url);
-  expect(pathname.startsWith("/api/v1/"), pathname).toBe(true);
-  exchanges.push({ method: init.method, path: pathname.slice("/api/v1".length), query: search, status: response.status, body });
-  return { status: response.status, statusText: response.statusText, headers: response.headers, text: async () => text };
-};
+const recording =
+  (transport: ServiceUnderTest["fetch"]): FetchFunction =>
+  async (url, init) => {
+    const response = await transport(url, init);
+    const text = await response.text();
+    let body: unknown = text;
+    try {
+      body = JSON.parse(text);
+    } catch {
+      // kept as text: the schema check then fails, naming it
+    }
+    const { pathname, search } = new URL(url);
+    expect(pathname.startsWith("/api/v1/"), pathname).toBe(true);
+    exchanges.push({ method: init.method, path: pathname.slice("/api/v1".length), query: search, status: response.status, body });
+    return { status: response.status, statusText: response.statusText, headers: response.headers, text: async () => text };
+  };
 
 const OPERATIONS = new Map(ROUTES.map((route) => [route.operationId, route]));
 
@@ -437,9 +439,7 @@ describe.each([REAL_SERVICE, STAND_IN])("the SDK client against $name", (kind) =
     ]);
     const all = await client.listAnchors(tile5);
     expect(all).toEqual(pages.flatMap((p) => p.anchors));
-    expect(all.map((a) => [a.tile_id, a.leaf_index, a.receipt_hash, a.anchored_unix_ms])).toEqual(
-      tile5Receipts.map((r, i) => [tile5, i, receiptHash(r), T]),
-    );
+    expect(all.map((a) => [a.tile_id, a.leaf_index, a.receipt_hash, a.anchored_unix_ms])).toEqual(tile5Receipts.map((r, i) => [tile5, i, receiptHash(r), T]));
     // A tile with no anchors is an empty last page.
     expect(await client.getAnchors(tile5 + 1)).toEqual({ tile_id: tile5 + 1, total: 0, offset: 0, anchors: [], next_offset: null });
     expect((await apiError(client.getAnchors(tile5, { limit: 1001 }))).status).toBe(400);
@@ -552,11 +552,7 @@ describe.each([REAL_SERVICE, STAND_IN])("the SDK client against $name", (kind) =
     ];
     // With the forecast: the lowest-carbon fitting start.
     const withCarbon = await clientFor(fixed, "scheduleQuantum").scheduleQuantum({
-      tasks: [
-        ...tasks,
-        { name: "capped", duration_ms: HOUR, window: [0, 90], carbon_max: 85 },
-        { name: "too_dirty", duration_ms: HOUR, window: [315, 30], carbon_max: 70 },
-      ],
+      tasks: [...tasks, { name: "capped", duration_ms: HOUR, window: [0, 90], carbon_max: 85 }, { name: "too_dirty", duration_ms: HOUR, window: [315, 30], carbon_max: 70 }],
       horizon_hours: 8,
     });
     expect(withCarbon.from_unix_ms).toBe(T);
@@ -668,9 +664,11 @@ describe("a compiled mission with TEMPORAL_URL", () => {
     await symlink(join(ROOT, "packages/sdk"), join(work, "node_modules", "@temporal", "agent-sdk"), "dir");
     await writeFile(
       join(work, "always.mission"),
-      ["@temporal v4.6.2", "@anchor Z2", "", "mission always_on {", "  require phase [0, 360]", "  on ALLOW {", "    execute ping", "    anchor TSAE -> clockchain", "  }", "}", ""].join("\n"),
+      ["@temporal v4.6.2", "@anchor Z2", "", "mission always_on {", "  require phase [0, 360]", "  on ALLOW {", "    execute ping", "    anchor TSAE -> clockchain", "  }", "}", ""].join(
+        "\n",
+      ),
     );
-    await writeFile(join(work, "tasks.mjs"), 'export const ping = (ctx) => console.log(`  ping in zone Z${ctx.swt_zone}`);\n');
+    await writeFile(join(work, "tasks.mjs"), "export const ping = (ctx) => console.log(`  ping in zone Z${ctx.swt_zone}`);\n");
   });
 
   async function publicKeys(): Promise<Record<string, PublicKeyJwk>> {

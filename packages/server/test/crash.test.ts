@@ -231,7 +231,14 @@ describe("temporal-service under load", () => {
       const replyOf = resolvers<{ status: number; body: unknown }>();
       const accepted = new Promise<void>((resolve, reject) => {
         const req = httpRequest(
-          { host: "127.0.0.1", port, method: "POST", path, agent: false, headers: { authorization: `Bearer ${key}`, "content-type": "application/json", "content-length": bytes.length, expect: "100-continue", connection: "close" } },
+          {
+            host: "127.0.0.1",
+            port,
+            method: "POST",
+            path,
+            agent: false,
+            headers: { authorization: `Bearer ${key}`, "content-type": "application/json", "content-length": bytes.length, expect: "100-continue", connection: "close" },
+          },
           (res) => {
             const chunks: Buffer[] = [];
             res.on("data", (chunk: Buffer) => chunks.push(chunk));

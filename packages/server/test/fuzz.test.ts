@@ -53,18 +53,15 @@ function send(req: RawRequest): Promise<RawReply> {
     if (req.body !== undefined && !req.chunked) headers["content-length"] = String(req.body.length);
     if (req.chunked) headers["transfer-encoding"] = "chunked";
     let answered = false;
-    const outgoing = httpRequest(
-      { host: origin.hostname, port: origin.port, method: req.method, path: req.path, headers, agent: false },
-      (incoming) => {
-        const chunks: Buffer[] = [];
-        incoming.on("data", (chunk: Buffer) => chunks.push(chunk));
-        incoming.on("end", () => {
-          answered = true;
-          resolve({ status: incoming.statusCode ?? 0, headers: incoming.headers, body: Buffer.concat(chunks) });
-        });
-        incoming.on("error", (error) => (answered ? undefined : reject(error)));
-      },
-    );
+    const outgoing = httpRequest({ host: origin.hostname, port: origin.port, method: req.method, path: req.path, headers, agent: false }, (incoming) => {
+      const chunks: Buffer[] = [];
+      incoming.on("data", (chunk: Buffer) => chunks.push(chunk));
+      incoming.on("end", () => {
+        answered = true;
+        resolve({ status: incoming.statusCode ?? 0, headers: incoming.headers, body: Buffer.concat(chunks) });
+      });
+      incoming.on("error", (error) => (answered ? undefined : reject(error)));
+    });
     outgoing.on("error", (error) => {
       // EPIPE/ECONNRESET once the server has answered (a 413 before the whole body was read) is expected.
       if (!answered) setTimeout(() => (answered ? undefined : reject(error)), 200);
@@ -193,21 +190,60 @@ const deepObjects = (depth: number) => raw(`${'{"a":'.repeat(depth)}0${"}".repea
 
 /** Values of every JSON type that a schema or the SDK might trip over. */
 const oddValue: fc.Arbitrary<Node> = fc.oneof(
-  { weight: 4, arbitrary: fc.constantFrom("1e400", "-1e400", "-0", "-0.0", "1e308", "-1e308", "1.7976931348623157e308", "9007199254740993", "-9007199254740993", "9007199254740992", "5e-324", "1e-400", "0.1", "1E+2", "360", "360.0000000000001", "359.99999999999999999", "-1", "1.5", "12", "123456789012345678901234567890", "0e0").map(raw) },
-  { weight: 3, arbitrary: fc.constantFrom<unknown>(null, true, false, 0, "", "x", "Z1", "Z12", "11", "0", "\u0000", "\ud800", "\udfff\ud800", "é", "a".repeat(200), [], {}, [0, 360], [200, 280, 1], [[0, 1]], { x: 1 }).map(toNode) },
+  {
+    weight: 4,
+    arbitrary: fc
+      .constantFrom(
+        "1e400",
+        "-1e400",
+        "-0",
+        "-0.0",
+        "1e308",
+        "-1e308",
+        "1.7976931348623157e308",
+        "9007199254740993",
+        "-9007199254740993",
+        "9007199254740992",
+        "5e-324",
+        "1e-400",
+        "0.1",
+        "1E+2",
+        "360",
+        "360.0000000000001",
+        "359.99999999999999999",
+        "-1",
+        "1.5",
+        "12",
+        "123456789012345678901234567890",
+        "0e0",
+      )
+      .map(raw),
+  },
+  {
+    weight: 3,
+    arbitrary: fc
+      .constantFrom<unknown>(null, true, false, 0, "", "x", "Z1", "Z12", "11", "0", "\u0000", "\ud800", "\udfff\ud800", "é", "a".repeat(200), [], {}, [0, 360], [200, 280, 1], [[0, 1]], {
+        x: 1,
+      })
+      .map(toNode),
+  },
   { weight: 1, arbitrary: fc.constantFrom('{"__proto__":{"polluted":1}}', '{"constructor":{"prototype":{"polluted":1}}}', '{"toString":1,"valueOf":"x","hasOwnProperty":null}').map(raw) },
   { weight: 1, arbitrary: fc.integer({ min: 1, max: 32_000 }).map(deepArrays) },
   { weight: 1, arbitrary: fc.integer({ min: 1, max: 10_000 }).map(deepObjects) },
   { weight: 1, arbitrary: fc.integer({ min: 1_000, max: 70_000 }).map((n) => raw(JSON.stringify("x".repeat(n)))) },
   { weight: 2, arbitrary: fc.jsonValue({ maxDepth: 3 }).map(toNode) },
-  { weight: 2, arbitrary: fc.oneof(fc.double(), fc.integer(), fc.bigInt().map(String), fc.string({ unit: "binary" })).map((value) => (typeof value === "string" && /^-?\d+$/.test(value) ? raw(value) : toNode(value))) },
+  {
+    weight: 2,
+    arbitrary: fc
+      .oneof(fc.double(), fc.integer(), fc.bigInt().map(String), fc.string({ unit: "binary" }))
+      .map((value) => (typeof value === "string" && /^-?\d+$/.test(value) ? raw(value) : toNode(value))),
+  },
 );
 
 const KEYS = ["extra", "__proto__", "constructor", "prototype", "", "window", "zone", "receipt", "proof", "challenge", "tasks", "scope", "start"];
 
 type Mutation =
-  | { readonly op: "replace" | "remove"; readonly at: number; readonly value: Node }
-  | { readonly op: "add" | "duplicate"; readonly at: number; readonly key: string; readonly value: Node };
+  { readonly op: "replace" | "remove"; readonly at: number; readonly value: Node } | { readonly op: "add" | "duplicate"; readonly at: number; readonly key: string; readonly value: Node };
 
 const mutation: fc.Arbitrary<Mutation> = fc.oneof(
   { weight: 5, arbitrary: fc.record({ op: fc.constant("replace" as const), at: fc.nat(), value: oddValue }) },
@@ -265,9 +301,49 @@ function damaged(text: string, how: Damage): Uint8Array {
 
 /** Already percent-encoded values, including broken escapes and numbers a parser might choke on. */
 const ODD_QUERY_VALUES = [
-  "", "0", "-0", "1", "1e400", "-1e400", "1e308", "-1e308", "9007199254740993", "-9007199254740993", "8640000000000001", "NaN", "Infinity", "-Infinity",
-  "0x10", "1.5", "5e-324", "%20%201", "1%20", "true", "null", "Z0", "Z11", "Z12", "z1", "11", "12", "-1", "1".repeat(400), "%00", "%FF", "%", "%ZZ",
-  "%ED%A0%80", "%C0%AF", "%E2%82", "%C3%A9", "a+b", "%5B1%5D", "[]", "{}", "%26", "%3D",
+  "",
+  "0",
+  "-0",
+  "1",
+  "1e400",
+  "-1e400",
+  "1e308",
+  "-1e308",
+  "9007199254740993",
+  "-9007199254740993",
+  "8640000000000001",
+  "NaN",
+  "Infinity",
+  "-Infinity",
+  "0x10",
+  "1.5",
+  "5e-324",
+  "%20%201",
+  "1%20",
+  "true",
+  "null",
+  "Z0",
+  "Z11",
+  "Z12",
+  "z1",
+  "11",
+  "12",
+  "-1",
+  "1".repeat(400),
+  "%00",
+  "%FF",
+  "%",
+  "%ZZ",
+  "%ED%A0%80",
+  "%C0%AF",
+  "%E2%82",
+  "%C3%A9",
+  "a+b",
+  "%5B1%5D",
+  "[]",
+  "{}",
+  "%26",
+  "%3D",
 ];
 const queryValue: fc.Arbitrary<string> = fc.oneof(
   { weight: 4, arbitrary: fc.constantFrom(...ODD_QUERY_VALUES) },
@@ -276,9 +352,32 @@ const queryValue: fc.Arbitrary<string> = fc.oneof(
 );
 
 type QueryPart = readonly [key: string, value: string | undefined];
-type QueryMutation = { readonly op: "replace" | "remove" | "duplicate"; readonly at: number; readonly value: string } | { readonly op: "add"; readonly key: string; readonly value: string } | { readonly op: "raw"; readonly part: string };
+type QueryMutation =
+  | { readonly op: "replace" | "remove" | "duplicate"; readonly at: number; readonly value: string }
+  | { readonly op: "add"; readonly key: string; readonly value: string }
+  | { readonly op: "raw"; readonly part: string };
 
-const QUERY_KEYS = ["zone", "t0", "harmonics", "threshold", "hours", "duration_minutes", "receipt_hash", "tile_id", "first", "second", "offset", "limit", "__proto__", "constructor", "zone[]", "a[b]", "%FF", "", "ZONE"];
+const QUERY_KEYS = [
+  "zone",
+  "t0",
+  "harmonics",
+  "threshold",
+  "hours",
+  "duration_minutes",
+  "receipt_hash",
+  "tile_id",
+  "first",
+  "second",
+  "offset",
+  "limit",
+  "__proto__",
+  "constructor",
+  "zone[]",
+  "a[b]",
+  "%FF",
+  "",
+  "ZONE",
+];
 const queryMutation: fc.Arbitrary<QueryMutation> = fc.oneof(
   { weight: 4, arbitrary: fc.record({ op: fc.constant("replace" as const), at: fc.nat(), value: queryValue }) },
   { weight: 1, arbitrary: fc.record({ op: fc.constant("remove" as const), at: fc.nat(), value: fc.constant("") }) },
@@ -321,7 +420,18 @@ function authorization(who: Caller): Record<string, string> {
 }
 
 const JSON_TYPES = ["application/json", "application/json; charset=utf-8", "Application/JSON", 'application/json;charset="UTF-8"', "application/json; charset=iso-8859-1"];
-const NON_JSON_TYPES = ["text/plain", "application/x-www-form-urlencoded", "multipart/form-data; boundary=x", "application/octet-stream", "application/jsonp", "application/json-seq", "text/json", "application/xml", "*/*", "application/json-patch+json"];
+const NON_JSON_TYPES = [
+  "text/plain",
+  "application/x-www-form-urlencoded",
+  "multipart/form-data; boundary=x",
+  "application/octet-stream",
+  "application/jsonp",
+  "application/json-seq",
+  "text/json",
+  "application/xml",
+  "*/*",
+  "application/json-patch+json",
+];
 const contentType: fc.Arbitrary<string | undefined> = fc.oneof(
   { weight: 12, arbitrary: fc.constantFrom(...JSON_TYPES) },
   { weight: 2, arbitrary: fc.constantFrom(...NON_JSON_TYPES, "", ";", "application/", "application/json, text/plain", "application/json; charset") },
@@ -394,145 +504,199 @@ describe("fuzzing every route", () => {
     }
   });
 
-  it("arbitrary bodies, queries, methods, origins and keys: no 5xx, one error shape, and CORS, 405 and tiers decided first", async () => {
-    const origins = fc.oneof({ weight: 8, arbitrary: fc.constant(undefined) }, { weight: 1, arbitrary: fc.constantFrom(...ALLOWED_ORIGINS) }, { weight: 1, arbitrary: fc.constantFrom("https://evil.example", "null", "HTTPS://APP.EXAMPLE.COM", "https://app.example.com:443", "https://app.example.com/") });
-    const method = (route: Route) => fc.oneof({ weight: 12, arbitrary: fc.constant(route.method) }, { weight: 1, arbitrary: fc.constantFrom("GET", "POST", "PUT", "DELETE", "PATCH", "OPTIONS", "HEAD") });
-    const arb = routeArb.chain((route) =>
-      fc.record({
-        route: fc.constant(route),
-        prefix: prefixArb,
-        method: method(route),
-        who: caller,
-        origin: origins,
-        type: contentType,
-        query: fc.record({ pick: fc.nat(), mutations: fc.array(queryMutation, { maxLength: 3 }) }),
-        body: fc.record({ mutations: fc.array(mutation, { maxLength: 4 }), damage }),
-      }),
-    );
-    await fc.assert(
-      fc.asyncProperty(arb, async ({ route, prefix, method, who, origin: requestOrigin, type, query, body }) => {
-        const text = toText(mutate(bodies.get(route.path) ?? {}, body.mutations));
-        const sendsBody = method !== "GET" && method !== "HEAD";
-        const req: RawRequest = {
-          method,
-          path: prefix + route.path + buildQuery(exampleQuery(route, query.pick), query.mutations),
-          headers: { ...authorization(who), ...(requestOrigin === undefined ? {} : { origin: requestOrigin }), ...(type === undefined ? {} : { "content-type": type }) },
-          ...(sendsBody ? { body: damaged(text, body.damage) } : {}),
-        };
-        const reply = await send(req);
-        const code = checkReply(req, reply, route);
-        const where = `${describeRequest(req)} -> ${reply.status} ${code ?? ""}`;
-        // A HEAD reply has no body, so only its status is compared.
-        const expectError = (status: number, expected: string) => expect([reply.status, method === "HEAD" ? expected : code], where).toEqual([status, expected]);
-        // The checks before the body is read, in the order the service makes them.
-        if (requestOrigin !== undefined && !(ALLOWED_ORIGINS as readonly string[]).includes(requestOrigin)) {
-          expectError(403, "CORS_ORIGIN_NOT_ALLOWED");
-        } else if (method === "OPTIONS") {
-          expect(reply.status, where).toBe(204);
-        } else if (method !== route.method) {
-          expectError(405, "METHOD_NOT_ALLOWED");
-        } else if (who.kind === "bad") {
-          expectError(401, "UNAUTHORIZED");
-        } else if (!tierAllows(who.kind === "key" ? who.tier : "public", route.tier)) {
-          if (who.kind === "none") expectError(401, "UNAUTHORIZED");
-          else expectError(403, "FORBIDDEN");
-        } else {
-          expect([401, 403, 405, 429], where).not.toContain(reply.status);
-          if (reply.status === 404) expect(code, where).toBe("ANCHOR_NOT_FOUND");
-        }
-      }),
-      runs(1500),
-    );
-  }, TEST_TIMEOUT_MS);
+  it(
+    "arbitrary bodies, queries, methods, origins and keys: no 5xx, one error shape, and CORS, 405 and tiers decided first",
+    async () => {
+      const origins = fc.oneof(
+        { weight: 8, arbitrary: fc.constant(undefined) },
+        { weight: 1, arbitrary: fc.constantFrom(...ALLOWED_ORIGINS) },
+        { weight: 1, arbitrary: fc.constantFrom("https://evil.example", "null", "HTTPS://APP.EXAMPLE.COM", "https://app.example.com:443", "https://app.example.com/") },
+      );
+      const method = (route: Route) =>
+        fc.oneof({ weight: 12, arbitrary: fc.constant(route.method) }, { weight: 1, arbitrary: fc.constantFrom("GET", "POST", "PUT", "DELETE", "PATCH", "OPTIONS", "HEAD") });
+      const arb = routeArb.chain((route) =>
+        fc.record({
+          route: fc.constant(route),
+          prefix: prefixArb,
+          method: method(route),
+          who: caller,
+          origin: origins,
+          type: contentType,
+          query: fc.record({ pick: fc.nat(), mutations: fc.array(queryMutation, { maxLength: 3 }) }),
+          body: fc.record({ mutations: fc.array(mutation, { maxLength: 4 }), damage }),
+        }),
+      );
+      await fc.assert(
+        fc.asyncProperty(arb, async ({ route, prefix, method, who, origin: requestOrigin, type, query, body }) => {
+          const text = toText(mutate(bodies.get(route.path) ?? {}, body.mutations));
+          const sendsBody = method !== "GET" && method !== "HEAD";
+          const req: RawRequest = {
+            method,
+            path: prefix + route.path + buildQuery(exampleQuery(route, query.pick), query.mutations),
+            headers: { ...authorization(who), ...(requestOrigin === undefined ? {} : { origin: requestOrigin }), ...(type === undefined ? {} : { "content-type": type }) },
+            ...(sendsBody ? { body: damaged(text, body.damage) } : {}),
+          };
+          const reply = await send(req);
+          const code = checkReply(req, reply, route);
+          const where = `${describeRequest(req)} -> ${reply.status} ${code ?? ""}`;
+          // A HEAD reply has no body, so only its status is compared.
+          const expectError = (status: number, expected: string) => expect([reply.status, method === "HEAD" ? expected : code], where).toEqual([status, expected]);
+          // The checks before the body is read, in the order the service makes them.
+          if (requestOrigin !== undefined && !(ALLOWED_ORIGINS as readonly string[]).includes(requestOrigin)) {
+            expectError(403, "CORS_ORIGIN_NOT_ALLOWED");
+          } else if (method === "OPTIONS") {
+            expect(reply.status, where).toBe(204);
+          } else if (method !== route.method) {
+            expectError(405, "METHOD_NOT_ALLOWED");
+          } else if (who.kind === "bad") {
+            expectError(401, "UNAUTHORIZED");
+          } else if (!tierAllows(who.kind === "key" ? who.tier : "public", route.tier)) {
+            if (who.kind === "none") expectError(401, "UNAUTHORIZED");
+            else expectError(403, "FORBIDDEN");
+          } else {
+            expect([401, 403, 405, 429], where).not.toContain(reply.status);
+            if (reply.status === 404) expect(code, where).toBe("ANCHOR_NOT_FOUND");
+          }
+        }),
+        runs(1500),
+      );
+    },
+    TEST_TIMEOUT_MS,
+  );
 
-  it("raw bytes as a JSON body: invalid UTF-8 and truncated JSON are 400 INVALID_JSON, anything else a 4xx or success", async () => {
-    const bytes = fc.oneof(
-      { weight: 2, arbitrary: fc.record({ kind: fc.constant("utf8" as const), at: fc.nat(), bytes: fc.nat({ max: INVALID_UTF8.length - 1 }) }) },
-      { weight: 2, arbitrary: fc.record({ kind: fc.constant("truncate" as const), at: fc.nat(), bytes: fc.constant(0) }) },
-      { weight: 1, arbitrary: fc.uint8Array({ maxLength: 300 }).map((random) => ({ kind: "random" as const, random })) },
-    );
-    await fc.assert(
-      fc.asyncProperty(fc.constantFrom(...POST_ROUTES), prefixArb, bytes, async (route, prefix, how) => {
-        const text = JSON.stringify(bodies.get(route.path));
-        const body = how.kind === "random" ? how.random : damaged(text, how);
-        const req: RawRequest = { method: "POST", path: prefix + route.path, headers: { "content-type": "application/json", authorization: `Bearer ${running.keys.enterprise}` }, body };
-        const reply = await send(req);
-        const code = checkReply(req, reply, route);
-        if (how.kind !== "random") expect([reply.status, code], describeRequest(req)).toEqual([400, "INVALID_JSON"]);
-      }),
-      runs(300),
-    );
-  }, TEST_TIMEOUT_MS);
+  it(
+    "raw bytes as a JSON body: invalid UTF-8 and truncated JSON are 400 INVALID_JSON, anything else a 4xx or success",
+    async () => {
+      const bytes = fc.oneof(
+        { weight: 2, arbitrary: fc.record({ kind: fc.constant("utf8" as const), at: fc.nat(), bytes: fc.nat({ max: INVALID_UTF8.length - 1 }) }) },
+        { weight: 2, arbitrary: fc.record({ kind: fc.constant("truncate" as const), at: fc.nat(), bytes: fc.constant(0) }) },
+        { weight: 1, arbitrary: fc.uint8Array({ maxLength: 300 }).map((random) => ({ kind: "random" as const, random })) },
+      );
+      await fc.assert(
+        fc.asyncProperty(fc.constantFrom(...POST_ROUTES), prefixArb, bytes, async (route, prefix, how) => {
+          const text = JSON.stringify(bodies.get(route.path));
+          const body = how.kind === "random" ? how.random : damaged(text, how);
+          const req: RawRequest = { method: "POST", path: prefix + route.path, headers: { "content-type": "application/json", authorization: `Bearer ${running.keys.enterprise}` }, body };
+          const reply = await send(req);
+          const code = checkReply(req, reply, route);
+          if (how.kind !== "random") expect([reply.status, code], describeRequest(req)).toEqual([400, "INVALID_JSON"]);
+        }),
+        runs(300),
+      );
+    },
+    TEST_TIMEOUT_MS,
+  );
 
-  it("deep nesting within 64 KiB, as the body or inside any field, is a 4xx", async () => {
-    const nesting = fc.record({ arrays: fc.boolean(), depth: fc.integer({ min: 1_000, max: 32_000 }), at: fc.nat() });
-    await fc.assert(
-      fc.asyncProperty(fc.constantFrom(...POST_ROUTES), prefixArb, nesting, async (route, prefix, { arrays, depth, at }) => {
-        const deep = arrays ? deepArrays(depth) : deepObjects(Math.min(depth, 10_000));
-        const text = toText(mutate(bodies.get(route.path), [{ op: "replace", at, value: deep }]));
-        const req: RawRequest = { method: "POST", path: prefix + route.path, headers: { "content-type": "application/json", authorization: `Bearer ${running.keys.enterprise}` }, body: Buffer.from(text) };
-        const reply = await send(req);
-        checkReply(req, reply, route);
-        // quantum/verify answers malformed input with false checks (200); everything else refuses it.
-        if (text.length > BODY_LIMIT_BYTES) expect(reply.status, describeRequest(req)).toBe(413);
-        else expect(route.path === "/quantum/verify" ? [200, 400] : [400], describeRequest(req)).toContain(reply.status);
-      }),
-      runs(100),
-    );
-  }, TEST_TIMEOUT_MS);
+  it(
+    "deep nesting within 64 KiB, as the body or inside any field, is a 4xx",
+    async () => {
+      const nesting = fc.record({ arrays: fc.boolean(), depth: fc.integer({ min: 1_000, max: 32_000 }), at: fc.nat() });
+      await fc.assert(
+        fc.asyncProperty(fc.constantFrom(...POST_ROUTES), prefixArb, nesting, async (route, prefix, { arrays, depth, at }) => {
+          const deep = arrays ? deepArrays(depth) : deepObjects(Math.min(depth, 10_000));
+          const text = toText(mutate(bodies.get(route.path), [{ op: "replace", at, value: deep }]));
+          const req: RawRequest = {
+            method: "POST",
+            path: prefix + route.path,
+            headers: { "content-type": "application/json", authorization: `Bearer ${running.keys.enterprise}` },
+            body: Buffer.from(text),
+          };
+          const reply = await send(req);
+          checkReply(req, reply, route);
+          // quantum/verify answers malformed input with false checks (200); everything else refuses it.
+          if (text.length > BODY_LIMIT_BYTES) expect(reply.status, describeRequest(req)).toBe(413);
+          else expect(route.path === "/quantum/verify" ? [200, 400] : [400], describeRequest(req)).toContain(reply.status);
+        }),
+        runs(100),
+      );
+    },
+    TEST_TIMEOUT_MS,
+  );
 
-  it("a body over 64 KiB is 413 PAYLOAD_TOO_LARGE, with Content-Length or chunked", async () => {
-    await fc.assert(
-      fc.asyncProperty(fc.constantFrom(...POST_ROUTES), prefixArb, fc.integer({ min: BODY_LIMIT_BYTES + 1, max: 4 * BODY_LIMIT_BYTES }), fc.boolean(), async (route, prefix, size, chunked) => {
-        const body = Buffer.alloc(size, 0x20);
-        body.write(JSON.stringify(bodies.get(route.path)));
-        const req: RawRequest = { method: "POST", path: prefix + route.path, headers: { "content-type": "application/json", authorization: `Bearer ${running.keys.enterprise}` }, body, chunked };
-        const reply = await send(req);
-        expect([reply.status, checkReply(req, reply, route)], describeRequest(req)).toEqual([413, "PAYLOAD_TOO_LARGE"]);
-      }),
-      runs(60),
-    );
-    // Exactly at the limit the body is read (and this one, valid JSON padded with spaces, succeeds).
-    const route = ROUTES.find((r) => r.path === "/allow") as Route;
-    const body = Buffer.alloc(BODY_LIMIT_BYTES, 0x20);
-    body.write(JSON.stringify(bodies.get("/allow")));
-    const req: RawRequest = { method: "POST", path: "/api/v1/allow", headers: { "content-type": "application/json" }, body };
-    expect(checkReply(req, await send(req), route)).toBeUndefined();
-  }, TEST_TIMEOUT_MS);
+  it(
+    "a body over 64 KiB is 413 PAYLOAD_TOO_LARGE, with Content-Length or chunked",
+    async () => {
+      await fc.assert(
+        fc.asyncProperty(
+          fc.constantFrom(...POST_ROUTES),
+          prefixArb,
+          fc.integer({ min: BODY_LIMIT_BYTES + 1, max: 4 * BODY_LIMIT_BYTES }),
+          fc.boolean(),
+          async (route, prefix, size, chunked) => {
+            const body = Buffer.alloc(size, 0x20);
+            body.write(JSON.stringify(bodies.get(route.path)));
+            const req: RawRequest = {
+              method: "POST",
+              path: prefix + route.path,
+              headers: { "content-type": "application/json", authorization: `Bearer ${running.keys.enterprise}` },
+              body,
+              chunked,
+            };
+            const reply = await send(req);
+            expect([reply.status, checkReply(req, reply, route)], describeRequest(req)).toEqual([413, "PAYLOAD_TOO_LARGE"]);
+          },
+        ),
+        runs(60),
+      );
+      // Exactly at the limit the body is read (and this one, valid JSON padded with spaces, succeeds).
+      const route = ROUTES.find((r) => r.path === "/allow") as Route;
+      const body = Buffer.alloc(BODY_LIMIT_BYTES, 0x20);
+      body.write(JSON.stringify(bodies.get("/allow")));
+      const req: RawRequest = { method: "POST", path: "/api/v1/allow", headers: { "content-type": "application/json" }, body };
+      expect(checkReply(req, await send(req), route)).toBeUndefined();
+    },
+    TEST_TIMEOUT_MS,
+  );
 
-  it("a body that is not application/json is 415 UNSUPPORTED_MEDIA_TYPE", async () => {
-    const type = fc.oneof(fc.constantFrom(...NON_JSON_TYPES, ""), fc.constant(undefined));
-    await fc.assert(
-      fc.asyncProperty(fc.constantFrom(...POST_ROUTES), prefixArb, type, async (route, prefix, contentType) => {
-        const req: RawRequest = {
-          method: "POST",
-          path: prefix + route.path,
-          headers: { authorization: `Bearer ${running.keys.enterprise}`, ...(contentType === undefined ? {} : { "content-type": contentType }) },
-          body: Buffer.from(JSON.stringify(bodies.get(route.path))),
-        };
-        const reply = await send(req);
-        expect([reply.status, checkReply(req, reply, route)], describeRequest(req)).toEqual([415, "UNSUPPORTED_MEDIA_TYPE"]);
-      }),
-      runs(100),
-    );
-  }, TEST_TIMEOUT_MS);
+  it(
+    "a body that is not application/json is 415 UNSUPPORTED_MEDIA_TYPE",
+    async () => {
+      const type = fc.oneof(fc.constantFrom(...NON_JSON_TYPES, ""), fc.constant(undefined));
+      await fc.assert(
+        fc.asyncProperty(fc.constantFrom(...POST_ROUTES), prefixArb, type, async (route, prefix, contentType) => {
+          const req: RawRequest = {
+            method: "POST",
+            path: prefix + route.path,
+            headers: { authorization: `Bearer ${running.keys.enterprise}`, ...(contentType === undefined ? {} : { "content-type": contentType }) },
+            body: Buffer.from(JSON.stringify(bodies.get(route.path))),
+          };
+          const reply = await send(req);
+          expect([reply.status, checkReply(req, reply, route)], describeRequest(req)).toEqual([415, "UNSUPPORTED_MEDIA_TYPE"]);
+        }),
+        runs(100),
+      );
+    },
+    TEST_TIMEOUT_MS,
+  );
 
-  it("paths near the routes (broken escapes, extra segments, case) are answered in the error shape", async () => {
-    const damageArb = fc.constantFrom("", "/", "//", "/x", "%", "%ZZ", "%FF", "%2F", "%00", ".json", "/..", "/./", "?", "?&", "#frag", ";x", "%E2%82", "%C0%AF");
-    await fc.assert(
-      fc.asyncProperty(routeArb, prefixArb, damageArb, fc.constantFrom("suffix", "inside", "upper", "double-slash"), async (route, prefix, junk, where) => {
-        const path =
-          where === "suffix" ? prefix + route.path + junk
-          : where === "inside" ? prefix + junk + route.path
-          : where === "upper" ? (prefix + route.path).toUpperCase()
-          : `/${prefix}${route.path}`;
-        const req: RawRequest = { method: route.method, path, headers: { "content-type": "application/json", authorization: `Bearer ${running.keys.enterprise}` }, ...(route.method === "POST" ? { body: Buffer.from(JSON.stringify(bodies.get(route.path))) } : {}) };
-        const reply = await send(req);
-        checkReply(req, reply);
-      }),
-      runs(200),
-    );
-  }, TEST_TIMEOUT_MS);
+  it(
+    "paths near the routes (broken escapes, extra segments, case) are answered in the error shape",
+    async () => {
+      const damageArb = fc.constantFrom("", "/", "//", "/x", "%", "%ZZ", "%FF", "%2F", "%00", ".json", "/..", "/./", "?", "?&", "#frag", ";x", "%E2%82", "%C0%AF");
+      await fc.assert(
+        fc.asyncProperty(routeArb, prefixArb, damageArb, fc.constantFrom("suffix", "inside", "upper", "double-slash"), async (route, prefix, junk, where) => {
+          const path =
+            where === "suffix"
+              ? prefix + route.path + junk
+              : where === "inside"
+                ? prefix + junk + route.path
+                : where === "upper"
+                  ? (prefix + route.path).toUpperCase()
+                  : `/${prefix}${route.path}`;
+          const req: RawRequest = {
+            method: route.method,
+            path,
+            headers: { "content-type": "application/json", authorization: `Bearer ${running.keys.enterprise}` },
+            ...(route.method === "POST" ? { body: Buffer.from(JSON.stringify(bodies.get(route.path))) } : {}),
+          };
+          const reply = await send(req);
+          checkReply(req, reply);
+        }),
+        runs(200),
+      );
+    },
+    TEST_TIMEOUT_MS,
+  );
 
   it("numbers a query parser might mangle, duplicate keys and broken escapes are 400, never 5xx", async () => {
     const cases: [string, number][] = [

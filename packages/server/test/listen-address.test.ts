@@ -9,11 +9,15 @@ const host = fc.constantFrom("127.0.0.1", "::1", "0.0.0.0", "localhost", "svc-1.
 describe("resolveListenAddress", () => {
   it("takes each of host and port from the flag, else the environment, else the file, else the default", () => {
     fc.assert(
-      fc.property(fc.record({ flag: fc.option(port, { nil: undefined }), env: fc.option(port, { nil: undefined }), file: fc.option(port, { nil: undefined }) }), fc.record({ flag: fc.option(host, { nil: undefined }), env: fc.option(host, { nil: undefined }), file: fc.option(host, { nil: undefined }) }), (ports, hosts) => {
-        const env = { ...(ports.env === undefined ? {} : { PORT: String(ports.env) }), ...(hosts.env === undefined ? {} : { HOST: hosts.env }) };
-        const address = resolveListenAddress({ host: hosts.flag, port: ports.flag }, env, { host: hosts.file, port: ports.file }, "service.json");
-        expect(address).toEqual({ host: hosts.flag ?? hosts.env ?? hosts.file ?? DEFAULT_LISTEN_ADDRESS.host, port: ports.flag ?? ports.env ?? ports.file ?? DEFAULT_LISTEN_ADDRESS.port });
-      }),
+      fc.property(
+        fc.record({ flag: fc.option(port, { nil: undefined }), env: fc.option(port, { nil: undefined }), file: fc.option(port, { nil: undefined }) }),
+        fc.record({ flag: fc.option(host, { nil: undefined }), env: fc.option(host, { nil: undefined }), file: fc.option(host, { nil: undefined }) }),
+        (ports, hosts) => {
+          const env = { ...(ports.env === undefined ? {} : { PORT: String(ports.env) }), ...(hosts.env === undefined ? {} : { HOST: hosts.env }) };
+          const address = resolveListenAddress({ host: hosts.flag, port: ports.flag }, env, { host: hosts.file, port: ports.file }, "service.json");
+          expect(address).toEqual({ host: hosts.flag ?? hosts.env ?? hosts.file ?? DEFAULT_LISTEN_ADDRESS.host, port: ports.flag ?? ports.env ?? ports.file ?? DEFAULT_LISTEN_ADDRESS.port });
+        },
+      ),
     );
   });
 
@@ -23,7 +27,9 @@ describe("resolveListenAddress", () => {
   });
 
   it("refuses a bad value from the environment or the file with INVALID_ARGUMENT, naming where it came from", () => {
-    expect(() => resolveListenAddress({}, { PORT: "80a" }, {}, "c.json")).toThrow(expect.objectContaining({ code: "INVALID_ARGUMENT", message: expect.stringMatching(/^the environment variable PORT is "80a": a port is/) }));
+    expect(() => resolveListenAddress({}, { PORT: "80a" }, {}, "c.json")).toThrow(
+      expect.objectContaining({ code: "INVALID_ARGUMENT", message: expect.stringMatching(/^the environment variable PORT is "80a": a port is/) }),
+    );
     expect(() => resolveListenAddress({}, {}, { host: "a b" }, "/etc/c.json")).toThrow(/^host in config \/etc\/c\.json is "a b": a host is/);
   });
 });

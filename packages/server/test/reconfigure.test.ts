@@ -14,7 +14,10 @@ describe("TemporalService.reconfigure", () => {
         const sent = request(`${url}/v1/challenge`, { agent, headers: { authorization: `Bearer ${key}`, ...headers } }, (reply: IncomingMessage) => {
           reply.resume().on("end", () => resolve(reply.statusCode as number));
         });
-        sent.on("socket", (socket) => sockets.add(socket)).on("error", reject).end();
+        sent
+          .on("socket", (socket) => sockets.add(socket))
+          .on("error", reject)
+          .end();
       });
     try {
       const origin = "https://new.example.com";

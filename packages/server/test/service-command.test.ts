@@ -93,7 +93,21 @@ describe("temporal-service usage errors", () => {
   it("--help teaches every option, the environment, the signals, the exit statuses and an example", () => {
     const help = runCommand(["--help"]);
     expect(help.status).toBe(0);
-    for (const text of ["--host <host>", "--port <port>", "--config <file>", "--home <dir>", "--version", "HOST", "PORT", "TEMPORAL_HOME", "SIGHUP", "SIGTERM", "Exit status:", "Examples:", "$ temporal-service --port 8787"]) {
+    for (const text of [
+      "--host <host>",
+      "--port <port>",
+      "--config <file>",
+      "--home <dir>",
+      "--version",
+      "HOST",
+      "PORT",
+      "TEMPORAL_HOME",
+      "SIGHUP",
+      "SIGTERM",
+      "Exit status:",
+      "Examples:",
+      "$ temporal-service --port 8787",
+    ]) {
       expect(help.stdout).toContain(text);
     }
     expect(help.stdout).toMatch(/else HOST\/PORT, else "host"\/"port"\s+in the config file, else 127\.0\.0\.1:8787/);
@@ -132,7 +146,9 @@ describe("temporal-service listening", () => {
     try {
       const failed = runCommand(["--home", home, "--port", String(port)]);
       expect(failed.status).toBe(1);
-      expect(failed.stderr).toBe(`temporal-service: cannot listen on 127.0.0.1:${port}: the address is in use (another temporal-service?); stop that process, choose another --port, or --port 0 to pick a free one\n`);
+      expect(failed.stderr).toBe(
+        `temporal-service: cannot listen on 127.0.0.1:${port}: the address is in use (another temporal-service?); stop that process, choose another --port, or --port 0 to pick a free one\n`,
+      );
       expect(failed.stdout).toBe("");
       // The home was opened (its key made, its ledger verified) before the listen failed, and closed after.
       expect(await lockExists(home)).toBe(false);
@@ -150,7 +166,9 @@ describe("temporal-service listening", () => {
   it("an address that is not this machine's: exit 1 with one line naming --host", () => {
     const failed = runCommand(["--host", "192.0.2.1", "--port", "0"], { TEMPORAL_HOME: "" });
     expect(failed.status).toBe(1);
-    expect(failed.stderr).toMatch(/^temporal-service: cannot listen on 192\.0\.2\.1:0: the address is not one of this machine's; choose another --host, such as 127\.0\.0\.1 or 0\.0\.0\.0\n$/);
+    expect(failed.stderr).toMatch(
+      /^temporal-service: cannot listen on 192\.0\.2\.1:0: the address is not one of this machine's; choose another --host, such as 127\.0\.0\.1 or 0\.0\.0\.0\n$/,
+    );
   });
 });
 
@@ -176,7 +194,9 @@ describe.runIf(unprivilegedPortStart() > 80)("temporal-service on a privileged p
       ...(asRoot ? { uid: 65_534, gid: 65_534 } : {}),
     });
     expect(result.status, result.stderr).toBe(1);
-    expect(result.stderr).toBe("temporal-service: cannot listen on 127.0.0.1:80: permission denied (ports below 1024 need privileges); choose a --port of 1024 or above, or --port 0 to pick a free one\n");
+    expect(result.stderr).toBe(
+      "temporal-service: cannot listen on 127.0.0.1:80: permission denied (ports below 1024 need privileges); choose a --port of 1024 or above, or --port 0 to pick a free one\n",
+    );
     expect(await lockExists(home)).toBe(false);
   });
 });

@@ -91,7 +91,13 @@ const BAD_REQUESTS: readonly RawRequest[] = [
   { method: "GET", target: "/v1/clockchain/anchors?tile_id=-1&limit=5000&colour=red" },
   { method: "GET", target: "/api/v1/ai/tpe-vector?harmonics=1e400" },
   { method: "POST", target: "/api/v1/security/tsae", tier: "managed", headers: json, body: JSON.stringify({ ...tsae, scope: "no dots", tile_id: tsae.tile_id + 1 }) },
-  { method: "POST", target: "/api/v1/security/tsae", tier: "managed", headers: json, body: JSON.stringify({ ...tsae, challenge: { challenge_version: 1, nonce: "0".repeat(64), issued_unix_ms: T, expires_unix_ms: T + 60_000, key_id: "0".repeat(16), sig: "AA" } }) },
+  {
+    method: "POST",
+    target: "/api/v1/security/tsae",
+    tier: "managed",
+    headers: json,
+    body: JSON.stringify({ ...tsae, challenge: { challenge_version: 1, nonce: "0".repeat(64), issued_unix_ms: T, expires_unix_ms: T + 60_000, key_id: "0".repeat(16), sig: "AA" } }),
+  },
   { method: "GET", target: `/api/v1/clockchain/proof?receipt_hash=${"0".repeat(64)}`, tier: "enterprise" },
   { method: "GET", target: `/api/v1/clockchain/proof?receipt_hash=${"0".repeat(64)}&tile_id=1`, tier: "enterprise" },
   { method: "GET", target: "/api/v1/clockchain/proof?tile_id=1&first=2&second=5", tier: "enterprise" },
@@ -140,12 +146,20 @@ describe("the stand-in and a real service answer alike", () => {
     const [real, standIn] = await Promise.all([REAL_SERVICE.start({}, { at: T }), STAND_IN.start({}, { at: T })]);
     const window = fc.oneof(fc.tuple(fc.integer({ min: -10, max: 400 }), fc.integer({ min: -10, max: 400 })), fc.array(fc.double(), { maxLength: 3 }), fc.anything());
     const allowBody = fc.oneof(
-      fc.record({ window, zone: fc.oneof(fc.integer({ min: -1, max: 12 }), fc.constantFrom("Z0", "Z11", "z3", "Z12")), at_unix_ms: fc.oneof(fc.integer(), fc.double()) }, { requiredKeys: ["window"] }).map((b) => JSON.stringify(b)),
+      fc
+        .record(
+          { window, zone: fc.oneof(fc.integer({ min: -1, max: 12 }), fc.constantFrom("Z0", "Z11", "z3", "Z12")), at_unix_ms: fc.oneof(fc.integer(), fc.double()) },
+          { requiredKeys: ["window"] },
+        )
+        .map((b) => JSON.stringify(b)),
       fc.json(),
       fc.string(),
     );
     const stamp = fc.record({ day_index: fc.oneof(fc.integer(), fc.double()), phi_ticks: fc.integer({ min: -1, max: 86_400_001 }) });
-    const diffBody = fc.oneof(fc.record({ start: stamp, end: stamp }).map((b) => JSON.stringify(b)), fc.json());
+    const diffBody = fc.oneof(
+      fc.record({ start: stamp, end: stamp }).map((b) => JSON.stringify(b)),
+      fc.json(),
+    );
     const request = fc.oneof(
       allowBody.map((body): RawRequest => ({ method: "POST", target: "/api/v1/allow", headers: json, body })),
       diffBody.map((body): RawRequest => ({ method: "POST", target: "/v1/twatch/diff", headers: json, body, tier: "developer" })),
@@ -381,4 +395,3 @@ describe("a compiled mission with sdk: createClient({ fetch: service.fetch })", 
     await service.close();
   });
 });
-

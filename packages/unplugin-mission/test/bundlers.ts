@@ -90,12 +90,12 @@ function runCompiler(compiler: { run(cb: (err: Error | null, stats?: WebpackLike
 
 export const buildWithWebpack: Build = async (app, options) => {
   const { default: webpack } = await import("webpack");
-  return runCompiler(webpack({ ...webpackConfig(app), plugins: [webpackPlugin(options)] }) as never, app);
+  return runCompiler(webpack({ ...webpackConfig(app), plugins: [webpackPlugin(options)] }), app);
 };
 
 export const buildWithRspack: Build = async (app, options) => {
   const { rspack } = await import("@rspack/core");
-  return runCompiler(rspack({ ...webpackConfig(app), plugins: [rspackPlugin(options)] }) as never, app);
+  return runCompiler(rspack({ ...webpackConfig(app), plugins: [rspackPlugin(options)] }), app);
 };
 
 export const BUILDS = {

@@ -36,7 +36,7 @@ describe("dts with a custom include", () => {
     const bundle = await buildWithRollup(app, { include: [/\.mission$/, /\.msn$/], dts: true });
 
     expect(await readFile(join(app.dir, "carbon.msn"), "utf8")).toBe(CARBON_MISSION);
-    expect(await readFile(join(app.dir, "carbon.d.msn.ts"), "utf8")).toContain("export declare const green_build: Mission<\"build\">;");
+    expect(await readFile(join(app.dir, "carbon.d.msn.ts"), "utf8")).toContain('export declare const green_build: Mission<"build">;');
     expect(await readFile(app.window, "utf8")).toBe(WINDOW_MISSION);
     expect(await runBundle(bundle)).toMatchObject({ executed: ["open_gate", "log_denied", "build"] });
   });

@@ -40,7 +40,8 @@ const optionWords = (command: CompletionModel) => words([...command.options.flat
 
 function bashFunction(root: CompletionModel): string {
   const cases = root.subcommands.map((command) => {
-    const sub = command.subcommands.length > 0 ? `\n        if [ "$COMP_CWORD" -eq 2 ]; then COMPREPLY=($(compgen -W "${words(command.subcommands.map((s) => s.name))}" -- "$cur")); return; fi` : "";
+    const sub =
+      command.subcommands.length > 0 ? `\n        if [ "$COMP_CWORD" -eq 2 ]; then COMPREPLY=($(compgen -W "${words(command.subcommands.map((s) => s.name))}" -- "$cur")); return; fi` : "";
     const choices = command.options
       .filter((o) => o.choices !== undefined)
       .map((o) => `\n          ${o.flags.join("|")}) COMPREPLY=($(compgen -W "${words(o.choices!)}" -- "$cur")); return ;;`)

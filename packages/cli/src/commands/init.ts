@@ -55,7 +55,10 @@ export async function runInit(dir: string): Promise<number> {
   ] as const;
   const existing = [];
   for (const [name] of files) if (await exists(join(dir, name))) existing.push(join(dir, name));
-  if (existing.length > 0) throw new UsageError(`${existing.join(" and ")} already exist${existing.length === 1 ? "s" : ""}; init never overwrites files, so move ${existing.length === 1 ? "it" : "them"} away or choose another folder`);
+  if (existing.length > 0)
+    throw new UsageError(
+      `${existing.join(" and ")} already exist${existing.length === 1 ? "s" : ""}; init never overwrites files, so move ${existing.length === 1 ? "it" : "them"} away or choose another folder`,
+    );
   for (const [name, contents] of files) {
     // `wx`: should a file appear meanwhile, fail rather than overwrite it.
     await writeFile(join(dir, name), contents, { flag: "wx" }).catch((error: unknown) => {

@@ -80,9 +80,14 @@ export async function runLedgerStatus(options: LedgerCommandOptions): Promise<nu
   const holder = await home.sdk.readHomeLockHolder(home.lock);
   const lock = holder === undefined ? null : holder === null ? { pid: null } : holder;
   const base = { home: home.home, path: home.ledger, format: home.format ?? (home.size === 0 ? home.sdk.LEDGER_FORMAT : null), size: home.size, lock_holder: lock };
-  const lockText = holder === undefined ? "free" : holder === null ? "held (holder unreadable)" : `held by pid ${holder.pid} on ${holder.host} since ${new Date(holder.since_unix_ms).toISOString()}`;
+  const lockText =
+    holder === undefined ? "free" : holder === null ? "held (holder unreadable)" : `held by pid ${holder.pid} on ${holder.host} since ${new Date(holder.since_unix_ms).toISOString()}`;
   if (home.format === 1) {
-    print(options, { ...base, migration_needed: true }, `${home.ledger}\n  format 1 (JSON heads): run \`temporalc ledger migrate --home ${home.home}\`\n  size ${home.size} bytes\n  lock ${lockText}`);
+    print(
+      options,
+      { ...base, migration_needed: true },
+      `${home.ledger}\n  format 1 (JSON heads): run \`temporalc ledger migrate --home ${home.home}\`\n  size ${home.size} bytes\n  lock ${lockText}`,
+    );
     return EXIT_OK;
   }
   return guarded(home, options, async () => {
@@ -170,7 +175,11 @@ export async function runLedgerMigrate(options: LedgerCommandOptions): Promise<n
       print(options, { migrated: false, format: home.sdk.LEDGER_FORMAT }, `already in format ${home.sdk.LEDGER_FORMAT}: ${home.ledger}`);
     } else {
       const torn = result.dropped_torn_tail === 0 ? "" : `; a torn tail of ${result.dropped_torn_tail} bytes was left out (it is in the backup)`;
-      print(options, { ...result, format: home.sdk.LEDGER_FORMAT }, `migrated ${home.ledger} to format ${home.sdk.LEDGER_FORMAT}: ${result.records} records, ${result.anchors} anchors re-signed as checkpoints and verified; format 1 kept in ${result.backup}${torn}`);
+      print(
+        options,
+        { ...result, format: home.sdk.LEDGER_FORMAT },
+        `migrated ${home.ledger} to format ${home.sdk.LEDGER_FORMAT}: ${result.records} records, ${result.anchors} anchors re-signed as checkpoints and verified; format 1 kept in ${result.backup}${torn}`,
+      );
     }
     return EXIT_OK;
   });

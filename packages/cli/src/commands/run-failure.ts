@@ -60,7 +60,10 @@ export function classifyFailure(error: unknown): Failure | undefined {
     return { ...nothing, code: error.code, message: error.message, exit: EXIT_FAILURE, hints, mission: error.mission, missing: error.missing };
   }
   if (error instanceof TaskFailedError || error instanceof AnchorFailedError) {
-    const what = error instanceof TaskFailedError ? `task ${JSON.stringify(error.task)} of mission ${JSON.stringify(error.mission)} failed` : `mission ${JSON.stringify(error.mission)} could not anchor its receipt`;
+    const what =
+      error instanceof TaskFailedError
+        ? `task ${JSON.stringify(error.task)} of mission ${JSON.stringify(error.mission)} failed`
+        : `mission ${JSON.stringify(error.mission)} could not anchor its receipt`;
     return {
       code: error.code,
       message: `${what}: ${describeCause(error.cause)}`,

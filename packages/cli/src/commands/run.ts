@@ -59,7 +59,11 @@ async function runAll(file: string, options: RunCommandOptions, progress: Progre
   const source = await readMissionFile(file);
   const result = compile(source, { filename: file, sdkModule: sdkUrl });
   if (result.diagnostics.length > 0) process.stderr.write(`${renderDiagnostics(result.diagnostics, source, { color: useColor(process.stderr) })}\n`);
-  if (result.code === undefined) throw new MissionFileError(file, result.diagnostics.filter((d) => d.severity === "error"));
+  if (result.code === undefined)
+    throw new MissionFileError(
+      file,
+      result.diagnostics.filter((d) => d.severity === "error"),
+    );
 
   const generated = (await import(`data:text/javascript;base64,${Buffer.from(result.code).toString("base64")}`)) as { missions: Record<string, Mission> };
   const selected = selectMissions(generated.missions, options.mission);

@@ -169,7 +169,14 @@ export class ClockchainState {
     let sequence = this.#nextSequence();
     for (const tile of new Set(leaves.map((leaf) => leaf.tile))) {
       const origin = tileOrigin(signing.authority_name, tile.id);
-      const head = { origin, tree_size: tile.tree.size, root_hash: bytesToHex(tile.tree.root()), sequence: sequence++, prev_checkpoint_hash: prevCheckpointHash, issued_unix_ms: issuedUnixMs };
+      const head = {
+        origin,
+        tree_size: tile.tree.size,
+        root_hash: bytesToHex(tile.tree.root()),
+        sequence: sequence++,
+        prev_checkpoint_hash: prevCheckpointHash,
+        issued_unix_ms: issuedUnixMs,
+      };
       const body = formatTileCheckpoint(head);
       const signature = hexToBytes(await signing.sign(body));
       const note = formatNote({ text: body, signatures: [{ name: origin, keyId: noteKeyId(origin, ED25519_SIGNATURE_TYPE, publicKey), signature }] });
@@ -420,7 +427,10 @@ export class ClockchainState {
       }
       const tree = (this.#tiles.get(head.tile_id) as Tile).tree;
       if (head.tree_size !== tree.size || head.root_hash !== bytesToHex(tree.root())) {
-        throw reject("ROOT_MISMATCH", `head ${head.sequence} states tile ${head.tile_id} has ${head.tree_size} leaves with root ${head.root_hash}, the records give ${tree.size} leaves with root ${bytesToHex(tree.root())}`);
+        throw reject(
+          "ROOT_MISMATCH",
+          `head ${head.sequence} states tile ${head.tile_id} has ${head.tree_size} leaves with root ${head.root_hash}, the records give ${tree.size} leaves with root ${bytesToHex(tree.root())}`,
+        );
       }
       prevHeadHash = checkpointHash(note.text);
       hashes.push(prevHeadHash);

@@ -112,8 +112,7 @@ function find(run: SortedRun, hash: Uint8Array): number | undefined {
   let keyLow = 0;
   let keyHigh = 2 ** 48;
   for (let step = 0; low <= high; step++) {
-    const guess =
-      step < INTERPOLATION_STEPS ? Math.min(high, Math.max(low, low + Math.floor(((key - keyLow) / Math.max(1, keyHigh - keyLow)) * (high - low + 1)))) : (low + high) >>> 1;
+    const guess = step < INTERPOLATION_STEPS ? Math.min(high, Math.max(low, low + Math.floor(((key - keyLow) / Math.max(1, keyHigh - keyLow)) * (high - low + 1)))) : (low + high) >>> 1;
     const entry = run.get(guess);
     const order = compareHashes(entry, 0, hash);
     if (order === 0) return guess;
@@ -129,7 +128,7 @@ function find(run: SortedRun, hash: Uint8Array): number | undefined {
 }
 
 function prefixOf(hash: Uint8Array): number {
-  return ((hash[0] as number) * 2 ** 40) + ((hash[1] as number) * 2 ** 32) + ((hash[2] as number) << 24 >>> 0) + ((hash[3] as number) << 16) + ((hash[4] as number) << 8) + (hash[5] as number);
+  return (hash[0] as number) * 2 ** 40 + (hash[1] as number) * 2 ** 32 + (((hash[2] as number) << 24) >>> 0) + ((hash[3] as number) << 16) + ((hash[4] as number) << 8) + (hash[5] as number);
 }
 
 /** Compares the 32 bytes of `bytes` at `at` with `hash`. */

@@ -12,17 +12,11 @@ import type { VerifyingKey } from "../core/verifying-key.js";
  * parts make the checks that need them false, and nothing throws on
  * account of them.
  */
-export async function verifyAnchored(
-  receipt: Receipt,
-  proof: AnchorProof,
-  key: VerifyingKey,
-  headHashAt: (sequence: number) => Promise<string | undefined>,
-): Promise<VerifyResult> {
+export async function verifyAnchored(receipt: Receipt, proof: AnchorProof, key: VerifyingKey, headHashAt: (sequence: number) => Promise<string | undefined>): Promise<VerifyResult> {
   // A well-formed receipt holds only strings and integers, so hashing it cannot throw.
   const wellFormed = receiptIssues(receipt).length === 0;
   const signature = wellFormed && (await verifyReceipt(receipt, key));
-  const inclusion =
-    wellFormed && verifyInclusion(proof) && proof.receipt_hash === receiptHash(receipt) && proof.tile_id === receipt.tile_id;
+  const inclusion = wellFormed && verifyInclusion(proof) && proof.receipt_hash === receiptHash(receipt) && proof.tile_id === receipt.tile_id;
   // verifySignedCheckpoint judges the checkpoint's shape; this only reaches into the proof safely.
   const checkpoint: unknown = typeof proof === "object" && proof !== null ? proof.checkpoint : undefined;
   const chain =

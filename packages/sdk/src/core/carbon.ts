@@ -6,18 +6,7 @@
 
 import { TemporalRangeError, TemporalTypeError, describeValue } from "./errors.js";
 import { parseIsoInstant } from "./iso-instant.js";
-import {
-  MS_PER_HOUR,
-  SeriesSlice,
-  assertAtUnixMs,
-  assertCarbonSeries,
-  candidateStarts,
-  invalidIntensity,
-  isIntensity,
-  lowestRun,
-  sealSeries,
-  type CarbonSeries,
-} from "./carbon-series.js";
+import { MS_PER_HOUR, SeriesSlice, assertAtUnixMs, assertCarbonSeries, candidateStarts, invalidIntensity, isIntensity, lowestRun, sealSeries, type CarbonSeries } from "./carbon-series.js";
 import type { CarbonRecommendation, CarbonWindow } from "./service-types.js";
 import { MAX_ABS_UNIX_MS } from "./units.js";
 

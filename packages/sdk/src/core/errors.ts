@@ -125,10 +125,7 @@ export class PhaseWindowError extends TemporalError {
   /** When the window next opens, in Unix milliseconds. */
   readonly next_open_unix_ms: number;
   constructor(phaseDeg: number, window: Window, nextOpenUnixMs: number) {
-    super(
-      "PHASE_OUTSIDE_WINDOW",
-      `phase ${phaseDeg} deg is outside window [${window[0]}, ${window[1]}]; it next opens at ${new Date(nextOpenUnixMs).toISOString()}`,
-    );
+    super("PHASE_OUTSIDE_WINDOW", `phase ${phaseDeg} deg is outside window [${window[0]}, ${window[1]}]; it next opens at ${new Date(nextOpenUnixMs).toISOString()}`);
     this.name = "PhaseWindowError";
     this.phase_deg = phaseDeg;
     this.window = window;

@@ -43,26 +43,9 @@ export {
 } from "./note-key.js";
 export { MAX_NOTE_SIGNATURES, formatNote, formatSignatureLine, openNote, parseNote, signNote, type Note, type NoteSignature, type VerifiedNote } from "./signed-note.js";
 export { formatCheckpoint, openCheckpoint, parseCheckpoint, signCheckpoint, type Checkpoint, type VerifiedCheckpoint } from "./checkpoint.js";
-export {
-  authorityVerifierKey,
-  authorityVerifierKeys,
-  defaultAuthorityName,
-  parseTileOrigin,
-  tileCheckpointSigner,
-  tileOrigin,
-  tileVerifierKey,
-  type TileOrigin,
-} from "./tile-origin.js";
+export { authorityVerifierKey, authorityVerifierKeys, defaultAuthorityName, parseTileOrigin, tileCheckpointSigner, tileOrigin, tileVerifierKey, type TileOrigin } from "./tile-origin.js";
 export { GENESIS_CHECKPOINT_HASH, checkpointHash, formatTileCheckpoint, openTileCheckpoint, parseTileCheckpoint, type TileCheckpoint } from "./tile-checkpoint.js";
-export {
-  PhaseWindowError,
-  TemporalError,
-  TemporalRangeError,
-  TemporalTypeError,
-  TsaeRequestError,
-  type ErrorCode,
-  type FieldIssue,
-} from "./errors.js";
+export { PhaseWindowError, TemporalError, TemporalRangeError, TemporalTypeError, TsaeRequestError, type ErrorCode, type FieldIssue } from "./errors.js";
 export type {
   AnchorProof,
   AnchorSummary,

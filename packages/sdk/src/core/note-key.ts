@@ -99,7 +99,7 @@ export function parseVerifierKey(vkey: string): NoteVerifierKey {
   const name = vkey.slice(0, firstPlus);
   const idHex = vkey.slice(firstPlus + 1, firstPlus + 9);
   if (firstPlus < 0 || vkey[firstPlus + 9] !== "+") throw bad("is not <name>+<8 hex digits>+<base64 key>");
-  if (!isNoteKeyName(name)) throw bad("has an invalid key name (empty, or with a space, \"+\" or a control character)");
+  if (!isNoteKeyName(name)) throw bad('has an invalid key name (empty, or with a space, "+" or a control character)');
   if (!KEY_ID_HEX.test(idHex)) throw bad("has a key ID that is not 8 lowercase hex digits");
   const material = base64ToBytes(vkey.slice(firstPlus + 10));
   if (material === undefined || material.length < 2) throw bad("has a key that is not canonical padded base64 of a type byte and a key");

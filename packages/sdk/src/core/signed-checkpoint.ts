@@ -94,4 +94,3 @@ async function verifyingKeyFor(key: PublicKeyInput | string, authorityName: stri
   if (vkey.signatureType !== ED25519_SIGNATURE_TYPE || vkey.name !== authorityName) return undefined;
   return VerifyingKey.from(vkey.publicKey);
 }
-

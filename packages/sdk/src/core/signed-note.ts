@@ -134,11 +134,11 @@ function keyOf(key: { readonly name: string; readonly keyId: number }): string {
 
 function parseSignatureLine(line: string, number: number): NoteSignature {
   const bad = (problem: string): TemporalError => invalidNote(`signature line ${number} ${problem}: ${describeValue(line)}`);
-  if (!line.startsWith(SIGNATURE_PREFIX)) throw bad('does not start with an em dash (U+2014) and a space');
+  if (!line.startsWith(SIGNATURE_PREFIX)) throw bad("does not start with an em dash (U+2014) and a space");
   const rest = line.slice(SIGNATURE_PREFIX.length);
   const space = rest.indexOf(" ");
   const name = rest.slice(0, space);
-  if (space < 0 || !isNoteKeyName(name)) throw bad("has no valid key name (non-empty, no spaces, no \"+\") followed by a space");
+  if (space < 0 || !isNoteKeyName(name)) throw bad('has no valid key name (non-empty, no spaces, no "+") followed by a space');
   const bytes = base64ToBytes(rest.slice(space + 1));
   if (bytes === undefined) throw bad("has a signature that is not canonical padded base64");
   if (bytes.length < 5) throw bad("has a signature shorter than a key ID and one byte");

@@ -14,7 +14,7 @@ export interface SignedRecord {
 
 /** The bytes a record's signature covers: the canonical JSON of every field but `signature`. */
 export function signingPayload<T extends SignedRecord>(record: Omit<T, "signature"> | T): string {
-  return canonicalJson("signature" in record ? withoutSignature(record as T) : record);
+  return canonicalJson("signature" in record ? withoutSignature(record) : record);
 }
 
 /** SHA-256 hex of the canonical JSON of the whole record, signature included. */
@@ -26,11 +26,7 @@ export function recordHash(record: SignedRecord): string {
  * True when the record is well formed, names the key's id and carries a
  * valid Ed25519 signature by it. Pure (WebCrypto) and asynchronous.
  */
-export async function verifySignedRecord<T extends SignedRecord>(
-  record: T,
-  publicKey: PublicKeyInput,
-  isWellFormed: (record: T) => boolean,
-): Promise<boolean> {
+export async function verifySignedRecord<T extends SignedRecord>(record: T, publicKey: PublicKeyInput, isWellFormed: (record: T) => boolean): Promise<boolean> {
   const key = await VerifyingKey.from(publicKey);
   if (!isWellFormed(record) || record.key_id !== key.key_id) return false;
   return key.verify(record.signature, signingPayload(record));

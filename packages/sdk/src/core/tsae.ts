@@ -11,8 +11,7 @@ const TILE_FIELDS = new Set(["day_index", "swt_zone", "tile_id", "(record)"]);
 const SCOPE_FORMAT = matching(SCOPE, "<domain>.<purpose>.v<n> (domain and purpose [a-z0-9_][a-z0-9_-]*)");
 
 export const REQUEST_RULES: Readonly<Record<keyof TsaeRequest, FieldRule>> = {
-  scope: (value) =>
-    typeof value === "string" && value.length > MAX_SCOPE_LENGTH ? `is longer than ${MAX_SCOPE_LENGTH} characters` : SCOPE_FORMAT(value),
+  scope: (value) => (typeof value === "string" && value.length > MAX_SCOPE_LENGTH ? `is longer than ${MAX_SCOPE_LENGTH} characters` : SCOPE_FORMAT(value)),
   day_index: integerIn(0, MAX_ABS_DAY_INDEX - 1),
   phi_action_ticks: integerIn(0, TICKS_PER_DAY - 1),
   swt_zone: integerIn(0, ZONE_COUNT - 1),

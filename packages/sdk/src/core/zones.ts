@@ -50,7 +50,9 @@ function utcOffsetMinutes(ianaName: string, instant: number): number {
   if (typeof ianaName !== "string" || ianaName === "") {
     throw new TemporalRangeError("INVALID_TIME_ZONE", `time zone must be an IANA name such as "Europe/Paris", got ${describeValue(ianaName)}`);
   }
-  const part = offsetFormatter(ianaName).formatToParts(instant).find((p) => p.type === "timeZoneName");
+  const part = offsetFormatter(ianaName)
+    .formatToParts(instant)
+    .find((p) => p.type === "timeZoneName");
   const match = part === undefined ? null : LONG_OFFSET.exec(part.value);
   if (match === null) {
     throw new TemporalRangeError("INVALID_TIME_ZONE", `cannot read the UTC offset of ${describeValue(ianaName)} (got ${describeValue(part?.value)})`);

@@ -13,7 +13,10 @@ function invalid(message: string): TemporalTypeError {
 export function assertEvaluateOptions(options: EvaluateOptions): void {
   if (options === null || typeof options !== "object") throw invalid(`options must be an object, got ${describeValue(options)}`);
   const { sdk, signal, measureTimeoutMs, localClock } = options;
-  if (sdk !== undefined && (sdk === null || typeof sdk !== "object" || !["issueReceipt", "anchor", "ready", "now"].every((method) => typeof (sdk as unknown as Record<string, unknown>)[method] === "function"))) {
+  if (
+    sdk !== undefined &&
+    (sdk === null || typeof sdk !== "object" || !["issueReceipt", "anchor", "ready", "now"].every((method) => typeof (sdk as unknown as Record<string, unknown>)[method] === "function"))
+  ) {
     throw invalid(`options.sdk must be an authority with ready(), now(), issueReceipt() and anchor(), got ${describeValue(sdk)}`);
   }
   if (signal !== undefined && !(signal instanceof AbortSignal)) throw invalid(`options.signal must be an AbortSignal, got ${describeValue(signal)}`);

@@ -112,7 +112,7 @@ export function appendItems(fd: number, itemBytes: number, cover: ItemFileCover,
   const start = positionOf(count, itemBytes);
   const out = Buffer.allocUnsafe(positionOf(count + added, itemBytes) - start + CRC_BYTES);
   let at = 0;
-  for (let from = 0; from < added; ) {
+  for (let from = 0; from < added;) {
     const inBlock = count % perBlock;
     const take = Math.min(perBlock - inBlock, added - from);
     const chunk = items.subarray(from * itemBytes, (from + take) * itemBytes);
@@ -125,7 +125,7 @@ export function appendItems(fd: number, itemBytes: number, cover: ItemFileCover,
       tailCrc = 0;
     }
   }
-  for (let written = 0; written < at; ) written += writeSync(fd, out, written, at - written, start + written);
+  for (let written = 0; written < at;) written += writeSync(fd, out, written, at - written, start + written);
   return { count, tailCrc };
 }
 

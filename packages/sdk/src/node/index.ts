@@ -5,14 +5,7 @@
  */
 export { defaultSdk } from "./default-sdk.js";
 export { defaultHome } from "./home.js";
-export {
-  LocalAuthority,
-  createLocalAuthority,
-  homeParts,
-  type HomeParts,
-  type LocalAuthorityOptions,
-  type LocalAuthorityStatus,
-} from "./local-authority.js";
+export { LocalAuthority, createLocalAuthority, homeParts, type HomeParts, type LocalAuthorityOptions, type LocalAuthorityStatus } from "./local-authority.js";
 export { FileLogStore, type FileLogStoreOptions, type LedgerStatus, type TornTailRecovery } from "./ledger.js";
 export { FileSigner, type FileSignerOptions } from "./signing-key.js";
 export { FileChallengeStore } from "./file-challenge-store.js";

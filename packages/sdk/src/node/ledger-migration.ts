@@ -188,7 +188,7 @@ async function rewriteFormat1(paths: HomePaths, key: SigningKey, temporary: stri
       const corrupt = (reason: LedgerCorruptionReason, detail: string): LedgerCorruptError => new LedgerCorruptError(reason, paths.ledger, offset, `${detail} (format 1)`);
       const value = parseJson(body);
       const stored = isObjectWithKeys(value, ["anchors", "heads"]) ? parseAnchors(value.anchors) : undefined;
-      const heads = isObjectWithKeys(value, ["anchors", "heads"]) && Array.isArray(value.heads) && value.heads.every(isFormat1Head) ? (value.heads as Format1Head[]) : undefined;
+      const heads = isObjectWithKeys(value, ["anchors", "heads"]) && Array.isArray(value.heads) && value.heads.every(isFormat1Head) ? value.heads : undefined;
       if (stored === undefined || heads === undefined || stored.length === 0) throw corrupt("RECORD_FORMAT", "the record is not a well-formed anchors/heads object");
       const leaves = stageFormat1(state, stored, corrupt);
       lastHash = await checkFormat1Heads(state, heads, leaves, lastHash, key.verifying, corrupt);
@@ -281,7 +281,7 @@ function isFormat1Head(value: unknown): value is Format1Head {
 }
 
 async function writeAll(handle: FileHandle, bytes: Buffer): Promise<void> {
-  for (let written = 0; written < bytes.length; ) written += (await handle.write(bytes, written)).bytesWritten;
+  for (let written = 0; written < bytes.length;) written += (await handle.write(bytes, written)).bytesWritten;
 }
 
 async function syncFile(path: string): Promise<void> {

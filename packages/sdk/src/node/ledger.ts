@@ -469,7 +469,7 @@ export class FileLogStore implements LogStore {
 
   async #write(record: Buffer): Promise<void> {
     const handle = this.#handle as FileHandle;
-    for (let written = 0; written < record.length; ) {
+    for (let written = 0; written < record.length;) {
       written += (await handle.write(record, written)).bytesWritten;
     }
     await handle.datasync();
@@ -495,7 +495,9 @@ export class FileLogStore implements LogStore {
       );
       return this.#failure;
     }
-    return new TemporalError("LEDGER_IO_FAILED", `appending to ledger ${this.path} failed; these anchors were not recorded and the file was cut back to its last durable record`, { cause: error });
+    return new TemporalError("LEDGER_IO_FAILED", `appending to ledger ${this.path} failed; these anchors were not recorded and the file was cut back to its last durable record`, {
+      cause: error,
+    });
   }
 
   /** Replays one record: rebuilds the trees, checking leaf order, roots and the head chain, and queues its head signatures for checking. */

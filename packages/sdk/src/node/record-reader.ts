@@ -30,13 +30,7 @@ export interface ReadableFile {
  * ledger file record by record, awaiting `onRecord` for each whole record
  * in file order, and stops at the first bytes that are not a valid record.
  */
-export async function readRecords(
-  file: ReadableFile,
-  fileLength: number,
-  onRecord: (record: FramedRecord) => void | Promise<void>,
-  chunkBytes = CHUNK_BYTES,
-  from = 0,
-): Promise<RecordScan> {
+export async function readRecords(file: ReadableFile, fileLength: number, onRecord: (record: FramedRecord) => void | Promise<void>, chunkBytes = CHUNK_BYTES, from = 0): Promise<RecordScan> {
   let chunk: Buffer = Buffer.alloc(0);
   let chunkStart = from;
   let offset = from;
@@ -61,7 +55,7 @@ export async function readRecords(
 
 async function readAt(file: ReadableFile, position: number, length: number): Promise<Buffer> {
   const buffer = Buffer.allocUnsafe(length);
-  for (let filled = 0; filled < length; ) {
+  for (let filled = 0; filled < length;) {
     const { bytesRead } = await file.read(buffer, filled, length - filled, position + filled);
     if (bytesRead === 0) {
       throw new TemporalError("LEDGER_IO_FAILED", `the ledger file ended at byte ${position + filled} while it was being read; did another process truncate it?`);

@@ -89,7 +89,9 @@ async function makeOwnerOnly(path: string): Promise<void> {
     await chmod(path, 0o600);
     process.emitWarning(`${was}; it is now 0600; if others did read it, treat the key as exposed.`, { code: "TEMPORAL_KEY_MODE" });
   } catch (error) {
-    process.emitWarning(`${was} and could not be made 0600 (${(error as NodeJS.ErrnoException).code ?? String(error)}); restrict it yourself: chmod 600 ${path}`, { code: "TEMPORAL_KEY_MODE" });
+    process.emitWarning(`${was} and could not be made 0600 (${(error as NodeJS.ErrnoException).code ?? String(error)}); restrict it yourself: chmod 600 ${path}`, {
+      code: "TEMPORAL_KEY_MODE",
+    });
   }
 }
 

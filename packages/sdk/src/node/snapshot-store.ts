@@ -179,7 +179,9 @@ export async function saveSnapshot(paths: HomePaths, cover: SnapshotCover, state
       return {
         id: tile.id,
         note: tile.head.note,
-        levels: Array.from({ length: levelCount(size) }, (_, level) => extend(levelFile(tile.id, level), HASH_BYTES, old?.levels[level] ?? EMPTY_COVER, tile.levels[level] as ItemSeq, Math.floor(size / 2 ** level))),
+        levels: Array.from({ length: levelCount(size) }, (_, level) =>
+          extend(levelFile(tile.id, level), HASH_BYTES, old?.levels[level] ?? EMPTY_COVER, tile.levels[level] as ItemSeq, Math.floor(size / 2 ** level)),
+        ),
         receipts: extend(receiptsFile(tile.id), HASH_BYTES, old?.receipts ?? EMPTY_COVER, tile.receiptHashes, size),
         times: extend(timesFile(tile.id), TIME_BYTES, old?.times ?? EMPTY_COVER, tile.anchoredAt, size),
       };

@@ -26,20 +26,7 @@ import type {
   VerifyResult,
 } from "../core/service-types.js";
 import { assertTsaeRequest } from "../core/tsae.js";
-import type {
-  AnchorProof,
-  AnchorSummary,
-  Authority,
-  AuthorityNowOptions,
-  Duration,
-  PhaseContext,
-  PublicKeyJwk,
-  Receipt,
-  TimeStamp,
-  TsaeRequest,
-  Window,
-  ZoneInput,
-} from "../core/types.js";
+import type { AnchorProof, AnchorSummary, Authority, AuthorityNowOptions, Duration, PhaseContext, PublicKeyJwk, Receipt, TimeStamp, TsaeRequest, Window, ZoneInput } from "../core/types.js";
 import { toUnixMs } from "../core/phase.js";
 import { parseZone } from "../core/zones.js";
 import { TemporalApiError, type ApiErrorDetails } from "./errors.js";
@@ -181,12 +168,15 @@ export class TemporalClient implements Authority {
       }
       // The key itself is never put in a message.
       if (!TOKEN.test(options.apiKey)) {
-        throw new TemporalRangeError("INVALID_CLIENT_OPTIONS", `apiKey must be a non-empty string of visible ASCII characters (no spaces or line breaks); got ${options.apiKey.length} characters`);
+        throw new TemporalRangeError(
+          "INVALID_CLIENT_OPTIONS",
+          `apiKey must be a non-empty string of visible ASCII characters (no spaces or line breaks); got ${options.apiKey.length} characters`,
+        );
       }
       headers.authorization = `Bearer ${options.apiKey}`;
     }
     this.#headers = Object.freeze(headers);
-    const fetchFunction = options.fetch ?? (globalThis.fetch as FetchFunction | undefined);
+    const fetchFunction = options.fetch ?? globalThis.fetch;
     if (typeof fetchFunction !== "function") {
       throw new TemporalTypeError(
         "INVALID_CLIENT_OPTIONS",
@@ -310,9 +300,7 @@ export class TemporalClient implements Authority {
     const reply = await this.#get("clockchain/anchors", query);
     const page = object<AnchorPage>(reply);
     const offset = query.offset ?? 0;
-    const valid =
-      Array.isArray(page.anchors) &&
-      (page.next_offset === null || (Number.isSafeInteger(page.next_offset) && page.next_offset > offset));
+    const valid = Array.isArray(page.anchors) && (page.next_offset === null || (Number.isSafeInteger(page.next_offset) && page.next_offset > offset));
     if (!valid) throw invalid(reply, `a page needs an anchors array and a next_offset that is null or past offset ${offset}`);
     return page;
   }
@@ -674,7 +662,8 @@ function jwkSet<T extends Pick<KeySet, "keys">>(reply: Reply): T {
  */
 function anchorProof(reply: Reply): AnchorProof {
   const proof = object<AnchorProof>(reply);
-  if (!isSignedCheckpoint(proof.checkpoint)) throw invalid(reply, "expected an anchor proof whose checkpoint is a signed tile checkpoint (C2SP note), as services since ledger format 2 send");
+  if (!isSignedCheckpoint(proof.checkpoint))
+    throw invalid(reply, "expected an anchor proof whose checkpoint is a signed tile checkpoint (C2SP note), as services since ledger format 2 send");
   return proof;
 }
 

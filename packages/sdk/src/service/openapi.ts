@@ -43,10 +43,7 @@ export function openApiDocument(routes: readonly Route[], version: string): Reco
 
 function operation(route: Route): Record<string, unknown> {
   const errors = Object.fromEntries(
-    Object.entries(ERROR_STATUSES).map(([status, description]) => [
-      status,
-      { description, content: { "application/json": { schema: { $ref: "#/components/schemas/Error" } } } },
-    ]),
+    Object.entries(ERROR_STATUSES).map(([status, description]) => [status, { description, content: { "application/json": { schema: { $ref: "#/components/schemas/Error" } } } }]),
   );
   return {
     operationId: route.operationId,

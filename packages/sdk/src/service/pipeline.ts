@@ -173,7 +173,10 @@ export function createPipeline(options: PipelineOptions): Pipeline {
       const caller = authenticate(request.headers.authorization);
       if (caller !== undefined) limit(perKey, caller.id, receivedMs);
       if (!tierAllows(caller?.tier ?? "public", route.tier)) {
-        if (caller === undefined) throw new HttpError(401, "UNAUTHORIZED", `${route.path} needs an API key of tier ${route.tier} or above: send Authorization: Bearer <key>`, { headers: { "www-authenticate": "Bearer" } });
+        if (caller === undefined)
+          throw new HttpError(401, "UNAUTHORIZED", `${route.path} needs an API key of tier ${route.tier} or above: send Authorization: Bearer <key>`, {
+            headers: { "www-authenticate": "Bearer" },
+          });
         throw new HttpError(403, "FORBIDDEN", `${route.path} needs tier ${route.tier} or above; this key is ${caller.tier}`);
       }
       return endpoint;
@@ -240,7 +243,10 @@ export function createPipeline(options: PipelineOptions): Pipeline {
 /** A static source as it is; a file source without the reader that `PipelineOptions` needs for it is a caller's mistake. */
 function staticSource<S extends object, K extends string>(source: S | null, name: "quality" | "carbon", key: K): Extract<S, Record<K, unknown>> | null {
   if (source === null || key in source) return source as Extract<S, Record<K, unknown>> | null;
-  throw new TemporalTypeError("INVALID_ARGUMENT", `the ${name} source of this config is a file: give the pipeline a ${name} reader for it (temporal-service reads files; the stand-in takes a number or a function)`);
+  throw new TemporalTypeError(
+    "INVALID_ARGUMENT",
+    `the ${name} source of this config is a file: give the pipeline a ${name} reader for it (temporal-service reads files; the stand-in takes a number or a function)`,
+  );
 }
 
 function limit(limiter: RateLimiter, client: string, nowMs: number): void {

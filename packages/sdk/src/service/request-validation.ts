@@ -31,13 +31,13 @@ const REQUEST_NAMES = new Map<unknown, string>(Object.entries(REQUESTS).map(([na
 export function requestValidators(): RequestValidators {
   return {
     body(schema) {
-      const validate = compiled(bodyValidators as Compiled, schema, "body");
+      const validate = compiled(bodyValidators, schema, "body");
       return (data) => {
         if (!validate(data)) throw validationFailed(validate.errors ?? [], "body");
       };
     },
     query(schema) {
-      const validate = compiled(queryValidators as Compiled, schema, "query");
+      const validate = compiled(queryValidators, schema, "query");
       return (data) => {
         if (!validate(data)) throw validationFailed(validate.errors ?? [], "query");
         const nonFinite = nonFiniteNumbers(data as Record<string, unknown>);
@@ -51,7 +51,8 @@ function compiled(validators: Compiled, schema: Record<string, unknown>, part: "
   const name = REQUEST_NAMES.get(schema);
   const validate = name === undefined ? undefined : validators[name];
   // Only a route table edited without regenerating gets here: the test of the generated files says how to regenerate them.
-  if (validate === undefined) throw new Error(`no generated ${part} validator for ${name === undefined ? "a schema outside REQUESTS" : `REQUESTS.${name}`}; run packages/sdk/scripts/generate-request-validators.mjs`);
+  if (validate === undefined)
+    throw new Error(`no generated ${part} validator for ${name === undefined ? "a schema outside REQUESTS" : `REQUESTS.${name}`}; run packages/sdk/scripts/generate-request-validators.mjs`);
   return validate;
 }
 

@@ -310,8 +310,7 @@ export const ROUTES: readonly Route[] = [
     query: REQUESTS.anchors,
     status: 200,
     reply: REPLIES.anchors,
-    handle: ({ query }, context) =>
-      context.authority.listAnchorPage(Number(query.tile_id), { offset: queryNumber(query.offset), limit: queryNumber(query.limit) }),
+    handle: ({ query }, context) => context.authority.listAnchorPage(Number(query.tile_id), { offset: queryNumber(query.offset), limit: queryNumber(query.limit) }),
   },
   {
     method: "GET",

@@ -29,7 +29,7 @@ function object(properties: Record<string, Schema>, optional: readonly string[] 
 }
 
 export const ZONE_QUERY = string({ pattern: "^Z?(?:[0-9]|1[01])$", description: "SWT zone: 0..11 or Z0..Z11 (default 0)" });
-const zoneBody = { oneOf: [integer(0, 11), string({ pattern: "^Z(?:[0-9]|1[01])$" })], description: "SWT zone: 0..11 or \"Z0\"..\"Z11\"" };
+const zoneBody = { oneOf: [integer(0, 11), string({ pattern: "^Z(?:[0-9]|1[01])$" })], description: 'SWT zone: 0..11 or "Z0".."Z11"' };
 export const WINDOW = {
   type: "array",
   prefixItems: [number({ minimum: 0, maximum: 360 }), number({ minimum: 0, maximum: 360 })],
@@ -94,7 +94,10 @@ export const SIGNED_CHECKPOINT = {
     sequence: integer(0),
     prev_checkpoint_hash: hash,
     issued_unix_ms: unixMs,
-    note: string({ description: "The C2SP signed note: the tlog-checkpoint body (origin, size, base64 root, temporal-chain and temporal-issued lines), a blank line, signature lines. This is what is verified; the other fields are its parsed body." }),
+    note: string({
+      description:
+        "The C2SP signed note: the tlog-checkpoint body (origin, size, base64 root, temporal-chain and temporal-issued lines), a blank line, signature lines. This is what is verified; the other fields are its parsed body.",
+    }),
   }),
   description: "A tile head as a C2SP tlog-checkpoint in a signed note (docs/checkpoints.md)",
 };

@@ -110,10 +110,12 @@ export function inProcessFetch(pipeline: Pipeline, options: InProcessFetchOption
     return new Promise<Response>((resolve, reject) => {
       const onAbort = () => reject(signal.reason);
       signal.addEventListener("abort", onAbort, { once: true });
-      const settle = <T>(then: (value: T) => void) => (value: T) => {
-        signal.removeEventListener("abort", onAbort);
-        then(value);
-      };
+      const settle =
+        <T>(then: (value: T) => void) =>
+        (value: T) => {
+          signal.removeEventListener("abort", onAbort);
+          then(value);
+        };
       serve(head, { replied: false, resolve: settle(resolve), reject: settle(reject) });
     });
   }

@@ -6,16 +6,7 @@
 import { createMemoryAuthority, type Signer } from "../authority/index.js";
 import { TemporalRangeError, TemporalTypeError, type PublicKeyJwk, type Tier } from "../core/index.js";
 import { createClient, type ClientOptions, type TemporalClient } from "../remote/index.js";
-import {
-  DEFAULT_CONFIG,
-  apiKeyRecord,
-  createApiKey,
-  createPipeline,
-  type CarbonReader,
-  type QualityReader,
-  type ServiceAuthority,
-  type ServiceConfig,
-} from "../service/index.js";
+import { DEFAULT_CONFIG, apiKeyRecord, createApiKey, createPipeline, type CarbonReader, type QualityReader, type ServiceAuthority, type ServiceConfig } from "../service/index.js";
 import { inProcessFetch, type InProcessFetch } from "./fetch-transport.js";
 import { SDK_VERSION } from "./sdk-version.js";
 import { createTestClock, type TestClock } from "./test-clock.js";
@@ -95,7 +86,11 @@ export function createTestService(options: TestServiceOptions = {}): TestService
     carbon: typeof options.carbon === "function" ? null : typeof options.carbon === "number" ? { intensity: options.carbon } : (options.carbon ?? null),
   };
   // The checkpoints' origins carry the configured name, as the real service's do.
-  const authority = createMemoryAuthority({ clock: () => clock.now(), ...(options.signer === undefined ? {} : { signer: options.signer }), ...(config.authority_name === null ? {} : { authorityName: config.authority_name }) });
+  const authority = createMemoryAuthority({
+    clock: () => clock.now(),
+    ...(options.signer === undefined ? {} : { signer: options.signer }),
+    ...(config.authority_name === null ? {} : { authorityName: config.authority_name }),
+  });
   const unexpected: unknown[] = [];
   const pipeline = createPipeline({
     config,
@@ -138,7 +133,8 @@ export function createTestService(options: TestServiceOptions = {}): TestService
 }
 
 function checkOptions(options: TestServiceOptions): void {
-  if (typeof options !== "object" || options === null) throw new TemporalTypeError("INVALID_ARGUMENT", `createTestService takes an options object, got ${options === null ? "null" : typeof options}`);
+  if (typeof options !== "object" || options === null)
+    throw new TemporalTypeError("INVALID_ARGUMENT", `createTestService takes an options object, got ${options === null ? "null" : typeof options}`);
   for (const name of Object.keys(options)) {
     if (!OPTION_NAMES.has(name)) throw new TemporalTypeError("INVALID_ARGUMENT", `unknown createTestService option ${JSON.stringify(name)}; the options are ${[...OPTION_NAMES].join(", ")}`);
   }
@@ -156,16 +152,18 @@ function sourceValue(source: unknown, name: string, key: string): number | undef
   if (typeof source === "number") return source;
   const value = typeof source === "object" ? (source as Record<string, unknown>)[key] : undefined;
   // A file source is temporal-service's: reading files is not platform-free.
-  if (typeof value !== "number") throw new TemporalTypeError("INVALID_ARGUMENT", `${name} takes a number, { ${key}: <number> } or a function returning a reading; a file source needs @temporal/server/testing`);
+  if (typeof value !== "number")
+    throw new TemporalTypeError("INVALID_ARGUMENT", `${name} takes a number, { ${key}: <number> } or a function returning a reading; a file source needs @temporal/server/testing`);
   return value;
 }
 
 function checkApiKeys(apiKeys: TestServiceOptions["apiKeys"]): void {
   if (apiKeys === undefined) return;
-  if (typeof apiKeys !== "object" || apiKeys === null) throw new TemporalTypeError("INVALID_ARGUMENT", "apiKeys maps tiers to keys, e.g. { enterprise: \"tps_test\" }");
+  if (typeof apiKeys !== "object" || apiKeys === null) throw new TemporalTypeError("INVALID_ARGUMENT", 'apiKeys maps tiers to keys, e.g. { enterprise: "tps_test" }');
   const seen = new Set<string>();
   for (const [tier, key] of Object.entries(apiKeys)) {
-    if (!(KEYED_TIERS as readonly string[]).includes(tier)) throw new TemporalTypeError("INVALID_ARGUMENT", `apiKeys has no tier ${JSON.stringify(tier)}; the tiers with keys are ${KEYED_TIERS.join(", ")}`);
+    if (!(KEYED_TIERS as readonly string[]).includes(tier))
+      throw new TemporalTypeError("INVALID_ARGUMENT", `apiKeys has no tier ${JSON.stringify(tier)}; the tiers with keys are ${KEYED_TIERS.join(", ")}`);
     if (key === undefined) continue;
     // The key itself is never put in a message.
     if (typeof key !== "string" || !KEY_TEXT.test(key)) throw new TemporalRangeError("INVALID_ARGUMENT", `apiKeys.${tier} must be a non-empty string of visible ASCII characters`);

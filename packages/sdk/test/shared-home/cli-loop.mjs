@@ -9,7 +9,20 @@ import { fileURLToPath } from "node:url";
 const [home, deadlineArg] = process.argv.slice(2);
 const deadline = Number(deadlineArg);
 const root = fileURLToPath(new URL("../../../../", import.meta.url));
-const args = [`${root}bin/temporalc`, "run", `${root}examples/nightly-backup.mission`, "--tasks", `${root}examples/tasks.mjs`, "--carbon", "180", "--at", "2026-11-22T23:30:00Z", "--home", home, "--json"];
+const args = [
+  `${root}bin/temporalc`,
+  "run",
+  `${root}examples/nightly-backup.mission`,
+  "--tasks",
+  `${root}examples/tasks.mjs`,
+  "--carbon",
+  "180",
+  "--at",
+  "2026-11-22T23:30:00Z",
+  "--home",
+  home,
+  "--json",
+];
 
 function run() {
   return new Promise((resolve) => {
