@@ -242,15 +242,19 @@ Examples:
     ["migrate", "rewrite a format-1 ledger (JSON heads) as signed checkpoints, keeping a backup; idempotent", "runLedgerMigrate"],
   ] as const;
   for (const [name, description, runner] of subcommands) {
-    ledger
+    const command = ledger
       .command(name)
       .description(description)
       .option("--home <dir>", "the home whose ledger to use (default: $TEMPORAL_HOME or ./.temporal)")
       .option("--json", "print the result as JSON", false)
-      .action(async (options: { home?: string; json: boolean }) => {
+      .action(async (options: { home?: string; json: boolean; authorityName?: string }) => {
         const commands = await import("./commands/ledger.js");
         process.exitCode = await commands[runner](options);
       });
+    if (name === "migrate") {
+      // The checkpoints it signs name the authority: give the name the service's `authority_name` or createLocalAuthority's `authorityName` will use.
+      command.option("--authority-name <name>", "the authority name the new checkpoints' origin carries (default: temporal-authority/<key id>)");
+    }
   }
 
   return cli;

@@ -155,6 +155,26 @@ describe("temporalc ledger", () => {
   );
 
   it(
+    "migrates under the authority name given, and refuses a name a note key cannot carry",
+    () => {
+      const fixture = join(REPO_ROOT, "packages/sdk/test/fixtures/format1-home");
+      const home = join(scratch, "format1-named");
+      mkdirSync(home, { mode: 0o700 });
+      for (const file of ["clockchain.log", "signing-key.pem"]) copyFileSync(join(fixture, file), join(home, file));
+      chmodSync(join(home, "signing-key.pem"), 0o600);
+      const refused = runCli(["ledger", "migrate", "--home", home, "--authority-name", "two words"]);
+      expect(refused.code).toBe(2);
+      expect(refused.stderr).toContain("note key name");
+      expect(readdirSync(home).filter((name) => name.endsWith(".bak"))).toHaveLength(0);
+      expect(runCli(["ledger", "migrate", "--home", home, "--authority-name", "example.com/authority"]).code).toBe(0);
+      const status = json(runCli(["ledger", "status", "--home", home, "--json"]).stdout);
+      expect(status.last_checkpoint.origin).toBe(`example.com/authority/tile/${status.last_checkpoint.tile_id}`);
+      expect(runCli(["ledger", "verify", "--home", home]).code).toBe(0);
+    },
+    SLOW,
+  );
+
+  it(
     "uses $TEMPORAL_HOME like temporalc run, and gives exit 2 for a ledger whose key is missing",
     () => {
       const status = runCli(["ledger", "status", "--json"], { env: { TEMPORAL_HOME: healthyHome } });

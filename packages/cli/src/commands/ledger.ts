@@ -13,6 +13,8 @@ import { EXIT_FAILURE, EXIT_OK, UsageError } from "../errors.js";
 export interface LedgerCommandOptions {
   home?: string;
   json: boolean;
+  /** `migrate` only: the authority name the rewritten checkpoints carry. */
+  authorityName?: string;
 }
 
 type Sdk = typeof import("@temporal/agent-sdk") & typeof import("@temporal/agent-sdk/node");
@@ -170,7 +172,7 @@ export async function runLedgerRepair(options: LedgerCommandOptions): Promise<nu
 export async function runLedgerMigrate(options: LedgerCommandOptions): Promise<number> {
   const home = await openHome(options);
   return guarded(home, options, async () => {
-    const result = await home.sdk.migrateLedger(home.home);
+    const result = await home.sdk.migrateLedger(home.home, options.authorityName === undefined ? {} : { authorityName: options.authorityName });
     if (!result.migrated) {
       print(options, { migrated: false, format: home.sdk.LEDGER_FORMAT }, `already in format ${home.sdk.LEDGER_FORMAT}: ${home.ledger}`);
     } else {
