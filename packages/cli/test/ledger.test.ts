@@ -54,6 +54,16 @@ beforeAll(async () => {
 // Each test spawns the CLI several times; the shared 2-core machine can make that slow.
 const SLOW = 120_000;
 
+/** A copy of the SDK's format-1 fixture home (written by the code before checkpoints) under the scratch folder. */
+function format1Home(name: string): string {
+  const fixture = join(REPO_ROOT, "packages/sdk/test/fixtures/format1-home");
+  const home = join(scratch, name);
+  mkdirSync(home, { mode: 0o700 });
+  for (const file of ["clockchain.log", "signing-key.pem"]) copyFileSync(join(fixture, file), join(home, file));
+  chmodSync(join(home, "signing-key.pem"), 0o600);
+  return home;
+}
+
 describe("temporalc ledger", () => {
   it(
     "reports a healthy home: status with counts, format and lock holder; verify exit 0; repair and migrate have nothing to do",
@@ -129,11 +139,7 @@ describe("temporalc ledger", () => {
   it(
     "migrates a format-1 home once, keeping a backup; verify and repair ask for the migration first",
     () => {
-      const fixture = join(REPO_ROOT, "packages/sdk/test/fixtures/format1-home");
-      const home = join(scratch, "format1");
-      mkdirSync(home, { mode: 0o700 });
-      for (const file of ["clockchain.log", "signing-key.pem"]) copyFileSync(join(fixture, file), join(home, file));
-      chmodSync(join(home, "signing-key.pem"), 0o600);
+      const home = format1Home("format1");
       const original = readFileSync(join(home, "clockchain.log"));
       expect(json(runCli(["ledger", "status", "--home", home, "--json"]).stdout)).toMatchObject({ format: 1, migration_needed: true });
       for (const command of ["verify", "repair"]) {
@@ -157,11 +163,7 @@ describe("temporalc ledger", () => {
   it(
     "migrates under the authority name given, and refuses a name a note key cannot carry",
     () => {
-      const fixture = join(REPO_ROOT, "packages/sdk/test/fixtures/format1-home");
-      const home = join(scratch, "format1-named");
-      mkdirSync(home, { mode: 0o700 });
-      for (const file of ["clockchain.log", "signing-key.pem"]) copyFileSync(join(fixture, file), join(home, file));
-      chmodSync(join(home, "signing-key.pem"), 0o600);
+      const home = format1Home("format1-named");
       const refused = runCli(["ledger", "migrate", "--home", home, "--authority-name", "two words"]);
       expect(refused.code).toBe(2);
       expect(refused.stderr).toContain("note key name");

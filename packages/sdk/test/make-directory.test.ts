@@ -14,6 +14,15 @@ describe("makeDirectory", () => {
     expect((await stat(target)).isDirectory()).toBe(true);
   });
 
+  it("gives every level it creates the mode asked for, and leaves an existing parent alone", async () => {
+    const root = await tempDir();
+    await chmod(root, 0o755);
+    const target = join(root, "p", "q");
+    await makeDirectory(target, { mode: 0o700 });
+    for (const folder of [join(root, "p"), target]) expect((await stat(folder)).mode & 0o777).toBe(0o700 & ~process.umask());
+    expect((await stat(root)).mode & 0o777).toBe(0o755);
+  });
+
   it("returns undefined for a folder that already exists, and tolerates a racing creator", async () => {
     const root = await tempDir();
     expect(await makeDirectory(root)).toBeUndefined();

@@ -1,6 +1,6 @@
-import { mkdir, readFile } from "node:fs/promises";
+import { readFile } from "node:fs/promises";
 import { dirname, resolve } from "node:path";
-import { writeFileDurably } from "@temporal/agent-sdk/node";
+import { makeDirectory, writeFileDurably } from "@temporal/agent-sdk/node";
 import { Ajv2020 } from "ajv/dist/2020.js";
 import { TemporalError } from "@temporal/agent-sdk";
 import { DEFAULT_CONFIG, type ServiceConfig } from "@temporal/agent-sdk/service";
@@ -148,7 +148,7 @@ export async function writeConfigObject(path: string, value: Record<string, unkn
   if (!validateConfig(value)) throw new ConfigError(`refusing to write an invalid config: ${describeSchemaErrors(validateConfig.errors ?? [])}`);
   try {
     // The default config lives in the service home, which `keys create` may be the first to need.
-    await mkdir(dirname(path), { recursive: true, mode: 0o700 });
+    await makeDirectory(dirname(path), { mode: 0o700 });
     await writeFileDurably(path, `${JSON.stringify(value, null, 2)}\n`, { mode: 0o600 });
   } catch (error) {
     throw new ConfigError(`cannot write config ${path}: ${(error as Error).message}`);

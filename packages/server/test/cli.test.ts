@@ -39,6 +39,12 @@ describe("temporal-service", () => {
     expect(result.stderr).toMatch(/Allowed choices are public, developer, managed, quantum, enterprise/);
   });
 
+  it.runIf(process.platform === "linux")("names the folder a config cannot be written in, at once (a recursive mkdir loops forever under /proc)", async () => {
+    const result = cli(["keys", "create", "--tier", "developer", "--home", await tempDir(), "--config", "/proc/temporal-test/service.json"]);
+    expect(result.status).toBe(2);
+    expect(result.stderr).toContain("cannot create the folder /proc/temporal-test");
+  });
+
   it("exits 2 naming every bad field of an invalid config, and refuses a missing --config", async () => {
     const home = await tempDir();
     const config = join(home, "bad.json");

@@ -1,9 +1,10 @@
 import { randomBytes } from "node:crypto";
-import { mkdir, readFile, readdir, rename, stat, unlink, writeFile } from "node:fs/promises";
+import { readFile, readdir, rename, stat, unlink, writeFile } from "node:fs/promises";
 import { join } from "node:path";
 import type { ChallengeStore } from "../authority/seams.js";
 import { TemporalTypeError, describeValue } from "../core/errors.js";
 import { isErrno } from "./errors.js";
+import { makeDirectory } from "./make-directory.js";
 
 /** Issued challenges between purges of expired ones; a purge lists the whole directory. */
 const PURGE_EVERY = 256;
@@ -33,7 +34,7 @@ export class FileChallengeStore implements ChallengeStore {
   async add(nonce: string, expiresUnixMs: number, nowUnixMs: number): Promise<void> {
     if (!NONCE.test(nonce)) throw new TemporalTypeError("CHALLENGE_INVALID", `a challenge nonce is 64 lowercase hex digits, got ${describeValue(nonce)}`);
     if (!this.#created) {
-      await mkdir(this.#directory, { recursive: true, mode: 0o700 });
+      await makeDirectory(this.#directory, { mode: 0o700 });
       this.#created = true;
     }
     if (++this.#addsSincePurge >= PURGE_EVERY) {

@@ -13,7 +13,7 @@ export { homePaths, type HomePaths } from "./home.js";
 export { HomeLockedError, LedgerCorruptError, type HomeLockHolder, type LedgerCorruptionReason } from "./errors.js";
 export { acquireLock, type AcquireLockOptions, type HomeLock } from "./lock.js";
 export { readHomeLockHolder } from "./home-lock.js";
-export { makeDirectory, DirectoryNotCreatedError } from "./make-directory.js";
+export { makeDirectory, DirectoryNotCreatedError, type MakeDirectoryOptions } from "./make-directory.js";
 export { checkLedgerFile, type LedgerCheck, type LedgerCheckOptions } from "./ledger-check.js";
 export { LEDGER_FORMAT, ledgerFormat, migrateLedger, type LedgerFormat, type MigrateOptions, type MigrationResult } from "./ledger-migration.js";
 export { writeFileDurably, type WriteFileDurablyOptions } from "./write-durably.js";

@@ -17,6 +17,11 @@ export class DirectoryNotCreatedError extends TemporalError {
   }
 }
 
+export interface MakeDirectoryOptions {
+  /** The mode of each folder created (less the umask, as for mkdir(2)); default 0o777. */
+  mode?: number;
+}
+
 /**
  * Creates `path` and any missing parents, like `mkdir -p`, and returns the
  * first folder it created (undefined when `path` already existed).
@@ -27,7 +32,7 @@ export class DirectoryNotCreatedError extends TemporalError {
  * non-recursive mkdir, so every step either succeeds or ends with an error
  * that names the cause.
  */
-export async function makeDirectory(path: string): Promise<string | undefined> {
+export async function makeDirectory(path: string, options: MakeDirectoryOptions = {}): Promise<string | undefined> {
   const target = resolve(path);
   const missing: string[] = [];
   for (let current = target; ; current = dirname(current)) {
@@ -40,7 +45,7 @@ export async function makeDirectory(path: string): Promise<string | undefined> {
   }
   for (const folder of missing.reverse()) {
     try {
-      await mkdir(folder);
+      await mkdir(folder, { mode: options.mode ?? 0o777 });
     } catch (error) {
       const code = errnoCode(error);
       // Someone else created it meanwhile: fine if it is a folder.
