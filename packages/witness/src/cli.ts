@@ -83,9 +83,10 @@ async function serveCommand(argv: readonly string[]): Promise<void> {
   process.once("SIGINT", stop);
 }
 
-function parse(argv: readonly string[], options: ParseArgsConfig["options"]) {
+function parse(argv: readonly string[], options: ParseArgsConfig["options"]): { positionals: string[]; values: Record<string, string | boolean | undefined> } {
   try {
-    return parseArgs({ args: [...argv], options, allowPositionals: true, strict: true });
+    const { positionals, values } = parseArgs({ args: [...argv], options, allowPositionals: true, strict: true });
+    return { positionals, values: values as Record<string, string | boolean | undefined> };
   } catch (error) {
     throw usageError((error as Error).message);
   }
