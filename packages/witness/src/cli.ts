@@ -86,7 +86,7 @@ async function serveCommand(argv: readonly string[]): Promise<void> {
 function parse(argv: readonly string[], options: ParseArgsConfig["options"]): { positionals: string[]; values: Record<string, string | boolean | undefined> } {
   try {
     const { positionals, values } = parseArgs({ args: [...argv], options, allowPositionals: true, strict: true });
-    return { positionals, values: values as Record<string, string | boolean | undefined> };
+    return { positionals, values: values };
   } catch (error) {
     throw usageError((error as Error).message);
   }

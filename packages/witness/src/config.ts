@@ -37,7 +37,8 @@ export async function loadWitnessConfig(path: string): Promise<WitnessConfig> {
   for (const key of Object.keys(raw)) if (!FIELDS.has(key)) throw bad(`has an unknown field "${key}"; the fields are ${[...FIELDS].join(", ")}`);
   const { name, key_file, state_dir, logs, max_body_bytes = DEFAULT_MAX_BODY_BYTES } = raw;
   if (!isNoteKeyName(name)) throw bad('"name" must be the witness\'s key name: non-empty, no spaces, no "+", such as "witness.example/w1"');
-  if (typeof key_file !== "string" || key_file === "") throw bad('"key_file" must be the path of the witness\'s private key (create it with `temporal-witness key create <file> --name <name>`)');
+  if (typeof key_file !== "string" || key_file === "")
+    throw bad('"key_file" must be the path of the witness\'s private key (create it with `temporal-witness key create <file> --name <name>`)');
   if (typeof state_dir !== "string" || state_dir === "") throw bad('"state_dir" must be the path of the folder that keeps the latest cosigned checkpoints');
   if (!Number.isSafeInteger(max_body_bytes) || (max_body_bytes as number) < 1024) throw bad('"max_body_bytes" must be an integer of at least 1024');
   if (!Array.isArray(logs) || logs.length === 0) throw bad('"logs" must be a non-empty array of { "origin": ..., "keys": [vkey, ...] }');

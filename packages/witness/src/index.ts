@@ -3,7 +3,17 @@
  * pieces a log needs to talk to one: cosignature/v1 and the add-checkpoint
  * client.
  */
-export { COSIGNATURE_V1_TYPE, cosignatureVerifier, cosignedMessage, cosignerKeyId, createCosigner, formatCosignerVerifierKey, readCosignature, type Cosignature, type Cosigner } from "./cosignature.js";
+export {
+  COSIGNATURE_V1_TYPE,
+  cosignatureVerifier,
+  cosignedMessage,
+  cosignerKeyId,
+  createCosigner,
+  formatCosignerVerifierKey,
+  readCosignature,
+  type Cosignature,
+  type Cosigner,
+} from "./cosignature.js";
 export {
   EMPTY_TREE_ROOT,
   MAX_PROOF_LINES,

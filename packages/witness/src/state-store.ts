@@ -115,5 +115,9 @@ function parseStateFile(path: string, origin: string, text: string): LatestCheck
 }
 
 function stateError(path: string, error: unknown): WitnessError {
-  return new WitnessError("WITNESS_STATE_FAILED", `the state file ${path} cannot be used (${error instanceof Error ? error.message : String(error)}); restore it from a backup, never delete it: a witness that forgets its state can be made to cosign a rollback`, { cause: error });
+  return new WitnessError(
+    "WITNESS_STATE_FAILED",
+    `the state file ${path} cannot be used (${error instanceof Error ? error.message : String(error)}); restore it from a backup, never delete it: a witness that forgets its state can be made to cosign a rollback`,
+    { cause: error },
+  );
 }

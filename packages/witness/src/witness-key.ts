@@ -50,7 +50,11 @@ export async function loadWitnessKey(path: string, name: string): Promise<Cosign
   try {
     pem = await readFile(path, "utf8");
   } catch (error) {
-    throw new WitnessError("INVALID_WITNESS_KEY", `cannot read the witness key ${path}: ${(error as Error).message}; create one with \`temporal-witness key create ${path} --name ${name}\``, { cause: error });
+    throw new WitnessError(
+      "INVALID_WITNESS_KEY",
+      `cannot read the witness key ${path}: ${(error as Error).message}; create one with \`temporal-witness key create ${path} --name ${name}\``,
+      { cause: error },
+    );
   }
   let privateKey: KeyObject;
   try {
@@ -69,5 +73,6 @@ function cosignerOf(privateKey: KeyObject, name: string): Cosigner {
 }
 
 function checkName(name: string): void {
-  if (!isNoteKeyName(name)) throw new WitnessError("INVALID_WITNESS_KEY", `a witness name is non-empty, without spaces, "+" or control characters, such as witness.example/w1; got ${JSON.stringify(name)}`);
+  if (!isNoteKeyName(name))
+    throw new WitnessError("INVALID_WITNESS_KEY", `a witness name is non-empty, without spaces, "+" or control characters, such as witness.example/w1; got ${JSON.stringify(name)}`);
 }

@@ -23,7 +23,10 @@ describe("temporal-witness as a process", { timeout: 30_000 }, () => {
     expect(created.code, created.stderr).toBe(0);
     vkey = created.stdout.trim();
     config = join(directory, "witness.json");
-    await writeFile(config, JSON.stringify({ name: "witness.example/w1", key_file: "witness.key", state_dir: "state", logs: [{ origin: log.origin, keys: [log.vkey] }], max_body_bytes: 4096 }));
+    await writeFile(
+      config,
+      JSON.stringify({ name: "witness.example/w1", key_file: "witness.key", state_dir: "state", logs: [{ origin: log.origin, keys: [log.vkey] }], max_body_bytes: 4096 }),
+    );
   });
 
   afterAll(async () => {
