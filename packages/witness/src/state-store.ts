@@ -31,12 +31,12 @@ export class FileStateStore implements WitnessStateStore {
     this.#lock = lock;
   }
 
-  /** Opens (creating) the state directory and takes its lock. Throws `WITNESS_STATE_FAILED` when another process holds it. */
-  static async open(directory: string): Promise<FileStateStore> {
+  /** Opens (creating) the state directory and takes its lock, waiting up to `lockWaitMs`. Throws `WITNESS_STATE_FAILED` when another witness holds it. */
+  static async open(directory: string, { lockWaitMs = 3_000 }: { readonly lockWaitMs?: number } = {}): Promise<FileStateStore> {
     try {
       await makeDirectory(join(directory, "logs"), { mode: 0o700 });
       await makeDirectory(join(directory, "evidence"), { mode: 0o700 });
-      const lock = await acquireLock(join(directory, "witness.lock"), { waitMs: 3_000 });
+      const lock = await acquireLock(join(directory, "witness.lock"), { waitMs: lockWaitMs });
       return new FileStateStore(directory, lock);
     } catch (error) {
       throw new WitnessError("WITNESS_STATE_FAILED", `cannot use the state directory ${directory}: ${error instanceof Error ? error.message : String(error)}`, { cause: error });

@@ -101,6 +101,16 @@ describe("temporal-witness as a process", { timeout: 30_000 }, () => {
     expect(await submitCheckpoint(witness.url, { oldSize: 4, proof: [], note: await log.checkpoint(4) })).toEqual({ kind: "conflict", size: 11 });
     expect(await submitCheckpoint(witness.url, { oldSize: 0, proof: [], note: await log.checkpoint(16) })).toEqual({ kind: "conflict", size: 11 });
     await expectCosigned(11, 16);
+
+    // A damaged state file is never trusted nor reset: that log gets 500 and nothing is cosigned.
+    expect(await witness.stop()).toBe(0);
+    const [stateFile] = await readdir(join(directory, "state", "logs"));
+    await writeFile(join(directory, "state", "logs", stateFile!), "{ not json");
+    witness = await startWitness(config);
+    log.append(1);
+    expect(await submitCheckpoint(witness.url, { oldSize: 16, proof: log.proof(16), note: await log.checkpoint() })).toMatchObject({ kind: "refused", status: 500 });
+    expect(witness.stderr()).toContain("restore it from a backup");
+    expect(witness.stderr()).not.toMatch(/\n\s+at /);
   });
 });
 

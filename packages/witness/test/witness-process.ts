@@ -26,6 +26,8 @@ export async function runWitnessCommand(args: readonly string[]): Promise<Finish
 export interface RunningWitness {
   readonly url: string;
   readonly child: ChildProcess;
+  /** What it wrote to stderr so far. */
+  stderr(): string;
   /** SIGTERM, then the exit code. */
   stop(): Promise<number | null>;
 }
@@ -48,6 +50,7 @@ export async function startWitness(config: string): Promise<RunningWitness> {
   return {
     url,
     child,
+    stderr: () => stderr,
     async stop() {
       if (child.exitCode === null) child.kill("SIGTERM");
       return exited;
