@@ -21,7 +21,6 @@ import {
   type NoteVerifier,
 } from "@temporal/agent-sdk";
 import type { Cosigner } from "./cosignature.js";
-import { WitnessError } from "./errors.js";
 
 /** The spec forbids clients to send more; a proof between trees of up to 2^63 leaves fits. */
 export const MAX_PROOF_LINES = 63;
@@ -89,7 +88,7 @@ export interface WitnessOptions {
 /** The request body: `old <size>`, one base64 hash per line, a blank line, then the note. Throws `INVALID_SUBMISSION`. */
 export function formatAddCheckpointRequest(request: AddCheckpointRequest): string {
   const { oldSize, proof, note } = request;
-  const bad = (problem: string): WitnessError => new WitnessError("INVALID_SUBMISSION", `add-checkpoint request ${problem}`);
+  const bad = (problem: string): TemporalError => new TemporalError("INVALID_SUBMISSION", `add-checkpoint request ${problem}`);
   if (!Number.isSafeInteger(oldSize) || oldSize < 0) throw bad(`old size ${String(oldSize)} is not a non-negative safe integer`);
   if (!Array.isArray(proof) || proof.length > MAX_PROOF_LINES) throw bad(`proof is not an array of at most ${MAX_PROOF_LINES} hashes`);
   proof.forEach((hash, i) => {

@@ -6,9 +6,9 @@
 
 import type { AddressInfo } from "node:net";
 import { parseArgs, type ParseArgsConfig } from "node:util";
+import { TemporalError } from "@temporal/agent-sdk";
 import { Witness } from "./add-checkpoint.js";
 import { loadWitnessConfig } from "./config.js";
-import { WitnessError } from "./errors.js";
 import { createWitnessServer } from "./server.js";
 import { FileStateStore } from "./state-store.js";
 import { createWitnessKey, loadWitnessKey } from "./witness-key.js";
@@ -33,8 +33,8 @@ export async function main(argv: readonly string[]): Promise<void> {
     if (argv[0] === "key") await keyCommand(argv.slice(1));
     else await serveCommand(argv);
   } catch (error) {
-    const usage = error instanceof WitnessError && (error.code === "INVALID_WITNESS_CONFIG" || error.code === "INVALID_WITNESS_KEY");
-    const code = error instanceof WitnessError ? ` [${error.code}]` : "";
+    const usage = error instanceof TemporalError && (error.code === "INVALID_WITNESS_CONFIG" || error.code === "INVALID_WITNESS_KEY");
+    const code = error instanceof TemporalError ? ` [${error.code}]` : "";
     process.stderr.write(`temporal-witness: ${error instanceof Error ? error.message : String(error)}${code}\n`);
     process.exitCode = usage ? EXIT_USAGE : EXIT_FAILURE;
   }
@@ -98,6 +98,6 @@ function parsePort(text: string): number {
   return port;
 }
 
-function usageError(message: string): WitnessError {
-  return new WitnessError("INVALID_WITNESS_CONFIG", `${message}\n${USAGE}`);
+function usageError(message: string): TemporalError {
+  return new TemporalError("INVALID_WITNESS_CONFIG", `${message}\n${USAGE}`);
 }

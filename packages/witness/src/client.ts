@@ -4,9 +4,8 @@
  * cosignature lines (200), the witness's size (409), or a refusal.
  */
 
-import { parseNote, type NoteSignature } from "@temporal/agent-sdk";
+import { TemporalError, parseNote, type NoteSignature } from "@temporal/agent-sdk";
 import { formatAddCheckpointRequest, type AddCheckpointRequest } from "./add-checkpoint.js";
-import { WitnessError } from "./errors.js";
 
 export type SubmitOutcome =
   /** The witness's signature lines, parsed but not verified: open the checkpoint with `cosignatureVerifier`s of the witnesses you trust. */
@@ -37,9 +36,9 @@ export async function submitCheckpoint(submissionPrefix: string | URL, request: 
     response = await fetch(url, { method: "POST", body, headers: { "Content-Type": "text/plain; charset=utf-8" }, signal: options.signal ?? null });
     text = await response.text();
   } catch (error) {
-    throw new WitnessError("WITNESS_UNREACHABLE", `the witness at ${url.href} did not answer: ${(error as Error).message}`, { cause: error });
+    throw new TemporalError("WITNESS_UNREACHABLE", `the witness at ${url.href} did not answer: ${(error as Error).message}`, { cause: error });
   }
-  const bad = (problem: string) => new WitnessError("INVALID_WITNESS_REPLY", `the witness at ${url.href} answered ${response.status} ${problem}`);
+  const bad = (problem: string) => new TemporalError("INVALID_WITNESS_REPLY", `the witness at ${url.href} answered ${response.status} ${problem}`);
   if (response.status === 200) {
     try {
       // Appended to the checkpoint's text, the lines make a note: its strict parser reads them.
@@ -61,9 +60,9 @@ function addCheckpointUrl(prefix: string | URL): URL {
   try {
     url = new URL(prefix);
   } catch {
-    throw new WitnessError("INVALID_SUBMISSION", `the witness's submission prefix ${JSON.stringify(String(prefix))} is not an absolute URL`);
+    throw new TemporalError("INVALID_SUBMISSION", `the witness's submission prefix ${JSON.stringify(String(prefix))} is not an absolute URL`);
   }
-  if (url.protocol !== "http:" && url.protocol !== "https:") throw new WitnessError("INVALID_SUBMISSION", `the witness's submission prefix ${url.href} is not http(s)`);
+  if (url.protocol !== "http:" && url.protocol !== "https:") throw new TemporalError("INVALID_SUBMISSION", `the witness's submission prefix ${url.href} is not http(s)`);
   url.pathname = `${url.pathname.replace(/\/+$/, "")}/add-checkpoint`;
   return url;
 }

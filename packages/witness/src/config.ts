@@ -7,8 +7,7 @@
 
 import { readFile } from "node:fs/promises";
 import { dirname, resolve } from "node:path";
-import { isNoteKeyName, noteVerifier, type NoteVerifier } from "@temporal/agent-sdk";
-import { WitnessError } from "./errors.js";
+import { TemporalError, isNoteKeyName, noteVerifier, type NoteVerifier } from "@temporal/agent-sdk";
 
 /** 1 MiB: a checkpoint with 100 signatures of post-quantum size still fits, and nothing much larger is ever needed. */
 export const DEFAULT_MAX_BODY_BYTES = 1_048_576;
@@ -26,7 +25,7 @@ const LOG_FIELDS = new Set(["origin", "keys"]);
 
 /** Reads and checks the config at `path`. Throws `INVALID_WITNESS_CONFIG` naming the file and the field. */
 export async function loadWitnessConfig(path: string): Promise<WitnessConfig> {
-  const bad = (problem: string): WitnessError => new WitnessError("INVALID_WITNESS_CONFIG", `config ${path}: ${problem}`);
+  const bad = (problem: string): TemporalError => new TemporalError("INVALID_WITNESS_CONFIG", `config ${path}: ${problem}`);
   let raw: unknown;
   try {
     raw = JSON.parse(await readFile(path, "utf8"));

@@ -7,8 +7,18 @@
  * caller provides, verifying through WebCrypto.
  */
 
-import { VerifyingKey, bytesToBase64, bytesToHex, noteKeyId, noteKeyIdHex, parseVerifierKey, type Ed25519Sign, type NoteSignature, type NoteVerifier } from "@temporal/agent-sdk";
-import { WitnessError } from "./errors.js";
+import {
+  TemporalError,
+  VerifyingKey,
+  bytesToBase64,
+  bytesToHex,
+  noteKeyId,
+  noteKeyIdHex,
+  parseVerifierKey,
+  type Ed25519Sign,
+  type NoteSignature,
+  type NoteVerifier,
+} from "@temporal/agent-sdk";
 
 /** The signed-note signature type of Ed25519 cosignature/v1 keys. */
 export const COSIGNATURE_V1_TYPE = 0x04;
@@ -41,7 +51,7 @@ export interface Cosigner {
  * timestamps in the future, which everything past 2^53 s is by far.
  */
 export function cosignedMessage(noteText: string, timestamp: number): string {
-  if (!isTimestamp(timestamp)) throw new WitnessError("INVALID_COSIGNATURE", `a cosignature timestamp is a whole number of seconds from 1 to 2^53 - 1, got ${String(timestamp)}`);
+  if (!isTimestamp(timestamp)) throw new TemporalError("INVALID_COSIGNATURE", `a cosignature timestamp is a whole number of seconds from 1 to 2^53 - 1, got ${String(timestamp)}`);
   return `cosignature/v1\ntime ${timestamp}\n${noteText}`;
 }
 
@@ -69,7 +79,7 @@ export function createCosigner(name: string, publicKey: Uint8Array, sign: Ed2551
     vkey,
     async cosign(noteText, timestamp) {
       const signature = await sign(new TextEncoder().encode(cosignedMessage(noteText, timestamp)));
-      if (signature.length !== SIGNATURE_BYTES) throw new WitnessError("INVALID_COSIGNATURE", `the Ed25519 signer of ${name} returned ${signature.length} bytes, not ${SIGNATURE_BYTES}`);
+      if (signature.length !== SIGNATURE_BYTES) throw new TemporalError("INVALID_COSIGNATURE", `the Ed25519 signer of ${name} returned ${signature.length} bytes, not ${SIGNATURE_BYTES}`);
       const bytes = new Uint8Array(TIMESTAMPED_SIGNATURE_BYTES);
       new DataView(bytes.buffer).setBigUint64(0, BigInt(timestamp));
       bytes.set(signature, TIMESTAMP_BYTES);
@@ -100,7 +110,7 @@ export function readCosignature(line: NoteSignature): Cosignature | undefined {
 export async function cosignatureVerifier(vkey: string): Promise<NoteVerifier> {
   const key = parseVerifierKey(vkey);
   if (key.signatureType !== COSIGNATURE_V1_TYPE) {
-    throw new WitnessError("INVALID_COSIGNATURE", `verifier key of ${key.name} has signature type 0x${key.signatureType.toString(16).padStart(2, "0")}, not 0x04 (cosignature/v1)`);
+    throw new TemporalError("INVALID_COSIGNATURE", `verifier key of ${key.name} has signature type 0x${key.signatureType.toString(16).padStart(2, "0")}, not 0x04 (cosignature/v1)`);
   }
   checkPublicKey(key.publicKey);
   const verifying = await VerifyingKey.from(key.publicKey);
@@ -121,6 +131,6 @@ function isTimestamp(value: number): boolean {
 
 function checkPublicKey(publicKey: Uint8Array): void {
   if (!(publicKey instanceof Uint8Array) || publicKey.length !== 32) {
-    throw new WitnessError("INVALID_COSIGNATURE", `an Ed25519 cosigner public key has 32 bytes, got ${publicKey instanceof Uint8Array ? publicKey.length : typeof publicKey}`);
+    throw new TemporalError("INVALID_COSIGNATURE", `an Ed25519 cosigner public key has 32 bytes, got ${publicKey instanceof Uint8Array ? publicKey.length : typeof publicKey}`);
   }
 }

@@ -32,4 +32,3 @@ export { DEFAULT_MAX_BODY_BYTES, loadWitnessConfig, type WitnessConfig } from ".
 export { FileStateStore } from "./state-store.js";
 export { createWitnessServer, type WitnessServerOptions } from "./server.js";
 export { createWitnessKey, loadWitnessKey } from "./witness-key.js";
-export { WitnessError, type WitnessErrorCode } from "./errors.js";

@@ -9,12 +9,11 @@
  * same directory.
  */
 
-import { parseCheckpoint, parseNote, sha256Hex } from "@temporal/agent-sdk";
+import { TemporalError, parseCheckpoint, parseNote, sha256Hex } from "@temporal/agent-sdk";
 import { acquireLock, makeDirectory, writeFileDurably, type HomeLock } from "@temporal/agent-sdk/node";
 import { readFile } from "node:fs/promises";
 import { join } from "node:path";
 import type { Evidence, LatestCheckpoint, WitnessStateStore } from "./add-checkpoint.js";
-import { WitnessError } from "./errors.js";
 
 const utf8 = new TextEncoder();
 
@@ -39,7 +38,7 @@ export class FileStateStore implements WitnessStateStore {
       const lock = await acquireLock(join(directory, "witness.lock"), { waitMs: lockWaitMs });
       return new FileStateStore(directory, lock);
     } catch (error) {
-      throw new WitnessError("WITNESS_STATE_FAILED", `cannot use the state directory ${directory}: ${error instanceof Error ? error.message : String(error)}`, { cause: error });
+      throw new TemporalError("WITNESS_STATE_FAILED", `cannot use the state directory ${directory}: ${error instanceof Error ? error.message : String(error)}`, { cause: error });
     }
   }
 
@@ -114,8 +113,8 @@ function parseStateFile(path: string, origin: string, text: string): LatestCheck
   }
 }
 
-function stateError(path: string, error: unknown): WitnessError {
-  return new WitnessError(
+function stateError(path: string, error: unknown): TemporalError {
+  return new TemporalError(
     "WITNESS_STATE_FAILED",
     `the state file ${path} cannot be used (${error instanceof Error ? error.message : String(error)}); restore it from a backup, never delete it: a witness that forgets its state can be made to cosign a rollback`,
     { cause: error },
