@@ -49,7 +49,8 @@ export async function submitCheckpoint(submissionPrefix: string | URL, request: 
   }
   if (response.status === 409) {
     const size = SIZE_BODY.exec(text);
-    if (response.headers.get("content-type") !== "text/x.tlog.size" || size === null) throw bad("without a text/x.tlog.size body holding its tree size");
+    const mediaType = response.headers.get("content-type")?.split(";")[0]?.trim().toLowerCase();
+    if (mediaType !== "text/x.tlog.size" || size === null) throw bad("without a text/x.tlog.size body holding its tree size");
     return { kind: "conflict", size: Number(size[1]) };
   }
   return { kind: "refused", status: response.status, message: text.trim() };

@@ -52,6 +52,7 @@ export async function loadWitnessConfig(path: string): Promise<WitnessConfig> {
     if (!Array.isArray(keys) || keys.length === 0) throw bad(`${at}.keys must be a non-empty array of the log's Ed25519 vkeys (<name>+<key ID>+<base64 key>)`);
     const verifiers: NoteVerifier[] = [];
     for (const [j, vkey] of keys.entries()) {
+      if (keys.indexOf(vkey) !== j) throw bad(`${at}.keys[${j}] repeats ${at}.keys[${keys.indexOf(vkey)}]`);
       try {
         verifiers.push(await noteVerifier(vkey as string));
       } catch (error) {

@@ -90,7 +90,13 @@ export class FileStateStore implements WitnessStateStore {
   async #write(origin: string, latest: LatestCheckpoint): Promise<void> {
     await this.#lock.assertHeld();
     const record = { origin, size: latest.size, root_hash: latest.rootHash, note: latest.note };
-    await writeFileDurably(this.#pathOf(origin), utf8.encode(`${JSON.stringify(record, null, 2)}\n`));
+    try {
+      await writeFileDurably(this.#pathOf(origin), utf8.encode(`${JSON.stringify(record, null, 2)}\n`));
+    } catch (error) {
+      // The rename may have happened before the failure: the next request reads the file again instead of trusting memory.
+      this.#latest.delete(origin);
+      throw error;
+    }
     this.#latest.set(origin, latest);
   }
 
