@@ -55,6 +55,7 @@ export interface Evidence {
   readonly kind: "fork" | "inconsistent";
   readonly cosigned: LatestCheckpoint;
   readonly refusedNote: string;
+  /** The consistency proof as sent, base64 hashes. */
   readonly proof: readonly string[];
   readonly receivedUnixMs: number;
 }
@@ -163,7 +164,8 @@ export class Witness {
       await this.#recordEvidence("fork", checkpoint.origin, latest, request);
       return conflict(`this witness cosigned a different root hash for size ${size} of ${checkpoint.origin}; the two checkpoints are kept as evidence`);
     } else if (latest !== undefined && !verifyConsistency(oldSize, checkpoint.tree_size, hexToBytes(latest.rootHash), hexToBytes(checkpoint.root_hash), proof)) {
-      await this.#recordEvidence("inconsistent", checkpoint.origin, latest, request);
+      // Only a larger tree can contradict the cosigned one; a non-empty proof between equal trees is merely malformed.
+      if (oldSize < checkpoint.tree_size) await this.#recordEvidence("inconsistent", checkpoint.origin, latest, request);
       return refuse({ status: 422, message: `the consistency proof from size ${oldSize} to ${checkpoint.tree_size} does not verify against the cosigned root hash` });
     }
     const timestamp = Math.floor(this.#now() / 1000);

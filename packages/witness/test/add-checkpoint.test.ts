@@ -152,6 +152,11 @@ describe("Witness.addCheckpoint (C2SP tlog-witness v1.0.0)", () => {
     expect(await submit(5, log.checkpoint(8), log.proof(5, 8).slice(1))).toMatchObject({ status: 422 });
     // The state did not move: the right proof still works.
     expect(await submit(5, log.checkpoint(8), log.proof(5, 8))).toMatchObject({ status: 200 });
+    // A proof between equal trees is malformed, not evidence against the log.
+    const kept = await readdir(join(directory, "evidence"));
+    expect(kept).toHaveLength(1);
+    expect(await submit(8, log.checkpoint(8), log.proof(5, 8))).toMatchObject({ status: 422 });
+    expect(await readdir(join(directory, "evidence"))).toEqual(kept);
   });
 
   it("refuses a second root for the cosigned size with 409 (v1.0.0) and keeps both checkpoints as evidence", async () => {
