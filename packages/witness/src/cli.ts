@@ -76,7 +76,16 @@ async function serveCommand(argv: readonly string[]): Promise<void> {
   process.stdout.write(`listening on http://${shown}:${address.port}\n`);
   const stop = () => {
     // Requests in flight finish (their state is persisted before they reply); idle keep-alive connections are closed.
-    server.close(() => void store.close().then(() => process.exit(0)));
+    server.close(
+      () =>
+        void store.close().then(
+          () => process.exit(0),
+          (error: unknown) => {
+            process.stderr.write(`temporal-witness: stopped, but could not release the state directory's lock: ${(error as Error).message}\n`);
+            process.exit(EXIT_FAILURE);
+          },
+        ),
+    );
     server.closeIdleConnections();
   };
   process.once("SIGTERM", stop);
@@ -86,7 +95,7 @@ async function serveCommand(argv: readonly string[]): Promise<void> {
 function parse(argv: readonly string[], options: ParseArgsConfig["options"]): { positionals: string[]; values: Record<string, string | boolean | undefined> } {
   try {
     const { positionals, values } = parseArgs({ args: [...argv], options, allowPositionals: true, strict: true });
-    return { positionals, values: values };
+    return { positionals, values };
   } catch (error) {
     throw usageError((error as Error).message);
   }
