@@ -18,6 +18,7 @@ const packages: Record<string, string> = {
   "@temporal/agent-sdk": "sdk",
   "@temporal/compiler": "compiler",
   "@temporal/server": "server",
+  "@temporal/witness": "witness",
   "prettier-plugin-mission": "prettier-plugin-mission",
   temporalc: "cli",
   "unplugin-mission": "unplugin-mission",
@@ -54,6 +55,7 @@ describe("the tarballs", () => {
       "temporal-agent-sdk-0.1.0.tgz",
       "temporal-compiler-0.1.0.tgz",
       "temporal-server-0.1.0.tgz",
+      "temporal-witness-0.1.0.tgz",
       "temporalc-0.1.0.tgz",
       "unplugin-mission-0.1.0.tgz",
     ]);
@@ -166,6 +168,12 @@ await build({ entryPoints: ["app/main.js"], bundle: true, platform: "node", form
     expect(messy.status).toBe(1);
     expect(messy.stdout + messy.stderr).toContain("fmt/messy.mission");
   }, 120_000);
+
+  it("npx temporal-witness creates a witness key and prints its cosignature/v1 vkey", async () => {
+    const created = await npx(["temporal-witness", "key", "create", join(tmp, "witness.key"), "--name", "witness.example/w1"]);
+    expect(created).toMatchObject({ status: 0 });
+    expect(created.stdout).toMatch(/^witness\.example\/w1\+[0-9a-f]{8}\+B/);
+  });
 
   it("type-checks the SDK, .mission imports and generated declarations without @types/node", async () => {
     expect(existsSync(installed("@types/node"))).toBe(false);

@@ -64,6 +64,14 @@ export type ErrorCode =
   | "INVALID_ORIGIN"
   // the service config file (packages/server)
   | "INVALID_SERVICE_CONFIG"
+  // the witness (packages/witness): its config, key and state; cosignatures; the add-checkpoint client
+  | "INVALID_WITNESS_CONFIG"
+  | "INVALID_WITNESS_KEY"
+  | "WITNESS_STATE_FAILED"
+  | "INVALID_COSIGNATURE"
+  | "INVALID_SUBMISSION"
+  | "WITNESS_UNREACHABLE"
+  | "INVALID_WITNESS_REPLY"
   // the mission runtime (src/mission)
   | "INVALID_MISSION_OPTIONS"
   | "INVALID_MEASURE"

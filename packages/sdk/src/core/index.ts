@@ -17,6 +17,7 @@ export { parseZone, zoneFromTimeZone, zoneFromUtcOffset } from "./zones.js";
 export { TICKS_PER_DAY, TICKS_PER_DEGREE, TICKS_PER_ZONE, ZONE_COUNT } from "./units.js";
 export { canonicalJson } from "./canonical-json.js";
 export { sha256Hex } from "./sha256.js";
+export { base64ToBytes, bytesToBase64, bytesToHex, hexToBytes } from "./encoding.js";
 export { assertTsaeRequest, createTsaeRequest, type TsaeAction } from "./tsae.js";
 export { receiptHash, verifyReceipt } from "./receipt.js";
 export { checkpointBody, isSignedCheckpoint, signedCheckpointHash, signedCheckpointOf, verifySignedCheckpoint } from "./signed-checkpoint.js";

@@ -1,0 +1,126 @@
+import { mkdtemp, readdir, rm, writeFile } from "node:fs/promises";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { openNote } from "@temporal/agent-sdk";
+import { submitCheckpoint } from "../src/client.js";
+import { cosignatureVerifier, readCosignature } from "../src/cosignature.js";
+import { verifiedLines } from "./independent.js";
+import { TestLog } from "./test-log.js";
+import { runWitnessCommand, startWitness, type RunningWitness } from "./witness-process.js";
+
+// Real processes on loopback; each step is well under a second, the timeouts are for a loaded machine.
+describe("temporal-witness as a process", { timeout: 30_000 }, () => {
+  let directory: string;
+  let config: string;
+  let vkey: string;
+  let witness: RunningWitness | undefined;
+  const log = new TestLog("example.com/log");
+
+  beforeAll(async () => {
+    directory = await mkdtemp(join(tmpdir(), "witness-process-"));
+    const created = await runWitnessCommand(["key", "create", join(directory, "witness.key"), "--name", "witness.example/w1"]);
+    expect(created.code, created.stderr).toBe(0);
+    vkey = created.stdout.trim();
+    config = join(directory, "witness.json");
+    await writeFile(
+      config,
+      JSON.stringify({ name: "witness.example/w1", key_file: "witness.key", state_dir: "state", logs: [{ origin: log.origin, keys: [log.vkey] }], max_body_bytes: 4096 }),
+    );
+  });
+
+  afterAll(async () => {
+    await witness?.stop();
+    await rm(directory, { recursive: true, force: true });
+  });
+
+  it("key create prints a cosignature/v1 vkey and never replaces a key", async () => {
+    expect(vkey).toMatch(/^witness\.example\/w1\+[0-9a-f]{8}\+B/);
+    const again = await runWitnessCommand(["key", "create", join(directory, "witness.key"), "--name", "witness.example/w1"]);
+    expect(again.code).toBe(2);
+    expect(again.stderr).toContain("already exists");
+  });
+
+  it("exits 2 naming the field for a bad config, without a stack trace", async () => {
+    const bad = join(directory, "bad.json");
+    await writeFile(bad, JSON.stringify({ name: "witness.example/w1", key_file: "witness.key", state_dir: "state", logs: [{ origin: log.origin, keys: ["not a vkey"] }] }));
+    const [run, missing, badPort] = await Promise.all([
+      runWitnessCommand(["--config", bad]),
+      runWitnessCommand(["--config", join(directory, "missing.json")]),
+      runWitnessCommand(["--port", "x", "--config", config]),
+    ]);
+    expect(run.code).toBe(2);
+    expect(run.stderr).toContain("logs[0].keys[0]");
+    expect(run.stderr).not.toMatch(/\n\s+at /);
+    expect(missing.code).toBe(2);
+    expect(missing.stderr).toContain("missing.json");
+    expect(badPort.code).toBe(2);
+    expect(badPort.stderr).toContain("--port");
+  });
+
+  it("cosigns 0 -> 4 -> 11 with consistency proofs; every refusal has its status; a restart keeps the state", async () => {
+    witness = await startWitness(config);
+    const verifier = await cosignatureVerifier(vkey);
+    const expectCosigned = async (oldSize: number, size: number) => {
+      const note = await log.checkpoint(size);
+      const outcome = await submitCheckpoint(witness!.url, { oldSize, proof: log.proof(oldSize, size), note });
+      expect(outcome.kind).toBe("cosigned");
+      const signatures = (outcome as { signatures: { name: string; keyId: number; signature: Uint8Array }[] }).signatures;
+      const opened = await openNote(`${note}${formatLines(signatures)}`, [verifier]);
+      expect(Math.abs(readCosignature(opened.verified[0]!)!.timestamp - Date.now() / 1000)).toBeLessThan(60);
+      expect(verifiedLines(`${note}${formatLines(signatures)}`, vkey)).toHaveLength(1);
+    };
+    log.append(4);
+    await expectCosigned(0, 4);
+    log.append(7);
+    await expectCosigned(4, 11);
+
+    expect(await submitCheckpoint(witness.url, { oldSize: 4, proof: log.proof(4, 11), note: await log.checkpoint(11) })).toEqual({ kind: "conflict", size: 11 });
+    log.append(5);
+    const badProof = log.proof(11, 16).reverse();
+    expect(await submitCheckpoint(witness.url, { oldSize: 11, proof: badProof, note: await log.checkpoint(16) })).toMatchObject({ kind: "refused", status: 422 });
+    const stranger = new TestLog("example.com/stranger").append(2);
+    expect(await submitCheckpoint(witness.url, { oldSize: 0, proof: [], note: await stranger.checkpoint() })).toMatchObject({ kind: "refused", status: 404 });
+    const impostor = new TestLog(log.origin).append(16);
+    expect(await submitCheckpoint(witness.url, { oldSize: 11, proof: impostor.proof(11), note: await impostor.checkpoint() })).toMatchObject({ kind: "refused", status: 403 });
+    const fork = await log.checkpoint(11, new Uint8Array(32).fill(1));
+    expect(await submitCheckpoint(witness.url, { oldSize: 11, proof: [], note: fork })).toEqual({ kind: "conflict", size: 11 });
+    // Both validly signed refusals are kept: the fork, and the larger tree whose proof failed.
+    const evidence = await readdir(join(directory, "state", "evidence"));
+    expect(evidence.filter((name) => name.includes("-11-fork-"))).toHaveLength(1);
+    expect(evidence.filter((name) => name.includes("-11-inconsistent-"))).toHaveLength(1);
+
+    // Only POST /add-checkpoint, and bodies up to max_body_bytes.
+    expect((await fetch(`${witness.url}/add-checkpoint`)).status).toBe(405);
+    expect((await fetch(`${witness.url}/checkpoint`, { method: "POST", body: "x" })).status).toBe(404);
+    expect((await fetch(`${witness.url}/add-checkpoint`, { method: "POST", body: "x".repeat(5000) })).status).toBe(413);
+
+    expect(await witness.stop()).toBe(0);
+    witness = await startWitness(config);
+    // After the restart an older checkpoint is still a rollback, and the next one still needs a proof from 11.
+    expect(await submitCheckpoint(witness.url, { oldSize: 4, proof: [], note: await log.checkpoint(4) })).toEqual({ kind: "conflict", size: 11 });
+    expect(await submitCheckpoint(witness.url, { oldSize: 0, proof: [], note: await log.checkpoint(16) })).toEqual({ kind: "conflict", size: 11 });
+    await expectCosigned(11, 16);
+
+    // A damaged state file is never trusted nor reset: that log gets 500 and nothing is cosigned.
+    expect(await witness.stop()).toBe(0);
+    const [stateFile] = await readdir(join(directory, "state", "logs"));
+    await writeFile(join(directory, "state", "logs", stateFile!), "{ not json");
+    witness = await startWitness(config);
+    log.append(1);
+    expect(await submitCheckpoint(witness.url, { oldSize: 16, proof: log.proof(16), note: await log.checkpoint() })).toMatchObject({ kind: "refused", status: 500 });
+    expect(witness.stderr()).toContain("restore it from a backup");
+    expect(witness.stderr()).not.toMatch(/\n\s+at /);
+  });
+});
+
+function formatLines(signatures: readonly { name: string; keyId: number; signature: Uint8Array }[]): string {
+  return signatures
+    .map((s) => {
+      const bytes = Buffer.alloc(4 + s.signature.length);
+      bytes.writeUInt32BE(s.keyId, 0);
+      bytes.set(s.signature, 4);
+      return `\u2014 ${s.name} ${bytes.toString("base64")}\n`;
+    })
+    .join("");
+}
