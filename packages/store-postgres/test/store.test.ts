@@ -200,3 +200,63 @@ describe("PostgresStore: the log store contract", () => {
     await expect(store.log.append(entries(key, 99, 1), signing(key))).rejects.toMatchObject({ code: "AUTHORITY_CLOSED" });
   });
 });
+
+describe("PostgresStore: schema and configuration", () => {
+  it("migrates an empty database exactly once when several nodes open it at once", { timeout: 30_000 }, async () => {
+    const url = await server.createDatabase();
+    const key = await new MemorySigner().load();
+    const stores = Array.from({ length: 5 }, (_, i) => openPostgresStore({ url, nodeId: `node-${i}` }));
+    try {
+      expect(await stores[0]!.health()).toMatchObject({ kind: "postgres", reachable: true, migrations: "pending" });
+      await Promise.all(stores.map((store, i) => (i % 2 === 0 ? store.log.open(key.verifying) : store.challenges.take(sha256Hex("none"), T0))));
+      expect(await sql(url, "SELECT version, name FROM schema_migrations")).toEqual([{ version: 1, name: "clockchain and challenges" }]);
+      const health = await stores[4]!.health();
+      expect(health).toMatchObject({ kind: "postgres", reachable: true, migrations: "applied" });
+      expect(health.latency_ms).toBeGreaterThanOrEqual(0);
+    } finally {
+      await Promise.all(stores.map((store) => store.close()));
+    }
+  });
+
+  it("refuses a database whose schema is newer than this code, with a coded error", async () => {
+    const url = await server.createDatabase();
+    const key = await new MemorySigner().load();
+    const first = openPostgresStore({ url });
+    await first.log.open(key.verifying);
+    await first.close();
+    await sql(url, "INSERT INTO schema_migrations (version, name) VALUES (99, 'from the future')");
+    const store = openPostgresStore({ url });
+    try {
+      await expect(store.log.open(key.verifying)).rejects.toMatchObject({ code: "STORE_SCHEMA_NEWER", message: expect.stringContaining("schema version 99") });
+      expect(await store.health()).toMatchObject({ reachable: true, migrations: "unknown", detail: expect.stringContaining("newer") });
+    } finally {
+      await store.close();
+    }
+  });
+
+  it("never shows the URL's password, and refuses a URL that is not PostgreSQL's", async () => {
+    const store = openPostgresStore({ url: "postgres://alice:s3cret-pw@127.0.0.1:1/db", pool: { connectionTimeoutMs: 1_000 } });
+    try {
+      const error = (await store.log.open((await new MemorySigner().load()).verifying).catch((caught: unknown) => caught)) as Error & { code: string };
+      expect(error.code).toBe("STORE_UNAVAILABLE");
+      expect(error.message).toContain("postgres://alice:***@127.0.0.1:1/db");
+      const health = await store.health();
+      expect(health).toMatchObject({ reachable: false, migrations: "unknown" });
+      expect(JSON.stringify([error.message, health])).not.toContain("s3cret");
+    } finally {
+      await store.close();
+    }
+    for (const url of ["mysql://bob:hunter2@host/db", "hunter2"]) {
+      const refused = (() => {
+        try {
+          openPostgresStore({ url });
+        } catch (error) {
+          return error as Error & { code: string };
+        }
+      })();
+      expect(refused?.code).toBe("INVALID_ARGUMENT");
+      expect(refused?.message).toMatch(/is not a PostgreSQL URL/);
+      expect(refused?.message).not.toContain("hunter2");
+    }
+  });
+});
