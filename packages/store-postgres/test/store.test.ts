@@ -16,7 +16,7 @@ import pg from "pg";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { openPostgresStore } from "../src/index.js";
 import { startPostgres, type TestPostgres } from "../src/testing.js";
-import { T0, request, sharedKey, startNode, type TestNode } from "./nodes.js";
+import { T0, request, sharedKey, startNode } from "./nodes.js";
 
 let server: TestPostgres;
 beforeAll(async () => {
@@ -70,7 +70,8 @@ describe("PostgresStore: several nodes, one log", () => {
       expect(heads.map((head) => Number(head.sequence))).toEqual(heads.map((_, i) => i));
 
       // Node B answers for what node A acknowledged, and every proof is verified against B's chain.
-      for (const proof of anchored[0]!.slice(0, 50)) expect(await b!.getAnchorProof(proof.receipt_hash)).toMatchObject({ receipt_hash: proof.receipt_hash, tile_id: proof.tile_id, leaf_index: proof.leaf_index });
+      for (const proof of anchored[0]!.slice(0, 50))
+        expect(await b!.getAnchorProof(proof.receipt_hash)).toMatchObject({ receipt_hash: proof.receipt_hash, tile_id: proof.tile_id, leaf_index: proof.leaf_index });
 
       // Consistency between every checkpoint a client saw of a tile and the tile's latest size.
       const tile = proofs[0]!.tile_id;
