@@ -70,15 +70,17 @@ export class PostgresLogStore implements LogStore {
       const { key, state } = this.#current();
       let staged: { leaves: StagedLeaf[]; signed: SignedHeads } | undefined;
       try {
-        await this.#db.transaction(async (client) => {
-          await client.query(`SELECT pg_advisory_xact_lock(${LOG_LOCK})`);
-          await this.#catchUp(client, state, key);
-          const leaves = state.stage(entries);
-          if (leaves.length === 0) return;
-          staged = { leaves, signed: { heads: [], hashes: [] } };
-          staged.signed = await state.signHeads(leaves, signing);
-          await insertRecord(client, state.records, leaves, staged.signed.heads, this.#db.nodeId);
-        });
+        await this.#db.transaction(
+          async (client) => {
+            await this.#catchUp(client, state, key);
+            const leaves = state.stage(entries);
+            if (leaves.length === 0) return;
+            staged = { leaves, signed: { heads: [], hashes: [] } };
+            staged.signed = await state.signHeads(leaves, signing);
+            await insertRecord(client, state.records, leaves, staged.signed.heads, this.#db.nodeId);
+          },
+          { advisoryLock: LOG_LOCK },
+        );
       } catch (error) {
         // Rolled back (or, if the COMMIT was lost with the connection, possibly committed: the next catch-up reads it back).
         if (staged !== undefined) state.unstage(staged.leaves);
