@@ -1,0 +1,68 @@
+import { contextAt, createAuthority, createTsaeRequest, MemorySigner, sha256Hex, type ComposedAuthority, type PrivateKeyJwk, type TsaeRequest } from "@temporal/agent-sdk";
+import { afterAll, beforeAll } from "vitest";
+import { openPostgresStore, type PostgresStore } from "../src/index.js";
+import { startPostgres, type TestPostgres } from "../src/testing.js";
+
+export interface TestDatabases {
+  readonly server: () => TestPostgres;
+  /** One of the empty databases made before the tests (in parallel, which costs about what one costs alone). */
+  readonly emptyDatabase: () => string;
+}
+
+/** One real PostgreSQL server for the test file with `databases` empty databases, made before its tests and deleted after them. */
+export function useTestPostgres(databases: number): TestDatabases {
+  let server: TestPostgres | undefined;
+  const urls: string[] = [];
+  beforeAll(async () => {
+    server = await startPostgres();
+    const started = server;
+    urls.push(...(await Promise.all(Array.from({ length: databases }, () => started.createDatabase()))));
+  }, 30_000);
+  afterAll(async () => {
+    await server?.stop();
+  });
+  return {
+    server() {
+      if (server === undefined) throw new Error("the test PostgreSQL server is not started: call useTestPostgres() at the top of the test file");
+      return server;
+    },
+    emptyDatabase() {
+      const url = urls.shift();
+      if (url === undefined) throw new Error(`the test file uses more than the ${databases} databases it asked useTestPostgres for`);
+      return url;
+    },
+  };
+}
+
+export const T0 = Date.UTC(2026, 0, 5, 9);
+
+/** One service node: an authority composed over its own PostgresStore, signing with the key every node shares. */
+export interface TestNode {
+  readonly store: PostgresStore;
+  readonly authority: ComposedAuthority;
+  close(): Promise<void>;
+}
+
+/** The private key all nodes of a test share (as all service nodes share one key file). */
+export async function sharedKey(): Promise<PrivateKeyJwk> {
+  const pair = (await crypto.subtle.generateKey({ name: "Ed25519" }, true, ["sign", "verify"])) as CryptoKeyPair;
+  return (await crypto.subtle.exportKey("jwk", pair.privateKey)) as PrivateKeyJwk;
+}
+
+export function startNode(url: string, privateKey: PrivateKeyJwk, nodeId: string, clock: () => number = Date.now): TestNode {
+  const store = openPostgresStore({ url, nodeId, pool: { connectionTimeoutMs: 2_000 } });
+  const authority = createAuthority({ signer: new MemorySigner({ privateKey }), log: store.log, challenges: store.challenges, clock, authorityName: "pg.test" });
+  return {
+    store,
+    authority,
+    async close() {
+      await authority.close();
+      await store.close();
+    },
+  };
+}
+
+/** A TSAE request in one of `tiles` zones (so receipts spread over several tiles). */
+export function request(n: number, zones = 3): TsaeRequest {
+  return createTsaeRequest(contextAt(T0 + n * 1000, { zone: n % zones }), { scope: "test.postgres.v1", action_hash_hex: sha256Hex(`pg ${n}`) });
+}
