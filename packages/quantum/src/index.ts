@@ -1,0 +1,16 @@
+/**
+ * `@temporal/quantum`: QAOA for QUBO problems on our own simulators (exact
+ * state vector; density matrix with depolarizing noise), zero-noise
+ * extrapolation, and the HS-Bloch calibration score of a backend.
+ * Platform-free: no Node.js built-ins, runs in browsers.
+ */
+export type { Qubo, QuboTerm, Ising, IsingTerm } from "./qubo.js";
+export { quboCost, bruteForce, quboToIsing, isingEnergy, MAX_BRUTE_FORCE_SIZE } from "./qubo.js";
+export type { Gate, Circuit } from "./circuit.js";
+export type { Backend } from "./backends.js";
+export { backendById, KNOWN_BACKENDS, DEFAULT_NOISE } from "./backends.js";
+export type { QaoaOptions, QaoaResult } from "./qaoa.js";
+export { runQaoa, DEFAULT_SHOTS } from "./qaoa.js";
+export { hsBlochQuality } from "./calibration.js";
+export { QuantumError } from "./errors.js";
+export type { QuantumErrorCode } from "./errors.js";
