@@ -20,7 +20,8 @@ import {
   type Window,
   type ZoneInput,
 } from "@temporal/agent-sdk";
-import { QuantumError, runQaoa, type QaoaOptions, type QaoaResult } from "./index.js";
+import { QuantumError } from "./errors.js";
+import { runQaoa, type QaoaOptions, type QaoaResult } from "./qaoa.js";
 import { averageIntensity, decodeSchedule, schedulingQubo, SLOT_MS, type Schedule, type SchedulingProblem, type Slot } from "./scheduling.js";
 
 /** The spec's window for quantum work, degrees of the zone-local phase. */
@@ -176,19 +177,19 @@ function carbonGate(series: CarbonSeries, nowMs: number, nHS: number): { start: 
 
 /** Checks what `orchestrate` reads itself (the scheduling and QAOA options are checked where they are used); returns the purpose. */
 function checkOrchestrateOptions(options: OrchestrateOptions): string {
-  if (typeof options !== "object" || options === null) throw new QuantumError("INVALID_OPTIONS", "options must be an object such as { nTasks: 6, nHS: 4 }");
+  if (typeof options !== "object" || options === null) throw new QuantumError("INVALID_OPTION", "options must be an object such as { nTasks: 6, nHS: 4 }");
   for (const name of ["zne", "carbonAware"] as const) {
     const value = options[name];
-    if (value !== undefined && typeof value !== "boolean") throw new QuantumError("INVALID_OPTIONS", `${name} must be a boolean, got ${String(value)}`);
+    if (value !== undefined && typeof value !== "boolean") throw new QuantumError("INVALID_OPTION", `${name} must be a boolean, got ${String(value)}`);
   }
-  if (options.backend !== undefined && typeof options.backend !== "string") throw new QuantumError("INVALID_OPTIONS", `backend must be a backend id string, got ${typeof options.backend}`);
+  if (options.backend !== undefined && typeof options.backend !== "string") throw new QuantumError("INVALID_OPTION", `backend must be a backend id string, got ${typeof options.backend}`);
   if (options.carbonAware === true && !Array.isArray(options.carbon)) {
-    throw new QuantumError("INVALID_OPTIONS", "carbonAware needs a forecast: pass carbon (the SDK's parseCarbonForecast of a Carbon Aware SDK forecast)");
+    throw new QuantumError("INVALID_OPTION", "carbonAware needs a forecast: pass carbon (the SDK's parseCarbonForecast of a Carbon Aware SDK forecast)");
   }
-  if (options.clock !== undefined && typeof options.clock !== "function") throw new QuantumError("INVALID_OPTIONS", "clock must be a function returning Unix milliseconds or a Date");
+  if (options.clock !== undefined && typeof options.clock !== "function") throw new QuantumError("INVALID_OPTION", "clock must be a function returning Unix milliseconds or a Date");
   const purpose = options.purpose ?? "schedule";
   if (typeof purpose !== "string" || !PURPOSE.test(purpose) || purpose.length > 64) {
-    throw new QuantumError("INVALID_OPTIONS", `purpose must match [a-z0-9_][a-z0-9_-]* (at most 64 characters; the receipt scope is quantum.<purpose>.v1), got ${String(purpose)}`);
+    throw new QuantumError("INVALID_OPTION", `purpose must match [a-z0-9_][a-z0-9_-]* (at most 64 characters; the receipt scope is quantum.<purpose>.v1), got ${String(purpose)}`);
   }
   return purpose;
 }

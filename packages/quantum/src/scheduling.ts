@@ -9,12 +9,16 @@
  */
 
 import type { CarbonSeries } from "@temporal/agent-sdk";
-import { QuantumError, quboCost, type Qubo, type QuboTerm } from "./index.js";
+import { QuantumError } from "./errors.js";
+import { MAX_BRUTE_FORCE_SIZE, quboCost, type Qubo, type QuboTerm } from "./qubo.js";
 
 export const SLOT_DEGREES = 15;
 export const SLOT_MS = 3_600_000;
-/** Largest `nTasks * nHS` a schedule may have: 2^20 amplitudes are 16 MiB of state vector. */
-export const MAX_SCHEDULE_QUBITS = 20;
+/**
+ * Largest `nTasks * nHS` a schedule may have: the brute-force limit, so every schedule has its exact optimum.
+ * The backend may allow fewer (a state vector of 2^n amplitudes takes 16 x 2^n bytes: 256 MiB at 24).
+ */
+export const MAX_SCHEDULE_QUBITS = MAX_BRUTE_FORCE_SIZE;
 
 export interface SchedulingProblem {
   readonly nTasks: number;
@@ -113,7 +117,7 @@ export function decodeSchedule(encoded: SchedulingQubo, bits: readonly number[])
   const { qubo, slots } = encoded;
   const nHS = slots.length;
   const nTasks = qubo.size / nHS;
-  if (bits.length !== qubo.size) throw new QuantumError("INVALID_BITS", `expected ${qubo.size} bits (${nTasks} tasks x ${nHS} slots), got ${bits.length}`);
+  if (bits.length !== qubo.size) throw new QuantumError("INVALID_OPTION", `expected ${qubo.size} bits (${nTasks} tasks x ${nHS} slots), got ${bits.length}`);
   const chosen = Array.from({ length: nTasks }, (_, t) => slots.map((_, s) => s).filter((s) => bits[t * nHS + s] === 1));
   const assignment: (number | undefined)[] = chosen.map((c) => (c.length === 1 ? c[0] : undefined));
   const pairWeight = pairWeights(qubo);
@@ -158,33 +162,43 @@ function pairWeights(qubo: Qubo): (i: number, j: number) => number {
 
 function checkShape(problem: SchedulingProblem): { nTasks: number; nHS: number } {
   const { nTasks, nHS } = problem;
-  if (!Number.isInteger(nTasks) || nTasks < 1) throw new QuantumError("INVALID_OPTIONS", `nTasks must be an integer >= 1, got ${String(nTasks)}`);
-  if (!Number.isInteger(nHS) || nHS < 1 || nHS > 24) throw new QuantumError("INVALID_OPTIONS", `nHS must be an integer 1..24 (one-hour slots of the next cycle), got ${String(nHS)}`);
+  if (!Number.isInteger(nTasks) || nTasks < 1) throw new QuantumError("INVALID_OPTION", `nTasks must be an integer >= 1, got ${String(nTasks)}`);
+  if (!Number.isInteger(nHS) || nHS < 1 || nHS > 24) throw new QuantumError("INVALID_OPTION", `nHS must be an integer 1..24 (one-hour slots of the next cycle), got ${String(nHS)}`);
   if (nTasks * nHS > MAX_SCHEDULE_QUBITS) {
     throw new QuantumError("TOO_LARGE", `nTasks * nHS = ${nTasks * nHS} qubits exceeds ${MAX_SCHEDULE_QUBITS} (a state vector of 2^n amplitudes, 16 bytes each): use fewer tasks or slots`);
   }
-  if (!Number.isSafeInteger(problem.startMs)) throw new QuantumError("INVALID_OPTIONS", `startMs must be integer Unix milliseconds, got ${String(problem.startMs)}`);
-  if (!(problem.startPhaseDeg >= 0 && problem.startPhaseDeg < 360)) throw new QuantumError("INVALID_OPTIONS", `startPhaseDeg must be in [0, 360), got ${String(problem.startPhaseDeg)}`);
+  if (!Number.isSafeInteger(problem.startMs)) throw new QuantumError("INVALID_OPTION", `startMs must be integer Unix milliseconds, got ${String(problem.startMs)}`);
+  if (!(problem.startPhaseDeg >= 0 && problem.startPhaseDeg < 360)) throw new QuantumError("INVALID_OPTION", `startPhaseDeg must be in [0, 360), got ${String(problem.startPhaseDeg)}`);
   for (const [name, value] of [
     ["preferenceWeight", problem.preferenceWeight],
     ["carbonWeight", problem.carbonWeight],
   ] as const) {
-    if (value !== undefined && !(Number.isFinite(value) && value >= 0)) throw new QuantumError("INVALID_OPTIONS", `${name} must be a finite number >= 0, got ${String(value)}`);
+    if (value !== undefined && !(Number.isFinite(value) && value >= 0)) throw new QuantumError("INVALID_OPTION", `${name} must be a finite number >= 0, got ${String(value)}`);
   }
   return { nTasks, nHS };
 }
 
 function conflictMatrix(given: SchedulingProblem["conflicts"], nTasks: number): number[][] {
   if (given === undefined) return Array.from({ length: nTasks }, (_, t) => Array.from({ length: nTasks }, (_, u) => (t === u ? 0 : 1)));
-  if (!Array.isArray(given) || given.length !== nTasks) throw new QuantumError("INVALID_OPTIONS", `conflicts must be an ${nTasks} x ${nTasks} matrix (one row per task)`);
-  return given.map((row, t) => {
-    if (!Array.isArray(row) || row.length !== nTasks) throw new QuantumError("INVALID_OPTIONS", `conflicts[${t}] must hold ${nTasks} numbers`);
-    return row.map((w: unknown, u) => {
-      if (typeof w !== "number" || !(Number.isFinite(w) && w >= 0)) throw new QuantumError("INVALID_OPTIONS", `conflicts[${t}][${u}] must be a finite number >= 0, got ${String(w)}`);
-      if (u !== t && given[u]![t] !== w) throw new QuantumError("INVALID_OPTIONS", `conflicts must be symmetric: conflicts[${t}][${u}] = ${w} but conflicts[${u}][${t}] = ${String(given[u]![t])}`);
+  const rows: unknown = given;
+  if (!isList(rows) || rows.length !== nTasks) throw new QuantumError("INVALID_OPTION", `conflicts must be an ${nTasks} x ${nTasks} matrix (one row per task)`);
+  const matrix = rows.map((row, t) => {
+    if (!isList(row) || row.length !== nTasks) throw new QuantumError("INVALID_OPTION", `conflicts[${t}] must hold ${nTasks} numbers`);
+    return row.map((w, u) => {
+      if (typeof w !== "number" || !(Number.isFinite(w) && w >= 0)) throw new QuantumError("INVALID_OPTION", `conflicts[${t}][${u}] must be a finite number >= 0, got ${String(w)}`);
       return u === t ? 0 : w;
     });
   });
+  matrix.forEach((row, t) =>
+    row.forEach((w, u) => {
+      if (matrix[u]![t] !== w) throw new QuantumError("INVALID_OPTION", `conflicts must be symmetric: conflicts[${t}][${u}] = ${w} but conflicts[${u}][${t}] = ${matrix[u]![t]}`);
+    }),
+  );
+  return matrix;
+}
+
+function isList(value: unknown): value is readonly unknown[] {
+  return Array.isArray(value);
 }
 
 function horizonSlots(problem: SchedulingProblem, nHS: number): Slot[] {
@@ -197,14 +211,14 @@ function horizonSlots(problem: SchedulingProblem, nHS: number): Slot[] {
 
 /** Cost of each task in each slot: weight x (angular distance from the preferred phase) / 180. */
 function preferenceCosts(preferences: SchedulingProblem["preferences"], weight: number, nTasks: number, slots: readonly Slot[]): number[][] {
-  if (preferences !== undefined && (!Array.isArray(preferences) || preferences.length !== nTasks)) {
-    throw new QuantumError("INVALID_OPTIONS", `preferences must hold one phase (degrees) or null per task: ${nTasks} entries`);
+  if (preferences !== undefined && (!isList(preferences) || preferences.length !== nTasks)) {
+    throw new QuantumError("INVALID_OPTION", `preferences must hold one phase (degrees) or null per task: ${nTasks} entries`);
   }
   return Array.from({ length: nTasks }, (_, t) => {
     const preferred = preferences?.[t] ?? null;
     if (preferred === null) return slots.map(() => 0);
     if (!(typeof preferred === "number" && preferred >= 0 && preferred < 360)) {
-      throw new QuantumError("INVALID_OPTIONS", `preferences[${t}] must be a phase in [0, 360) degrees or null, got ${String(preferred)}`);
+      throw new QuantumError("INVALID_OPTION", `preferences[${t}] must be a phase in [0, 360) degrees or null, got ${String(preferred)}`);
     }
     return slots.map((slot) => (weight * angularDistance(preferred, slot.phase_deg)) / 180);
   });
@@ -223,7 +237,7 @@ function carbonCosts(slots: readonly Slot[], weight: number): number[] {
 }
 
 /**
- * Time-weighted average intensity over `[start, end)`; `FORECAST_TOO_SHORT`
+ * Time-weighted average intensity over `[start, end)`; `INVALID_OPTION`
  * when the forecast leaves part of it uncovered, rather than guess.
  */
 export function averageIntensity(series: CarbonSeries, start: number, end: number): number {
@@ -239,7 +253,7 @@ export function averageIntensity(series: CarbonSeries, start: number, end: numbe
   }
   if (covered < end - start) {
     throw new QuantumError(
-      "FORECAST_TOO_SHORT",
+      "INVALID_OPTION",
       `the carbon forecast does not cover the slot ${new Date(start).toISOString()} to ${new Date(end).toISOString()}: give a forecast spanning the whole horizon`,
     );
   }

@@ -66,7 +66,13 @@ const CONFIG_SCHEMA = {
       },
       minProperties: 1,
       if: { type: "object" },
-      then: { oneOf: [{ required: ["score"], maxProperties: 1 }, { required: ["file"], maxProperties: 1 }, { required: ["simulator"], not: { anyOf: [{ required: ["score"] }, { required: ["file"] }] } }] },
+      then: {
+        oneOf: [
+          { required: ["score"], maxProperties: 1 },
+          { required: ["file"], maxProperties: 1 },
+          { required: ["simulator"], not: { anyOf: [{ required: ["score"] }, { required: ["file"] }] } },
+        ],
+      },
     },
     carbon: {
       type: ["object", "null"],
@@ -122,7 +128,9 @@ export async function readConfigObject(path: string, optional: boolean): Promise
   }
   const { quality } = value as { quality?: { simulator?: string } | null };
   if (typeof quality?.simulator === "string" && !KNOWN_BACKENDS.includes(quality.simulator)) {
-    throw new ConfigError(`config ${path} is invalid: quality.simulator ${JSON.stringify(quality.simulator)} is not a backend of @temporal/quantum; the known ones are ${KNOWN_BACKENDS.join(", ")}`);
+    throw new ConfigError(
+      `config ${path} is invalid: quality.simulator ${JSON.stringify(quality.simulator)} is not a backend of @temporal/quantum; the known ones are ${KNOWN_BACKENDS.join(", ")}`,
+    );
   }
   return value as Record<string, unknown>;
 }

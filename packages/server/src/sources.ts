@@ -1,6 +1,15 @@
 import { readFile, stat } from "node:fs/promises";
 import { parseCarbonForecast } from "@temporal/agent-sdk";
-import { HttpError, staticCarbonReader, staticQualityReader, type CarbonReader, type CarbonSource, type QualityReader, type QualityReading, type QualitySource } from "@temporal/agent-sdk/service";
+import {
+  HttpError,
+  staticCarbonReader,
+  staticQualityReader,
+  type CarbonReader,
+  type CarbonSource,
+  type QualityReader,
+  type QualityReading,
+  type QualitySource,
+} from "@temporal/agent-sdk/service";
 import { hsBlochQuality } from "@temporal/quantum";
 
 /** A value read from a file the operator updates, parsed again only when the file changes. */
@@ -58,7 +67,11 @@ export function qualityReader(source: QualitySource | null, startedMs: number): 
 function simulatorQualityReader(source: Extract<QualitySource, { simulator: string }>, startedMs: number): QualityReader {
   let reading: Promise<QualityReading> | undefined;
   return () => {
-    reading ??= hsBlochQuality(source.simulator, { noise: source.noise, shots: source.shots, seed: source.seed }).then((score) => ({ score, updated_unix_ms: startedMs, source: "simulator" }));
+    reading ??= hsBlochQuality(source.simulator, { noise: source.noise, shots: source.shots, seed: source.seed }).then((score) => ({
+      score,
+      updated_unix_ms: startedMs,
+      source: "simulator",
+    }));
     return reading;
   };
 }

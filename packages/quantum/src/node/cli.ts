@@ -7,7 +7,8 @@ import { readFile } from "node:fs/promises";
 import { Command, CommanderError, InvalidArgumentError, Option } from "commander";
 import { parseCarbonForecast, parseIsoInstant, type CarbonSeries } from "@temporal/agent-sdk";
 import { createLocalAuthority, defaultHome } from "@temporal/agent-sdk/node";
-import { KNOWN_BACKENDS, QuantumError } from "../index.js";
+import { KNOWN_BACKENDS } from "../backends.js";
+import { QuantumError } from "../errors.js";
 import { orchestrate, type OrchestrateVerdict } from "../orchestrate.js";
 
 /** Exit statuses, as temporalc's: 3 is temporalc run's DENY, here DELAY. */
@@ -17,10 +18,8 @@ const EXIT_USAGE = 2;
 const EXIT_DELAYED = 3;
 
 /** A bad command line (`INVALID_ARGUMENT`): one line on stderr, exit status 2. */
-class UsageError extends QuantumError {
-  constructor(message: string) {
-    super("INVALID_ARGUMENT", message);
-  }
+class UsageError extends Error {
+  readonly code = "INVALID_ARGUMENT";
 }
 
 interface RunOptions {
@@ -114,7 +113,8 @@ export function program(): Command {
     .action(async (options: RunOptions) => {
       process.exitCode = await run(options);
     });
-  for (const command of [root, ...root.commands]) command.showHelpAfterError(`Try '${command === root ? "temporal-quantum" : `temporal-quantum ${command.name()}`} --help' for more information.`);
+  for (const command of [root, ...root.commands])
+    command.showHelpAfterError(`Try '${command === root ? "temporal-quantum" : `temporal-quantum ${command.name()}`} --help' for more information.`);
   return root;
 }
 
@@ -197,8 +197,8 @@ export async function main(argv: readonly string[]): Promise<void> {
       return;
     }
     // Usage, options the library refuses (unknown backend, too many qubits, a bad zone) and bad forecasts: what to fix, exit 2.
-    if (error instanceof QuantumError || isCodedRangeOrType(error)) {
-      process.stderr.write(`temporal-quantum: ${(error as QuantumError).code}: ${(error as Error).message}\nTry 'temporal-quantum run --help' for more information.\n`);
+    if (error instanceof UsageError || error instanceof QuantumError || isCodedRangeOrType(error)) {
+      process.stderr.write(`temporal-quantum: ${(error as UsageError).code}: ${(error as Error).message}\nTry 'temporal-quantum run --help' for more information.\n`);
       process.exitCode = EXIT_USAGE;
       return;
     }
