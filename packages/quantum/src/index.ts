@@ -14,3 +14,9 @@ export { runQaoa, DEFAULT_SHOTS } from "./qaoa.js";
 export { hsBlochQuality } from "./calibration.js";
 export { QuantumError } from "./errors.js";
 export type { QuantumErrorCode } from "./errors.js";
+// The job's meaning and its surfaces (scheduling QUBO, the phase- and carbon-gated, anchored flow): docs/quantum.md.
+export { schedulingQubo, decodeSchedule, scheduleBits, SLOT_DEGREES, SLOT_MS, MAX_SCHEDULE_QUBITS } from "./scheduling.js";
+export type { SchedulingProblem, SchedulingQubo, Schedule, Slot } from "./scheduling.js";
+export { orchestrate, quantumResultHash, QUANTUM_WINDOW, CARBON_DELAY_RATIO } from "./orchestrate.js";
+export type { OrchestrateOptions, OrchestrateVerdict, AllowVerdict, DelayVerdict, QuantumRunResult } from "./orchestrate.js";
+export { verifyQuantumResult, type QuantumVerification } from "./verify-result.js";
