@@ -7,10 +7,15 @@
 export type { Qubo, QuboTerm, Ising, IsingTerm } from "./qubo.js";
 export { quboCost, bruteForce, quboToIsing, isingEnergy, MAX_BRUTE_FORCE_SIZE } from "./qubo.js";
 export type { Gate, Circuit } from "./circuit.js";
+export { foldCircuit } from "./circuit.js";
 export type { Backend } from "./backends.js";
 export { backendById, KNOWN_BACKENDS, DEFAULT_NOISE } from "./backends.js";
 export type { QaoaOptions, QaoaResult } from "./qaoa.js";
-export { runQaoa, DEFAULT_SHOTS } from "./qaoa.js";
+export { runQaoa, MIN_EVALUATIONS } from "./qaoa.js";
+export { DEFAULT_SHOTS } from "./sampling.js";
+export { qaoaCircuit } from "./qaoa-circuit.js";
+export type { Extrapolation } from "./zne.js";
+export { extrapolateToZero, ZNE_SCALES } from "./zne.js";
 export { hsBlochQuality } from "./calibration.js";
 export { QuantumError } from "./errors.js";
 export type { QuantumErrorCode } from "./errors.js";

@@ -1,0 +1,46 @@
+import type { Circuit, Gate } from "./circuit.js";
+import type { Ising } from "./qubo.js";
+import { StateVector } from "./statevector.js";
+
+/**
+ * The QAOA state |gamma, beta> = prod_l e^{-i beta_l B} e^{-i gamma_l H} |+>^n
+ * with H the cost (minimised) and B = sum_i X_i, as gates: H on every qubit,
+ * then per layer RZ(2 gamma h_i) and RZZ(2 gamma J_ij) (e^{-i gamma H} up to
+ * the global phase of the offset) and RX(2 beta) on every qubit.
+ */
+export function qaoaCircuit(ising: Ising, gammas: readonly number[], betas: readonly number[]): Circuit {
+  const gates: Gate[] = [];
+  for (let q = 0; q < ising.size; q++) gates.push({ kind: "h", qubit: q });
+  gammas.forEach((gamma, layer) => {
+    ising.fields.forEach((field, q) => {
+      if (field !== 0) gates.push({ kind: "rz", qubit: q, angle: 2 * gamma * field });
+    });
+    for (const { i, j, coupling } of ising.couplings) if (coupling !== 0) gates.push({ kind: "rzz", qubits: [i, j], angle: 2 * gamma * coupling });
+    for (let q = 0; q < ising.size; q++) gates.push({ kind: "rx", qubit: q, angle: 2 * betas[layer]! });
+  });
+  return { qubits: ising.size, gates };
+}
+
+/**
+ * The same state's outcome probabilities on the exact simulator, faster: the
+ * cost layer is one pass multiplying amplitude x by e^{-i gamma cost(x)} from
+ * the precomputed diagonal, instead of one pass per QUBO term.
+ */
+export function qaoaProbabilities(diagonal: Float64Array, qubits: number, gammas: readonly number[], betas: readonly number[]): Float64Array {
+  const state = new StateVector(qubits);
+  const { re, im } = state;
+  re.fill(1 / Math.sqrt(re.length));
+  gammas.forEach((gamma, layer) => {
+    for (let x = 0; x < re.length; x++) {
+      const phase = -gamma * diagonal[x]!;
+      const c = Math.cos(phase);
+      const s = Math.sin(phase);
+      const r = re[x]!;
+      const m = im[x]!;
+      re[x] = c * r - s * m;
+      im[x] = c * m + s * r;
+    }
+    for (let q = 0; q < qubits; q++) state.rx(q, 2 * betas[layer]!);
+  });
+  return state.probabilities();
+}

@@ -1,0 +1,146 @@
+/**
+ * A state vector of n qubits over two Float64Arrays (real and imaginary parts
+ * split, so every gate is a tight loop over plain doubles with no allocation
+ * and no closure per amplitude). Amplitude index bit k is qubit k. Gates act
+ * in place; single-qubit gates walk the state in pairs (i, i + 2^k).
+ */
+export class StateVector {
+  readonly qubits: number;
+  readonly re: Float64Array;
+  readonly im: Float64Array;
+
+  /** |0...0>. */
+  constructor(qubits: number) {
+    this.qubits = qubits;
+    this.re = new Float64Array(2 ** qubits);
+    this.im = new Float64Array(2 ** qubits);
+    this.re[0] = 1;
+  }
+
+  /**
+   * The general single-qubit gate [[a, b], [c, d]] (complex entries as
+   * real/imaginary pairs) on qubit k: (x0, x1) -> (a x0 + b x1, c x0 + d x1).
+   */
+  applyMatrix(k: number, ar: number, ai: number, br: number, bi: number, cr: number, ci: number, dr: number, di: number): void {
+    const re = this.re;
+    const im = this.im;
+    const stride = 1 << k;
+    const size = re.length;
+    for (let block = 0; block < size; block += stride << 1) {
+      const end = block + stride;
+      for (let i = block; i < end; i++) {
+        const j = i + stride;
+        const x0r = re[i]!;
+        const x0i = im[i]!;
+        const x1r = re[j]!;
+        const x1i = im[j]!;
+        re[i] = ar * x0r - ai * x0i + br * x1r - bi * x1i;
+        im[i] = ar * x0i + ai * x0r + br * x1i + bi * x1r;
+        re[j] = cr * x0r - ci * x0i + dr * x1r - di * x1i;
+        im[j] = cr * x0i + ci * x0r + dr * x1i + di * x1r;
+      }
+    }
+  }
+
+  h(k: number): void {
+    const s = Math.SQRT1_2;
+    this.applyMatrix(k, s, 0, s, 0, s, 0, -s, 0);
+  }
+
+  x(k: number): void {
+    const re = this.re;
+    const im = this.im;
+    const stride = 1 << k;
+    for (let block = 0; block < re.length; block += stride << 1) {
+      for (let i = block; i < block + stride; i++) {
+        const j = i + stride;
+        const r = re[i]!;
+        const m = im[i]!;
+        re[i] = re[j]!;
+        im[i] = im[j]!;
+        re[j] = r;
+        im[j] = m;
+      }
+    }
+  }
+
+  /** RX(theta) = exp(-i theta X / 2) = [[cos, -i sin], [-i sin, cos]] of theta / 2. */
+  rx(k: number, theta: number): void {
+    const c = Math.cos(theta / 2);
+    const s = Math.sin(theta / 2);
+    this.applyMatrix(k, c, 0, 0, -s, 0, -s, c, 0);
+  }
+
+  /** RY(theta) = exp(-i theta Y / 2) = [[cos, -sin], [sin, cos]] of theta / 2. */
+  ry(k: number, theta: number): void {
+    const c = Math.cos(theta / 2);
+    const s = Math.sin(theta / 2);
+    this.applyMatrix(k, c, 0, -s, 0, s, 0, c, 0);
+  }
+
+  /** RZ(theta) = exp(-i theta Z / 2) = diag(e^{-i theta/2}, e^{i theta/2}): a diagonal, so one multiply per amplitude. */
+  rz(k: number, theta: number): void {
+    const c = Math.cos(theta / 2);
+    const s = Math.sin(theta / 2);
+    const re = this.re;
+    const im = this.im;
+    const stride = 1 << k;
+    for (let block = 0; block < re.length; block += stride << 1) {
+      for (let i = block; i < block + stride; i++) {
+        // |0>: multiply by c - i s; |1>: by c + i s.
+        const r0 = re[i]!;
+        const m0 = im[i]!;
+        re[i] = c * r0 + s * m0;
+        im[i] = c * m0 - s * r0;
+        const j = i + stride;
+        const r1 = re[j]!;
+        const m1 = im[j]!;
+        re[j] = c * r1 - s * m1;
+        im[j] = c * m1 + s * r1;
+      }
+    }
+  }
+
+  /** RZZ(theta) = exp(-i theta Z_a Z_b / 2): phase e^{-i theta/2} where bits a and b agree, e^{+i theta/2} where they differ. */
+  rzz(a: number, b: number, theta: number): void {
+    const c = Math.cos(theta / 2);
+    const s = Math.sin(theta / 2);
+    const re = this.re;
+    const im = this.im;
+    for (let i = 0; i < re.length; i++) {
+      // sign = +1 when the bits differ (phase e^{+i theta/2}), -1 when they agree.
+      const sign = (((i >>> a) ^ (i >>> b)) & 1) * 2 - 1;
+      const r = re[i]!;
+      const m = im[i]!;
+      const ss = sign * s;
+      re[i] = c * r - ss * m;
+      im[i] = c * m + ss * r;
+    }
+  }
+
+  cnot(control: number, target: number): void {
+    const re = this.re;
+    const im = this.im;
+    const controlMask = 1 << control;
+    const targetMask = 1 << target;
+    for (let i = 0; i < re.length; i++) {
+      // Visit each swapped pair once: from its member with the target bit clear.
+      if ((i & controlMask) !== 0 && (i & targetMask) === 0) {
+        const j = i | targetMask;
+        const r = re[i]!;
+        const m = im[i]!;
+        re[i] = re[j]!;
+        im[i] = im[j]!;
+        re[j] = r;
+        im[j] = m;
+      }
+    }
+  }
+
+  /** |amplitude|^2 of every basis state. */
+  probabilities(): Float64Array {
+    const result = new Float64Array(this.re.length);
+    for (let i = 0; i < result.length; i++) result[i] = this.re[i]! * this.re[i]! + this.im[i]! * this.im[i]!;
+    return result;
+  }
+}
