@@ -71,7 +71,9 @@ describe("schedulingQubo", () => {
   });
 
   it("decodes any bits to a feasible schedule that costs no more than the bits did", () => {
-    const withBits = instances.chain((problem) => fc.tuple(fc.constant(problem), fc.array(fc.integer({ min: 0, max: 1 }), { minLength: problem.nTasks * problem.nHS, maxLength: problem.nTasks * problem.nHS })));
+    const withBits = instances.chain((problem) =>
+      fc.tuple(fc.constant(problem), fc.array(fc.integer({ min: 0, max: 1 }), { minLength: problem.nTasks * problem.nHS, maxLength: problem.nTasks * problem.nHS })),
+    );
     fc.assert(
       fc.property(withBits, ([problem, bits]) => {
         const encoded = schedulingQubo(problem);
@@ -91,8 +93,26 @@ describe("schedulingQubo", () => {
       [{ nTasks: 0 }, "INVALID_OPTION", /nTasks/],
       [{ nHS: 2.5 }, "INVALID_OPTION", /nHS/],
       [{ nTasks: 5, nHS: 5 }, "TOO_LARGE", /25 qubits/],
-      [{ conflicts: [[0, 1], [2, 0]] }, "INVALID_OPTION", /symmetric/],
-      [{ conflicts: [[0, -1], [-1, 0]] }, "INVALID_OPTION", /conflicts\[0\]\[1\]/],
+      [
+        {
+          conflicts: [
+            [0, 1],
+            [2, 0],
+          ],
+        },
+        "INVALID_OPTION",
+        /symmetric/,
+      ],
+      [
+        {
+          conflicts: [
+            [0, -1],
+            [-1, 0],
+          ],
+        },
+        "INVALID_OPTION",
+        /conflicts\[0\]\[1\]/,
+      ],
       [{ preferences: [400, null] }, "INVALID_OPTION", /preferences\[0\]/],
       [{ carbonWeight: Number.NaN }, "INVALID_OPTION", /carbonWeight/],
       [{ carbon: constantCarbonSeries(100).map(() => ({ start_unix_ms: START, end_unix_ms: START + 1000, intensity: 1 })) }, "INVALID_OPTION", /does not cover/],
