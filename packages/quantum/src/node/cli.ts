@@ -10,6 +10,7 @@ import { createLocalAuthority, defaultHome } from "@temporal/agent-sdk/node";
 import { KNOWN_BACKENDS } from "../backends.js";
 import { QuantumError } from "../errors.js";
 import { orchestrate, type OrchestrateVerdict } from "../orchestrate.js";
+import { MAX_SCHEDULE_QUBITS } from "../scheduling.js";
 
 /** Exit statuses, as temporalc's: 3 is temporalc run's DENY, here DELAY. */
 const EXIT_OK = 0;
@@ -58,7 +59,7 @@ forecast file), 1 when the run or the anchoring failed.
 
 Examples:
   $ temporal-quantum run --tasks 3 --slots 3 --at 2026-01-01T14:00:00Z
-  $ temporal-quantum run --tasks 6 --slots 3 --backend statevector-noisy --noise 0.01 --zne --seed 7 --json
+  $ temporal-quantum run --tasks 2 --slots 3 --backend statevector-noisy --noise 0.01 --zne --seed 7 --json
   $ temporal-quantum run --tasks 4 --slots 4 --carbon-aware --forecast forecast.json --home /srv/temporal`;
 
 function integer(name: string, min: number, max: number): (value: string) => number {
@@ -94,7 +95,11 @@ export function program(): Command {
     .command("run")
     .description("gate on phase (and carbon), run the scheduling QAOA job and anchor its result")
     .addOption(new Option("--tasks <n>", "number of tasks to place").argParser(integer("--tasks", 1, 20)).makeOptionMandatory())
-    .addOption(new Option("--slots <n>", "horizon slots: the next n one-hour slots (tasks x slots <= 20 qubits)").argParser(integer("--slots", 1, 24)).makeOptionMandatory())
+    .addOption(
+      new Option("--slots <n>", `horizon slots: the next n one-hour slots (tasks x slots qubits, at most ${MAX_SCHEDULE_QUBITS}; the backend may allow fewer)`)
+        .argParser(integer("--slots", 1, 24))
+        .makeOptionMandatory(),
+    )
     .addOption(new Option("--backend <id>", `backend id: ${KNOWN_BACKENDS.join(", ")}`).default("statevector"))
     .addOption(new Option("--depth <p>", "QAOA depth p (layers of cost and mixer)").argParser(integer("--depth", 1, 10)))
     .addOption(new Option("--noise <p>", "depolarizing strength per gate for statevector-noisy").argParser(nonNegative("--noise")))
