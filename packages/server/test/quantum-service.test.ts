@@ -69,5 +69,9 @@ describe("POST quantum/verify of an orchestrate() result", () => {
     expect((await verify({ result: null, receipt, proof })).body).toMatchObject({ result: false, valid: false });
     // without a result, the reply is the receipt and proof checks as before
     expect((await verify({ receipt, proof })).body).toEqual({ signature: true, inclusion: true, chain: true, valid: true });
+    // the SDK client sends the result along
+    const client = createClient({ baseUrl: service.url, apiKey: service.keys.quantum });
+    expect(await client.verifyQuantumProof(receipt, proof, result)).toMatchObject({ result: true, valid: true });
+    expect(await client.verifyQuantumProof(receipt, proof, changed)).toMatchObject({ result: false, valid: false });
   });
 });
