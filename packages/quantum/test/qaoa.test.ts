@@ -38,12 +38,7 @@ function wangExpectation(size: number, edges: readonly Edge[], gamma: number, be
     const e = neighbours[v]!.size - 1;
     const f = [...neighbours[u]!].filter((w) => neighbours[v]!.has(w)).length;
     const cos = Math.cos(gamma);
-    return (
-      sum +
-      0.5 +
-      0.25 * Math.sin(4 * beta) * Math.sin(gamma) * (cos ** d + cos ** e) -
-      0.25 * Math.sin(2 * beta) ** 2 * cos ** (d + e - 2 * f) * (1 - Math.cos(2 * gamma) ** f)
-    );
+    return sum + 0.5 + 0.25 * Math.sin(4 * beta) * Math.sin(gamma) * (cos ** d + cos ** e) - 0.25 * Math.sin(2 * beta) ** 2 * cos ** (d + e - 2 * f) * (1 - Math.cos(2 * gamma) ** f);
   }, 0);
 }
 

@@ -6,7 +6,15 @@ import { allBits, arbitraryQubo, expectQuantumError, maxCutQubo } from "./helper
 
 describe("QUBO", () => {
   it("evaluates a cost term by term", () => {
-    const qubo: Qubo = { size: 3, linear: [1, -2, 0.5], quadratic: [{ i: 0, j: 2, weight: 4 }, { i: 1, j: 1, weight: 3 }], offset: 10 };
+    const qubo: Qubo = {
+      size: 3,
+      linear: [1, -2, 0.5],
+      quadratic: [
+        { i: 0, j: 2, weight: 4 },
+        { i: 1, j: 1, weight: 3 },
+      ],
+      offset: 10,
+    };
     expect(quboCost(qubo, [0, 0, 0])).toBe(10);
     expect(quboCost(qubo, [1, 0, 1])).toBe(10 + 1 + 0.5 + 4);
     // x_1^2 = x_1: the diagonal term adds to the linear one
@@ -42,7 +50,12 @@ describe("QUBO", () => {
         const ising = quboToIsing(qubo);
         expect(ising.couplings.every(({ i, j }) => i < j)).toBe(true);
         for (const bits of allBits(qubo.size)) {
-          expect(isingEnergy(ising, bits.map((bit) => 1 - 2 * bit))).toBeCloseTo(quboCost(qubo, bits), 9);
+          expect(
+            isingEnergy(
+              ising,
+              bits.map((bit) => 1 - 2 * bit),
+            ),
+          ).toBeCloseTo(quboCost(qubo, bits), 9);
         }
       }),
       { seed: 3, numRuns: 150 },
@@ -50,19 +63,40 @@ describe("QUBO", () => {
   });
 
   it("merges repeated pairs in either order into one coupling", () => {
-    const ising = quboToIsing({ size: 2, linear: [0, 0], quadratic: [{ i: 0, j: 1, weight: 1 }, { i: 1, j: 0, weight: 3 }], offset: 0 });
+    const ising = quboToIsing({
+      size: 2,
+      linear: [0, 0],
+      quadratic: [
+        { i: 0, j: 1, weight: 1 },
+        { i: 1, j: 0, weight: 3 },
+      ],
+      offset: 0,
+    });
     expect(ising.couplings).toEqual([{ i: 0, j: 1, coupling: 1 }]);
   });
 
   it("solves MaxCut of a 4-cycle: cut 4 by alternating sides", () => {
-    expect(bruteForce(maxCutQubo(4, [[0, 1], [1, 2], [2, 3], [3, 0]]))).toEqual({ bits: [1, 0, 1, 0], cost: -4 });
+    expect(
+      bruteForce(
+        maxCutQubo(4, [
+          [0, 1],
+          [1, 2],
+          [2, 3],
+          [3, 0],
+        ]),
+      ),
+    ).toEqual({ bits: [1, 0, 1, 0], cost: -4 });
   });
 
   it("rejects malformed QUBOs with the field to fix", async () => {
     await expectQuantumError(() => bruteForce({ size: 0, linear: [], quadratic: [], offset: 0 }), "INVALID_QUBO", /size must be a positive integer/);
     await expectQuantumError(() => bruteForce({ size: 2, linear: [1], quadratic: [], offset: 0 }), "INVALID_QUBO", /linear must have size \(2\) entries, got 1/);
     await expectQuantumError(() => quboToIsing({ size: 2, linear: [1, NaN], quadratic: [], offset: 0 }), "INVALID_QUBO", /linear\[1\] must be a finite number/);
-    await expectQuantumError(() => quboToIsing({ size: 2, linear: [1, 1], quadratic: [{ i: 0, j: 2, weight: 1 }], offset: 0 }), "INVALID_QUBO", /quadratic\[0\]\.j must be an integer in 0\.\.1, got 2/);
+    await expectQuantumError(
+      () => quboToIsing({ size: 2, linear: [1, 1], quadratic: [{ i: 0, j: 2, weight: 1 }], offset: 0 }),
+      "INVALID_QUBO",
+      /quadratic\[0\]\.j must be an integer in 0\.\.1, got 2/,
+    );
     await expectQuantumError(() => quboCost({ size: 2, linear: [1, 1], quadratic: [], offset: 0 }, [1, 2]), "INVALID_OPTION", /each 0 or 1/);
   });
 

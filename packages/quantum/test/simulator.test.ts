@@ -51,32 +51,68 @@ describe("state-vector gates", () => {
   it("have the textbook matrices, with R_P(theta) = exp(-i theta P / 2)", () => {
     const s = Math.SQRT1_2;
     expectMatrix(matrixOf({ kind: "h", qubit: 0 }), [
-      [[s, 0], [s, 0]],
-      [[s, 0], [-s, 0]],
+      [
+        [s, 0],
+        [s, 0],
+      ],
+      [
+        [s, 0],
+        [-s, 0],
+      ],
     ]);
     expectMatrix(matrixOf({ kind: "x", qubit: 0 }), [
-      [[0, 0], [1, 0]],
-      [[1, 0], [0, 0]],
+      [
+        [0, 0],
+        [1, 0],
+      ],
+      [
+        [1, 0],
+        [0, 0],
+      ],
     ]);
     const theta = 0.7;
     const c = Math.cos(theta / 2);
     const n = Math.sin(theta / 2);
     expectMatrix(matrixOf({ kind: "rx", qubit: 0, angle: theta }), [
-      [[c, 0], [0, -n]],
-      [[0, -n], [c, 0]],
+      [
+        [c, 0],
+        [0, -n],
+      ],
+      [
+        [0, -n],
+        [c, 0],
+      ],
     ]);
     expectMatrix(matrixOf({ kind: "ry", qubit: 0, angle: theta }), [
-      [[c, 0], [-n, 0]],
-      [[n, 0], [c, 0]],
+      [
+        [c, 0],
+        [-n, 0],
+      ],
+      [
+        [n, 0],
+        [c, 0],
+      ],
     ]);
     expectMatrix(matrixOf({ kind: "rz", qubit: 0, angle: theta }), [
-      [[c, -n], [0, 0]],
-      [[0, 0], [c, n]],
+      [
+        [c, -n],
+        [0, 0],
+      ],
+      [
+        [0, 0],
+        [c, n],
+      ],
     ]);
   });
 
   it("address qubit k as bit k of the amplitude index", () => {
-    const state = runStateVector({ qubits: 3, gates: [{ kind: "x", qubit: 1 }, { kind: "cnot", control: 1, target: 2 }] });
+    const state = runStateVector({
+      qubits: 3,
+      gates: [
+        { kind: "x", qubit: 1 },
+        { kind: "cnot", control: 1, target: 2 },
+      ],
+    });
     expect(state.re[0b110]).toBe(1);
     expect(norm(state)).toBe(1);
   });
@@ -133,15 +169,18 @@ describe("density matrix with depolarizing noise", () => {
 
   it("preserves the trace, and purity falls as noise grows", () => {
     fc.assert(
-      fc.property(arbitraryCircuit(3, 20).filter((circuit) => circuit.gates.length > 0), (circuit) => {
-        const purities = [0, 0.01, 0.05, 0.2].map((noise) => {
-          const rho = runDensityMatrix(circuit, noise);
-          expect(rho.probabilities().reduce((a, b) => a + b, 0)).toBeCloseTo(1, 12);
-          return rho.purity();
-        });
-        expect(purities[0]).toBeCloseTo(1, 12);
-        for (let k = 1; k < purities.length; k++) expect(purities[k]!).toBeLessThan(purities[k - 1]!);
-      }),
+      fc.property(
+        arbitraryCircuit(3, 20).filter((circuit) => circuit.gates.length > 0),
+        (circuit) => {
+          const purities = [0, 0.01, 0.05, 0.2].map((noise) => {
+            const rho = runDensityMatrix(circuit, noise);
+            expect(rho.probabilities().reduce((a, b) => a + b, 0)).toBeCloseTo(1, 12);
+            return rho.purity();
+          });
+          expect(purities[0]).toBeCloseTo(1, 12);
+          for (let k = 1; k < purities.length; k++) expect(purities[k]!).toBeLessThan(purities[k - 1]!);
+        },
+      ),
       { seed: 17, numRuns: 60 },
     );
   });

@@ -13,7 +13,13 @@ describe("zero-noise extrapolation", () => {
     expect(extrapolateToZero(ZNE_SCALES, [1, 0, 0], "richardson")).toBeCloseTo(15 / 8, 12);
     expect(extrapolateToZero(ZNE_SCALES, [0, 1, 0], "richardson")).toBeCloseTo(-5 / 4, 12);
     expect(extrapolateToZero(ZNE_SCALES, [0, 0, 1], "richardson")).toBeCloseTo(3 / 8, 12);
-    expect(extrapolateToZero(ZNE_SCALES, ZNE_SCALES.map((s) => 1 - 0.1 * s), "linear")).toBeCloseTo(1, 12);
+    expect(
+      extrapolateToZero(
+        ZNE_SCALES,
+        ZNE_SCALES.map((s) => 1 - 0.1 * s),
+        "linear",
+      ),
+    ).toBeCloseTo(1, 12);
   });
 
   it("folds every gate G into G (G^dagger G)^k: the same unitary with scale times the gates", () => {
