@@ -167,7 +167,7 @@ async function optimiseAngles(qubo: Qubo, settings: Settings, energy: Energy): P
 function interpolate(angles: { gammas: number[]; betas: number[] }, layers: number): { gammas: number[]; betas: number[] } {
   const stretch = (values: number[]): number[] => {
     const k = values.length;
-    return Array.from({ length: layers }, (_, j) => ((j / k) * (values[j - 1] ?? 0) + ((k - j) / k) * (values[j] ?? 0)));
+    return Array.from({ length: layers }, (_, j) => (j / k) * (values[j - 1] ?? 0) + ((k - j) / k) * (values[j] ?? 0));
   };
   return { gammas: stretch(angles.gammas), betas: stretch(angles.betas) };
 }
@@ -180,7 +180,8 @@ function readOptions(options: QaoaOptions): Settings {
   const seed = options.seed ?? 0;
   if (!Number.isSafeInteger(seed)) throw new QuantumError("INVALID_OPTION", `seed must be an integer, got ${String(seed)}`);
   const budget = options.maxEvaluations ?? 100 + 100 * depth;
-  if (!Number.isInteger(budget) || budget < MIN_EVALUATIONS) throw new QuantumError("INVALID_OPTION", `maxEvaluations must be an integer of at least ${MIN_EVALUATIONS}, got ${String(budget)}`);
+  if (!Number.isInteger(budget) || budget < MIN_EVALUATIONS)
+    throw new QuantumError("INVALID_OPTION", `maxEvaluations must be an integer of at least ${MIN_EVALUATIONS}, got ${String(budget)}`);
   const zne = options.zne === true ? "richardson" : options.zne === false || options.zne === undefined ? undefined : options.zne.extrapolation;
   if (zne !== undefined && zne !== "richardson" && zne !== "linear") throw new QuantumError("INVALID_OPTION", `zne.extrapolation must be "richardson" or "linear", got ${String(zne)}`);
   return { depth, shots, seed, zne, budget };
