@@ -113,8 +113,8 @@ export async function runQaoa(qubo: Qubo, options: QaoaOptions = {}): Promise<Qa
     best: { bits: bestBits, cost: quboCost(qubo, bestBits) },
     evaluations,
   };
-  if (qubo.size > MAX_BRUTE_FORCE_SIZE) return result;
-  const { min, max } = costRange(qubo);
+  if (diagonal === undefined) return result;
+  const { min, max } = costRange(qubo, diagonal);
   const exactBits = indexToBits(min.index, qubo.size);
   const approximationRatio = max.cost === min.cost ? 1 : (max.cost - value) / (max.cost - min.cost);
   return { ...result, exact: { bits: exactBits, cost: quboCost(qubo, exactBits) }, approximationRatio };
