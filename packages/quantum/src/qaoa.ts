@@ -3,7 +3,7 @@ import { checkShots, resolveBackend, StatevectorBackend } from "./backends.js";
 import { foldCircuit } from "./circuit.js";
 import { QuantumError } from "./errors.js";
 import { nelderMead } from "./nelder-mead.js";
-import { qaoaCircuit, qaoaProbabilities } from "./qaoa-circuit.js";
+import { qaoaCircuit, qaoaState } from "./qaoa-circuit.js";
 import type { Qubo } from "./qubo.js";
 import { costDiagonal, costRange, indexToBits, MAX_BRUTE_FORCE_SIZE, quboCost, quboToIsing, validateQubo } from "./qubo.js";
 import { seededRandom } from "./rng.js";
@@ -77,19 +77,12 @@ export async function runQaoa(qubo: Qubo, options: QaoaOptions = {}): Promise<Qa
   const fastPath = backend instanceof StatevectorBackend && diagonal !== undefined;
   let evaluations = 0;
 
-  /** Outcome counts or exact probabilities of the (folded) QAOA state. */
-  const measure = async (gammas: readonly number[], betas: readonly number[], scale: number, shots?: number): Promise<Float64Array | ReadonlyMap<number, number>> => {
-    if (fastPath && scale === 1) {
-      const probabilities = qaoaProbabilities(diagonal, qubo.size, gammas, betas);
-      return shots === undefined ? probabilities : sampleCounts(probabilities, shots, seededRandom(settings.seed));
-    }
-    const circuit = foldCircuit(qaoaCircuit(ising, gammas, betas), scale);
-    if (shots === undefined && backend.probabilities !== undefined) return backend.probabilities(circuit);
-    return backend.sample(circuit, shots ?? settings.shots, settings.seed + evaluations);
-  };
   const energy = async (gammas: readonly number[], betas: readonly number[], scale = 1): Promise<number> => {
     evaluations++;
-    return expectation(await measure(gammas, betas, scale), costOf);
+    if (fastPath && scale === 1) return qaoaState(diagonal, qubo.size, gammas, betas).expectation(diagonal);
+    const circuit = foldCircuit(qaoaCircuit(ising, gammas, betas), scale);
+    if (backend.probabilities !== undefined) return expectation(await backend.probabilities(circuit), costOf);
+    return expectation(await backend.sample(circuit, settings.shots, settings.seed + evaluations), costOf);
   };
 
   const { gammas, betas, value } = await optimiseAngles(qubo, settings, energy);
@@ -100,7 +93,9 @@ export async function runQaoa(qubo: Qubo, options: QaoaOptions = {}): Promise<Qa
     zne = { raw: values[0]!, mitigated: extrapolateToZero(ZNE_SCALES, values, settings.zne), scales: [...ZNE_SCALES], values, extrapolation: settings.zne };
   }
 
-  const counts = (await measure(gammas, betas, 1, settings.shots)) as ReadonlyMap<number, number>;
+  const counts = fastPath
+    ? sampleCounts(qaoaState(diagonal, qubo.size, gammas, betas).probabilities(), settings.shots, seededRandom(settings.seed))
+    : await backend.sample(qaoaCircuit(ising, gammas, betas), settings.shots, settings.seed + evaluations);
   const bestIndex = [...counts.keys()].reduce((best, index) => (costOf(index) < costOf(best) || (costOf(index) === costOf(best) && index < best) ? index : best));
   const bestBits = indexToBits(bestIndex, qubo.size);
   const result: QaoaResult = {
@@ -113,8 +108,8 @@ export async function runQaoa(qubo: Qubo, options: QaoaOptions = {}): Promise<Qa
     best: { bits: bestBits, cost: quboCost(qubo, bestBits) },
     evaluations,
   };
-  if (qubo.size > MAX_BRUTE_FORCE_SIZE) return result;
-  const { min, max } = costRange(qubo);
+  if (diagonal === undefined) return result;
+  const { min, max } = costRange(qubo, diagonal);
   const exactBits = indexToBits(min.index, qubo.size);
   const approximationRatio = max.cost === min.cost ? 1 : (max.cost - value) / (max.cost - min.cost);
   return { ...result, exact: { bits: exactBits, cost: quboCost(qubo, exactBits) }, approximationRatio };

@@ -123,15 +123,20 @@ export function costDiagonal(qubo: Qubo): Float64Array {
   return diagonal;
 }
 
-/** The lowest and highest cost, each with its lowest basis-state index (ties go to the smaller index). */
-export function costRange(qubo: Qubo): { min: { index: number; cost: number }; max: { index: number; cost: number } } {
+/**
+ * The lowest and highest cost, each with its lowest basis-state index (ties
+ * go to the smaller index), read from `diagonal` when the caller has it.
+ */
+export function costRange(qubo: Qubo, diagonal?: Float64Array): { min: { index: number; cost: number }; max: { index: number; cost: number } } {
   checkBruteForceSize(qubo);
   const min = { index: 0, cost: Infinity };
   const max = { index: 0, cost: -Infinity };
-  forEachCost(qubo, (index, cost) => {
+  const visit = (index: number, cost: number): void => {
     if (cost < min.cost || (cost === min.cost && index < min.index)) Object.assign(min, { index, cost });
     if (cost > max.cost || (cost === max.cost && index < max.index)) Object.assign(max, { index, cost });
-  });
+  };
+  if (diagonal === undefined) forEachCost(qubo, visit);
+  else diagonal.forEach((cost, index) => visit(index, cost));
   return { min, max };
 }
 

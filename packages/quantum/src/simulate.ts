@@ -67,19 +67,23 @@ export class DensityMatrix {
     const keep = 1 - lambda / 2;
     const move = lambda / 2;
     const shrink = 1 - lambda;
-    for (let i = 0; i < re.length; i++) {
-      if ((i & rowBit) !== 0 || (i & columnBit) !== 0) continue;
-      const i11 = i | rowBit | columnBit;
-      const r00 = re[i]!;
-      const m00 = im[i]!;
-      re[i] = keep * r00 + move * re[i11]!;
-      im[i] = keep * m00 + move * im[i11]!;
-      re[i11] = keep * re[i11]! + move * r00;
-      im[i11] = keep * im[i11]! + move * m00;
-      re[i | rowBit]! *= shrink;
-      im[i | rowBit]! *= shrink;
-      re[i | columnBit]! *= shrink;
-      im[i | columnBit]! *= shrink;
+    // Visit each 2x2 block once, from its 00 entry: indices with both bits clear.
+    for (let high = 0; high < re.length; high += columnBit << 1) {
+      for (let middle = high; middle < high + columnBit; middle += rowBit << 1) {
+        for (let i = middle; i < middle + rowBit; i++) {
+          const i11 = i | rowBit | columnBit;
+          const r00 = re[i]!;
+          const m00 = im[i]!;
+          re[i] = keep * r00 + move * re[i11]!;
+          im[i] = keep * m00 + move * im[i11]!;
+          re[i11] = keep * re[i11]! + move * r00;
+          im[i11] = keep * im[i11]! + move * m00;
+          re[i | rowBit]! *= shrink;
+          im[i | rowBit]! *= shrink;
+          re[i | columnBit]! *= shrink;
+          im[i | columnBit]! *= shrink;
+        }
+      }
     }
   }
 

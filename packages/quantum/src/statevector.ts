@@ -4,6 +4,9 @@
  * and no closure per amplitude). Amplitude index bit k is qubit k. Gates act
  * in place; single-qubit gates walk the state in pairs (i, i + 2^k).
  */
+/** 2^12 amplitudes, 64 KiB of doubles: a chunk that stays in a core's cache while several gates pass over it. */
+const CACHE_BLOCK_QUBITS = 12;
+
 export class StateVector {
   readonly qubits: number;
   readonly re: Float64Array;
@@ -20,13 +23,13 @@ export class StateVector {
   /**
    * The general single-qubit gate [[a, b], [c, d]] (complex entries as
    * real/imaginary pairs) on qubit k: (x0, x1) -> (a x0 + b x1, c x0 + d x1).
+   * Only amplitudes from..to-1 when given (a range aligned to 2^(k+1)).
    */
-  applyMatrix(k: number, ar: number, ai: number, br: number, bi: number, cr: number, ci: number, dr: number, di: number): void {
+  applyMatrix(k: number, ar: number, ai: number, br: number, bi: number, cr: number, ci: number, dr: number, di: number, from = 0, to = this.re.length): void {
     const re = this.re;
     const im = this.im;
     const stride = 1 << k;
-    const size = re.length;
-    for (let block = 0; block < size; block += stride << 1) {
+    for (let block = from; block < to; block += stride << 1) {
       const end = block + stride;
       for (let i = block; i < end; i++) {
         const j = i + stride;
@@ -48,19 +51,11 @@ export class StateVector {
   }
 
   x(k: number): void {
-    const re = this.re;
-    const im = this.im;
+    const { re, im } = this;
+    const size = re.length;
     const stride = 1 << k;
-    for (let block = 0; block < re.length; block += stride << 1) {
-      for (let i = block; i < block + stride; i++) {
-        const j = i + stride;
-        const r = re[i]!;
-        const m = im[i]!;
-        re[i] = re[j]!;
-        im[i] = im[j]!;
-        re[j] = r;
-        im[j] = m;
-      }
+    for (let block = 0; block < size; block += stride << 1) {
+      for (let i = block; i < block + stride; i++) swap(re, im, i, i + stride);
     }
   }
 
@@ -69,6 +64,47 @@ export class StateVector {
     const c = Math.cos(theta / 2);
     const s = Math.sin(theta / 2);
     this.applyMatrix(k, c, 0, 0, -s, 0, -s, c, 0);
+  }
+
+  /**
+   * RX(theta) on every qubit: the QAOA mixer. The low qubits go chunk by
+   * chunk, each chunk staying in cache for all of them, so they cost one pass
+   * over memory instead of one each; the high qubits take a pass each.
+   */
+  rxAll(theta: number): void {
+    const c = Math.cos(theta / 2);
+    const s = Math.sin(theta / 2);
+    const size = this.re.length;
+    const low = Math.min(this.qubits, CACHE_BLOCK_QUBITS);
+    const chunk = 2 ** low;
+    for (let from = 0; from < size; from += chunk) {
+      for (let k = 0; k < low; k++) this.applyMatrix(k, c, 0, 0, -s, 0, -s, c, 0, from, from + chunk);
+    }
+    for (let k = low; k < this.qubits; k++) this.applyMatrix(k, c, 0, 0, -s, 0, -s, c, 0);
+  }
+
+  /** Multiplies amplitude x by e^{-i angle diagonal[x]}: e^{-i angle D} for a diagonal D in one pass. */
+  applyDiagonalPhase(diagonal: Float64Array, angle: number): void {
+    const re = this.re;
+    const im = this.im;
+    for (let x = 0; x < re.length; x++) {
+      const phase = -angle * diagonal[x]!;
+      const c = Math.cos(phase);
+      const s = Math.sin(phase);
+      const r = re[x]!;
+      const m = im[x]!;
+      re[x] = c * r - s * m;
+      im[x] = c * m + s * r;
+    }
+  }
+
+  /** sum_x |psi_x|^2 diagonal[x]: the expectation of a diagonal observable, without allocating the probabilities. */
+  expectation(diagonal: Float64Array): number {
+    const re = this.re;
+    const im = this.im;
+    let sum = 0;
+    for (let x = 0; x < re.length; x++) sum += (re[x]! * re[x]! + im[x]! * im[x]!) * diagonal[x]!;
+    return sum;
   }
 
   /** RY(theta) = exp(-i theta Y / 2) = [[cos, -sin], [sin, cos]] of theta / 2. */
@@ -119,21 +155,13 @@ export class StateVector {
   }
 
   cnot(control: number, target: number): void {
-    const re = this.re;
-    const im = this.im;
+    const { re, im } = this;
+    const size = re.length;
     const controlMask = 1 << control;
     const targetMask = 1 << target;
-    for (let i = 0; i < re.length; i++) {
+    for (let i = 0; i < size; i++) {
       // Visit each swapped pair once: from its member with the target bit clear.
-      if ((i & controlMask) !== 0 && (i & targetMask) === 0) {
-        const j = i | targetMask;
-        const r = re[i]!;
-        const m = im[i]!;
-        re[i] = re[j]!;
-        im[i] = im[j]!;
-        re[j] = r;
-        im[j] = m;
-      }
+      if ((i & controlMask) !== 0 && (i & targetMask) === 0) swap(re, im, i, i | targetMask);
     }
   }
 
@@ -143,4 +171,14 @@ export class StateVector {
     for (let i = 0; i < result.length; i++) result[i] = this.re[i]! * this.re[i]! + this.im[i]! * this.im[i]!;
     return result;
   }
+}
+
+/** Exchanges amplitudes i and j: small enough for the compiler to inline into the gate loops. */
+function swap(re: Float64Array, im: Float64Array, i: number, j: number): void {
+  const r = re[i]!;
+  const m = im[i]!;
+  re[i] = re[j]!;
+  im[i] = im[j]!;
+  re[j] = r;
+  im[j] = m;
 }

@@ -2,7 +2,7 @@ import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import type { Backend } from "../src/index.js";
 import { backendById, bruteForce, qaoaCircuit, quboToIsing, runQaoa } from "../src/index.js";
-import { qaoaProbabilities } from "../src/qaoa-circuit.js";
+import { qaoaState } from "../src/qaoa-circuit.js";
 import { costDiagonal } from "../src/qubo.js";
 import { runStateVector } from "../src/simulate.js";
 import { arbitraryGraph, arbitraryQubo, expectQuantumError, maxCutQubo } from "./helpers.js";
@@ -45,7 +45,9 @@ function wangExpectation(size: number, edges: readonly Edge[], gamma: number, be
 /** The simulator's <cut> in Farhi's convention: the exact path on the cut diagonal. */
 function simulatedCut(size: number, edges: readonly Edge[], gamma: number, beta: number): number {
   const cut = costDiagonal(maxCutQubo(size, edges)).map((cost) => -cost);
-  return qaoaProbabilities(cut, size, [gamma], [beta]).reduce((sum, p, x) => sum + p * cut[x]!, 0);
+  return qaoaState(cut, size, [gamma], [beta])
+    .probabilities()
+    .reduce((sum, p, x) => sum + p * cut[x]!, 0);
 }
 
 /**
@@ -129,7 +131,7 @@ describe("runQaoa", () => {
       fc.property(arbitraryQubo(5), fc.array(fc.tuple(angle, angle), { minLength: 1, maxLength: 3 }), (qubo, layers) => {
         const gammas = layers.map(([gamma]) => gamma);
         const betas = layers.map(([, beta]) => beta);
-        const fast = qaoaProbabilities(costDiagonal(qubo), qubo.size, gammas, betas);
+        const fast = qaoaState(costDiagonal(qubo), qubo.size, gammas, betas).probabilities();
         const gates = runStateVector(qaoaCircuit(quboToIsing(qubo), gammas, betas)).probabilities();
         fast.forEach((p, x) => expect(p).toBeCloseTo(gates[x]!, 12));
       }),

@@ -148,6 +148,37 @@ describe("state-vector gates", () => {
   });
 });
 
+describe("the QAOA fast path's state-vector kernels", () => {
+  it("RX on every qubit, cache-blocked, equals RX qubit by qubit beyond the block size", () => {
+    const qubits = 14;
+    const blocked = new StateVector(qubits);
+    const plain = new StateVector(qubits);
+    for (const state of [blocked, plain]) for (let q = 0; q < qubits; q++) state.ry(q, 0.3 + 0.1 * q);
+    blocked.rxAll(0.77);
+    for (let q = 0; q < qubits; q++) plain.rx(q, 0.77);
+    blocked.re.forEach((value, i) => {
+      expect(value).toBeCloseTo(plain.re[i]!, 14);
+      expect(blocked.im[i]).toBeCloseTo(plain.im[i]!, 14);
+    });
+  });
+
+  it("the expectation of a diagonal observable equals the sum over the probabilities", () => {
+    const state = runStateVector({
+      qubits: 3,
+      gates: [
+        { kind: "h", qubit: 0 },
+        { kind: "ry", qubit: 2, angle: 1 },
+      ],
+    });
+    const diagonal = Float64Array.from([1, 2, 3, 4, 5, 6, 7, 8]);
+    const probabilities = state.probabilities();
+    expect(state.expectation(diagonal)).toBeCloseTo(
+      probabilities.reduce((sum, p, x) => sum + p * diagonal[x]!, 0),
+      14,
+    );
+  });
+});
+
 describe("density matrix with depolarizing noise", () => {
   it("without noise is |psi><psi| of the state vector", () => {
     fc.assert(
