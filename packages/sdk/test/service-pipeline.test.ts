@@ -13,7 +13,11 @@ describe("createPipeline's sources", () => {
       { ...DEFAULT_CONFIG, carbon: { forecast_file: "forecast.json" } },
     ] as ServiceConfig[]) {
       expect(() => createPipeline({ ...base, config, authority })).toThrow(
-        expect.objectContaining({ name: "TemporalTypeError", code: "INVALID_ARGUMENT", message: expect.stringMatching(/is not a static value: give the pipeline a (quality|carbon) reader/) }),
+        expect.objectContaining({
+          name: "TemporalTypeError",
+          code: "INVALID_ARGUMENT",
+          message: expect.stringMatching(/is not a static value: give the pipeline a (quality|carbon) reader/),
+        }),
       );
     }
   });
