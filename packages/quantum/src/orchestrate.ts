@@ -103,7 +103,7 @@ export async function orchestrate(options: OrchestrateOptions): Promise<Orchestr
 
   if (!allow(ctx, QUANTUM_WINDOW)) return delay(ctx, "PHASE_SUBOPTIMAL", nextOpen(ctx, QUANTUM_WINDOW));
   if (options.carbonAware === true) {
-    const gate = carbonGate(options.carbon!, ctx.unix_ms, options.nHS);
+    const gate = carbonGate(options.carbon!, ctx, options.nHS);
     if (gate !== undefined) return { ...delay(ctx, "CARBON_SUBOPTIMAL", gate.start), carbon: gate.carbon };
   }
 
@@ -165,14 +165,18 @@ function delay(ctx: PhaseContext, reason: DelayVerdict["reason"], startMs: numbe
   };
 }
 
-/** The cleanest slot's start and the intensities, when the coming hour is CARBON_DELAY_RATIO times dirtier than it. */
-function carbonGate(series: CarbonSeries, nowMs: number, nHS: number): { start: number; carbon: NonNullable<DelayVerdict["carbon"]> } | undefined {
-  const averages = Array.from({ length: nHS }, (_, s) => averageIntensity(series, nowMs + s * SLOT_MS, nowMs + (s + 1) * SLOT_MS));
-  const current = averages[0]!;
+/**
+ * The cleanest slot's start and the intensities, when the coming hour is CARBON_DELAY_RATIO times dirtier than
+ * it. Only slots starting inside the phase window count: waiting for one outside would end in PHASE_SUBOPTIMAL.
+ */
+function carbonGate(series: CarbonSeries, ctx: PhaseContext, nHS: number): { start: number; carbon: NonNullable<DelayVerdict["carbon"]> } | undefined {
+  const starts = Array.from({ length: nHS }, (_, s) => ctx.unix_ms + s * SLOT_MS).filter((start) => allow(contextAt(start, { zone: ctx.swt_zone }), QUANTUM_WINDOW));
+  const averages = starts.map((start) => averageIntensity(series, start, start + SLOT_MS));
+  const current = averages[0]!; // slot 0 starts now, inside the window
   const best = Math.min(...averages);
   if (!(current > CARBON_DELAY_RATIO * best)) return undefined;
   const ratio = best === 0 ? Number.MAX_VALUE : current / best;
-  return { start: nowMs + averages.indexOf(best) * SLOT_MS, carbon: { current, best, ratio } };
+  return { start: starts[averages.indexOf(best)]!, carbon: { current, best, ratio } };
 }
 
 /** Checks what `orchestrate` reads itself (the scheduling and QAOA options are checked where they are used); returns the purpose. */

@@ -74,6 +74,12 @@ describe("orchestrate: the carbon gate", () => {
     });
   });
 
+  it("waits only for slots that start inside the phase window", async () => {
+    const at = Date.UTC(2026, 0, 1, 17, 0); // 255 deg: slots start at 255, 270 and 285 deg, the last outside [200, 280]
+    const verdict = await orchestrate({ ...SMALL, nHS: 3, authority: createMemoryAuthority(), clock: () => at, carbonAware: true, carbon: forecast([500, 450, 50], at) });
+    expect(verdict.verdict).toBe("ALLOW");
+  });
+
   it("runs when no slot is 1.5x cleaner, weighing each slot's intensity", async () => {
     const { verdict } = await allowed({ nTasks: 1, nHS: 3, carbonAware: true, carbon: forecast([300, 210, 250], INSIDE) });
     expect(verdict.result.carbon_aware).toBe(true);

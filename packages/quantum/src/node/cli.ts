@@ -49,7 +49,8 @@ What it does:
   backend; then anchors the result as a TSAE (scope quantum.<purpose>.v1) in
   the clockchain of the home. It runs only while the zone-local phase is in
   [200, 280] degrees; with --carbon-aware, only when the coming hour is not
-  more than 1.5x dirtier than the cleanest slot of the horizon. Otherwise the
+  more than 1.5x dirtier than the cleanest slot of the horizon that starts
+  inside the window. Otherwise the
   verdict is DELAY with the reason and the recommended start.
   The model, the options and the limits: docs/quantum.md.
 
