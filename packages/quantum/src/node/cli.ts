@@ -50,8 +50,8 @@ What it does:
   the clockchain of the home. It runs only while the zone-local phase is in
   [200, 280] degrees; with --carbon-aware, only when the coming hour is not
   more than 1.5x dirtier than the cleanest slot of the horizon that starts
-  inside the window. Otherwise the
-  verdict is DELAY with the reason and the recommended start.
+  inside the window. Otherwise the verdict is DELAY with the reason and the
+  recommended start.
   The model, the options and the limits: docs/quantum.md.
 
 Exit status: 0 ALLOW (the result is anchored), 3 DELAY, 2 for usage errors
