@@ -7,6 +7,7 @@ import { qaoaCircuit, qaoaState } from "./qaoa-circuit.js";
 import type { Qubo } from "./qubo.js";
 import { costDiagonal, costRange, indexToBits, MAX_BRUTE_FORCE_SIZE, quboCost, quboToIsing, validateQubo } from "./qubo.js";
 import { seededRandom } from "./rng.js";
+import { StateVector } from "./statevector.js";
 import { DEFAULT_SHOTS, sampleCounts } from "./sampling.js";
 import type { Extrapolation } from "./zne.js";
 import { extrapolateToZero, ZNE_SCALES } from "./zne.js";
@@ -76,16 +77,20 @@ export async function runQaoa(qubo: Qubo, options: QaoaOptions = {}): Promise<Qa
   const costOf = (index: number): number => (diagonal === undefined ? quboCost(qubo, indexToBits(index, qubo.size)) : diagonal[index]!);
   const fastPath = backend instanceof StatevectorBackend && diagonal !== undefined;
   let evaluations = 0;
+  let scratch: StateVector | undefined;
 
   const energy = async (gammas: readonly number[], betas: readonly number[], scale = 1): Promise<number> => {
     evaluations++;
-    if (fastPath && scale === 1) return qaoaState(diagonal, qubo.size, gammas, betas).expectation(diagonal);
+    if (fastPath && scale === 1) return qaoaState(diagonal, qubo.size, gammas, betas, (scratch ??= new StateVector(qubo.size))).expectation(diagonal);
     const circuit = foldCircuit(qaoaCircuit(ising, gammas, betas), scale);
     if (backend.probabilities !== undefined) return expectation(await backend.probabilities(circuit), costOf);
     return expectation(await backend.sample(circuit, settings.shots, settings.seed + evaluations), costOf);
   };
 
-  const { gammas, betas, value } = await optimiseAngles(qubo, settings, energy);
+  const optimum = await optimiseAngles(qubo, settings, energy);
+  const { gammas, betas } = optimum;
+  // From shots, the optimiser's lowest value is biased low (the luckiest of many noisy estimates): measure again.
+  const value = backend.probabilities === undefined ? await energy(gammas, betas) : optimum.value;
   let zne: QaoaResult["zne"];
   if (settings.zne !== undefined) {
     const values: number[] = [];
