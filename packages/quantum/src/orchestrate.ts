@@ -21,6 +21,7 @@ import {
   type ZoneInput,
 } from "@temporal/agent-sdk";
 import { QuantumError } from "./errors.js";
+import { resolveBackend, type Backend } from "./backends.js";
 import { runQaoa, type QaoaOptions, type QaoaResult } from "./qaoa.js";
 import { averageIntensity, decodeSchedule, schedulingQubo, SLOT_MS, type Schedule, type SchedulingProblem, type Slot } from "./scheduling.js";
 
@@ -38,8 +39,8 @@ export interface OrchestrateOptions extends Pick<QaoaOptions, "depth" | "noise" 
   readonly nTasks: number;
   /** Horizon slots: the next nHS one-hour (15-degree) slots from now. */
   readonly nHS: number;
-  /** Backend id (see KNOWN_BACKENDS); default "statevector". */
-  readonly backend?: string;
+  /** A backend id (see KNOWN_BACKENDS) or a `Backend` such as remote hardware; default "statevector". Its id goes into the anchored result. */
+  readonly backend?: string | Backend;
   readonly zne?: boolean;
   readonly carbonAware?: boolean;
   /** Forecast for carbon-aware runs (parse one with the SDK's `parseCarbonForecast`); required with `carbonAware`. */
@@ -98,16 +99,11 @@ const PURPOSE = /^[a-z0-9_][a-z0-9_-]*$/;
 /** Gate, run and anchor; see docs/quantum.md. Bad options throw `QuantumError` before anything runs. */
 export async function orchestrate(options: OrchestrateOptions): Promise<OrchestrateVerdict> {
   const purpose = checkOrchestrateOptions(options);
+  const backend = resolveBackend(options.backend ?? "statevector", options.noise);
   const authority = options.authority ?? defaultSdk();
   const ctx = options.clock === undefined ? await authority.now({ zone: options.zone }) : contextAt(options.clock(), { zone: options.zone });
-
-  if (!allow(ctx, QUANTUM_WINDOW)) return delay(ctx, "PHASE_SUBOPTIMAL", nextOpen(ctx, QUANTUM_WINDOW));
-  if (options.carbonAware === true) {
-    const gate = carbonGate(options.carbon!, ctx, options.nHS);
-    if (gate !== undefined) return { ...delay(ctx, "CARBON_SUBOPTIMAL", gate.start), carbon: gate.carbon };
-  }
-
-  const problem: SchedulingProblem = {
+  // Encoded before the gates, so that bad options are refused at any hour, not only inside the window.
+  const encoded = schedulingQubo({
     nTasks: options.nTasks,
     nHS: options.nHS,
     startMs: ctx.unix_ms,
@@ -115,11 +111,20 @@ export async function orchestrate(options: OrchestrateOptions): Promise<Orchestr
     conflicts: options.conflicts,
     preferences: options.preferences,
     carbon: options.carbonAware === true ? options.carbon : undefined,
-  };
-  const encoded = schedulingQubo(problem);
+  });
+  if (encoded.qubo.size > backend.maxQubits) {
+    throw new QuantumError("TOO_LARGE", `nTasks x nHS = ${encoded.qubo.size} qubits, but backend "${backend.id}" runs at most ${backend.maxQubits}: use fewer tasks or slots`);
+  }
+
+  if (!allow(ctx, QUANTUM_WINDOW)) return delay(ctx, "PHASE_SUBOPTIMAL", nextOpen(ctx, QUANTUM_WINDOW));
+  if (options.carbonAware === true) {
+    const gate = carbonGate(options.carbon!, ctx, options.nHS);
+    if (gate !== undefined) return { ...delay(ctx, "CARBON_SUBOPTIMAL", gate.start), carbon: gate.carbon };
+  }
+
   const qaoa = await runQaoa(encoded.qubo, {
     depth: options.depth,
-    backend: options.backend,
+    backend,
     noise: options.noise,
     shots: options.shots,
     seed: options.seed,
@@ -186,7 +191,6 @@ function checkOrchestrateOptions(options: OrchestrateOptions): string {
     const value = options[name];
     if (value !== undefined && typeof value !== "boolean") throw new QuantumError("INVALID_OPTION", `${name} must be a boolean, got ${String(value)}`);
   }
-  if (options.backend !== undefined && typeof options.backend !== "string") throw new QuantumError("INVALID_OPTION", `backend must be a backend id string, got ${typeof options.backend}`);
   if (options.carbonAware === true && !Array.isArray(options.carbon)) {
     throw new QuantumError("INVALID_OPTION", "carbonAware needs a forecast: pass carbon (the SDK's parseCarbonForecast of a Carbon Aware SDK forecast)");
   }

@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { createMemoryAuthority, parseCarbonForecast, type Authority, type PublicKeyJwk } from "@temporal/agent-sdk";
-import { orchestrate, quantumResultHash, verifyQuantumResult, QuantumError, SLOT_MS, type AllowVerdict, type OrchestrateOptions } from "../src/index.js";
+import { backendById, orchestrate, quantumResultHash, verifyQuantumResult, QuantumError, SLOT_MS, type AllowVerdict, type Backend, type OrchestrateOptions } from "../src/index.js";
 
 const HOUR = 3_600_000;
 const INSIDE = Date.UTC(2026, 0, 1, 14, 0); // phase 210 deg at Z0: inside [200, 280]
@@ -125,6 +125,17 @@ describe("orchestrate: anchoring", () => {
   });
 });
 
+describe("orchestrate: backends", () => {
+  it("runs on a Backend given as an object (remote hardware: sample() only), whose id is anchored with the result", async () => {
+    const simulator = backendById("statevector");
+    const remote: Backend = { id: "acme-qpu-7", maxQubits: 8, sample: (circuit, shots, seed) => simulator.sample(circuit, shots, seed) };
+    const { verdict, authority } = await allowed({ backend: remote, shots: 256 });
+    expect(verdict.result.qaoa.backend).toBe("acme-qpu-7");
+    expect(verdict.result.schedule.conflicts).toEqual([]);
+    expect((await verifyQuantumResult(verdict.result, verdict.receipt, verdict.proof, await keyOf(authority))).valid).toBe(true);
+  });
+});
+
 describe("orchestrate: options", () => {
   it("refuses bad options with a coded QuantumError before anything runs", async () => {
     const authority = createMemoryAuthority();
@@ -135,15 +146,20 @@ describe("orchestrate: options", () => {
       [{ backend: "ibm-eagle" }, "UNKNOWN_BACKEND", /statevector, statevector-noisy/],
       [{ nTasks: 0 }, "INVALID_OPTION", /nTasks/],
       [{ nTasks: 6, nHS: 5 }, "TOO_LARGE", /30 qubits/],
+      [{ nTasks: 4, nHS: 3, backend: "statevector-noisy" }, "TOO_LARGE", /12 qubits, but backend "statevector-noisy" runs at most 10/],
+      [{ backend: "statevector-noisy", noise: 2 }, "INVALID_OPTION", /noise/],
     ];
-    for (const [change, code, message] of cases) {
-      const error = await orchestrate({ ...SMALL, authority, clock: () => INSIDE, ...change }).then(
-        () => undefined,
-        (e: unknown) => e,
-      );
-      expect(error, JSON.stringify(change)).toBeInstanceOf(QuantumError);
-      expect((error as QuantumError).code).toBe(code);
-      expect((error as QuantumError).message).toMatch(message);
+    // refused at any hour: inside the window and outside it
+    for (const at of [INSIDE, BEFORE]) {
+      for (const [change, code, message] of cases) {
+        const error = await orchestrate({ ...SMALL, authority, clock: () => at, ...change }).then(
+          () => undefined,
+          (e: unknown) => e,
+        );
+        expect(error, `${JSON.stringify(change)} at ${at}`).toBeInstanceOf(QuantumError);
+        expect((error as QuantumError).code).toBe(code);
+        expect((error as QuantumError).message).toMatch(message);
+      }
     }
     expect((await authority.status()).anchors).toBe(0);
   });
