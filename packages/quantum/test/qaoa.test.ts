@@ -164,6 +164,7 @@ describe("runQaoa", () => {
     await expectQuantumError(() => runQaoa(qubo, { maxEvaluations: 3 }), "INVALID_OPTION", /maxEvaluations must be an integer of at least 10/);
     await expectQuantumError(() => runQaoa(qubo, { backend: "ibm-eagle" }), "UNKNOWN_BACKEND", /Unknown quantum backend "ibm-eagle"; known backends: statevector, statevector-noisy/);
     await expectQuantumError(() => runQaoa(qubo, { backend: "statevector-noisy", noise: 2 }), "INVALID_OPTION", /noise is a depolarizing strength in \[0, 1\], got 2/);
+    await expectQuantumError(() => runQaoa(qubo, { noise: 0.05 }), "INVALID_OPTION", /backend "statevector" does not take it/);
     await expectQuantumError(() => runQaoa(qubo, { zne: { extrapolation: "cubic" as "linear" } }), "INVALID_OPTION", /zne\.extrapolation must be "richardson" or "linear"/);
     const wide = maxCutQubo(11, [[0, 10]]);
     await expectQuantumError(() => runQaoa(wide, { backend: "statevector-noisy" }), "TOO_LARGE", /runs at most 10 qubits; this QUBO has 11/);
