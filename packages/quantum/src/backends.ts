@@ -79,10 +79,11 @@ export class NoisyStatevectorBackend extends Simulator {
   }
 }
 
-/** A built-in backend by id; QuantumError UNKNOWN_BACKEND lists the known ids. `noise` applies to "statevector-noisy" only. */
+/** A built-in backend by id; QuantumError UNKNOWN_BACKEND lists the known ids. `noise` applies to "statevector-noisy" only (INVALID_OPTION elsewhere). */
 export function backendById(id: string, options: { noise?: number } = {}): Backend {
   switch (id) {
     case "statevector":
+      if (options.noise !== undefined) throw noiseMisplaced(id);
       return new StatevectorBackend();
     case "statevector-noisy":
       return new NoisyStatevectorBackend(options.noise ?? DEFAULT_NOISE);
@@ -97,7 +98,16 @@ export function resolveBackend(backend: string | Backend, noise: number | undefi
   if (typeof backend?.id !== "string" || typeof backend.sample !== "function" || !Number.isInteger(backend.maxQubits)) {
     throw new QuantumError("INVALID_OPTION", `backend must be one of ${KNOWN_BACKENDS.join(", ")} or an object with id, maxQubits and sample()`);
   }
+  if (noise !== undefined) throw noiseMisplaced(backend.id);
   return backend;
+}
+
+/** A noise strength for a backend without the model is a mistake worth saying, not a setting to drop. */
+function noiseMisplaced(id: string): QuantumError {
+  return new QuantumError(
+    "INVALID_OPTION",
+    `noise sets the depolarizing strength of "statevector-noisy" only; backend "${id}" does not take it (choose backend "statevector-noisy" or drop noise)`,
+  );
 }
 
 function checkNoise(noise: number): void {

@@ -25,7 +25,7 @@ export interface QaoaOptions {
   readonly seed?: number;
   /** Zero-noise extrapolation of the energy at the chosen angles; true means Richardson. */
   readonly zne?: boolean | { readonly extrapolation: Extrapolation };
-  /** The optimiser's budget of energy evaluations (at least MIN_EVALUATIONS); default 100 + 100 per layer. */
+  /** The optimiser's budget of energy evaluations (at least MIN_EVALUATIONS per layer); default 100 + 100 per layer. */
   readonly maxEvaluations?: number;
 }
 
@@ -180,8 +180,13 @@ function readOptions(options: QaoaOptions): Settings {
   const seed = options.seed ?? 0;
   if (!Number.isSafeInteger(seed)) throw new QuantumError("INVALID_OPTION", `seed must be an integer, got ${String(seed)}`);
   const budget = options.maxEvaluations ?? 100 + 100 * depth;
-  if (!Number.isInteger(budget) || budget < MIN_EVALUATIONS)
-    throw new QuantumError("INVALID_OPTION", `maxEvaluations must be an integer of at least ${MIN_EVALUATIONS}, got ${String(budget)}`);
+  // Every layer's Nelder-Mead needs room for its simplex (2p + 1 points) and some steps.
+  if (!Number.isInteger(budget) || budget < MIN_EVALUATIONS * depth) {
+    throw new QuantumError(
+      "INVALID_OPTION",
+      `maxEvaluations must be an integer of at least ${MIN_EVALUATIONS} per layer (${MIN_EVALUATIONS * depth} at depth ${depth}), got ${String(budget)}`,
+    );
+  }
   const zne = options.zne === true ? "richardson" : options.zne === false || options.zne === undefined ? undefined : options.zne.extrapolation;
   if (zne !== undefined && zne !== "richardson" && zne !== "linear") throw new QuantumError("INVALID_OPTION", `zne.extrapolation must be "richardson" or "linear", got ${String(zne)}`);
   return { depth, shots, seed, zne, budget };

@@ -22,7 +22,7 @@ export interface QuboTerm {
 export interface Ising {
   readonly size: number;
   readonly fields: readonly number[];
-  /** Merged by pair, i < j, in first-appearance order; pairs whose weights cancel are kept (coupling 0) only if given so. */
+  /** Merged by pair (i < j), in first-appearance order; a pair whose weights cancel stays, with coupling 0. */
   readonly couplings: readonly IsingTerm[];
   readonly offset: number;
 }

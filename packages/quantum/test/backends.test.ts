@@ -30,6 +30,7 @@ describe("backends", () => {
     await expectQuantumError(() => exact.probabilities!({ qubits: 2, gates: [{ kind: "rzz", qubits: [1, 1], angle: 1 }] }), "INVALID_CIRCUIT", /needs two different qubits/);
     await expectQuantumError(() => exact.probabilities!({ qubits: 1, gates: [{ kind: "rx", qubit: 0, angle: Infinity }] }), "INVALID_CIRCUIT", /angle Infinity; it must be finite/);
     await expectQuantumError(() => exact.sample({ qubits: 1, gates: [] }, 0, 1), "INVALID_OPTION", /shots must be a positive integer/);
+    await expectQuantumError(() => backendById("statevector", { noise: 0.1 }), "INVALID_OPTION", /noise sets the depolarizing strength of "statevector-noisy" only; backend "statevector"/);
     await expectQuantumError(
       () => backendById("statevector-noisy").probabilities!({ qubits: 11, gates: [] }),
       "TOO_LARGE",
