@@ -1,6 +1,7 @@
 import type { Circuit } from "./circuit.js";
 import { validateCircuit } from "./circuit.js";
 import { QuantumError } from "./errors.js";
+import { checkNoise, checkShots } from "./options.js";
 import { seededRandom } from "./rng.js";
 import { sampleCounts } from "./sampling.js";
 import { runDensityMatrix, runStateVector } from "./simulate.js";
@@ -108,12 +109,4 @@ function noiseMisplaced(id: string): QuantumError {
     "INVALID_OPTION",
     `noise sets the depolarizing strength of "statevector-noisy" only; backend "${id}" does not take it (choose backend "statevector-noisy" or drop noise)`,
   );
-}
-
-function checkNoise(noise: number): void {
-  if (!Number.isFinite(noise) || noise < 0 || noise > 1) throw new QuantumError("INVALID_OPTION", `noise is a depolarizing strength in [0, 1], got ${String(noise)}`);
-}
-
-export function checkShots(shots: number): void {
-  if (!Number.isInteger(shots) || shots < 1) throw new QuantumError("INVALID_OPTION", `shots must be a positive integer, got ${String(shots)}`);
 }

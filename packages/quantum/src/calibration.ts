@@ -1,6 +1,7 @@
 import type { Backend } from "./backends.js";
-import { checkShots, resolveBackend } from "./backends.js";
+import { resolveBackend } from "./backends.js";
 import type { Gate } from "./circuit.js";
+import { checkSeed, checkShots } from "./options.js";
 import { DEFAULT_SHOTS } from "./sampling.js";
 
 /**
@@ -34,6 +35,7 @@ export async function hsBlochQuality(backend: Backend | string, options: { shots
   const target = resolveBackend(backend, options.noise);
   if (options.shots !== undefined) checkShots(options.shots);
   const seed = options.seed ?? 0;
+  checkSeed(seed);
   let run = 0;
   const expectZ = async (gates: Gate[]): Promise<number> => {
     const circuit = { qubits: 1, gates };

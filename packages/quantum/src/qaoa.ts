@@ -1,8 +1,9 @@
 import type { Backend } from "./backends.js";
-import { checkShots, resolveBackend, StatevectorBackend } from "./backends.js";
+import { resolveBackend, StatevectorBackend } from "./backends.js";
 import { foldCircuit } from "./circuit.js";
 import { QuantumError } from "./errors.js";
 import { nelderMead } from "./nelder-mead.js";
+import { checkSeed, checkShots } from "./options.js";
 import { qaoaCircuit, qaoaState } from "./qaoa-circuit.js";
 import type { Qubo } from "./qubo.js";
 import { costDiagonal, costRange, indexToBits, MAX_BRUTE_FORCE_SIZE, quboCost, quboToIsing, validateQubo } from "./qubo.js";
@@ -178,7 +179,7 @@ function readOptions(options: QaoaOptions): Settings {
   const shots = options.shots ?? DEFAULT_SHOTS;
   checkShots(shots);
   const seed = options.seed ?? 0;
-  if (!Number.isSafeInteger(seed)) throw new QuantumError("INVALID_OPTION", `seed must be an integer, got ${String(seed)}`);
+  checkSeed(seed);
   const budget = options.maxEvaluations ?? 100 + 100 * depth;
   // Every layer's Nelder-Mead needs room for its simplex (2p + 1 points) and some steps.
   if (!Number.isInteger(budget) || budget < MIN_EVALUATIONS * depth) {

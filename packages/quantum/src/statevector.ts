@@ -69,7 +69,7 @@ export class StateVector {
   /**
    * RX(theta) on every qubit: the QAOA mixer. The low qubits go chunk by
    * chunk, each chunk staying in cache for all of them, so they cost one pass
-   * over memory instead of one each; the high qubits take a pass each.
+   * over memory instead of one each; the high qubits take a pass per pair.
    */
   rxAll(theta: number): void {
     const c = Math.cos(theta / 2);
@@ -80,7 +80,52 @@ export class StateVector {
     for (let from = 0; from < size; from += chunk) {
       for (let k = 0; k < low; k++) this.applyMatrix(k, c, 0, 0, -s, 0, -s, c, 0, from, from + chunk);
     }
-    for (let k = low; k < this.qubits; k++) this.applyMatrix(k, c, 0, 0, -s, 0, -s, c, 0);
+    let k = low;
+    for (; k + 1 < this.qubits; k += 2) this.rxPair(k, k + 1, c, s);
+    if (k < this.qubits) this.applyMatrix(k, c, 0, 0, -s, 0, -s, c, 0);
+  }
+
+  /**
+   * RX(theta) (x) RX(theta) on qubits a < b in one pass over memory instead
+   * of two: each group of four amplitudes (bits a, b in 00, 01, 10, 11) is
+   * read once. With RX = [[c, -is], [-is, c]], amplitude y_uv collects c^2
+   * from x_uv, -isc from the two neighbours differing in one bit and -s^2
+   * from the one differing in both.
+   */
+  private rxPair(a: number, b: number, c: number, s: number): void {
+    const re = this.re;
+    const im = this.im;
+    const bitA = 1 << a;
+    const bitB = 1 << b;
+    const cc = c * c;
+    const sc = s * c;
+    const ss = s * s;
+    for (let high = 0; high < re.length; high += bitB << 1) {
+      for (let middle = high; middle < high + bitB; middle += bitA << 1) {
+        for (let i00 = middle; i00 < middle + bitA; i00++) {
+          const i01 = i00 | bitA;
+          const i10 = i00 | bitB;
+          const i11 = i01 | bitB;
+          const r00 = re[i00]!;
+          const m00 = im[i00]!;
+          const r01 = re[i01]!;
+          const m01 = im[i01]!;
+          const r10 = re[i10]!;
+          const m10 = im[i10]!;
+          const r11 = re[i11]!;
+          const m11 = im[i11]!;
+          // -isc (x + y) adds sc * Im to the real part and -sc * Re to the imaginary part.
+          re[i00] = cc * r00 - ss * r11 + sc * (m01 + m10);
+          im[i00] = cc * m00 - ss * m11 - sc * (r01 + r10);
+          re[i01] = cc * r01 - ss * r10 + sc * (m00 + m11);
+          im[i01] = cc * m01 - ss * m10 - sc * (r00 + r11);
+          re[i10] = cc * r10 - ss * r01 + sc * (m00 + m11);
+          im[i10] = cc * m10 - ss * m01 - sc * (r00 + r11);
+          re[i11] = cc * r11 - ss * r00 + sc * (m01 + m10);
+          im[i11] = cc * m11 - ss * m00 - sc * (r01 + r10);
+        }
+      }
+    }
   }
 
   /** Multiplies amplitude x by e^{-i angle diagonal[x]}: e^{-i angle D} for a diagonal D in one pass. */

@@ -37,7 +37,9 @@ describe("HS-Bloch quality", () => {
     expect(quality).toBeLessThanOrEqual(1);
   });
 
-  it("rejects an unknown backend id, listing the known ones", async () => {
+  it("rejects an unknown backend id, listing the known ones, and bad shots or seeds", async () => {
     await expectQuantumError(() => hsBlochQuality("qpu-1"), "UNKNOWN_BACKEND", /known backends: statevector, statevector-noisy/);
+    await expectQuantumError(() => hsBlochQuality("statevector", { seed: 0.5 }), "INVALID_OPTION", /seed must be an integer, got 0.5/);
+    await expectQuantumError(() => hsBlochQuality("statevector", { shots: -1 }), "INVALID_OPTION", /shots must be a positive integer, got -1/);
   });
 });

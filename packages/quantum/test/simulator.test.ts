@@ -149,17 +149,20 @@ describe("state-vector gates", () => {
 });
 
 describe("the QAOA fast path's state-vector kernels", () => {
-  it("RX on every qubit, cache-blocked, equals RX qubit by qubit beyond the block size", () => {
-    const qubits = 14;
-    const blocked = new StateVector(qubits);
-    const plain = new StateVector(qubits);
-    for (const state of [blocked, plain]) for (let q = 0; q < qubits; q++) state.ry(q, 0.3 + 0.1 * q);
-    blocked.rxAll(0.77);
-    for (let q = 0; q < qubits; q++) plain.rx(q, 0.77);
-    blocked.re.forEach((value, i) => {
-      expect(value).toBeCloseTo(plain.re[i]!, 14);
-      expect(blocked.im[i]).toBeCloseTo(plain.im[i]!, 14);
-    });
+  it("RX on every qubit, cache-blocked and in pairs beyond the block, equals RX qubit by qubit", () => {
+    // 12 qubits fit one block; 14 adds one pair above it, 15 a pair and a single qubit.
+    for (const qubits of [3, 14, 15]) {
+      const blocked = new StateVector(qubits);
+      const plain = new StateVector(qubits);
+      for (const state of [blocked, plain]) for (let q = 0; q < qubits; q++) state.ry(q, 0.3 + 0.1 * q);
+      for (const state of [blocked, plain]) state.rz(qubits - 1, 0.9);
+      blocked.rxAll(0.77);
+      for (let q = 0; q < qubits; q++) plain.rx(q, 0.77);
+      blocked.re.forEach((value, i) => {
+        expect(value).toBeCloseTo(plain.re[i]!, 14);
+        expect(blocked.im[i]).toBeCloseTo(plain.im[i]!, 14);
+      });
+    }
   });
 
   it("the expectation of a diagonal observable equals the sum over the probabilities", () => {
