@@ -5,14 +5,19 @@ import { DEFAULT_CONFIG, createPipeline, type ServiceConfig } from "../src/servi
 const base = { clock: () => 0, version: "0.0.0", onUnexpectedError: () => {} };
 
 describe("createPipeline's sources", () => {
-  it("refuses a file source it is given no reader for: only the platform reads files", () => {
+  it("refuses a file or simulator source it is given no reader for: only the platform reads files and runs simulators", () => {
     const authority = createMemoryAuthority();
     for (const config of [
       { ...DEFAULT_CONFIG, quality: { file: "quality.json" } },
+      { ...DEFAULT_CONFIG, quality: { simulator: "statevector" } },
       { ...DEFAULT_CONFIG, carbon: { forecast_file: "forecast.json" } },
     ] as ServiceConfig[]) {
       expect(() => createPipeline({ ...base, config, authority })).toThrow(
-        expect.objectContaining({ name: "TemporalTypeError", code: "INVALID_ARGUMENT", message: expect.stringMatching(/is a file: give the pipeline a (quality|carbon) reader/) }),
+        expect.objectContaining({
+          name: "TemporalTypeError",
+          code: "INVALID_ARGUMENT",
+          message: expect.stringMatching(/is not a static value: give the pipeline a (quality|carbon) reader/),
+        }),
       );
     }
   });

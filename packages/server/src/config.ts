@@ -4,6 +4,7 @@ import { makeDirectory, writeFileDurably } from "@temporal/agent-sdk/node";
 import { Ajv2020 } from "ajv/dist/2020.js";
 import { TemporalError } from "@temporal/agent-sdk";
 import { DEFAULT_CONFIG, type ServiceConfig } from "@temporal/agent-sdk/service";
+import { KNOWN_BACKENDS } from "@temporal/quantum";
 import { schemaProblems } from "./schema-problems.js";
 import { TIERS } from "./tiers.js";
 
@@ -54,9 +55,24 @@ const CONFIG_SCHEMA = {
     quality: {
       type: ["object", "null"],
       additionalProperties: false,
-      properties: { score: { type: "number", minimum: 0, maximum: 1 }, file: { type: "string", minLength: 1 } },
+      properties: {
+        score: { type: "number", minimum: 0, maximum: 1 },
+        file: { type: "string", minLength: 1 },
+        // The HS-Bloch quality of a @temporal/quantum simulator backend; noise, shots and seed go with it only.
+        simulator: { type: "string", minLength: 1 },
+        noise: { type: "number", minimum: 0, maximum: 1 },
+        shots: { type: "integer", minimum: 1, maximum: 1_000_000 },
+        seed: { type: "integer", minimum: 0, maximum: 4_294_967_295 },
+      },
       minProperties: 1,
-      maxProperties: 1,
+      if: { type: "object" },
+      then: {
+        oneOf: [
+          { required: ["score"], maxProperties: 1 },
+          { required: ["file"], maxProperties: 1 },
+          { required: ["simulator"], not: { anyOf: [{ required: ["score"] }, { required: ["file"] }] } },
+        ],
+      },
     },
     carbon: {
       type: ["object", "null"],
@@ -109,6 +125,12 @@ export async function readConfigObject(path: string, optional: boolean): Promise
   const { carbon } = value as { carbon?: Record<string, unknown> | null };
   if (carbon != null && "intensity" in carbon && "forecast_file" in carbon) {
     throw new ConfigError(`config ${path} is invalid: carbon takes either intensity (a static value) or forecast_file, not both`);
+  }
+  const { quality } = value as { quality?: { simulator?: string } | null };
+  if (typeof quality?.simulator === "string" && !KNOWN_BACKENDS.includes(quality.simulator)) {
+    throw new ConfigError(
+      `config ${path} is invalid: quality.simulator ${JSON.stringify(quality.simulator)} is not a backend of @temporal/quantum; the known ones are ${KNOWN_BACKENDS.join(", ")}`,
+    );
   }
   return value as Record<string, unknown>;
 }

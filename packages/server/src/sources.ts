@@ -1,6 +1,16 @@
 import { readFile, stat } from "node:fs/promises";
 import { parseCarbonForecast } from "@temporal/agent-sdk";
-import { HttpError, staticCarbonReader, staticQualityReader, type CarbonReader, type CarbonSource, type QualityReader, type QualitySource } from "@temporal/agent-sdk/service";
+import {
+  HttpError,
+  staticCarbonReader,
+  staticQualityReader,
+  type CarbonReader,
+  type CarbonSource,
+  type QualityReader,
+  type QualityReading,
+  type QualitySource,
+} from "@temporal/agent-sdk/service";
+import { hsBlochQuality } from "@temporal/quantum";
 
 /** A value read from a file the operator updates, parsed again only when the file changes. */
 class WatchedFile<T> {
@@ -42,10 +52,27 @@ function parseQualityFile(json: unknown): { score: number; updated_unix_ms?: num
 /** The reader of a configured quality source; the static ones are the SDK pipeline's own. */
 export function qualityReader(source: QualitySource | null, startedMs: number): QualityReader {
   if (source === null || "score" in source) return staticQualityReader(source, startedMs);
+  if ("simulator" in source) return simulatorQualityReader(source, startedMs);
   const file = new WatchedFile(source.file, parseQualityFile);
   return async () => {
     const { value, mtimeMs } = await file.read("quality");
     return { score: value.score, updated_unix_ms: value.updated_unix_ms ?? mtimeMs, source: "file" };
+  };
+}
+
+/**
+ * The HS-Bloch quality of a simulator backend, estimated once, when first asked, and dated the service start like
+ * a static score: a simulator's noise does not drift, and with a seed the estimate is the same on every start.
+ */
+function simulatorQualityReader(source: Extract<QualitySource, { simulator: string }>, startedMs: number): QualityReader {
+  let reading: Promise<QualityReading> | undefined;
+  return () => {
+    reading ??= hsBlochQuality(source.simulator, { noise: source.noise, shots: source.shots, seed: source.seed }).then((score) => ({
+      score,
+      updated_unix_ms: startedMs,
+      source: "simulator",
+    }));
+    return reading;
   };
 }
 

@@ -1,7 +1,7 @@
 /**
  * `@temporal/server/testing`: kept for compatibility. The stand-in is `@temporal/agent-sdk/testing`; this is it,
- * plus the one thing only a platform that reads files can add: `quality` and `carbon` as the service config's
- * file sources (`{ file }`, `{ forecast_file, location? }`), read as temporal-service reads them.
+ * plus what only temporal-service can add: `quality` and `carbon` as the service config's file sources (`{ file }`,
+ * `{ forecast_file, location? }`) and its simulator quality source (`{ simulator, noise? }`), read as it reads them.
  */
 import { createTestService as createSdkTestService, type TestService, type TestServiceOptions } from "@temporal/agent-sdk/testing";
 import type { CarbonSource, QualitySource } from "./config.js";
@@ -14,19 +14,19 @@ export interface ServerTestServiceOptions extends Omit<TestServiceOptions, "qual
   readonly carbon?: TestServiceOptions["carbon"] | CarbonSource;
 }
 
-/** `@temporal/agent-sdk/testing`'s `createTestService`, with file sources too. */
+/** `@temporal/agent-sdk/testing`'s `createTestService`, with file and simulator sources too. */
 export function createTestService(options: ServerTestServiceOptions = {}): TestService {
   const { quality, carbon } = options;
   return createSdkTestService({
     ...options,
-    // A file's reading is dated by the file (or its contents), so the start time given here is unused.
-    ...(isQualityFile(quality) ? { quality: qualityReader(quality, 0) } : { quality }),
+    // A file's reading is dated by the file (or its contents); a simulator's by this start time, the clock's epoch.
+    ...(isQualityReadHere(quality) ? { quality: qualityReader(quality, 0) } : { quality }),
     ...(isCarbonFile(carbon) ? { carbon: carbonReader(carbon) } : { carbon }),
   });
 }
 
-function isQualityFile(source: ServerTestServiceOptions["quality"]): source is Extract<QualitySource, { file: string }> {
-  return typeof source === "object" && source !== null && "file" in source;
+function isQualityReadHere(source: ServerTestServiceOptions["quality"]): source is Extract<QualitySource, { file: string } | { simulator: string }> {
+  return typeof source === "object" && source !== null && ("file" in source || "simulator" in source);
 }
 
 function isCarbonFile(source: ServerTestServiceOptions["carbon"]): source is Extract<CarbonSource, { forecast_file: string }> {

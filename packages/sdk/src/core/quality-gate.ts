@@ -34,8 +34,8 @@ export function qualityDecision(input: QualityInput): QualityDecision {
     throw new TemporalRangeError("INVALID_QUALITY_INPUT", `updated_unix_ms must be Unix milliseconds in [0, ${MAX_ABS_UNIX_MS}], got ${describeValue(updated)}`);
   }
   const source = input.source;
-  if (source !== "static" && source !== "file") {
-    throw new TemporalRangeError("INVALID_QUALITY_INPUT", `source must be "static" or "file", got ${describeValue(source)}`);
+  if (source !== "static" && source !== "file" && source !== "simulator") {
+    throw new TemporalRangeError("INVALID_QUALITY_INPUT", `source must be "static", "file" or "simulator", got ${describeValue(source)}`);
   }
   return {
     score,

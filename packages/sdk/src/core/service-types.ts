@@ -96,9 +96,9 @@ export interface QualityDecision {
   readonly score: number;
   readonly threshold: number;
   readonly verdict: "ALLOW" | "DENY";
-  /** When the score was last updated (the source file's time, or the service start for a static value). */
+  /** When the score was last updated (the source file's time, the service start for a static value, or when the simulator estimated it). */
   readonly updated_unix_ms: number;
-  readonly source: "static" | "file";
+  readonly source: "static" | "file" | "simulator";
 }
 
 /** A span of time with its average grid carbon intensity. */
@@ -165,6 +165,8 @@ export interface ScheduleResult {
 export interface VerifyRequest {
   readonly receipt: Receipt;
   readonly proof: AnchorProof;
+  /** The action payload (such as an `orchestrate()` result): checked against the receipt's `action_hash_hex`. */
+  readonly result?: unknown;
 }
 
 /** `POST quantum/verify` reply: which checks hold. */
@@ -175,6 +177,8 @@ export interface VerifyResult {
   readonly inclusion: boolean;
   /** The proof's checkpoint is signed by a key of this service under the tile's origin, covers that root, and is the checkpoint this service's clockchain holds at that sequence. */
   readonly chain: boolean;
+  /** Only when the request gave `result`: its canonical JSON's SHA-256 is the receipt's `action_hash_hex`. */
+  readonly result?: boolean;
   readonly valid: boolean;
 }
 

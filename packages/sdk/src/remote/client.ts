@@ -260,9 +260,12 @@ export class TemporalClient implements Authority {
     return object(await this.#post("quantum/schedule", request));
   }
 
-  /** `POST quantum/verify`: whether the receipt, its inclusion and the head chain check out on the service. */
-  async verifyQuantumProof(receipt: Receipt, proof: AnchorProof): Promise<VerifyResult> {
-    return object(await this.#post("quantum/verify", { receipt, proof }));
+  /**
+   * `POST quantum/verify`: whether the receipt, its inclusion and the head chain check out on the service, and,
+   * given the action payload (such as an `orchestrate()` result), whether it is what the receipt's hash names.
+   */
+  async verifyQuantumProof(receipt: Receipt, proof: AnchorProof, result?: unknown): Promise<VerifyResult> {
+    return object(await this.#post("quantum/verify", result === undefined ? { receipt, proof } : { receipt, proof, result }));
   }
 
   /** `POST security/tsae`: a receipt signed by the service (201). Sent as given; see `issueReceipt` for the checked form. */

@@ -240,12 +240,12 @@ export function createPipeline(options: PipelineOptions): Pipeline {
   };
 }
 
-/** A static source as it is; a file source without the reader that `PipelineOptions` needs for it is a caller's mistake. */
+/** A static source as it is; a file or simulator source without the reader that `PipelineOptions` needs for it is a caller's mistake. */
 function staticSource<S extends object, K extends string>(source: S | null, name: "quality" | "carbon", key: K): Extract<S, Record<K, unknown>> | null {
   if (source === null || key in source) return source as Extract<S, Record<K, unknown>> | null;
   throw new TemporalTypeError(
     "INVALID_ARGUMENT",
-    `the ${name} source of this config is a file: give the pipeline a ${name} reader for it (temporal-service reads files; the stand-in takes a number or a function)`,
+    `the ${name} source of this config is not a static value: give the pipeline a ${name} reader for it (temporal-service reads files and runs simulators; the stand-in takes a number or a function)`,
   );
 }
 

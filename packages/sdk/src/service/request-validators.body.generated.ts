@@ -1285,7 +1285,7 @@ return errors === 0;
 validate24.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
 
 export const verify = validate25;
-const schema36 = {"type":"object","required":["receipt","proof"],"properties":{"receipt":{"type":"object"},"proof":{"type":"object"}},"additionalProperties":false};
+const schema36 = {"type":"object","required":["receipt","proof"],"properties":{"receipt":{"type":"object"},"proof":{"type":"object"},"result":{"description":"the action payload; its canonical JSON SHA-256 must be the receipt's action_hash_hex"}},"additionalProperties":false};
 
 function validate25(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
@@ -1319,7 +1319,7 @@ vErrors.push(err1);
 errors++;
 }
 for(const key0 in data){
-if(!((key0 === "receipt") || (key0 === "proof"))){
+if(!(((key0 === "receipt") || (key0 === "proof")) || (key0 === "result"))){
 const err2 = {instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"};
 if(vErrors === null){
 vErrors = [err2];

@@ -1,11 +1,13 @@
 import {
   allowResult,
+  canonicalJson,
   carbonRecommendation,
   contextAt,
   coreState,
   diff,
   qualityDecision,
   scheduleTasks,
+  sha256Hex,
   temporalPrompt,
   tpeVectorResult,
   type AllowRequest,
@@ -215,9 +217,12 @@ export const ROUTES: readonly Route[] = [
     body: REQUESTS.verify,
     status: 200,
     reply: REPLIES.verify,
-    handle: ({ body }, context) => {
-      const { receipt, proof } = body as { receipt: unknown; proof: unknown };
-      return context.authority.verifyAnchored(receipt, proof);
+    handle: async ({ body }, context) => {
+      const { receipt, proof, result } = body as { receipt: unknown; proof: unknown; result?: unknown };
+      const checks = await context.authority.verifyAnchored(receipt, proof);
+      if (!("result" in (body as object))) return checks;
+      const matches = payloadMatches(result, receipt);
+      return { ...checks, result: matches, valid: checks.valid && matches };
     },
   },
   {
@@ -337,3 +342,13 @@ export const ROUTES: readonly Route[] = [
     handle: (_input, context) => context.openapi(),
   },
 ];
+
+/** `payload`'s RFC 8785 canonical JSON hashes to the receipt's `action_hash_hex` (false for anything that cannot be hashed). */
+function payloadMatches(payload: unknown, receipt: unknown): boolean {
+  const expected = typeof receipt === "object" && receipt !== null ? (receipt as { action_hash_hex?: unknown }).action_hash_hex : undefined;
+  try {
+    return typeof expected === "string" && sha256Hex(canonicalJson(payload)) === expected;
+  } catch {
+    return false; // not plain JSON (only undefined can arrive here, as JSON bodies are plain), so not what was hashed
+  }
+}

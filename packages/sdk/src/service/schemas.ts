@@ -161,7 +161,10 @@ export const REQUESTS = {
     },
     ["zone", "horizon_hours"],
   ),
-  verify: object({ receipt: { type: "object" }, proof: { type: "object" } }),
+  verify: object(
+    { receipt: { type: "object" }, proof: { type: "object" }, result: { description: "the action payload; its canonical JSON SHA-256 must be the receipt's action_hash_hex" } },
+    ["result"],
+  ),
   anchor: object({ receipt: { type: "object" } }),
   proof: object(
     { receipt_hash: string({ minLength: 1 }), tile_id: integer(0, Number.MAX_SAFE_INTEGER), first: integer(1, Number.MAX_SAFE_INTEGER), second: integer(1, Number.MAX_SAFE_INTEGER) },
@@ -219,7 +222,7 @@ export const REPLIES = {
     threshold: number({ minimum: 0, maximum: 1 }),
     verdict: { enum: ["ALLOW", "DENY"] },
     updated_unix_ms: unixMs,
-    source: { enum: ["static", "file"] },
+    source: { enum: ["static", "file", "simulator"] },
   }),
   carbon: object({
     unit: { const: "gCO2eq/kWh" },
@@ -231,7 +234,7 @@ export const REPLIES = {
     source: { enum: ["static", "file"] },
   }),
   schedule: object({ from_unix_ms: unixMs, horizon_hours: number(), tasks: { type: "array", items: scheduledTask } }),
-  verify: object({ signature: { type: "boolean" }, inclusion: { type: "boolean" }, chain: { type: "boolean" }, valid: { type: "boolean" } }),
+  verify: object({ signature: { type: "boolean" }, inclusion: { type: "boolean" }, chain: { type: "boolean" }, result: { type: "boolean" }, valid: { type: "boolean" } }, ["result"]),
   receipt: RECEIPT,
   anchorProof: ANCHOR_PROOF,
   proof: { oneOf: [ANCHOR_PROOF, object({ tile_id: integer(0), first: integer(1), second: integer(1), first_root: hash, second_root: hash, proof: { type: "array", items: hash } })] },

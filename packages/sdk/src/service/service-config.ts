@@ -8,7 +8,11 @@ export interface BucketConfig {
   readonly per_second: number;
 }
 
-export type QualitySource = { readonly score: number } | { readonly file: string };
+/**
+ * A static score, a file the operator updates, or (temporal-service with @temporal/quantum) a simulator
+ * backend's HS-Bloch quality, estimated from calibration circuits.
+ */
+export type QualitySource = { readonly score: number } | { readonly file: string } | { readonly simulator: string; readonly noise?: number; readonly shots?: number; readonly seed?: number };
 /** A static intensity, or a forecast file in the Carbon Aware SDK's shape; `location` picks one forecast of several and is echoed in replies. */
 export type CarbonSource = { readonly intensity: number; readonly location?: string } | { readonly forecast_file: string; readonly location?: string };
 

@@ -9,7 +9,7 @@ import { HttpError } from "./http-error.js";
 export interface QualityReading {
   readonly score: number;
   readonly updated_unix_ms: number;
-  readonly source: "static" | "file";
+  readonly source: "static" | "file" | "simulator";
 }
 
 export type QualityReader = () => Promise<QualityReading>;
