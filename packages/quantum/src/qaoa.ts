@@ -49,6 +49,8 @@ export interface QaoaResult {
 }
 
 export const MIN_EVALUATIONS = 10;
+/** Outcomes are basis-state indices held in JavaScript numbers, exact up to 2^53. */
+const MAX_OUTCOME_BITS = 53;
 const MAX_DEPTH = 64;
 /** The p = 1 grid is at most GRID_SIDE x GRID_SIDE angle pairs, and uses at most a third of the budget. */
 const GRID_SIDE = 10;
@@ -72,7 +74,8 @@ export async function runQaoa(qubo: Qubo, options: QaoaOptions = {}): Promise<Qa
   validateQubo(qubo);
   const settings = readOptions(options);
   const backend = resolveBackend(options.backend ?? "statevector", options.noise);
-  if (qubo.size > backend.maxQubits) throw new QuantumError("TOO_LARGE", `Backend "${backend.id}" runs at most ${backend.maxQubits} qubits; this QUBO has ${qubo.size} variables`);
+  const limit = Math.min(backend.maxQubits, MAX_OUTCOME_BITS);
+  if (qubo.size > limit) throw new QuantumError("TOO_LARGE", `Backend "${backend.id}" runs at most ${limit} qubits; this QUBO has ${qubo.size} variables`);
   const ising = quboToIsing(qubo);
   const diagonal = qubo.size <= MAX_BRUTE_FORCE_SIZE ? costDiagonal(qubo) : undefined;
   const costOf = (index: number): number => (diagonal === undefined ? quboCost(qubo, indexToBits(index, qubo.size)) : diagonal[index]!);

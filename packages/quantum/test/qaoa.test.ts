@@ -167,6 +167,8 @@ describe("runQaoa", () => {
     await expectQuantumError(() => runQaoa(qubo, { backend: "statevector-noisy", noise: 2 }), "INVALID_OPTION", /noise is a depolarizing strength in \[0, 1\], got 2/);
     await expectQuantumError(() => runQaoa(qubo, { noise: 0.05 }), "INVALID_OPTION", /backend "statevector" does not take it/);
     await expectQuantumError(() => runQaoa(qubo, { zne: { extrapolation: "cubic" as "linear" } }), "INVALID_OPTION", /zne\.extrapolation must be "richardson" or "linear"/);
+    const remote: Backend = { id: "big-device", maxQubits: 100, sample: async () => new Map() };
+    await expectQuantumError(() => runQaoa(maxCutQubo(54, [[0, 53]]), { backend: remote }), "TOO_LARGE", /"big-device" runs at most 53 qubits; this QUBO has 54/);
     const wide = maxCutQubo(11, [[0, 10]]);
     await expectQuantumError(() => runQaoa(wide, { backend: "statevector-noisy" }), "TOO_LARGE", /runs at most 10 qubits; this QUBO has 11/);
   });
