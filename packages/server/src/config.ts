@@ -4,7 +4,7 @@ import { makeDirectory, writeFileDurably } from "@temporal/agent-sdk/node";
 import { Ajv2020 } from "ajv/dist/2020.js";
 import { TemporalError } from "@temporal/agent-sdk";
 import { DEFAULT_CONFIG, type ServiceConfig } from "@temporal/agent-sdk/service";
-import { KNOWN_BACKENDS } from "@temporal/quantum";
+import { QuantumError, backendById } from "@temporal/quantum";
 import { schemaProblems } from "./schema-problems.js";
 import { TIERS } from "./tiers.js";
 
@@ -126,11 +126,15 @@ export async function readConfigObject(path: string, optional: boolean): Promise
   if (carbon != null && "intensity" in carbon && "forecast_file" in carbon) {
     throw new ConfigError(`config ${path} is invalid: carbon takes either intensity (a static value) or forecast_file, not both`);
   }
-  const { quality } = value as { quality?: { simulator?: string } | null };
-  if (typeof quality?.simulator === "string" && !KNOWN_BACKENDS.includes(quality.simulator)) {
-    throw new ConfigError(
-      `config ${path} is invalid: quality.simulator ${JSON.stringify(quality.simulator)} is not a backend of @temporal/quantum; the known ones are ${KNOWN_BACKENDS.join(", ")}`,
-    );
+  const { quality } = value as { quality?: { simulator?: string; noise?: number } | null };
+  if (typeof quality?.simulator === "string") {
+    // The backend's own rules (a known id; noise only where there is a noise model), so a config that loads cannot fail at the first quantum/decision.
+    try {
+      backendById(quality.simulator, quality.noise === undefined ? {} : { noise: quality.noise });
+    } catch (error) {
+      if (!(error instanceof QuantumError)) throw error;
+      throw new ConfigError(`config ${path} is invalid: quality: ${error.message}`);
+    }
   }
   return value as Record<string, unknown>;
 }

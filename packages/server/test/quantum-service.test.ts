@@ -33,14 +33,15 @@ describe("GET quantum/decision with a simulator quality source", () => {
     expect((await getJson(`${exact.url}/api/v1/quantum/decision`, exact.keys.managed)).body).toMatchObject({ score: 1, source: "simulator" });
   });
 
-  it("a config file with a simulator source loads as written; one naming an unknown simulator, or mixing sources, is refused", async () => {
+  it("a config file with a simulator source loads as written; one naming an unknown simulator, giving noise to the noiseless one, or mixing sources, is refused", async () => {
     const dir = await tempDir();
     const good = join(dir, "good.json");
     await writeFile(good, JSON.stringify({ quality: { simulator: "statevector-noisy", noise: 0.01, shots: 2000, seed: 9 } }));
     expect((await loadConfig(good, false)).quality).toEqual({ simulator: "statevector-noisy", noise: 0.01, shots: 2000, seed: 9 });
 
     const cases: [unknown, RegExp][] = [
-      [{ simulator: "ibm-eagle" }, /quality\.simulator "ibm-eagle" is not a backend .*statevector, statevector-noisy/],
+      [{ simulator: "ibm-eagle" }, /quality: Unknown quantum backend "ibm-eagle"; known backends: statevector, statevector-noisy/],
+      [{ simulator: "statevector", noise: 0.1 }, /quality: noise sets the depolarizing strength of "statevector-noisy" only/],
       [{ score: 0.9, noise: 0.1 }, /quality/],
       [{ simulator: "statevector", file: "q.json" }, /quality/],
       [{ simulator: "statevector-noisy", noise: 2 }, /quality\/noise|quality\.noise/],
