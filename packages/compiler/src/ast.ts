@@ -75,6 +75,7 @@ export interface PhaseRequirement {
 export interface CarbonRequirement {
   kind: "CarbonRequirement";
   operator: "<" | "<=";
+  operatorRange: SourceRange;
   threshold: NumberLiteral;
   range: SourceRange;
 }
@@ -83,6 +84,7 @@ export interface CarbonRequirement {
 export interface HsBlochRequirement {
   kind: "HsBlochRequirement";
   operator: ">=" | ">";
+  operatorRange: SourceRange;
   threshold: NumberLiteral;
   range: SourceRange;
 }

@@ -11,10 +11,10 @@ import type {
   SourceRange,
   VersionDirective,
 } from "./ast.js";
-import { compareDiagnostics, diagnostic, type Diagnostic, type DiagnosticCode, type DiagnosticDetails } from "./diagnostics.js";
-import { FULL_CYCLE, intersectTicks, windowTicks, type TickInterval } from "./phase-windows.js";
+import { compareDiagnostics, diagnostic, type Diagnostic, type DiagnosticCode, type DiagnosticDetails, type Fix } from "./diagnostics.js";
+import { FULL_CYCLE, intersectTicks, satisfiablePrefix, windowTicks, type TickInterval } from "./phase-windows.js";
 import { strictestCarbon, strictestHsBloch } from "./requirements.js";
-import { closestMatch } from "./suggest.js";
+import { closestMatch, onlyClosestMatch } from "./suggest.js";
 import { LANGUAGE_VERSION, LANGUAGE_VERSION_TEXT } from "./version.js";
 
 /**
@@ -59,8 +59,10 @@ function checkDirectives(ast: MissionFile, report: Reporter): void {
   const firstVersion = versions[0];
   if (firstVersion === undefined) {
     const start = ast.range.start;
+    const directive = `@temporal ${LANGUAGE_VERSION_TEXT}`;
     report("M202", { start, end: start }, `no \`@temporal\` directive: assuming ${LANGUAGE_VERSION_TEXT}`, {
-      help: `start the file with \`@temporal ${LANGUAGE_VERSION_TEXT}\``,
+      help: `start the file with \`${directive}\``,
+      fixes: [{ title: `insert \`${directive}\``, edits: [{ range: { start, end: start }, newText: `${directive}\n` }] }],
     });
   } else if (firstVersion.version !== null) {
     checkVersion(firstVersion.version, firstVersion.range, report);
@@ -70,8 +72,10 @@ function checkDirectives(ast: MissionFile, report: Reporter): void {
   for (const { code, zone } of anchors) {
     if (code === null || zone !== null) continue;
     const suggestion = closestMatch(code.name, ZONE_CODES);
+    const certain = onlyClosestMatch(code.name, ZONE_CODES);
     report("M204", code.range, `unknown zone \`${code.name}\``, {
       help: suggestion === undefined ? "zones are Z0 to Z11: zone n reads the phase at UTC + 2n hours" : `did you mean \`${suggestion}\`? Zones are Z0 to Z11`,
+      ...(certain === undefined ? {} : { fixes: [replaceWith(code.range, certain)] }),
     });
   }
   const firstMission = ast.missions[0];
@@ -184,6 +188,22 @@ function checkMission(mission: Mission, report: Reporter): void {
   }
 }
 
+function replaceWith(range: SourceRange, newText: string): Fix {
+  return { title: `write \`${newText}\``, edits: [{ range, newText }] };
+}
+
+/**
+ * The same angle written within 0 to 360 (400 is 40, -30 is 330): a bound
+ * past a full turn names the same point of the cycle, so this keeps what
+ * the window was meant to be rather than clamping it to an end. None when
+ * the written number has more precision than a short decimal can carry.
+ */
+function sameAngle(degrees: number): string | undefined {
+  const angle = ((degrees % 360) + 360) % 360;
+  const text = String(Number(angle.toFixed(9)));
+  return /^\d+(?:\.\d+)?$/.test(text) ? text : undefined;
+}
+
 function showWindow(requirement: PhaseRequirement): string {
   return `[${requirement.start.raw}, ${requirement.end.raw}]`;
 }
@@ -195,8 +215,12 @@ function checkPhases(mission: Mission, phases: PhaseRequirement[], report: Repor
     for (const bound of [requirement.start, requirement.end]) {
       if (bound.value >= 0 && bound.value <= 360) continue;
       inRange = false;
+      // A number too large to be finite already has its error (M108).
+      if (!Number.isFinite(bound.value)) continue;
+      const angle = sameAngle(bound.value);
       report("M300", bound.range, `phase bound ${bound.raw} is outside 0 to 360 degrees`, {
         help: "a window [start, end] with start > end wraps through 0, such as [300, 30]",
+        ...(angle === undefined ? {} : { fixes: [replaceWith(bound.range, angle)] }),
       });
     }
     if (!inRange) continue;
@@ -218,33 +242,28 @@ function checkPhases(mission: Mission, phases: PhaseRequirement[], report: Repor
     valid.push({ requirement, ticks });
   }
 
-  let open: TickInterval[] = FULL_CYCLE;
-  for (const [index, current] of valid.entries()) {
-    const narrowed = intersectTicks(open, current.ticks);
-    if (narrowed.length > 0) {
-      open = narrowed;
-      continue;
-    }
-    const earlier = valid.slice(0, index);
-    const disjoint = earlier.find((e) => intersectTicks(e.ticks, current.ticks).length === 0);
-    const others = disjoint === undefined ? earlier : [disjoint];
-    const described = others.map((o) => showWindow(o.requirement)).join(" and ");
-    report(
-      "M303",
-      current.requirement.range,
-      `the phase window ${showWindow(current.requirement)} never overlaps ${described}${disjoint === undefined ? " together" : ""}: mission \`${mission.name.name}\` can never be ALLOW`,
-      {
-        notes: others.map((o) => ({ message: `${showWindow(o.requirement)} is required here`, range: o.requirement.range })),
-        help: "every `require phase` must hold at once; widen a window or remove one",
-      },
-    );
-    return;
-  }
+  const index = satisfiablePrefix(valid.map((v) => v.ticks));
+  const current = valid[index];
+  if (current === undefined) return;
+  const earlier = valid.slice(0, index);
+  const disjoint = earlier.find((e) => intersectTicks(e.ticks, current.ticks).length === 0);
+  const others = disjoint === undefined ? earlier : [disjoint];
+  const described = others.map((o) => showWindow(o.requirement)).join(" and ");
+  report(
+    "M303",
+    current.requirement.range,
+    `the phase window ${showWindow(current.requirement)} never overlaps ${described}${disjoint === undefined ? " together" : ""}: mission \`${mission.name.name}\` can never be ALLOW`,
+    {
+      notes: others.map((o) => ({ message: `${showWindow(o.requirement)} is required here`, range: o.requirement.range })),
+      help: "every `require phase` must hold at once; widen a window or remove one",
+    },
+  );
 }
 
 function checkCarbon(carbons: CarbonRequirement[], report: Reporter): void {
   for (const requirement of carbons) {
     const { threshold } = requirement;
+    if (!Number.isFinite(threshold.value)) continue;
     if (threshold.value <= 0) {
       report("M400", threshold.range, `the carbon threshold must be greater than 0 gCO2eq/kWh, not ${threshold.raw}`);
     } else if (threshold.value > MAX_REALISTIC_CARBON) {
@@ -254,7 +273,7 @@ function checkCarbon(carbons: CarbonRequirement[], report: Reporter): void {
     }
   }
   reportIneffective(
-    carbons.filter((r) => r.threshold.value > 0),
+    carbons.filter((r) => r.threshold.value > 0 && Number.isFinite(r.threshold.value)),
     strictestCarbon,
     "M402",
     (r) => `carbon ${r.operator} ${r.threshold.raw}`,
@@ -265,11 +284,13 @@ function checkCarbon(carbons: CarbonRequirement[], report: Reporter): void {
 function checkHsBloch(hsBlochs: HsBlochRequirement[], report: Reporter): void {
   for (const requirement of hsBlochs) {
     const { threshold } = requirement;
+    if (!Number.isFinite(threshold.value)) continue;
     if (threshold.value < 0 || threshold.value > 1) {
       report("M410", threshold.range, `the HS-Bloch threshold ${threshold.raw} is outside 0 to 1`);
     } else if (threshold.value === 1 && requirement.operator === ">") {
       report("M412", requirement.range, "`hs_bloch > 1` never holds: HS-Bloch scores are at most 1", {
         help: "write `hs_bloch >= 1` to require a perfect score",
+        fixes: [replaceWith(requirement.operatorRange, ">=")],
       });
     }
   }

@@ -44,8 +44,8 @@ export function compile(source: string, options: CompileOptions = {}): CompileRe
   if (typeof sdkModule !== "string" || sdkModule === "") throw new TypeError("compile: options.sdkModule must be a non-empty string");
   if (typeof declarations !== "boolean") throw new TypeError("compile: options.declarations must be a boolean");
 
-  const parsed = parseFile(source, filename);
-  const diagnostics = limitErrors([...parsed.diagnostics, ...check(parsed.ast)].sort(compareDiagnostics), filename, parsed.uncountedErrors);
+  const parsed = diagnose(source, filename);
+  const { diagnostics } = parsed;
   if (hasErrors(diagnostics)) return { diagnostics, ast: parsed.ast };
 
   const sourceName = baseName(filename);
@@ -58,6 +58,12 @@ export function compile(source: string, options: CompileOptions = {}): CompileRe
     diagnostics,
     ast: parsed.ast,
   };
+}
+
+/** Parses and checks: every diagnostic `compile` reports, sorted and limited, without emitting. */
+export function diagnose(source: string, filename: string): { ast: MissionFile; diagnostics: Diagnostic[] } {
+  const parsed = parseFile(source, filename);
+  return { ast: parsed.ast, diagnostics: limitErrors([...parsed.diagnostics, ...check(parsed.ast)].sort(compareDiagnostics), filename, parsed.uncountedErrors) };
 }
 
 /** The last path segment, for either separator; generated code never names a directory. */

@@ -288,7 +288,7 @@ export class MissionParser extends EmbeddedActionsParser {
         const threshold = this.#number(value);
         if (threshold === undefined) return undefined;
         const op = operator.image === "<=" ? "<=" : "<";
-        return { kind: "CarbonRequirement", operator: op, threshold, range: this.#rangeFrom(keyword) };
+        return { kind: "CarbonRequirement", operator: op, operatorRange: this.#tokenRange(operator), threshold, range: this.#rangeFrom(keyword) };
       });
     },
     { recoveryValueFunc: () => undefined },
@@ -304,7 +304,7 @@ export class MissionParser extends EmbeddedActionsParser {
         const threshold = this.#number(value);
         if (threshold === undefined) return undefined;
         const op = operator.image === ">" ? ">" : ">=";
-        return { kind: "HsBlochRequirement", operator: op, threshold, range: this.#rangeFrom(keyword) };
+        return { kind: "HsBlochRequirement", operator: op, operatorRange: this.#tokenRange(operator), threshold, range: this.#rangeFrom(keyword) };
       });
     },
     { recoveryValueFunc: () => undefined },
@@ -405,6 +405,11 @@ export class MissionParser extends EmbeddedActionsParser {
       this.#report("M103", token, `invalid number \`${token.image}\``, {
         help: "write numbers as decimal digits with an optional fraction, such as 12 or 12.5",
       });
+    } else if (!Number.isFinite(value)) {
+      // Past about 1.8e308 digits read as Infinity, which would compile to a requirement nobody wrote.
+      this.#report("M108", token, `the number \`${token.image.slice(0, 20)}…\`, ${token.image.length} characters long, is too large to represent`, {
+        help: "no phase, carbon or HS-Bloch threshold needs more than a few digits; write the number you mean",
+      });
     }
     return { kind: "NumberLiteral", value, raw: token.image, range: this.#tokenRange(token) };
   }
@@ -413,7 +418,7 @@ export class MissionParser extends EmbeddedActionsParser {
     return { start: startOf(token), end: endOf(token) };
   }
 
-  #report(code: "M102" | "M103" | "M205", token: IToken, message: string, details: { help: string }): void {
+  #report(code: "M102" | "M103" | "M108" | "M205", token: IToken, message: string, details: { help: string }): void {
     this.#diagnostics.push(diagnostic(code, this.#filename, this.#tokenRange(token), message, details));
   }
 }

@@ -54,7 +54,7 @@ export const missionFileArb: fc.Arbitrary<MissionFile> = fc
 
 /** The tree without source ranges, for comparing trees parsed from different text. */
 export function withoutRanges(value: unknown): unknown {
-  return JSON.parse(JSON.stringify(value, (key, v: unknown) => (key === "range" ? undefined : v)));
+  return JSON.parse(JSON.stringify(value, (key, v: unknown) => (key === "range" || key === "operatorRange" ? undefined : v)));
 }
 
 /**
