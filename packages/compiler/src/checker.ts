@@ -11,7 +11,7 @@ import type {
   SourceRange,
   VersionDirective,
 } from "./ast.js";
-import { compareDiagnostics, diagnostic, type Diagnostic, type DiagnosticCode, type DiagnosticDetails, type Fix } from "./diagnostics.js";
+import { compareDiagnostics, diagnostic, type Diagnostic, type DiagnosticCode, type DiagnosticDetails, replacement } from "./diagnostics.js";
 import { FULL_CYCLE, intersectTicks, satisfiablePrefix, windowTicks, type TickInterval } from "./phase-windows.js";
 import { strictestCarbon, strictestHsBloch } from "./requirements.js";
 import { closestMatch, onlyClosestMatch } from "./suggest.js";
@@ -75,7 +75,7 @@ function checkDirectives(ast: MissionFile, report: Reporter): void {
     const certain = onlyClosestMatch(code.name, ZONE_CODES);
     report("M204", code.range, `unknown zone \`${code.name}\``, {
       help: suggestion === undefined ? "zones are Z0 to Z11: zone n reads the phase at UTC + 2n hours" : `did you mean \`${suggestion}\`? Zones are Z0 to Z11`,
-      ...(certain === undefined ? {} : { fixes: [replaceWith(code.range, certain)] }),
+      ...(certain === undefined ? {} : { fixes: [replacement(code.range, certain)] }),
     });
   }
   const firstMission = ast.missions[0];
@@ -188,10 +188,6 @@ function checkMission(mission: Mission, report: Reporter): void {
   }
 }
 
-function replaceWith(range: SourceRange, newText: string): Fix {
-  return { title: `write \`${newText}\``, edits: [{ range, newText }] };
-}
-
 /**
  * The same angle written within 0 to 360 (400 is 40, -30 is 330): a bound
  * past a full turn names the same point of the cycle, so this keeps what
@@ -220,7 +216,7 @@ function checkPhases(mission: Mission, phases: PhaseRequirement[], report: Repor
       const angle = sameAngle(bound.value);
       report("M300", bound.range, `phase bound ${bound.raw} is outside 0 to 360 degrees`, {
         help: "a window [start, end] with start > end wraps through 0, such as [300, 30]",
-        ...(angle === undefined ? {} : { fixes: [replaceWith(bound.range, angle)] }),
+        ...(angle === undefined ? {} : { fixes: [replacement(bound.range, angle)] }),
       });
     }
     if (!inRange) continue;
@@ -290,7 +286,7 @@ function checkHsBloch(hsBlochs: HsBlochRequirement[], report: Reporter): void {
     } else if (threshold.value === 1 && requirement.operator === ">") {
       report("M412", requirement.range, "`hs_bloch > 1` never holds: HS-Bloch scores are at most 1", {
         help: "write `hs_bloch >= 1` to require a perfect score",
-        fixes: [replaceWith(requirement.operatorRange, ">=")],
+        fixes: [replacement(requirement.operatorRange, ">=")],
       });
     }
   }

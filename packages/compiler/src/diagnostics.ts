@@ -34,6 +34,11 @@ export interface Diagnostic {
   fixes?: Fix[];
 }
 
+/** The fix that writes `newText` in place of `range`. */
+export function replacement(range: SourceRange, newText: string): Fix {
+  return { title: `write \`${newText}\``, edits: [{ range, newText }] };
+}
+
 /** A code's entry in the table; `fix` says what its structured fix does, for codes that have one. */
 export interface DiagnosticDefinition {
   severity: Severity;
@@ -62,7 +67,7 @@ export const DIAGNOSTIC_CODES = {
   M202: { severity: "warning", title: "missing version directive", fix: "inserts `@temporal <version>` as the first line" },
   M203: { severity: "error", title: "duplicate directive" },
   M204: { severity: "error", title: "unknown zone", fix: "replaces the zone with the closest of Z0 to Z11, when one is close" },
-  M205: { severity: "error", title: "unknown directive" },
+  M205: { severity: "error", title: "unknown directive", fix: "replaces a misspelt directive with `@temporal` or `@anchor`" },
   M300: { severity: "error", title: "phase bound out of range", fix: "writes the same angle within 0 to 360 (400 becomes 40, -30 becomes 330)" },
   M301: { severity: "error", title: "zero-width phase window" },
   M302: { severity: "warning", title: "phase window always open" },

@@ -1,3 +1,4 @@
+import type { MissionFile } from "./ast.js";
 import { diagnose } from "./compile.js";
 import type { Diagnostic, TextEdit } from "./diagnostics.js";
 
@@ -13,6 +14,8 @@ export interface FixResult {
   applied: number;
   /** The diagnostics of the final text. */
   diagnostics: Diagnostic[];
+  /** The final text's tree. */
+  ast: MissionFile;
 }
 
 /**
@@ -54,10 +57,10 @@ export function fixAll(text: string, filename: string): FixResult {
   let current = text;
   let applied = 0;
   for (let round = 0; ; round++) {
-    const { diagnostics } = diagnose(current, filename);
-    if (round === MAX_ROUNDS) return { text: current, applied, diagnostics };
+    const { diagnostics, ast } = diagnose(current, filename);
+    if (round === MAX_ROUNDS) return { text: current, applied, diagnostics, ast };
     const next = applyFixes(current, diagnostics);
-    if (next.applied === 0) return { text: current, applied, diagnostics };
+    if (next.applied === 0) return { text: current, applied, diagnostics, ast };
     current = next.text;
     applied += next.applied;
   }

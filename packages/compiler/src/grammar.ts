@@ -1,8 +1,8 @@
 import { EmbeddedActionsParser, EOF, tokenMatcher, type IParserErrorMessageProvider, type IRecognitionException, type IToken, type TokenType } from "chevrotain";
 import type { AnchorDirective, Directive, Handler, Identifier, Mission, NumberLiteral, Position, Requirement, SourceRange, Statement, VersionDirective } from "./ast.js";
-import { diagnostic, type Diagnostic } from "./diagnostics.js";
+import { diagnostic, replacement, type Diagnostic, type Fix } from "./diagnostics.js";
 import * as tokens from "./tokens.js";
-import { closestMatch } from "./suggest.js";
+import { closestMatch, onlyClosestMatch } from "./suggest.js";
 
 /**
  * Phase 2: tokens to AST. An embedded-actions parser builds the AST
@@ -220,8 +220,10 @@ export class MissionParser extends EmbeddedActionsParser {
     });
     this.ACTION(() => {
       const suggestion = closestMatch(directive.image, tokens.DIRECTIVES);
+      const certain = onlyClosestMatch(directive.image, tokens.DIRECTIVES);
       this.#report("M205", directive, `unknown directive \`${directive.image}\``, {
         help: suggestion === undefined ? "the directives are `@temporal v<version>` and `@anchor Z<n>`" : `did you mean \`${suggestion}\`?`,
+        ...(certain === undefined ? {} : { fixes: [replacement(this.#tokenRange(directive), certain)] }),
       });
     });
   });
@@ -418,7 +420,7 @@ export class MissionParser extends EmbeddedActionsParser {
     return { start: startOf(token), end: endOf(token) };
   }
 
-  #report(code: "M102" | "M103" | "M108" | "M205", token: IToken, message: string, details: { help: string }): void {
+  #report(code: "M102" | "M103" | "M108" | "M205", token: IToken, message: string, details: { help: string; fixes?: Fix[] }): void {
     this.#diagnostics.push(diagnostic(code, this.#filename, this.#tokenRange(token), message, details));
   }
 }

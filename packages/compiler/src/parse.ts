@@ -1,6 +1,6 @@
 import { EOF, type IRecognitionException, type IToken, type TokenType } from "chevrotain";
 import type { Comment, MissionFile, Position, SourceRange } from "./ast.js";
-import { compareDiagnostics, diagnostic, limitErrors, type Diagnostic, type Fix } from "./diagnostics.js";
+import { compareDiagnostics, diagnostic, limitErrors, replacement, type Diagnostic, type Fix } from "./diagnostics.js";
 import { KEYWORDS, RCurly } from "./tokens.js";
 import { expectedTokens, MAX_SYNTAX_ERRORS, MissionParser } from "./grammar.js";
 import { tokenize, type ScannedSource } from "./tokenize.js";
@@ -113,7 +113,7 @@ function syntaxDiagnostics(errors: IRecognitionException[], source: string, end:
     const keywords = expected.map(keywordOf).filter(isDefined);
     const suggestion = atEnd ? undefined : closestMatch(token.image, keywords);
     const certain = atEnd ? undefined : onlyClosestMatch(token.image, keywords);
-    const fix = certain !== undefined ? replaceWith(range, certain) : atEnd && expected.includes(RCurly) ? closeBlockAtEnd(source, end) : undefined;
+    const fix = certain !== undefined ? replacement(range, certain) : atEnd && expected.includes(RCurly) ? closeBlockAtEnd(source, end) : undefined;
     result.push(
       diagnostic("M102", filename, range, `expected ${describeExpected(expected)}, found ${found}`, {
         ...(suggestion === undefined ? {} : { help: `did you mean \`${suggestion}\`?` }),
@@ -135,10 +135,6 @@ export function hasSourcePosition(token: IToken, sourceLength: number): boolean 
   if (token.tokenType === EOF || token.isInsertedInRecovery === true) return false;
   const offset: unknown = token.startOffset;
   return typeof offset === "number" && Number.isInteger(offset) && offset >= 0 && offset < sourceLength && Number.isInteger(token.startLine);
-}
-
-function replaceWith(range: SourceRange, keyword: string): Fix {
-  return { title: `write \`${keyword}\``, edits: [{ range, newText: keyword }] };
 }
 
 /** The file ended inside a block: close it on a line of its own. */
