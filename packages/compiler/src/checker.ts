@@ -12,7 +12,8 @@ import type {
   VersionDirective,
 } from "./ast.js";
 import { compareDiagnostics, diagnostic, type Diagnostic, type DiagnosticCode, type DiagnosticDetails, replacement } from "./diagnostics.js";
-import { FULL_CYCLE, intersectTicks, satisfiablePrefix, windowTicks, type TickInterval } from "./phase-windows.js";
+import { analyze, type MissionInfo, type MissionModel, type ResolvedWindow } from "./analyze.js";
+import { intersectTicks, satisfiablePrefix, type TickInterval } from "./phase-windows.js";
 import { strictestCarbon, strictestHsBloch } from "./requirements.js";
 import { closestMatch, onlyClosestMatch } from "./suggest.js";
 import { LANGUAGE_VERSION, LANGUAGE_VERSION_TEXT } from "./version.js";
@@ -28,15 +29,17 @@ const MAX_ANCHORING_NAME_LENGTH = 128 - "missions.".length - ".v1".length;
 const MAX_REALISTIC_CARBON = 1200;
 const ZONE_CODES = Array.from({ length: 12 }, (_, n) => `Z${n}`);
 
-export function check(ast: MissionFile): Diagnostic[] {
+/** `model` is `analyze(ast)`, for a caller that already has it (compile does): windows are resolved once. */
+export function check(ast: MissionFile, model?: MissionModel): Diagnostic[] {
   if (ast === null || typeof ast !== "object" || ast.kind !== "MissionFile") {
     throw new TypeError("check: expected the MissionFile AST returned by parse()");
   }
+  const analysis = model ?? analyze(ast);
   const report = reporter(ast.filename);
   checkDirectives(ast, report);
   checkMissionNames(ast, report);
-  checkReceiptScopes(ast, report);
-  for (const mission of ast.missions) checkMission(mission, report);
+  checkReceiptScopes(analysis, report);
+  ast.missions.forEach((mission, index) => checkMission(mission, analysis.missions[index]!, report));
   return report.diagnostics.sort(compareDiagnostics);
 }
 
@@ -135,16 +138,15 @@ function checkMissionNames(ast: MissionFile, report: Reporter): void {
 }
 
 /** Receipt scopes name missions in lower case: two anchoring missions must not share one. */
-function checkReceiptScopes(ast: MissionFile, report: Reporter): void {
-  const anchoring = ast.missions.filter((m) => m.items.some((i) => i.kind === "Handler" && i.body.some((s) => s.kind === "AnchorStatement")));
-  const firstByScope = new Map<string, Identifier>();
-  for (const { name } of anchoring) {
-    const scope = name.name.toLowerCase();
+function checkReceiptScopes(model: MissionModel, report: Reporter): void {
+  const firstByScope = new Map<string, MissionInfo>();
+  for (const mission of model.missions.filter((m) => m.anchors)) {
+    const scope = mission.name.toLowerCase();
     const first = firstByScope.get(scope);
-    if (first === undefined) firstByScope.set(scope, name);
-    else if (first.name !== name.name) {
-      report("M507", name.range, `missions \`${first.name}\` and \`${name.name}\` differ only in case, so their receipts would share the scope \`missions.${scope}.v1\``, {
-        notes: [{ message: "the other mission", range: first.range }],
+    if (first === undefined) firstByScope.set(scope, mission);
+    else if (first.name !== mission.name) {
+      report("M507", mission.nameRange, `missions \`${first.name}\` and \`${mission.name}\` differ only in case, so their receipts would share the scope \`missions.${scope}.v1\``, {
+        notes: [{ message: "the other mission", range: first.nameRange }],
         help: "rename one of them",
       });
     }
@@ -160,23 +162,16 @@ function reportDuplicateNames(names: Identifier[], onDuplicate: (name: Identifie
   }
 }
 
-function checkMission(mission: Mission, report: Reporter): void {
-  const phases: PhaseRequirement[] = [];
-  const carbons: CarbonRequirement[] = [];
-  const hsBlochs: HsBlochRequirement[] = [];
-  const handlers: Handler[] = [];
-  for (const item of mission.items) {
-    if (item.kind === "PhaseRequirement") phases.push(item);
-    else if (item.kind === "CarbonRequirement") carbons.push(item);
-    else if (item.kind === "HsBlochRequirement") hsBlochs.push(item);
-    else handlers.push(item);
-  }
-  checkPhases(mission, phases, report);
-  checkCarbon(carbons, report);
-  checkHsBloch(hsBlochs, report);
-  checkHandlers(mission, handlers, report);
-  const anchors = handlers.some((h) => h.body.some((s) => s.kind === "AnchorStatement"));
-  if (anchors && mission.name.name.length > MAX_ANCHORING_NAME_LENGTH) {
+function checkMission(mission: Mission, info: MissionInfo, report: Reporter): void {
+  checkPhases(mission, info.windows, report);
+  checkCarbon(info.carbonRequirements, report);
+  checkHsBloch(info.hsBlochRequirements, report);
+  checkHandlers(
+    mission,
+    mission.items.filter((i): i is Handler => i.kind === "Handler"),
+    report,
+  );
+  if (info.anchors && mission.name.name.length > MAX_ANCHORING_NAME_LENGTH) {
     report(
       "M506",
       mission.name.range,
@@ -204,9 +199,9 @@ function showWindow(requirement: PhaseRequirement): string {
   return `[${requirement.start.raw}, ${requirement.end.raw}]`;
 }
 
-function checkPhases(mission: Mission, phases: PhaseRequirement[], report: Reporter): void {
+function checkPhases(mission: Mission, windows: ResolvedWindow[], report: Reporter): void {
   const valid: { requirement: PhaseRequirement; ticks: TickInterval[] }[] = [];
-  for (const requirement of phases) {
+  for (const { requirement, ticks, alwaysOpen } of windows) {
     let inRange = true;
     for (const bound of [requirement.start, requirement.end]) {
       if (bound.value >= 0 && bound.value <= 360) continue;
@@ -219,11 +214,10 @@ function checkPhases(mission: Mission, phases: PhaseRequirement[], report: Repor
         ...(angle === undefined ? {} : { fixes: [replacement(bound.range, angle)] }),
       });
     }
-    if (!inRange) continue;
+    if (!inRange || ticks === null) continue;
     const start = requirement.start.value;
     const end = requirement.end.value;
-    const ticks = windowTicks(start, end);
-    if (ticks === FULL_CYCLE) {
+    if (alwaysOpen) {
       report("M302", requirement.range, `the window ${showWindow(requirement)} is always open: this requirement has no effect`, {
         help: "remove it, or narrow the window",
       });
