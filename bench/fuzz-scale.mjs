@@ -43,7 +43,12 @@ const SHAPES = {
     return grow(bytes, `${HEADER}mission wide {\n`, (i) => `  require phase [${degrees((i + 1) * step)}, ${degrees(i * step + step / 2)}]\n`, "  on ALLOW { execute run }\n}\n");
   },
   "many missions": (bytes) =>
-    grow(bytes, HEADER, (i) => `mission job_${i} {\n  require phase [${(i * 7) % 360}, ${(i * 7 + 45) % 360}]\n  require carbon < ${100 + (i % 500)}\n  on ALLOW {\n    execute task_${i}\n    anchor TSAE -> clockchain\n  }\n}\n`),
+    grow(
+      bytes,
+      HEADER,
+      (i) =>
+        `mission job_${i} {\n  require phase [${(i * 7) % 360}, ${(i * 7 + 45) % 360}]\n  require carbon < ${100 + (i % 500)}\n  on ALLOW {\n    execute task_${i}\n    anchor TSAE -> clockchain\n  }\n}\n`,
+    ),
   // Every fifth task repeats one already run: M503 warnings with notes.
   "many tasks": (bytes) => grow(bytes, `${HEADER}mission busy {\n  on ALLOW {\n`, (i) => `    execute task_${i % 5 === 4 ? i - 1 : i}\n`, "  }\n}\n"),
   // Blocks opened and never closed: the parser recovers at every level.
@@ -51,7 +56,33 @@ const SHAPES = {
   // Fuzz: the language's own words and symbols in random order, with random numbers and names.
   "token soup": (bytes) => {
     const next = random(20);
-    const words = ["mission", "require", "phase", "carbon", "hs_bloch", "on", "ALLOW", "DENY", "execute", "anchor", "TSAE", "->", "clockchain", "{", "}", "[", "]", ",", "<", "<=", ">", ">=", "@anchor", "@temporal", "\n"];
+    const words = [
+      "mission",
+      "require",
+      "phase",
+      "carbon",
+      "hs_bloch",
+      "on",
+      "ALLOW",
+      "DENY",
+      "execute",
+      "anchor",
+      "TSAE",
+      "->",
+      "clockchain",
+      "{",
+      "}",
+      "[",
+      "]",
+      ",",
+      "<",
+      "<=",
+      ">",
+      ">=",
+      "@anchor",
+      "@temporal",
+      "\n",
+    ];
     return grow(bytes, HEADER, () => {
       const roll = next();
       if (roll < 0.15) return `${Math.floor(next() * 1000)} `;

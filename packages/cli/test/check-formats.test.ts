@@ -9,7 +9,6 @@ import { REPO_ROOT, runCli } from "./run-cli.js";
 const scratch = mkdtempSync(join(tmpdir(), "temporalc-check-formats-"));
 afterAll(() => rmSync(scratch, { recursive: true, force: true }));
 
-
 interface SarifLog {
   version: string;
   runs: {
@@ -65,7 +64,9 @@ describe("temporalc check --format sarif", () => {
     expect(first).toMatchObject({
       ruleId: "M102",
       level: "error",
-      locations: [{ physicalLocation: { artifactLocation: { uri: "fixtures/invalid/typos.mission", uriBaseId: "SRCROOT" }, region: { startLine: 4, startColumn: 1, endLine: 4, endColumn: 8 } } }],
+      locations: [
+        { physicalLocation: { artifactLocation: { uri: "fixtures/invalid/typos.mission", uriBaseId: "SRCROOT" }, region: { startLine: 4, startColumn: 1, endLine: 4, endColumn: 8 } } },
+      ],
     });
     expect(run!.tool.driver.rules[first.ruleIndex]!.id).toBe("M102");
     expect(first.fixes).toHaveLength(1);
@@ -96,7 +97,12 @@ describe("temporalc check --format github", () => {
   it("uses error for errors and exits 1", () => {
     const result = runCli(["check", "--format", "github", "fixtures/invalid/missing-braces.mission"]);
     expect(result.code).toBe(1);
-    expect(result.stdout.split("\n").filter(Boolean).every((line) => /^::(error|warning|notice) file=fixtures\/invalid\/missing-braces\.mission,line=\d+,col=\d+,endLine=\d+,endColumn=\d+,title=M\d{3}::/.test(line))).toBe(true);
+    expect(
+      result.stdout
+        .split("\n")
+        .filter(Boolean)
+        .every((line) => /^::(error|warning|notice) file=fixtures\/invalid\/missing-braces\.mission,line=\d+,col=\d+,endLine=\d+,endColumn=\d+,title=M\d{3}::/.test(line)),
+    ).toBe(true);
   });
 });
 

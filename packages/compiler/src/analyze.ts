@@ -115,7 +115,9 @@ function blockOf(handler: Handler): Block {
   return {
     verdict: handler.verdict,
     range: handler.range,
-    steps: handler.body.map((s): Step => (s.kind === "ExecuteStatement" ? { kind: "execute", task: s.task.name, range: s.range, taskRange: s.task.range } : { kind: "anchor", range: s.range })),
+    steps: handler.body.map((s): Step =>
+      s.kind === "ExecuteStatement" ? { kind: "execute", task: s.task.name, range: s.range, taskRange: s.task.range } : { kind: "anchor", range: s.range },
+    ),
   };
 }
 

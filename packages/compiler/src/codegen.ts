@@ -70,7 +70,11 @@ export function generate(model: MissionModel, sourceText: string, options: Codeg
     emitMission(out, mission, model.zone, options.format);
   }
   out.line();
-  emitExports(out, model.missions.map((m) => m.name), options.format);
+  emitExports(
+    out,
+    model.missions.map((m) => m.name),
+    options.format,
+  );
   const code = `${out.lines.join("\n")}\n`;
   if (out.map === undefined) return { code };
   return { code, map: out.map.toJSON(options.outputName, options.sourceName, sourceText) };

@@ -41,8 +41,12 @@ const statementArb: fc.Arbitrary<Statement> = fc.oneof(
 
 const itemArb: fc.Arbitrary<MissionItem> = fc.oneof(
   fc.tuple(numberArb(-20, 400), numberArb(-20, 400)).map(([start, end]): MissionItem => ({ kind: "PhaseRequirement", start, end, range })),
-  fc.tuple(fc.constantFrom("<" as const, "<=" as const), numberArb(-10, 2000)).map(([operator, threshold]): MissionItem => ({ kind: "CarbonRequirement", operator, operatorRange: range, threshold, range })),
-  fc.tuple(fc.constantFrom(">=" as const, ">" as const), numberArb(-1, 2)).map(([operator, threshold]): MissionItem => ({ kind: "HsBlochRequirement", operator, operatorRange: range, threshold, range })),
+  fc
+    .tuple(fc.constantFrom("<" as const, "<=" as const), numberArb(-10, 2000))
+    .map(([operator, threshold]): MissionItem => ({ kind: "CarbonRequirement", operator, operatorRange: range, threshold, range })),
+  fc
+    .tuple(fc.constantFrom(">=" as const, ">" as const), numberArb(-1, 2))
+    .map(([operator, threshold]): MissionItem => ({ kind: "HsBlochRequirement", operator, operatorRange: range, threshold, range })),
   fc.tuple(fc.constantFrom("ALLOW" as const, "DENY" as const), fc.array(statementArb, { maxLength: 4 })).map(([verdict, body]): Handler => ({ kind: "Handler", verdict, body, range })),
 );
 

@@ -74,7 +74,13 @@ describe("structured fixes", () => {
       "mission a {\n  requier phase [0, 30]\n  require phase [400, 30]\n  require hs_bloch > 1\n  on ALLOW { execute x }\n",
       "@temporal v4.6.2\n@anchor z5\nmission a {\n  on ALLOW { execute x }\n}\n",
     ];
-    const fixed = new Set(sources.flatMap((s) => compile(s).diagnostics.filter((d) => d.fixes !== undefined).map((d) => d.code)));
+    const fixed = new Set(
+      sources.flatMap((s) =>
+        compile(s)
+          .diagnostics.filter((d) => d.fixes !== undefined)
+          .map((d) => d.code),
+      ),
+    );
     expect([...fixed].sort()).toEqual(["M102", "M202", "M204", "M300", "M412"]);
     for (const code of fixed) expect(DIAGNOSTIC_CODES[code], code).toHaveProperty("fix");
   });

@@ -167,5 +167,10 @@ function escapeData(text: string): string {
 /** A property's value also encodes `:` and `,`, which would end it; the `name=` before it stays as it is. */
 function escapeProperty(property: string): string {
   const equals = property.indexOf("=");
-  return property.slice(0, equals + 1) + escapeData(property.slice(equals + 1)).replace(/:/g, "%3A").replace(/,/g, "%2C");
+  return (
+    property.slice(0, equals + 1) +
+    escapeData(property.slice(equals + 1))
+      .replace(/:/g, "%3A")
+      .replace(/,/g, "%2C")
+  );
 }
