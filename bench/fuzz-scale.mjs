@@ -56,33 +56,7 @@ const SHAPES = {
   // Fuzz: the language's own words and symbols in random order, with random numbers and names.
   "token soup": (bytes) => {
     const next = random(20);
-    const words = [
-      "mission",
-      "require",
-      "phase",
-      "carbon",
-      "hs_bloch",
-      "on",
-      "ALLOW",
-      "DENY",
-      "execute",
-      "anchor",
-      "TSAE",
-      "->",
-      "clockchain",
-      "{",
-      "}",
-      "[",
-      "]",
-      ",",
-      "<",
-      "<=",
-      ">",
-      ">=",
-      "@anchor",
-      "@temporal",
-      "\n",
-    ];
+    const words = [..."mission require phase carbon hs_bloch on ALLOW DENY execute anchor TSAE -> clockchain { } [ ] , < <= > >= @anchor @temporal".split(" "), "\n"];
     return grow(bytes, HEADER, () => {
       const roll = next();
       if (roll < 0.15) return `${Math.floor(next() * 1000)} `;
