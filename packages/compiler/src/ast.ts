@@ -75,7 +75,6 @@ export interface PhaseRequirement {
 export interface CarbonRequirement {
   kind: "CarbonRequirement";
   operator: "<" | "<=";
-  operatorRange: SourceRange;
   threshold: NumberLiteral;
   range: SourceRange;
 }
@@ -84,7 +83,6 @@ export interface CarbonRequirement {
 export interface HsBlochRequirement {
   kind: "HsBlochRequirement";
   operator: ">=" | ">";
-  operatorRange: SourceRange;
   threshold: NumberLiteral;
   range: SourceRange;
 }

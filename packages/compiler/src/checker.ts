@@ -1,5 +1,6 @@
 import type {
   AnchorDirective,
+  Comment,
   CarbonRequirement,
   Handler,
   HsBlochRequirement,
@@ -39,7 +40,7 @@ export function check(ast: MissionFile, model?: MissionModel): Diagnostic[] {
   checkDirectives(ast, report);
   checkMissionNames(ast, report);
   checkReceiptScopes(analysis, report);
-  ast.missions.forEach((mission, index) => checkMission(mission, analysis.missions[index]!, report));
+  ast.missions.forEach((mission, index) => checkMission(mission, analysis.missions[index]!, ast.comments, report));
   return report.diagnostics.sort(compareDiagnostics);
 }
 
@@ -162,10 +163,10 @@ function reportDuplicateNames(names: Identifier[], onDuplicate: (name: Identifie
   }
 }
 
-function checkMission(mission: Mission, info: MissionInfo, report: Reporter): void {
+function checkMission(mission: Mission, info: MissionInfo, comments: readonly Comment[], report: Reporter): void {
   checkPhases(mission, info.windows, report);
   checkCarbon(info.carbonRequirements, report);
-  checkHsBloch(info.hsBlochRequirements, report);
+  checkHsBloch(info.hsBlochRequirements, comments, report);
   checkHandlers(
     mission,
     mission.items.filter((i): i is Handler => i.kind === "Handler"),
@@ -271,7 +272,7 @@ function checkCarbon(carbons: CarbonRequirement[], report: Reporter): void {
   );
 }
 
-function checkHsBloch(hsBlochs: HsBlochRequirement[], report: Reporter): void {
+function checkHsBloch(hsBlochs: HsBlochRequirement[], comments: readonly Comment[], report: Reporter): void {
   for (const requirement of hsBlochs) {
     const { threshold } = requirement;
     if (!Number.isFinite(threshold.value)) continue;
@@ -280,7 +281,7 @@ function checkHsBloch(hsBlochs: HsBlochRequirement[], report: Reporter): void {
     } else if (threshold.value === 1 && requirement.operator === ">") {
       report("M412", requirement.range, "`hs_bloch > 1` never holds: HS-Bloch scores are at most 1", {
         help: "write `hs_bloch >= 1` to require a perfect score",
-        fixes: [replacement(requirement.operatorRange, ">=")],
+        ...(hasComment(requirement.range, comments) ? {} : { fixes: [replacement(requirement.range, `require hs_bloch >= ${threshold.raw}`)] }),
       });
     }
   }
@@ -291,6 +292,11 @@ function checkHsBloch(hsBlochs: HsBlochRequirement[], report: Reporter): void {
     (r) => `hs_bloch ${r.operator} ${r.threshold.raw}`,
     report,
   );
+}
+
+/** Whether a comment lies inside `range`: a fix that rewrites the whole range would drop it. */
+function hasComment(range: SourceRange, comments: readonly Comment[]): boolean {
+  return comments.some((c) => c.range.start.offset >= range.start.offset && c.range.end.offset <= range.end.offset);
 }
 
 /** Several requirements on one quantity: all must hold, so only the strictest matters. */

@@ -77,7 +77,11 @@ export const DIAGNOSTIC_CODES = {
   M402: { severity: "warning", title: "several carbon requirements" },
   M410: { severity: "error", title: "HS-Bloch threshold out of range" },
   M411: { severity: "warning", title: "several HS-Bloch requirements" },
-  M412: { severity: "error", title: "HS-Bloch requirement never holds", fix: "writes `>=` for `>`, requiring a perfect score" },
+  M412: {
+    severity: "error",
+    title: "HS-Bloch requirement never holds",
+    fix: "writes `hs_bloch >= 1` for `hs_bloch > 1`, requiring a perfect score (not when a comment is inside the requirement)",
+  },
   M500: { severity: "error", title: "duplicate mission name" },
   M501: { severity: "error", title: "duplicate handler" },
   M502: { severity: "warning", title: "mission without on ALLOW" },

@@ -290,7 +290,7 @@ export class MissionParser extends EmbeddedActionsParser {
         const threshold = this.#number(value);
         if (threshold === undefined) return undefined;
         const op = operator.image === "<=" ? "<=" : "<";
-        return { kind: "CarbonRequirement", operator: op, operatorRange: this.#tokenRange(operator), threshold, range: this.#rangeFrom(keyword) };
+        return { kind: "CarbonRequirement", operator: op, threshold, range: this.#rangeFrom(keyword) };
       });
     },
     { recoveryValueFunc: () => undefined },
@@ -306,7 +306,7 @@ export class MissionParser extends EmbeddedActionsParser {
         const threshold = this.#number(value);
         if (threshold === undefined) return undefined;
         const op = operator.image === ">" ? ">" : ">=";
-        return { kind: "HsBlochRequirement", operator: op, operatorRange: this.#tokenRange(operator), threshold, range: this.#rangeFrom(keyword) };
+        return { kind: "HsBlochRequirement", operator: op, threshold, range: this.#rangeFrom(keyword) };
       });
     },
     { recoveryValueFunc: () => undefined },

@@ -41,12 +41,8 @@ const statementArb: fc.Arbitrary<Statement> = fc.oneof(
 
 const itemArb: fc.Arbitrary<MissionItem> = fc.oneof(
   fc.tuple(numberArb(-20, 400), numberArb(-20, 400)).map(([start, end]): MissionItem => ({ kind: "PhaseRequirement", start, end, range })),
-  fc
-    .tuple(fc.constantFrom("<" as const, "<=" as const), numberArb(-10, 2000))
-    .map(([operator, threshold]): MissionItem => ({ kind: "CarbonRequirement", operator, operatorRange: range, threshold, range })),
-  fc
-    .tuple(fc.constantFrom(">=" as const, ">" as const), numberArb(-1, 2))
-    .map(([operator, threshold]): MissionItem => ({ kind: "HsBlochRequirement", operator, operatorRange: range, threshold, range })),
+  fc.tuple(fc.constantFrom("<" as const, "<=" as const), numberArb(-10, 2000)).map(([operator, threshold]): MissionItem => ({ kind: "CarbonRequirement", operator, threshold, range })),
+  fc.tuple(fc.constantFrom(">=" as const, ">" as const), numberArb(-1, 2)).map(([operator, threshold]): MissionItem => ({ kind: "HsBlochRequirement", operator, threshold, range })),
   fc.tuple(fc.constantFrom("ALLOW" as const, "DENY" as const), fc.array(statementArb, { maxLength: 4 })).map(([verdict, body]): Handler => ({ kind: "Handler", verdict, body, range })),
 );
 
@@ -58,7 +54,7 @@ export const missionFileArb: fc.Arbitrary<MissionFile> = fc
 
 /** The tree without source ranges, for comparing trees parsed from different text. */
 export function withoutRanges(value: unknown): unknown {
-  return JSON.parse(JSON.stringify(value, (key, v: unknown) => (key === "range" || key === "operatorRange" ? undefined : v)));
+  return JSON.parse(JSON.stringify(value, (key, v: unknown) => (key === "range" ? undefined : v)));
 }
 
 /**
@@ -99,8 +95,8 @@ export const validMissionFileArb: fc.Arbitrary<MissionFile> = fc
         end: literal(((body.sharedPoint + after) % 360_000) / 1000),
         range,
       }));
-      if (body.carbon) items.push({ kind: "CarbonRequirement", operator: body.carbon[0], operatorRange: range, threshold: literal(body.carbon[1] / 1000), range });
-      if (body.hsBloch) items.push({ kind: "HsBlochRequirement", operator: body.hsBloch[0], operatorRange: range, threshold: literal(body.hsBloch[1] / 1000), range });
+      if (body.carbon) items.push({ kind: "CarbonRequirement", operator: body.carbon[0], threshold: literal(body.carbon[1] / 1000), range });
+      if (body.hsBloch) items.push({ kind: "HsBlochRequirement", operator: body.hsBloch[0], threshold: literal(body.hsBloch[1] / 1000), range });
       const steps = (tasks: string[], anchor: boolean): Statement[] => [
         ...tasks.map((task): Statement => ({ kind: "ExecuteStatement", task: identifier(task), range })),
         ...(anchor ? [{ kind: "AnchorStatement", range } as const] : []),

@@ -45,6 +45,9 @@ describe("structured fixes", () => {
   it("writes `>=` for an HS-Bloch requirement that can never hold", () => {
     const source = "@temporal v4.6.2\nmission a {\n  require hs_bloch > 1\n  on ALLOW { execute x }\n}\n";
     expect(fixAll(source, "a.mission")).toMatchObject({ text: source.replace("> 1", ">= 1"), applied: 1, diagnostics: [] });
+    // The fix rewrites the whole requirement, so it is not offered where that would drop a comment.
+    const commented = source.replace("hs_bloch >", "hs_bloch /* perfect */ >");
+    expect(fixAll(commented, "a.mission")).toMatchObject({ text: commented, applied: 0 });
   });
 
   it("takes one fix per diagnostic, skips diagnostics that offer a choice and edits that overlap one already taken", () => {
