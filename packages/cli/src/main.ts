@@ -28,7 +28,12 @@ function program(): Command {
     .description("parse and check mission files, reporting every problem with its location")
     .argument("<files...>", "mission files, or folders to search for *.mission files; - reads standard input")
     .option("--json", "print the diagnostics and a summary as JSON", false)
-    .addOption(new Option("--format <format>", "the same as --json when json (kept for older scripts)").choices(["text", "json"]).default("text"))
+    .addOption(
+      new Option("--format <format>", "text; json (the same as --json); sarif (SARIF 2.1.0, for code scanning); github (workflow annotations)")
+        .choices(["text", "json", "sarif", "github"])
+        .default("text"),
+    )
+    .option("--fix", "apply every fix that is certain (one per problem), check again and rewrite the files", false)
     .option("--max-warnings <n>", "fail when there are more than n warnings", nonNegativeInteger)
     .option("-q, --quiet", "print only errors: no warnings, no summary", false)
     .option("--stdin-filepath <path>", "the name standard input (-) goes by in diagnostics")
@@ -47,6 +52,9 @@ Examples:
   $ temporalc check examples/nightly-backup.mission
   $ temporalc check missions/ --max-warnings 0
   $ temporalc check a.mission --json | jq .summary
+  $ temporalc check missions/ --fix
+  $ temporalc check missions/ --format sarif > temporalc.sarif
+  $ temporalc check missions/ --format github      # in a GitHub Actions step
   $ cat a.mission | temporalc check - --stdin-filepath a.mission
   $ temporalc check missions/ --watch`,
     )

@@ -1,5 +1,6 @@
 import type {
   AnchorDirective,
+  Comment,
   CarbonRequirement,
   Handler,
   HsBlochRequirement,
@@ -11,10 +12,11 @@ import type {
   SourceRange,
   VersionDirective,
 } from "./ast.js";
-import { compareDiagnostics, diagnostic, type Diagnostic, type DiagnosticCode, type DiagnosticDetails } from "./diagnostics.js";
-import { FULL_CYCLE, intersectTicks, windowTicks, type TickInterval } from "./phase-windows.js";
+import { compareDiagnostics, diagnostic, type Diagnostic, type DiagnosticCode, type DiagnosticDetails, replacement } from "./diagnostics.js";
+import { analyze, type MissionInfo, type MissionModel, type ResolvedWindow } from "./analyze.js";
+import { intersectTicks, satisfiablePrefix, type TickInterval } from "./phase-windows.js";
 import { strictestCarbon, strictestHsBloch } from "./requirements.js";
-import { closestMatch } from "./suggest.js";
+import { closestMatch, onlyClosestMatch } from "./suggest.js";
 import { LANGUAGE_VERSION, LANGUAGE_VERSION_TEXT } from "./version.js";
 
 /**
@@ -28,15 +30,17 @@ const MAX_ANCHORING_NAME_LENGTH = 128 - "missions.".length - ".v1".length;
 const MAX_REALISTIC_CARBON = 1200;
 const ZONE_CODES = Array.from({ length: 12 }, (_, n) => `Z${n}`);
 
-export function check(ast: MissionFile): Diagnostic[] {
+/** `model` is `analyze(ast)`, for a caller that already has it (compile does): windows are resolved once. */
+export function check(ast: MissionFile, model?: MissionModel): Diagnostic[] {
   if (ast === null || typeof ast !== "object" || ast.kind !== "MissionFile") {
     throw new TypeError("check: expected the MissionFile AST returned by parse()");
   }
+  const analysis = model ?? analyze(ast);
   const report = reporter(ast.filename);
   checkDirectives(ast, report);
   checkMissionNames(ast, report);
-  checkReceiptScopes(ast, report);
-  for (const mission of ast.missions) checkMission(mission, report);
+  checkReceiptScopes(analysis, report);
+  ast.missions.forEach((mission, index) => checkMission(mission, analysis.missions[index]!, ast.comments, report));
   return report.diagnostics.sort(compareDiagnostics);
 }
 
@@ -59,8 +63,10 @@ function checkDirectives(ast: MissionFile, report: Reporter): void {
   const firstVersion = versions[0];
   if (firstVersion === undefined) {
     const start = ast.range.start;
+    const directive = `@temporal ${LANGUAGE_VERSION_TEXT}`;
     report("M202", { start, end: start }, `no \`@temporal\` directive: assuming ${LANGUAGE_VERSION_TEXT}`, {
-      help: `start the file with \`@temporal ${LANGUAGE_VERSION_TEXT}\``,
+      help: `start the file with \`${directive}\``,
+      fixes: [{ title: `insert \`${directive}\``, edits: [{ range: { start, end: start }, newText: `${directive}\n` }] }],
     });
   } else if (firstVersion.version !== null) {
     checkVersion(firstVersion.version, firstVersion.range, report);
@@ -70,8 +76,10 @@ function checkDirectives(ast: MissionFile, report: Reporter): void {
   for (const { code, zone } of anchors) {
     if (code === null || zone !== null) continue;
     const suggestion = closestMatch(code.name, ZONE_CODES);
+    const certain = onlyClosestMatch(code.name, ZONE_CODES);
     report("M204", code.range, `unknown zone \`${code.name}\``, {
       help: suggestion === undefined ? "zones are Z0 to Z11: zone n reads the phase at UTC + 2n hours" : `did you mean \`${suggestion}\`? Zones are Z0 to Z11`,
+      ...(certain === undefined ? {} : { fixes: [replacement(code.range, certain)] }),
     });
   }
   const firstMission = ast.missions[0];
@@ -131,16 +139,15 @@ function checkMissionNames(ast: MissionFile, report: Reporter): void {
 }
 
 /** Receipt scopes name missions in lower case: two anchoring missions must not share one. */
-function checkReceiptScopes(ast: MissionFile, report: Reporter): void {
-  const anchoring = ast.missions.filter((m) => m.items.some((i) => i.kind === "Handler" && i.body.some((s) => s.kind === "AnchorStatement")));
-  const firstByScope = new Map<string, Identifier>();
-  for (const { name } of anchoring) {
-    const scope = name.name.toLowerCase();
+function checkReceiptScopes(model: MissionModel, report: Reporter): void {
+  const firstByScope = new Map<string, MissionInfo>();
+  for (const mission of model.missions.filter((m) => m.anchors)) {
+    const scope = mission.name.toLowerCase();
     const first = firstByScope.get(scope);
-    if (first === undefined) firstByScope.set(scope, name);
-    else if (first.name !== name.name) {
-      report("M507", name.range, `missions \`${first.name}\` and \`${name.name}\` differ only in case, so their receipts would share the scope \`missions.${scope}.v1\``, {
-        notes: [{ message: "the other mission", range: first.range }],
+    if (first === undefined) firstByScope.set(scope, mission);
+    else if (first.name !== mission.name) {
+      report("M507", mission.nameRange, `missions \`${first.name}\` and \`${mission.name}\` differ only in case, so their receipts would share the scope \`missions.${scope}.v1\``, {
+        notes: [{ message: "the other mission", range: first.nameRange }],
         help: "rename one of them",
       });
     }
@@ -156,23 +163,16 @@ function reportDuplicateNames(names: Identifier[], onDuplicate: (name: Identifie
   }
 }
 
-function checkMission(mission: Mission, report: Reporter): void {
-  const phases: PhaseRequirement[] = [];
-  const carbons: CarbonRequirement[] = [];
-  const hsBlochs: HsBlochRequirement[] = [];
-  const handlers: Handler[] = [];
-  for (const item of mission.items) {
-    if (item.kind === "PhaseRequirement") phases.push(item);
-    else if (item.kind === "CarbonRequirement") carbons.push(item);
-    else if (item.kind === "HsBlochRequirement") hsBlochs.push(item);
-    else handlers.push(item);
-  }
-  checkPhases(mission, phases, report);
-  checkCarbon(carbons, report);
-  checkHsBloch(hsBlochs, report);
-  checkHandlers(mission, handlers, report);
-  const anchors = handlers.some((h) => h.body.some((s) => s.kind === "AnchorStatement"));
-  if (anchors && mission.name.name.length > MAX_ANCHORING_NAME_LENGTH) {
+function checkMission(mission: Mission, info: MissionInfo, comments: readonly Comment[], report: Reporter): void {
+  checkPhases(mission, info.windows, report);
+  checkCarbon(info.carbonRequirements, report);
+  checkHsBloch(info.hsBlochRequirements, comments, report);
+  checkHandlers(
+    mission,
+    mission.items.filter((i): i is Handler => i.kind === "Handler"),
+    report,
+  );
+  if (info.anchors && mission.name.name.length > MAX_ANCHORING_NAME_LENGTH) {
     report(
       "M506",
       mission.name.range,
@@ -184,26 +184,41 @@ function checkMission(mission: Mission, report: Reporter): void {
   }
 }
 
+/**
+ * The same angle written within 0 to 360 (400 is 40, -30 is 330): a bound
+ * past a full turn names the same point of the cycle, so this keeps what
+ * the window was meant to be rather than clamping it to an end. None when
+ * the written number has more precision than a short decimal can carry.
+ */
+function sameAngle(degrees: number): string | undefined {
+  const angle = ((degrees % 360) + 360) % 360;
+  const text = String(Number(angle.toFixed(9)));
+  return /^\d+(?:\.\d+)?$/.test(text) ? text : undefined;
+}
+
 function showWindow(requirement: PhaseRequirement): string {
   return `[${requirement.start.raw}, ${requirement.end.raw}]`;
 }
 
-function checkPhases(mission: Mission, phases: PhaseRequirement[], report: Reporter): void {
+function checkPhases(mission: Mission, windows: ResolvedWindow[], report: Reporter): void {
   const valid: { requirement: PhaseRequirement; ticks: TickInterval[] }[] = [];
-  for (const requirement of phases) {
+  for (const { requirement, ticks, alwaysOpen } of windows) {
     let inRange = true;
     for (const bound of [requirement.start, requirement.end]) {
       if (bound.value >= 0 && bound.value <= 360) continue;
       inRange = false;
+      // A number too large to be finite already has its error (M108).
+      if (!Number.isFinite(bound.value)) continue;
+      const angle = sameAngle(bound.value);
       report("M300", bound.range, `phase bound ${bound.raw} is outside 0 to 360 degrees`, {
         help: "a window [start, end] with start > end wraps through 0, such as [300, 30]",
+        ...(angle === undefined ? {} : { fixes: [replacement(bound.range, angle)] }),
       });
     }
-    if (!inRange) continue;
+    if (!inRange || ticks === null) continue;
     const start = requirement.start.value;
     const end = requirement.end.value;
-    const ticks = windowTicks(start, end);
-    if (ticks === FULL_CYCLE) {
+    if (alwaysOpen) {
       report("M302", requirement.range, `the window ${showWindow(requirement)} is always open: this requirement has no effect`, {
         help: "remove it, or narrow the window",
       });
@@ -218,33 +233,28 @@ function checkPhases(mission: Mission, phases: PhaseRequirement[], report: Repor
     valid.push({ requirement, ticks });
   }
 
-  let open: TickInterval[] = FULL_CYCLE;
-  for (const [index, current] of valid.entries()) {
-    const narrowed = intersectTicks(open, current.ticks);
-    if (narrowed.length > 0) {
-      open = narrowed;
-      continue;
-    }
-    const earlier = valid.slice(0, index);
-    const disjoint = earlier.find((e) => intersectTicks(e.ticks, current.ticks).length === 0);
-    const others = disjoint === undefined ? earlier : [disjoint];
-    const described = others.map((o) => showWindow(o.requirement)).join(" and ");
-    report(
-      "M303",
-      current.requirement.range,
-      `the phase window ${showWindow(current.requirement)} never overlaps ${described}${disjoint === undefined ? " together" : ""}: mission \`${mission.name.name}\` can never be ALLOW`,
-      {
-        notes: others.map((o) => ({ message: `${showWindow(o.requirement)} is required here`, range: o.requirement.range })),
-        help: "every `require phase` must hold at once; widen a window or remove one",
-      },
-    );
-    return;
-  }
+  const index = satisfiablePrefix(valid.map((v) => v.ticks));
+  const current = valid[index];
+  if (current === undefined) return;
+  const earlier = valid.slice(0, index);
+  const disjoint = earlier.find((e) => intersectTicks(e.ticks, current.ticks).length === 0);
+  const others = disjoint === undefined ? earlier : [disjoint];
+  const described = others.map((o) => showWindow(o.requirement)).join(" and ");
+  report(
+    "M303",
+    current.requirement.range,
+    `the phase window ${showWindow(current.requirement)} never overlaps ${described}${disjoint === undefined ? " together" : ""}: mission \`${mission.name.name}\` can never be ALLOW`,
+    {
+      notes: others.map((o) => ({ message: `${showWindow(o.requirement)} is required here`, range: o.requirement.range })),
+      help: "every `require phase` must hold at once; widen a window or remove one",
+    },
+  );
 }
 
 function checkCarbon(carbons: CarbonRequirement[], report: Reporter): void {
   for (const requirement of carbons) {
     const { threshold } = requirement;
+    if (!Number.isFinite(threshold.value)) continue;
     if (threshold.value <= 0) {
       report("M400", threshold.range, `the carbon threshold must be greater than 0 gCO2eq/kWh, not ${threshold.raw}`);
     } else if (threshold.value > MAX_REALISTIC_CARBON) {
@@ -254,7 +264,7 @@ function checkCarbon(carbons: CarbonRequirement[], report: Reporter): void {
     }
   }
   reportIneffective(
-    carbons.filter((r) => r.threshold.value > 0),
+    carbons.filter((r) => r.threshold.value > 0 && Number.isFinite(r.threshold.value)),
     strictestCarbon,
     "M402",
     (r) => `carbon ${r.operator} ${r.threshold.raw}`,
@@ -262,14 +272,16 @@ function checkCarbon(carbons: CarbonRequirement[], report: Reporter): void {
   );
 }
 
-function checkHsBloch(hsBlochs: HsBlochRequirement[], report: Reporter): void {
+function checkHsBloch(hsBlochs: HsBlochRequirement[], comments: readonly Comment[], report: Reporter): void {
   for (const requirement of hsBlochs) {
     const { threshold } = requirement;
+    if (!Number.isFinite(threshold.value)) continue;
     if (threshold.value < 0 || threshold.value > 1) {
       report("M410", threshold.range, `the HS-Bloch threshold ${threshold.raw} is outside 0 to 1`);
     } else if (threshold.value === 1 && requirement.operator === ">") {
       report("M412", requirement.range, "`hs_bloch > 1` never holds: HS-Bloch scores are at most 1", {
         help: "write `hs_bloch >= 1` to require a perfect score",
+        ...(hasComment(requirement.range, comments) ? {} : { fixes: [replacement(requirement.range, `require hs_bloch >= ${threshold.raw}`)] }),
       });
     }
   }
@@ -280,6 +292,11 @@ function checkHsBloch(hsBlochs: HsBlochRequirement[], report: Reporter): void {
     (r) => `hs_bloch ${r.operator} ${r.threshold.raw}`,
     report,
   );
+}
+
+/** Whether a comment lies inside `range`: a fix that rewrites the whole range would drop it. */
+function hasComment(range: SourceRange, comments: readonly Comment[]): boolean {
+  return comments.some((c) => c.range.start.offset >= range.start.offset && c.range.end.offset <= range.end.offset);
 }
 
 /** Several requirements on one quantity: all must hold, so only the strictest matters. */

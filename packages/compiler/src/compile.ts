@@ -1,3 +1,4 @@
+import { analyze, type MissionModel } from "./analyze.js";
 import type { MissionFile } from "./ast.js";
 import { check } from "./checker.js";
 import { generate } from "./codegen.js";
@@ -30,6 +31,8 @@ export interface CompileResult {
   dts?: string;
   diagnostics: Diagnostic[];
   ast: MissionFile;
+  /** What the file declares, resolved (`analyze(ast)`): for files with errors too. */
+  model: MissionModel;
 }
 
 export const DEFAULT_SDK_MODULE = "@temporal/agent-sdk";
@@ -44,20 +47,27 @@ export function compile(source: string, options: CompileOptions = {}): CompileRe
   if (typeof sdkModule !== "string" || sdkModule === "") throw new TypeError("compile: options.sdkModule must be a non-empty string");
   if (typeof declarations !== "boolean") throw new TypeError("compile: options.declarations must be a boolean");
 
-  const parsed = parseFile(source, filename);
-  const diagnostics = limitErrors([...parsed.diagnostics, ...check(parsed.ast)].sort(compareDiagnostics), filename, parsed.uncountedErrors);
-  if (hasErrors(diagnostics)) return { diagnostics, ast: parsed.ast };
+  const { ast, model, diagnostics } = diagnose(source, filename);
+  if (hasErrors(diagnostics)) return { diagnostics, ast, model };
 
   const sourceName = baseName(filename);
   const outputName = `${sourceName.replace(/\.mission$/, "")}.${format === "esm" ? "mjs" : "cjs"}`;
-  const generated = generate(parsed.ast, source, { sourceName, outputName, format, sdkModule, sourceMap });
+  const generated = generate(model, source, { sourceName, outputName, format, sdkModule, sourceMap });
   return {
     code: generated.code,
     ...(generated.map === undefined ? {} : { map: generated.map }),
-    ...(declarations ? { dts: generateDeclarations(parsed.ast, { sourceName, sdkModule }) } : {}),
+    ...(declarations ? { dts: generateDeclarations(model, { sourceName, sdkModule }) } : {}),
     diagnostics,
-    ast: parsed.ast,
+    ast,
+    model,
   };
+}
+
+/** Parses, analyses and checks: every diagnostic `compile` reports, sorted and limited, without emitting. */
+export function diagnose(source: string, filename: string): { ast: MissionFile; model: MissionModel; diagnostics: Diagnostic[] } {
+  const { ast, diagnostics, uncountedErrors } = parseFile(source, filename);
+  const model = analyze(ast);
+  return { ast, model, diagnostics: limitErrors([...diagnostics, ...check(ast, model)].sort(compareDiagnostics), filename, uncountedErrors) };
 }
 
 /** The last path segment, for either separator; generated code never names a directory. */

@@ -7,6 +7,22 @@ export interface DiagnosticNote {
   range: SourceRange;
 }
 
+/** Replace the text in `range` (offsets are what count) with `newText`; an empty range inserts. */
+export interface TextEdit {
+  range: SourceRange;
+  newText: string;
+}
+
+/**
+ * A change that makes a diagnostic go away. Edits of one fix never overlap;
+ * a diagnostic lists its fixes best first, and only a diagnostic with exactly
+ * one fix is fixed without asking (`applyFixes`, `temporalc check --fix`).
+ */
+export interface Fix {
+  title: string;
+  edits: TextEdit[];
+}
+
 export interface Diagnostic {
   code: DiagnosticCode;
   severity: Severity;
@@ -15,6 +31,19 @@ export interface Diagnostic {
   range: SourceRange;
   help?: string;
   notes?: DiagnosticNote[];
+  fixes?: Fix[];
+}
+
+/** The fix that writes `newText` in place of `range`. */
+export function replacement(range: SourceRange, newText: string): Fix {
+  return { title: `write \`${newText}\``, edits: [{ range, newText }] };
+}
+
+/** A code's entry in the table; `fix` says what its structured fix does, for codes that have one. */
+export interface DiagnosticDefinition {
+  severity: Severity;
+  title: string;
+  fix?: string;
 }
 
 /**
@@ -26,19 +55,20 @@ export interface Diagnostic {
 export const DIAGNOSTIC_CODES = {
   M100: { severity: "error", title: "unexpected character" },
   M101: { severity: "error", title: "unterminated block comment" },
-  M102: { severity: "error", title: "syntax error" },
+  M102: { severity: "error", title: "syntax error", fix: "replaces a misspelt keyword with the one expected, or adds a missing `}` at the end of the file" },
   M103: { severity: "error", title: "invalid number" },
   M104: { severity: "error", title: "directive after a mission" },
   M105: { severity: "info", title: "too many errors" },
   M106: { severity: "error", title: "not a text file" },
   M107: { severity: "error", title: "invalid UTF-8" },
+  M108: { severity: "error", title: "number too large" },
   M200: { severity: "error", title: "unsupported language version" },
   M201: { severity: "warning", title: "newer language version" },
-  M202: { severity: "warning", title: "missing version directive" },
+  M202: { severity: "warning", title: "missing version directive", fix: "inserts `@temporal <version>` as the first line" },
   M203: { severity: "error", title: "duplicate directive" },
-  M204: { severity: "error", title: "unknown zone" },
-  M205: { severity: "error", title: "unknown directive" },
-  M300: { severity: "error", title: "phase bound out of range" },
+  M204: { severity: "error", title: "unknown zone", fix: "replaces the zone with the closest of Z0 to Z11, when one is close" },
+  M205: { severity: "error", title: "unknown directive", fix: "replaces a misspelt directive with `@temporal` or `@anchor`" },
+  M300: { severity: "error", title: "phase bound out of range", fix: "writes the same angle within 0 to 360 (400 becomes 40, -30 becomes 330)" },
   M301: { severity: "error", title: "zero-width phase window" },
   M302: { severity: "warning", title: "phase window always open" },
   M303: { severity: "error", title: "phase windows never overlap" },
@@ -47,7 +77,11 @@ export const DIAGNOSTIC_CODES = {
   M402: { severity: "warning", title: "several carbon requirements" },
   M410: { severity: "error", title: "HS-Bloch threshold out of range" },
   M411: { severity: "warning", title: "several HS-Bloch requirements" },
-  M412: { severity: "error", title: "HS-Bloch requirement never holds" },
+  M412: {
+    severity: "error",
+    title: "HS-Bloch requirement never holds",
+    fix: "writes `hs_bloch >= 1` for `hs_bloch > 1`, requiring a perfect score (not when a comment is inside the requirement)",
+  },
   M500: { severity: "error", title: "duplicate mission name" },
   M501: { severity: "error", title: "duplicate handler" },
   M502: { severity: "warning", title: "mission without on ALLOW" },
@@ -56,19 +90,33 @@ export const DIAGNOSTIC_CODES = {
   M505: { severity: "error", title: "no mission" },
   M506: { severity: "error", title: "mission name too long for a receipt" },
   M507: { severity: "error", title: "mission names differ only in case" },
-} as const satisfies Record<string, { severity: Severity; title: string }>;
+} as const satisfies Record<string, DiagnosticDefinition>;
 
 export type DiagnosticCode = keyof typeof DIAGNOSTIC_CODES;
+
+/**
+ * The anchor of a code's section in docs/diagnostics.md, as GitHub makes it
+ * from the heading `## M303: phase windows never overlap (error)`.
+ */
+export function docsAnchor(code: DiagnosticCode): string {
+  const { title, severity } = DIAGNOSTIC_CODES[code];
+  return `${code}: ${title} (${severity})`
+    .toLowerCase()
+    .replace(/[^a-z0-9 _-]/g, "")
+    .replace(/ /g, "-");
+}
 
 export interface DiagnosticDetails {
   help?: string;
   notes?: DiagnosticNote[];
+  fixes?: Fix[];
 }
 
 export function diagnostic(code: DiagnosticCode, file: string, range: SourceRange, message: string, details: DiagnosticDetails = {}): Diagnostic {
   const result: Diagnostic = { code, severity: DIAGNOSTIC_CODES[code].severity, message, file, range };
   if (details.help !== undefined) result.help = details.help;
   if (details.notes !== undefined && details.notes.length > 0) result.notes = details.notes;
+  if (details.fixes !== undefined && details.fixes.length > 0) result.fixes = details.fixes;
   return result;
 }
 

@@ -1,8 +1,8 @@
 import { EmbeddedActionsParser, EOF, tokenMatcher, type IParserErrorMessageProvider, type IRecognitionException, type IToken, type TokenType } from "chevrotain";
 import type { AnchorDirective, Directive, Handler, Identifier, Mission, NumberLiteral, Position, Requirement, SourceRange, Statement, VersionDirective } from "./ast.js";
-import { diagnostic, type Diagnostic } from "./diagnostics.js";
+import { diagnostic, replacement, type Diagnostic, type Fix } from "./diagnostics.js";
 import * as tokens from "./tokens.js";
-import { closestMatch } from "./suggest.js";
+import { closestMatch, onlyClosestMatch } from "./suggest.js";
 
 /**
  * Phase 2: tokens to AST. An embedded-actions parser builds the AST
@@ -220,8 +220,10 @@ export class MissionParser extends EmbeddedActionsParser {
     });
     this.ACTION(() => {
       const suggestion = closestMatch(directive.image, tokens.DIRECTIVES);
+      const certain = onlyClosestMatch(directive.image, tokens.DIRECTIVES);
       this.#report("M205", directive, `unknown directive \`${directive.image}\``, {
         help: suggestion === undefined ? "the directives are `@temporal v<version>` and `@anchor Z<n>`" : `did you mean \`${suggestion}\`?`,
+        ...(certain === undefined ? {} : { fixes: [replacement(this.#tokenRange(directive), certain)] }),
       });
     });
   });
@@ -405,6 +407,11 @@ export class MissionParser extends EmbeddedActionsParser {
       this.#report("M103", token, `invalid number \`${token.image}\``, {
         help: "write numbers as decimal digits with an optional fraction, such as 12 or 12.5",
       });
+    } else if (!Number.isFinite(value)) {
+      // Past about 1.8e308 digits read as Infinity, which would compile to a requirement nobody wrote.
+      this.#report("M108", token, `the number \`${token.image.slice(0, 20)}…\`, ${token.image.length} characters long, is too large to represent`, {
+        help: "no phase, carbon or HS-Bloch threshold needs more than a few digits; write the number you mean",
+      });
     }
     return { kind: "NumberLiteral", value, raw: token.image, range: this.#tokenRange(token) };
   }
@@ -413,7 +420,7 @@ export class MissionParser extends EmbeddedActionsParser {
     return { start: startOf(token), end: endOf(token) };
   }
 
-  #report(code: "M102" | "M103" | "M205", token: IToken, message: string, details: { help: string }): void {
+  #report(code: "M102" | "M103" | "M108" | "M205", token: IToken, message: string, details: { help: string; fixes?: Fix[] }): void {
     this.#diagnostics.push(diagnostic(code, this.#filename, this.#tokenRange(token), message, details));
   }
 }

@@ -1,9 +1,23 @@
 export type * from "./ast.js";
 export { check } from "./checker.js";
+export { analyze, type Block, type MissionInfo, type MissionModel, type ResolvedWindow, type Step, type SymbolInfo } from "./analyze.js";
+export type { TickInterval } from "./phase-windows.js";
 export { COMPILER_VERSION, LANGUAGE_VERSION, LANGUAGE_VERSION_TEXT } from "./version.js";
 export { compile, DEFAULT_SDK_MODULE, type CompileOptions, type CompileResult } from "./compile.js";
 export type { SourceMapV3 } from "./source-map.js";
-export { DIAGNOSTIC_CODES, hasErrors, type Diagnostic, type DiagnosticCode, type DiagnosticNote, type Severity } from "./diagnostics.js";
+export {
+  DIAGNOSTIC_CODES,
+  docsAnchor,
+  hasErrors,
+  type Diagnostic,
+  type DiagnosticCode,
+  type DiagnosticDefinition,
+  type DiagnosticNote,
+  type Fix,
+  type Severity,
+  type TextEdit,
+} from "./diagnostics.js";
+export { applyFixes, fixAll, type FixResult } from "./fix.js";
 export { parse, type ParseOptions, type ParseResult } from "./parse.js";
 export { print } from "./printer.js";
 export { renderDiagnostics, type RenderOptions } from "./render.js";

@@ -1,10 +1,10 @@
 import { EOF, type IRecognitionException, type IToken, type TokenType } from "chevrotain";
 import type { Comment, MissionFile, Position, SourceRange } from "./ast.js";
-import { compareDiagnostics, diagnostic, limitErrors, type Diagnostic } from "./diagnostics.js";
-import { KEYWORDS } from "./tokens.js";
+import { compareDiagnostics, diagnostic, limitErrors, replacement, type Diagnostic, type Fix } from "./diagnostics.js";
+import { KEYWORDS, RCurly } from "./tokens.js";
 import { expectedTokens, MAX_SYNTAX_ERRORS, MissionParser } from "./grammar.js";
 import { tokenize, type ScannedSource } from "./tokenize.js";
-import { closestMatch } from "./suggest.js";
+import { closestMatch, onlyClosestMatch } from "./suggest.js";
 
 export interface ParseOptions {
   /** Names the file in diagnostics; defaults to `<input>`. */
@@ -31,7 +31,7 @@ export function parseFile(source: string, filename: string): ParseResult & { unc
   sharedParser ??= new MissionParser();
   const parsed = sharedParser.parseTokens(scanned.tokens, filename);
 
-  const diagnostics = [...lexicalDiagnostics(source, scanned, filename), ...parsed.diagnostics, ...syntaxDiagnostics(parsed.errors, scanned.end, filename)];
+  const diagnostics = [...lexicalDiagnostics(source, scanned, filename), ...parsed.diagnostics, ...syntaxDiagnostics(parsed.errors, source, scanned.end, filename)];
   if (parsed.abandonedAt !== undefined) {
     const token = parsed.abandonedAt;
     const range = token.tokenType === EOF ? { start: scanned.end, end: scanned.end } : tokenRange(token);
@@ -99,25 +99,48 @@ function lexicalDiagnostics(source: string, scanned: ScannedSource, filename: st
   return result;
 }
 
-function syntaxDiagnostics(errors: IRecognitionException[], end: Position, filename: string): Diagnostic[] {
+function syntaxDiagnostics(errors: IRecognitionException[], source: string, end: Position, filename: string): Diagnostic[] {
   const seenOffsets = new Set<number>();
   const result: Diagnostic[] = [];
   for (const error of errors) {
     const token = error.token;
-    const atEnd = token.tokenType === EOF || Number.isNaN(token.startOffset);
+    const atEnd = !hasSourcePosition(token, end.offset);
     const range: SourceRange = atEnd ? { start: end, end } : tokenRange(token);
     if (seenOffsets.has(range.start.offset)) continue;
     seenOffsets.add(range.start.offset);
     const expected = expectedTokens(error);
     const found = atEnd ? "the end of the file" : quote(token.image);
-    const suggestion = atEnd ? undefined : closestMatch(token.image, expected.map(keywordOf).filter(isDefined));
+    const keywords = expected.map(keywordOf).filter(isDefined);
+    const suggestion = atEnd ? undefined : closestMatch(token.image, keywords);
+    const certain = atEnd ? undefined : onlyClosestMatch(token.image, keywords);
+    const fix = certain !== undefined ? replacement(range, certain) : atEnd && expected.includes(RCurly) ? closeBlockAtEnd(source, end) : undefined;
     result.push(
       diagnostic("M102", filename, range, `expected ${describeExpected(expected)}, found ${found}`, {
         ...(suggestion === undefined ? {} : { help: `did you mean \`${suggestion}\`?` }),
+        ...(fix === undefined ? {} : { fixes: [fix] }),
       }),
     );
   }
   return result;
+}
+
+/**
+ * Whether a token stands for real text in the source. Tokens Chevrotain
+ * invents (EOF, a token inserted by error recovery) carry no usable offset,
+ * and how they say so differs between versions (NaN in 11, other
+ * placeholders later), so the check asks for a real offset inside the text
+ * rather than testing for one placeholder.
+ */
+export function hasSourcePosition(token: IToken, sourceLength: number): boolean {
+  if (token.tokenType === EOF || token.isInsertedInRecovery === true) return false;
+  const offset: unknown = token.startOffset;
+  return typeof offset === "number" && Number.isInteger(offset) && offset >= 0 && offset < sourceLength && Number.isInteger(token.startLine);
+}
+
+/** The file ended inside a block: close it on a line of its own. */
+function closeBlockAtEnd(source: string, end: Position): Fix {
+  const newText = source === "" || source.endsWith("\n") ? "}\n" : "\n}\n";
+  return { title: "add the missing `}`", edits: [{ range: { start: end, end }, newText }] };
 }
 
 function keywordOf(type: TokenType): string | undefined {

@@ -52,3 +52,50 @@ export function intersectTicks(a: readonly TickInterval[], b: readonly TickInter
   }
   return result;
 }
+
+/**
+ * How many windows, taken in order, leave some tick open in all of them:
+ * the index of the first window after which no tick is open, or
+ * `windows.length` when some tick is open in every window.
+ *
+ * Adding a window can only close ticks, so the answer is found by binary
+ * search over prefixes; each prefix is tested by one sweep over interval
+ * ends sorted once, counting at each point how many windows are open there
+ * (a window's own intervals are disjoint, so it counts at most once).
+ * O(n log n) in all, where intersecting window after window was O(n²): the
+ * open set of n windows can have n pieces.
+ */
+export function satisfiablePrefix(windows: readonly (readonly TickInterval[])[]): number {
+  if (windows.length > MAX_OWNERS) throw new RangeError(`satisfiablePrefix: at most ${MAX_OWNERS} windows`);
+  // One number per interval end, sorted natively: (point * 2 + opens) * MAX_OWNERS + window.
+  // Half-open [low, high + 1), so at one point a window closes (even) before another opens (odd).
+  const events = new Float64Array(windows.reduce((count, intervals) => count + intervals.length * 2, 0));
+  let next = 0;
+  windows.forEach((intervals, owner) => {
+    for (const [low, high] of intervals) {
+      events[next++] = (low * 2 + 1) * MAX_OWNERS + owner;
+      events[next++] = (high + 1) * 2 * MAX_OWNERS + owner;
+    }
+  });
+  events.sort();
+  const allOpenSomewhere = (count: number): boolean => {
+    let depth = 0;
+    for (const event of events) {
+      if (event % MAX_OWNERS >= count) continue;
+      if (Math.floor(event / MAX_OWNERS) % 2 === 0) depth--;
+      else if (++depth === count) return true;
+    }
+    return count === 0;
+  };
+  let low = 0;
+  let high = windows.length;
+  while (low < high) {
+    const middle = Math.ceil((low + high) / 2);
+    if (allOpenSomewhere(middle)) low = middle;
+    else high = middle - 1;
+  }
+  return low;
+}
+
+/** Keys stay exact doubles: 2 * TICKS_PER_CYCLE + 1 < 2^28, times 2^25 windows, is below 2^53. */
+const MAX_OWNERS = 2 ** 25;

@@ -4,19 +4,35 @@
  * `clockchian` is one edit from `clockchain`), or a case-only difference.
  */
 export function closestMatch(word: string, candidates: readonly string[]): string | undefined {
+  return closestMatches(word, candidates)[0];
+}
+
+/**
+ * The closest candidate only when no other is as close: what a fix may
+ * write without asking (`Z13` is as close to `Z1` as to `Z3` and `Z11`).
+ */
+export function onlyClosestMatch(word: string, candidates: readonly string[]): string | undefined {
+  const matches = closestMatches(word, candidates);
+  return matches.length === 1 ? matches[0] : undefined;
+}
+
+/** Every candidate at the smallest distance, in the candidates' order; a case-only difference beats any edit. */
+function closestMatches(word: string, candidates: readonly string[]): string[] {
   const lower = word.toLowerCase();
-  const sameLetters = candidates.find((c) => c !== word && c.toLowerCase() === lower);
-  if (sameLetters !== undefined) return sameLetters;
+  const sameLetters = candidates.filter((c) => c !== word && c.toLowerCase() === lower);
+  if (sameLetters.length > 0) return sameLetters;
   const limit = Math.max(1, Math.floor(word.length / 3));
-  let best: string | undefined;
-  let bestDistance = limit + 1;
+  let best: string[] = [];
+  let bestDistance = limit;
   for (const candidate of candidates) {
     if (Math.abs(candidate.length - word.length) > limit) continue;
     const distance = editDistance(lower, candidate.toLowerCase());
-    if (distance > 0 && distance < bestDistance) {
-      best = candidate;
+    if (distance === 0 || distance > bestDistance) continue;
+    if (distance < bestDistance) {
+      best = [];
       bestDistance = distance;
     }
+    best.push(candidate);
   }
   return best;
 }

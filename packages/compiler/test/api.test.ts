@@ -46,6 +46,7 @@ describe("public API contracts", () => {
         "M105:info",
         "M106:error",
         "M107:error",
+        "M108:error",
         "M200:error",
         "M201:warning",
         "M202:warning",

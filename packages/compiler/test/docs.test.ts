@@ -1,6 +1,6 @@
 import { readFileSync } from "node:fs";
 import { describe, expect, it } from "vitest";
-import { compile, decodeSource, DIAGNOSTIC_CODES, hasErrors, renderDiagnostics, type Diagnostic } from "../src/index.js";
+import { compile, decodeSource, DIAGNOSTIC_CODES, docsAnchor, hasErrors, renderDiagnostics, type Diagnostic } from "../src/index.js";
 
 /**
  * Keeps the user documentation true to the compiler. The conventions are
@@ -196,6 +196,12 @@ describe("docs/diagnostics.md", () => {
 
 describe("links between the docs", () => {
   const files = { "language.md": readMarkdown("language.md"), "diagnostics.md": readMarkdown("diagnostics.md") };
+  /** Pages the two link to; their own links are not checked here. */
+  const targets = { ...files, "compiling.md": readMarkdown("compiling.md") };
+
+  it("include every code's section at the anchor SARIF's helpUri names", () => {
+    for (const code of CODES) expect(files["diagnostics.md"].anchors.has(docsAnchor(code)), code).toBe(true);
+  });
 
   it("land on headings that exist", () => {
     const broken: string[] = [];
@@ -203,7 +209,7 @@ describe("links between the docs", () => {
     for (const [name, markdown] of Object.entries(files)) {
       for (const [file, anchor] of anchorLinks(markdown, name)) {
         checked++;
-        const target = files[file as keyof typeof files];
+        const target = targets[file as keyof typeof targets];
         if (target === undefined || !target.anchors.has(anchor)) broken.push(`${name}: ${file}#${anchor}`);
       }
     }

@@ -1,12 +1,19 @@
-import { compile, type Diagnostic } from "@temporal/compiler";
-import { EXIT_FAILURE, EXIT_OK, EXIT_USAGE } from "../errors.js";
-import { readMissionFiles, type SourceFile } from "../files.js";
+import { writeFileDurably } from "@temporal/agent-sdk/node";
+import { compile, fixAll, type Diagnostic } from "@temporal/compiler";
+import { EXIT_FAILURE, EXIT_OK, EXIT_USAGE, UsageError } from "../errors.js";
+import { describeIoError, readMissionFiles, type SourceFile } from "../files.js";
 import { renderForTerminal } from "../terminal.js";
+import { toGithubAnnotations, toSarif, type CheckedFile } from "./check-formats.js";
+
+declare const TEMPORALC_VERSION: string;
 
 export interface CheckOptions {
   /** Print one JSON report instead of text (`--json`, or the older `--format json`). */
   json?: boolean;
-  format?: "text" | "json";
+  /** `sarif` (SARIF 2.1.0) and `github` (workflow commands) are for CI. */
+  format?: "text" | "json" | "sarif" | "github";
+  /** Apply each diagnostic's fix when it has exactly one, check again, and rewrite the file. */
+  fix?: boolean;
   maxWarnings?: number;
   /** Print only the errors: no warnings, no summary line. */
   quiet?: boolean;
@@ -14,29 +21,57 @@ export interface CheckOptions {
 }
 
 /** A file's diagnostics: the decoding's when it is not UTF-8 text, else the compiler's. */
-export function diagnoseFile(file: SourceFile): Diagnostic[] {
-  return file.undecodable.length > 0 ? file.undecodable : compile(file.text, { filename: file.path }).diagnostics;
+function diagnoseFile(file: SourceFile): CheckedFile {
+  if (file.undecodable.length > 0) return { path: file.path, diagnostics: file.undecodable };
+  const { diagnostics, ast } = compile(file.text, { filename: file.path });
+  return { path: file.path, diagnostics, ast };
+}
+
+/**
+ * `--fix`: the file's text with its unambiguous fixes applied, rewritten
+ * atomically when that changed anything; the diagnostics are the new text's.
+ */
+async function fixFile(file: SourceFile): Promise<{ checked: CheckedFile; text: string; fixed: number }> {
+  if (file.undecodable.length > 0) return { checked: diagnoseFile(file), text: file.text, fixed: 0 };
+  const result = fixAll(file.text, file.path);
+  if (result.applied > 0) {
+    try {
+      await writeFileDurably(file.path, result.text, { mode: 0o666 });
+    } catch (error) {
+      throw new UsageError(`cannot write ${file.path}: ${describeIoError(error)}`);
+    }
+  }
+  return { checked: { path: file.path, diagnostics: result.diagnostics, ast: result.ast }, text: result.text, fixed: result.applied };
 }
 
 export async function runCheck(paths: string[], options: CheckOptions): Promise<number> {
-  const json = options.json === true || options.format === "json";
+  const format = options.json === true ? "json" : (options.format ?? "text");
   const { files, problems } = await readMissionFiles(paths, { stdinFilepath: options.stdinFilepath });
-  const diagnostics: Diagnostic[] = [];
+  if (options.fix === true && files.some((file) => file.stdin)) throw new UsageError("standard input (-) cannot be fixed in place; name the file instead");
+  const checked: CheckedFile[] = [];
+  let fixed = 0;
   let text = "";
   for (const file of files) {
-    const found = diagnoseFile(file);
-    diagnostics.push(...found);
-    if (!json) text += renderForTerminal(found, file.text, process.stdout, options.quiet);
+    const result = options.fix === true ? await fixFile(file) : { checked: diagnoseFile(file), text: file.text, fixed: 0 };
+    checked.push(result.checked);
+    fixed += result.fixed;
+    if (format === "text") text += renderForTerminal(result.checked.diagnostics, result.text, process.stdout, options.quiet);
   }
   for (const problem of problems) process.stderr.write(`temporalc: cannot read ${problem.path}: ${problem.message}\n`);
 
+  const diagnostics: Diagnostic[] = checked.flatMap((c) => c.diagnostics);
   const summary = {
     files: files.length,
     errors: diagnostics.filter((d) => d.severity === "error").length,
     warnings: diagnostics.filter((d) => d.severity === "warning").length,
+    ...(options.fix === true ? { fixed } : {}),
   };
-  if (json) {
+  if (format === "json") {
     process.stdout.write(`${JSON.stringify({ diagnostics, summary }, null, 2)}\n`);
+  } else if (format === "sarif") {
+    process.stdout.write(`${JSON.stringify(toSarif(checked, TEMPORALC_VERSION, process.cwd()), null, 2)}\n`);
+  } else if (format === "github") {
+    process.stdout.write(toGithubAnnotations(checked, process.cwd()));
   } else {
     // Quiet still says why the exit status is 1 when only the warnings are to blame.
     const overWarnings = options.maxWarnings !== undefined && summary.warnings > options.maxWarnings;
@@ -50,9 +85,10 @@ export async function runCheck(paths: string[], options: CheckOptions): Promise<
   return EXIT_OK;
 }
 
-function describeSummary(summary: { files: number; errors: number; warnings: number }, maxWarnings: number | undefined): string {
+function describeSummary(summary: { files: number; errors: number; warnings: number; fixed?: number }, maxWarnings: number | undefined): string {
   const count = (n: number, word: string) => `${n} ${word}${n === 1 ? "" : "s"}`;
-  const line = `checked ${count(summary.files, "file")}: ${count(summary.errors, "error")}, ${count(summary.warnings, "warning")}`;
+  const fixed = summary.fixed === undefined ? "" : `, ${count(summary.fixed, "problem")} fixed`;
+  const line = `checked ${count(summary.files, "file")}: ${count(summary.errors, "error")}, ${count(summary.warnings, "warning")}${fixed}`;
   if (maxWarnings !== undefined && summary.warnings > maxWarnings) return `${line} (more than --max-warnings ${maxWarnings})`;
   return line;
 }
