@@ -20,7 +20,7 @@ export interface ServiceOptions {
   readonly signer?: Signer;
   /** Service time in Unix ms; defaults to `Date.now`. */
   readonly clock?: () => number;
-  /** Where unexpected errors (answered 500) are reported; defaults to stderr. */
+  /** Where unexpected errors (answered 500) and failures to accept a connection (EMFILE) are reported; defaults to stderr. */
   readonly onUnexpectedError?: (error: unknown) => void;
 }
 
@@ -74,7 +74,9 @@ export function createService(options: ServiceOptions): TemporalService {
     else current.handle(request, response);
   });
   server.on("clientError", rejectMalformedRequest);
-  const gate = gateConnections(server, config.limits, new TrustedProxies(config.trust_proxy), onUnexpectedError);
+  // A failed accept (EMFILE) is an operator's matter, not a bug: one line without a stack by default.
+  const reportAcceptFailure = options.onUnexpectedError ?? ((error: unknown) => console.error(`temporal-service: ${(error as Error).message}`));
+  const gate = gateConnections(server, config.limits, new TrustedProxies(config.trust_proxy), reportAcceptFailure);
 
   return {
     server,

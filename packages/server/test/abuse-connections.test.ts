@@ -1,9 +1,11 @@
+import { spawnSync } from "node:child_process";
 import { once } from "node:events";
 import { Agent, request } from "node:http";
 import { connect, type Socket } from "node:net";
 import { afterEach, describe, expect, it } from "vitest";
 import { DEFAULT_CONFIG, type ServiceConfig } from "../src/index.js";
-import { startService } from "./helpers.js";
+import { startService, tempDir } from "./helpers.js";
+import { startServiceProcess } from "./service-process.js";
 
 /** The address slow clients connect from; Linux loopback answers all of 127/8, so the normal client (127.0.0.1) is another address. */
 const ATTACKER = "127.0.0.2";
@@ -73,6 +75,8 @@ async function normalClientAnswers(url: string, total: number, parallel: number)
   return answered;
 }
 
+const HAS_PRLIMIT = spawnSync("prlimit", ["--version"]).status === 0;
+
 const portOf = (url: string) => Number(new URL(url).port);
 const limits = (overrides: Partial<ServiceConfig["limits"]>): Pick<ServiceConfig, "limits"> => ({ limits: { ...DEFAULT_CONFIG.limits, ...overrides } });
 
@@ -131,5 +135,19 @@ describe("temporal-service holds under slow and numerous connections", () => {
     expect(await held(await slowClients(portOf(url), 6, SLOW_HEADERS))).toBe(3);
     service.reconfigure({ ...config, ...limits({ max_connections_per_address: 6 }) });
     expect(await held(await slowClients(portOf(url), 6, SLOW_HEADERS))).toBe(3);
+  });
+
+  it.skipIf(!HAS_PRLIMIT)("at the file descriptor limit, connections it cannot accept are closed and the service keeps serving (no crash on EMFILE)", { timeout: 30_000 }, async () => {
+    const service = await startServiceProcess(["--port", "0", "--home", await tempDir()]);
+    // Far below limits.max_connections, as on a machine whose `ulimit -n` was left at a low default.
+    expect(spawnSync("prlimit", ["--pid", String(service.child.pid), "--nofile=100:100"]).status).toBe(0);
+    const flood = await slowClients(portOf(service.url), 200, SLOW_HEADERS, 50);
+    const refused = flood.length - (await held(flood));
+    expect(refused).toBeGreaterThan(100);
+    for (const { socket } of flood) socket.destroy();
+    await new Promise((resolve) => setTimeout(resolve, 200));
+    expect(await normalClientAnswers(service.url, 5, 1)).toBe(5);
+    expect(service.child.exitCode).toBeNull();
+    expect((await service.stop()).code).toBe(0);
   });
 });
