@@ -9,9 +9,15 @@ const bytes = (text: string) => new TextEncoder().encode(text);
 function spelled(value: unknown, escapeKeys: boolean): string {
   if (Array.isArray(value)) return `[${value.map((item) => spelled(item, escapeKeys)).join(", ")}]`;
   if (value === null || typeof value !== "object") return JSON.stringify(value);
-  return `{${Object.entries(value).map(([key, item]) => `${escapeKeys ? escapeAll(key) : JSON.stringify(key)} : ${spelled(item, escapeKeys)}`)}}`;
+  return `{${Object.entries(value)
+    .map(([key, item]) => `${escapeKeys ? escapeAll(key) : JSON.stringify(key)} : ${spelled(item, escapeKeys)}`)
+    .join(",")}}`;
 }
-const escapeAll = (key: string) => `"${[...key].map((c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, "0")}`).join("")}"`;
+const escapeAll = (key: string) =>
+  `"${key
+    .split("")
+    .map((c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, "0")}`)
+    .join("")}"`;
 
 describe("duplicateKeyPointer", () => {
   it("finds nothing in JSON without duplicate keys, however it is spelled", () => {
@@ -27,16 +33,21 @@ describe("duplicateKeyPointer", () => {
   it("finds every duplicate: a key repeated anywhere in a value, spelled the same or with escapes, is reported at its JSON Pointer", () => {
     const keyedObjects = (value: unknown) => pointersToObjects(value).filter(({ object }) => Object.keys(object).length > 0);
     fc.assert(
-      fc.property(fc.jsonValue().filter((value) => keyedObjects(value).length > 0), fc.nat(), fc.boolean(), (value, pick, escapeAgain) => {
-        const targets = keyedObjects(value);
-        const target = targets[pick % targets.length] as { path: string[]; object: Record<string, unknown> };
-        const existing = Object.keys(target.object);
-        const key = existing[pick % existing.length] as string;
-        // The same text with `key` written once more at the end of the chosen object.
-        const text = withRepeatedKey(value, target.path, key, escapeAgain);
-        expect(() => JSON.parse(text)).not.toThrow();
-        expect(duplicateKeyPointer(text)).toBe([...target.path, key].map((token) => `/${token.replaceAll("~", "~0").replaceAll("/", "~1")}`).join(""));
-      }),
+      fc.property(
+        fc.jsonValue().filter((value) => keyedObjects(value).length > 0),
+        fc.nat(),
+        fc.boolean(),
+        (value, pick, escapeAgain) => {
+          const targets = keyedObjects(value);
+          const target = targets[pick % targets.length] as { path: string[]; object: Record<string, unknown> };
+          const existing = Object.keys(target.object);
+          const key = existing[pick % existing.length] as string;
+          // The same text with `key` written once more at the end of the chosen object.
+          const text = withRepeatedKey(value, target.path, key, escapeAgain);
+          expect(() => JSON.parse(text)).not.toThrow();
+          expect(duplicateKeyPointer(text)).toBe([...target.path, key].map((token) => `/${token.replaceAll("~", "~0").replaceAll("/", "~1")}`).join(""));
+        },
+      ),
     );
   });
 
@@ -93,7 +104,9 @@ function pointersToObjects(value: unknown, path: string[] = []): { path: string[
 function withRepeatedKey(value: unknown, path: readonly string[], key: string, escapeAgain: boolean): string {
   if (Array.isArray(value)) return `[${value.map((item, i) => (String(i) === path[0] ? withRepeatedKey(item, path.slice(1), key, escapeAgain) : JSON.stringify(item))).join(",")}]`;
   if (value === null || typeof value !== "object") return JSON.stringify(value);
-  const members = Object.entries(value).map(([name, item]) => `${JSON.stringify(name)}:${path.length > 0 && name === path[0] ? withRepeatedKey(item, path.slice(1), key, escapeAgain) : JSON.stringify(item)}`);
+  const members = Object.entries(value).map(
+    ([name, item]) => `${JSON.stringify(name)}:${path.length > 0 && name === path[0] ? withRepeatedKey(item, path.slice(1), key, escapeAgain) : JSON.stringify(item)}`,
+  );
   if (path.length === 0) members.push(`${escapeAgain ? escapeAll(key) : JSON.stringify(key)}:true`);
   return `{${members.join(",")}}`;
 }

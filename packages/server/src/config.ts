@@ -141,7 +141,8 @@ function trustProxyProblem(trustProxy: unknown): string | undefined {
 
 function limitsProblem(limits: ServiceConfig["limits"]): string | undefined {
   // Node refuses a server whose headers may take longer than the whole request.
-  if (limits.headers_timeout_ms > limits.request_timeout_ms) return `limits.headers_timeout_ms (${limits.headers_timeout_ms}) is over limits.request_timeout_ms (${limits.request_timeout_ms})`;
+  if (limits.headers_timeout_ms > limits.request_timeout_ms)
+    return `limits.headers_timeout_ms (${limits.headers_timeout_ms}) is over limits.request_timeout_ms (${limits.request_timeout_ms})`;
   return undefined;
 }
 

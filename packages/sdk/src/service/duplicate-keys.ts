@@ -47,7 +47,7 @@ export function duplicateKeyPointer(text: string): string | undefined {
       const key = escaped ? (JSON.parse(text.slice(start, i + 1)) as string) : text.slice(start + 1, i);
       const depth = frames.length - 1;
       const first = frames[depth] as number;
-      let set = sets[depth];
+      const set = sets[depth];
       if (set === undefined) {
         for (let k = first; k < keys.length; k++) if (keys[k] === key) return pointer(frames, indexes, keys, key);
         if (keys.length - first >= LINEAR_KEYS) sets[depth] = new Set(keys.slice(first)).add(key);
