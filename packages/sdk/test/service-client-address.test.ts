@@ -50,24 +50,19 @@ describe("TrustedProxies.clientAddress", () => {
 
 describe("TrustedProxies.trusts", () => {
   it("matches addresses and CIDR ranges as node:net's BlockList does", () => {
-    const v4Range = fc.tuple(fc.ipV4(), fc.integer({ min: 0, max: 32 }));
-    const v6Range = fc.tuple(fc.ipV6(), fc.integer({ min: 0, max: 128 }));
-    fc.assert(
-      fc.property(v4Range, fc.array(fc.ipV4(), { maxLength: 5 }), ([base, bits], addresses) => {
-        const list = new BlockList();
-        list.addSubnet(base, bits, "ipv4");
-        const proxies = new TrustedProxies([`${base}/${bits}`]);
-        for (const address of [base, ...addresses]) expect(proxies.trusts(address), `${address} in ${base}/${bits}`).toBe(list.check(address, "ipv4"));
-      }),
-    );
-    fc.assert(
-      fc.property(v6Range, fc.array(fc.ipV6(), { maxLength: 5 }), ([base, bits], addresses) => {
-        const list = new BlockList();
-        list.addSubnet(base, bits, "ipv6");
-        const proxies = new TrustedProxies([`${base}/${bits}`]);
-        for (const address of [base, ...addresses]) expect(proxies.trusts(address), `${address} in ${base}/${bits}`).toBe(list.check(address, "ipv6"));
-      }),
-    );
+    for (const [address, maxBits, family] of [
+      [fc.ipV4(), 32, "ipv4"],
+      [fc.ipV6(), 128, "ipv6"],
+    ] as const) {
+      fc.assert(
+        fc.property(address, fc.integer({ min: 0, max: maxBits }), fc.array(address, { maxLength: 5 }), (base, bits, others) => {
+          const list = new BlockList();
+          list.addSubnet(base, bits, family);
+          const proxies = new TrustedProxies([`${base}/${bits}`]);
+          for (const other of [base, ...others]) expect(proxies.trusts(other), `${other} in ${base}/${bits}`).toBe(list.check(other, family));
+        }),
+      );
+    }
   });
 
   it("refuses an entry that is not an address or range, naming it", () => {
