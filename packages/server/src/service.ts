@@ -34,8 +34,8 @@ export interface TemporalService {
   /**
    * Serves the requests that arrive from now on with `config`: keys, CORS,
    * rate limits (whose buckets start full again), sources, challenge TTL,
-   * trust_proxy and connection limits (the timeout check's interval stays); requests already arriving finish with the config they
-   * started with. `authority_name` is the authority's, fixed when the
+   * trust_proxy and connection limits (the timeout check's interval stays);
+   * requests already arriving finish with the config they started with. `authority_name` is the authority's, fixed when the
    * service is made: returns the fields that take effect only at the next
    * start (`["authority_name"]` when it differs), else `[]`.
    */
