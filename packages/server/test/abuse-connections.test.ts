@@ -44,10 +44,18 @@ async function slowClients(port: number, count: number, start: string, batch = 2
   return clients;
 }
 
-/** How many of `clients` the server still holds after it has had a moment to refuse the rest. */
+/** How many of `clients` the server still holds, once the count has stopped changing (the refusals may take a while to arrive on a loaded machine). */
 async function held(clients: readonly SlowClient[]): Promise<number> {
-  await new Promise((resolve) => setTimeout(resolve, 200));
-  return clients.filter(({ socket }) => !socket.destroyed && !socket.readableEnded).length;
+  const count = () => clients.filter(({ socket }) => !socket.destroyed && !socket.readableEnded).length;
+  let last = -1;
+  let steady = 0;
+  for (let waitedMs = 0; steady < 3 && waitedMs < 10_000; waitedMs += 100) {
+    await new Promise((resolve) => setTimeout(resolve, 100));
+    const now = count();
+    steady = now === last ? steady + 1 : 0;
+    last = now;
+  }
+  return last;
 }
 
 /** `total` GETs from 127.0.0.1, `parallel` at a time over kept-alive connections; the number answered 200. */
