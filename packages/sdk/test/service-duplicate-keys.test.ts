@@ -22,7 +22,7 @@ const escapeAll = (key: string) =>
 describe("duplicateKeyPointer", () => {
   it("finds nothing in JSON without duplicate keys, however it is spelled", () => {
     fc.assert(
-      fc.property(fc.jsonValue(), fc.boolean(), (value, escapeKeys) => {
+      fc.property(fc.jsonValue({ stringUnit: "binary" }), fc.boolean(), (value, escapeKeys) => {
         expect(duplicateKeyPointer(JSON.stringify(value))).toBeUndefined();
         expect(duplicateKeyPointer(JSON.stringify(value, null, 2))).toBeUndefined();
         expect(duplicateKeyPointer(spelled(value, escapeKeys))).toBeUndefined();
@@ -34,7 +34,7 @@ describe("duplicateKeyPointer", () => {
     const keyedObjects = (value: unknown) => pointersToObjects(value).filter(({ object }) => Object.keys(object).length > 0);
     fc.assert(
       fc.property(
-        fc.jsonValue().filter((value) => keyedObjects(value).length > 0),
+        fc.jsonValue({ stringUnit: "binary" }).filter((value) => keyedObjects(value).length > 0),
         fc.nat(),
         fc.boolean(),
         (value, pick, escapeAgain) => {
