@@ -60,7 +60,7 @@ Signals:
   SIGTERM, SIGINT  stop accepting, finish requests in flight, close the ledger
                    and exit 0; a second one exits 1 at once
   SIGHUP           reload the config file (keys, CORS, rate limits, sources,
-                   challenge TTL, trust_proxy) and print a line; a file that
+                   challenge TTL, trust_proxy, limits) and print a line; a file that
                    cannot be used is reported and the running config kept
 
 Exit status: 0 after SIGTERM or SIGINT, 1 when the service cannot start (the

@@ -3,13 +3,13 @@ import { dirname, resolve } from "node:path";
 import { makeDirectory, writeFileDurably } from "@temporal/agent-sdk/node";
 import { Ajv2020 } from "ajv/dist/2020.js";
 import { TemporalError } from "@temporal/agent-sdk";
-import { DEFAULT_CONFIG, type ServiceConfig } from "@temporal/agent-sdk/service";
+import { DEFAULT_CONFIG, TrustedProxies, type ServiceConfig } from "@temporal/agent-sdk/service";
 import { QuantumError, backendById } from "@temporal/quantum";
 import { schemaProblems } from "./schema-problems.js";
 import { TIERS } from "./tiers.js";
 
 // The config's shape and defaults are the SDK pipeline's, which the in-process stand-in runs with too.
-export { DEFAULT_CONFIG, type BucketConfig, type CarbonSource, type QualitySource, type ServiceConfig } from "@temporal/agent-sdk/service";
+export { DEFAULT_CONFIG, type BucketConfig, type CarbonSource, type ConnectionLimits, type QualitySource, type ServiceConfig } from "@temporal/agent-sdk/service";
 
 const bucket = {
   type: "object",
@@ -82,7 +82,19 @@ const CONFIG_SCHEMA = {
       then: { anyOf: [{ required: ["intensity"] }, { required: ["forecast_file"] }] },
     },
     challenge_ttl_ms: { type: "integer", minimum: 1000, maximum: 3_600_000 },
-    trust_proxy: { type: "boolean" },
+    // `true` is refused with its own message in readConfigObject: it used to trust the leftmost entry, which the client writes.
+    trust_proxy: { anyOf: [{ type: "boolean" }, { type: "array", items: { type: "string", minLength: 1 }, uniqueItems: true }] },
+    limits: {
+      type: "object",
+      additionalProperties: false,
+      properties: {
+        max_connections: { type: "integer", minimum: 1 },
+        max_connections_per_address: { type: "integer", minimum: 1 },
+        headers_timeout_ms: { type: "integer", minimum: 100 },
+        request_timeout_ms: { type: "integer", minimum: 100 },
+        keep_alive_timeout_ms: { type: "integer", minimum: 100 },
+      },
+    },
     // A C2SP note key name: no space, "+" or control character (checked again, with its reason, when the authority is made).
     authority_name: { type: ["string", "null"], pattern: "^[^\\s+\\u0000-\\u001f\\u007f]+$" },
   },
@@ -122,7 +134,7 @@ export async function readConfigObject(path: string, optional: boolean): Promise
     throw new ConfigError(`config ${path} is not valid JSON: ${(error as Error).message}`);
   }
   if (!validateConfig(value)) throw new ConfigError(`config ${path} is invalid: ${describeSchemaErrors(validateConfig.errors ?? [])}`);
-  const { carbon } = value as { carbon?: Record<string, unknown> | null };
+  const { carbon, trust_proxy: trustProxy, limits } = value as { carbon?: Record<string, unknown> | null; trust_proxy?: unknown; limits?: Partial<ServiceConfig["limits"]> };
   if (carbon != null && "intensity" in carbon && "forecast_file" in carbon) {
     throw new ConfigError(`config ${path} is invalid: carbon takes either intensity (a static value) or forecast_file, not both`);
   }
@@ -136,7 +148,28 @@ export async function readConfigObject(path: string, optional: boolean): Promise
       throw new ConfigError(`config ${path} is invalid: quality: ${error.message}`);
     }
   }
+  const problem = trustProxyProblem(trustProxy) ?? limitsProblem({ ...DEFAULT_CONFIG.limits, ...limits });
+  if (problem !== undefined) throw new ConfigError(`config ${path} is invalid: ${problem}`);
   return value as Record<string, unknown>;
+}
+
+function trustProxyProblem(trustProxy: unknown): string | undefined {
+  if (trustProxy === true)
+    return 'trust_proxy no longer takes true (it trusted X-Forwarded-For\'s leftmost entry, which any client can write): list your proxies\' addresses or ranges instead, such as ["127.0.0.1", "::1"] or ["10.0.0.0/8"]';
+  if (!Array.isArray(trustProxy)) return undefined;
+  try {
+    new TrustedProxies(trustProxy as string[]);
+    return undefined;
+  } catch (error) {
+    return (error as Error).message;
+  }
+}
+
+function limitsProblem(limits: ServiceConfig["limits"]): string | undefined {
+  // Node refuses a server whose headers may take longer than the whole request.
+  if (limits.headers_timeout_ms > limits.request_timeout_ms)
+    return `limits.headers_timeout_ms (${limits.headers_timeout_ms}) is over limits.request_timeout_ms (${limits.request_timeout_ms})`;
+  return undefined;
 }
 
 /** Reads and completes a config file with the defaults. */
@@ -159,6 +192,9 @@ function completeConfig(raw: Partial<ServiceConfig>, base: string): ServiceConfi
     ...raw,
     cors: { origins: (raw.cors?.origins ?? []).map(normalizeOrigin) },
     rate_limit: { ...DEFAULT_CONFIG.rate_limit, ...raw.rate_limit },
+    // `false` (the old off) is the empty list; `true` was refused when the file was read.
+    trust_proxy: Array.isArray(raw.trust_proxy) ? raw.trust_proxy : [],
+    limits: { ...DEFAULT_CONFIG.limits, ...raw.limits },
     quality: quality !== null && "file" in quality ? { file: resolve(base, quality.file) } : quality,
     carbon: carbon !== null && "forecast_file" in carbon ? { ...carbon, forecast_file: resolve(base, carbon.forecast_file) } : carbon,
   };

@@ -1,6 +1,6 @@
-import { STATUS_CODES } from "node:http";
+import { STATUS_CODES, type IncomingMessage, type ServerResponse } from "node:http";
 import type { Socket } from "node:net";
-import { HttpError, commonHeaders, jsonHeaders } from "@temporal/agent-sdk/service";
+import { HttpError, commonHeaders, jsonHeaders, type HeaderList } from "@temporal/agent-sdk/service";
 
 /** Answers a request Node's HTTP parser refused (oversized headers, a bad header name, Content-Length with chunked) in the error shape, then closes. */
 export function rejectMalformedRequest(error: Error & { code?: string }, socket: Socket): void {
@@ -11,14 +11,31 @@ export function rejectMalformedRequest(error: Error & { code?: string }, socket:
       : error.code === "ERR_HTTP_REQUEST_TIMEOUT"
         ? new HttpError(408, "REQUEST_TIMEOUT", "the request did not arrive in time")
         : new HttpError(400, "MALFORMED_REQUEST", "the request is not valid HTTP/1.1");
-  const body = JSON.stringify(reply.body);
   if (socket.writable) {
-    const headers = commonHeaders();
-    jsonHeaders(headers, body);
-    headers.push("connection", "close");
+    const { headers, body } = closingReply(reply);
     let head = `HTTP/1.1 ${reply.status} ${STATUS_CODES[reply.status]}\r\n`;
     for (let i = 0; i < headers.length; i += 2) head += `${headers[i]}: ${headers[i + 1]}\r\n`;
     socket.write(`${head}\r\n${body}`);
   }
   socket.destroy();
+}
+
+/** HTTP/1.1 requires `Host` (RFC 9112 3.2); HTTP/1.0 may leave it out. */
+export function lacksHost(request: IncomingMessage): boolean {
+  return request.headers.host === undefined && request.httpVersionMajor === 1 && request.httpVersionMinor >= 1;
+}
+
+/** 400 MISSING_HOST in the error shape, then closes: Node's own check (turned off in connection-limits.ts) answers a bare 400. */
+export function rejectMissingHost(response: ServerResponse): void {
+  const { headers, body } = closingReply(new HttpError(400, "MISSING_HOST", "an HTTP/1.1 request needs a Host header"));
+  response.writeHead(400, headers).end(body);
+}
+
+/** The headers and JSON body of an error reply after which the connection is closed. */
+function closingReply(reply: HttpError): { headers: HeaderList; body: string } {
+  const body = JSON.stringify(reply.body);
+  const headers = commonHeaders();
+  jsonHeaders(headers, body);
+  headers.push("connection", "close");
+  return { headers, body };
 }

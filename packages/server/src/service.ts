@@ -1,8 +1,10 @@
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from "node:http";
 import type { Signer } from "@temporal/agent-sdk";
+import { TrustedProxies } from "@temporal/agent-sdk/service";
 import { DEFAULT_CONFIG, type ServiceConfig } from "./config.js";
+import { connectionServerOptions, gateConnections } from "./connection-limits.js";
 import { createPipeline, type Transport } from "./pipeline.js";
-import { rejectMalformedRequest } from "./reply.js";
+import { lacksHost, rejectMalformedRequest, rejectMissingHost } from "./reply.js";
 import { readJsonBody } from "./request-body.js";
 import { serviceAuthority, type ServiceAuthority, type ServiceStore } from "./store.js";
 
@@ -18,7 +20,7 @@ export interface ServiceOptions {
   readonly signer?: Signer;
   /** Service time in Unix ms; defaults to `Date.now`. */
   readonly clock?: () => number;
-  /** Where unexpected errors (answered 500) are reported; defaults to stderr. */
+  /** Where unexpected errors (answered 500) and failures to accept a connection (EMFILE) are reported; defaults to stderr. */
   readonly onUnexpectedError?: (error: unknown) => void;
 }
 
@@ -31,9 +33,9 @@ export interface TemporalService {
   listen(options: { host: string; port: number }): Promise<string>;
   /**
    * Serves the requests that arrive from now on with `config`: keys, CORS,
-   * rate limits (whose buckets start full again), sources, challenge TTL and
-   * trust_proxy; requests already arriving finish with the config they
-   * started with. `authority_name` is the authority's, fixed when the
+   * rate limits (whose buckets start full again), sources, challenge TTL,
+   * trust_proxy and connection limits (the timeout check's interval stays);
+   * requests already arriving finish with the config they started with. `authority_name` is the authority's, fixed when the
    * service is made: returns the fields that take effect only at the next
    * start (`["authority_name"]` when it differs), else `[]`.
    */
@@ -67,8 +69,14 @@ export function createService(options: ServiceOptions): TemporalService {
   let current = servedWith(config);
   let closing: Promise<void> | undefined;
   // Looked up per request, so a reconfigured pipeline takes over at the next request, also on a kept-alive connection.
-  const server = createServer((request, response) => current.handle(request, response));
+  const server = createServer(connectionServerOptions(config.limits), (request, response) => {
+    if (lacksHost(request)) rejectMissingHost(response);
+    else current.handle(request, response);
+  });
   server.on("clientError", rejectMalformedRequest);
+  // A failed accept (EMFILE) is an operator's matter, not a bug: one line without a stack by default.
+  const reportAcceptFailure = options.onUnexpectedError ?? ((error: unknown) => console.error(`temporal-service: ${(error as Error).message}`));
+  const gate = gateConnections(server, config.limits, new TrustedProxies(config.trust_proxy), reportAcceptFailure);
 
   return {
     server,
@@ -89,6 +97,7 @@ export function createService(options: ServiceOptions): TemporalService {
     reconfigure(next) {
       const startOnly = (next.authority_name ?? null) !== (config.authority_name ?? null) ? (["authority_name"] as const) : [];
       current = servedWith(next);
+      gate.update(next.limits, new TrustedProxies(next.trust_proxy));
       if (closing !== undefined) current.pipeline.shutDown();
       return startOnly;
     },

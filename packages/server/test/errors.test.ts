@@ -120,7 +120,7 @@ describe("error replies", () => {
     expect((await fetch(`${perKey.url}/api/v1/core/state`)).status).toBe(200); // the address still has tokens
   });
 
-  it("counts X-Forwarded-For's first address as the client only with trust_proxy", async () => {
+  it("counts X-Forwarded-For's rightmost untrusted address as the client only from a trusted proxy", async () => {
     const bucket = { burst: 1, per_second: 0.001 };
     const statusesFrom = async (url: string) => {
       const statuses: number[] = [];
@@ -129,9 +129,9 @@ describe("error replies", () => {
       }
       return statuses;
     };
-    const proxied = await startService({ trust_proxy: true, rate_limit: { per_ip: bucket, per_key: bucket } });
+    const proxied = await startService({ trust_proxy: ["127.0.0.1"], rate_limit: { per_ip: bucket, per_key: bucket } });
     expect(await statusesFrom(proxied.url)).toEqual([200, 200, 429]);
-    const direct = await startService({ trust_proxy: false, rate_limit: { per_ip: bucket, per_key: bucket } });
+    const direct = await startService({ trust_proxy: [], rate_limit: { per_ip: bucket, per_key: bucket } });
     expect(await statusesFrom(direct.url)).toEqual([200, 429, 429]);
   });
 

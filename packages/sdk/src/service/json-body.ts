@@ -1,10 +1,12 @@
+import { duplicateKeyPointer } from "./duplicate-keys.js";
 import { HttpError } from "./http-error.js";
 
 /**
  * The rules for a request's JSON body, whichever transport read it:
  * - 415 unless `Content-Type` is `application/json` (any parameters; the body is read as UTF-8 whatever the charset says);
  * - 413 over the limit;
- * - 400 `INVALID_JSON` for an empty body, invalid UTF-8 or invalid JSON.
+ * - 400 `INVALID_JSON` for an empty body, invalid UTF-8 or invalid JSON;
+ * - 400 `DUPLICATE_KEY` for an object with a key twice, at any depth (JSON.parse would keep the last silently).
  */
 
 const utf8 = new TextDecoder("utf-8", { fatal: true });
@@ -27,7 +29,7 @@ export function unsupportedType(type: string | undefined): HttpError | undefined
   return new HttpError(415, "UNSUPPORTED_MEDIA_TYPE", `send the body as application/json (got ${JSON.stringify(type ?? "none")})`);
 }
 
-/** The JSON value of a whole body; throws 400 INVALID_JSON. */
+/** The JSON value of a whole body; throws 400 INVALID_JSON or DUPLICATE_KEY. */
 export function parseJson(bytes: Uint8Array): unknown {
   let text: string;
   try {
@@ -35,11 +37,15 @@ export function parseJson(bytes: Uint8Array): unknown {
   } catch {
     throw new HttpError(400, "INVALID_JSON", "the body is not valid UTF-8");
   }
+  let value: unknown;
   try {
-    return JSON.parse(text);
+    value = JSON.parse(text);
   } catch (error) {
     throw new HttpError(400, "INVALID_JSON", text.trim() === "" ? "the body is empty; send a JSON object" : `the body is not valid JSON: ${(error as Error).message}`);
   }
+  const duplicate = duplicateKeyPointer(text);
+  if (duplicate !== undefined) throw new HttpError(400, "DUPLICATE_KEY", `the body has the key at ${duplicate} more than once; send each key once`);
+  return value;
 }
 
 /** `type/subtype` of a Content-Type, lowercased, without parameters. */

@@ -6,11 +6,13 @@ import { TIERS } from "./tiers.js";
 export const API_PREFIXES = ["/api/v1", "/v1"] as const;
 
 const ERROR_STATUSES: Record<string, string> = {
-  "400": "Malformed JSON, invalid UTF-8, or a body or query that breaks the schema (details lists every bad field)",
+  "400":
+    "Malformed JSON, invalid UTF-8, a key twice in one object (DUPLICATE_KEY), no Host header on HTTP/1.1 (MISSING_HOST), or a body or query that breaks the schema (details lists every bad field)",
   "401": "No API key on a non-public endpoint, or a key the service does not know",
   "403": "The key's tier is below the endpoint's, or the Origin is not allowed by CORS",
   "404": "Unknown path, or (clockchain/proof) no such anchor",
   "405": "The path exists but not for this method (see Allow)",
+  "408": "The request's headers or body did not arrive in time (limits.headers_timeout_ms, limits.request_timeout_ms)",
   "413": "Body over 64 KiB",
   "415": "A body that is not application/json",
   "429": "Rate limited per key or per address (see Retry-After)",

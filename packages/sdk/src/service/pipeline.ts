@@ -6,6 +6,7 @@ import { RateLimiter } from "./rate-limit.js";
 import { addHeaders, commonHeaders, jsonHeaders, type HeaderList } from "./reply-headers.js";
 import { pathOf, queryOf, routingPath } from "./request-target.js";
 import { requestValidators, type RequestValidator } from "./request-validation.js";
+import { TrustedProxies } from "./client-address.js";
 import { ROUTES, type Route, type RouteContext, type RouteInput } from "./routes.js";
 import { httpErrorFromSdk } from "./sdk-errors.js";
 import type { ServiceAuthority, ServiceConfig } from "./service-config.js";
@@ -95,6 +96,7 @@ export function createPipeline(options: PipelineOptions): Pipeline {
   const origins = new Set(config.cors.origins);
   const perIp = new RateLimiter(config.rate_limit.per_ip);
   const perKey = new RateLimiter(config.rate_limit.per_key);
+  const proxies = new TrustedProxies(config.trust_proxy);
   const reportUnexpected = options.onUnexpectedError;
   const openapi = openApiDocument(ROUTES, options.version);
   const context: RouteContext = {
@@ -159,7 +161,7 @@ export function createPipeline(options: PipelineOptions): Pipeline {
         if (!origins.has(origin)) throw new HttpError(403, "CORS_ORIGIN_NOT_ALLOWED", `CORS does not allow origin ${JSON.stringify(origin)}`);
         headers.push("access-control-allow-origin", origin, "access-control-expose-headers", "Retry-After");
       }
-      limit(perIp, clientAddress(request), receivedMs);
+      limit(perIp, proxies.clientAddress(transport.remoteAddress(request), request.headers["x-forwarded-for"]), receivedMs);
       const method = request.method as string;
       if (method === "OPTIONS" && methods !== undefined) {
         addHeaders(headers, PREFLIGHT_HEADERS);
@@ -180,16 +182,6 @@ export function createPipeline(options: PipelineOptions): Pipeline {
         throw new HttpError(403, "FORBIDDEN", `${route.path} needs tier ${route.tier} or above; this key is ${caller.tier}`);
       }
       return endpoint;
-    }
-
-    /** The client's address: the peer's, or behind a trusted proxy the first (original) one in X-Forwarded-For. */
-    function clientAddress(request: Req): string {
-      const forwarded = config.trust_proxy ? request.headers["x-forwarded-for"] : undefined;
-      if (typeof forwarded === "string") {
-        const first = forwarded.split(",", 1)[0]?.trim();
-        if (first) return first;
-      }
-      return transport.remoteAddress(request);
     }
 
     return function serve(request: Req, reply: Res): void {
