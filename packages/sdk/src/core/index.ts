@@ -72,6 +72,7 @@ export type {
   CarbonWindow,
   Challenge,
   ClockchainStatus,
+  StoreStatus,
   ConsistencyProof,
   CoreState,
   DiffRequest,
