@@ -1,0 +1,6 @@
+/**
+ * `@temporal/store-postgres`: the clockchain and the outstanding challenges in PostgreSQL, so that several
+ * temporal-service nodes are one authority. It implements the SDK's `LogStore` and `ChallengeStore` seams;
+ * the service composes the same authority over them as over its files.
+ */
+export { redactUrl } from "./redact-url.js";

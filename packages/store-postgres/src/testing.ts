@@ -1,0 +1,200 @@
+/**
+ * `@temporal/store-postgres/testing`: a REAL throw-away PostgreSQL server for tests, from Debian's `postgresql`
+ * package (`/usr/lib/postgresql/<version>/bin`; `.ci/run` installs it when missing). It listens on loopback at a
+ * free port with trust authentication, keeps its data in a fresh temporary directory, runs with fsync on (the
+ * durability of what the store acknowledged is what the tests check) and is deleted by `stop()` or when the
+ * process exits.
+ */
+import { spawn, spawnSync, type ChildProcess } from "node:child_process";
+import { chownSync, existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, openSync, closeSync } from "node:fs";
+import { createServer } from "node:net";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import pg from "pg";
+
+export interface TestPostgres {
+  /** `postgres://postgres@127.0.0.1:<port>/postgres`: trust authentication, no password. */
+  readonly url: string;
+  readonly port: number;
+  /** A new empty database on this server, for a test that needs one of its own; resolves with its URL. */
+  createDatabase(): Promise<string>;
+  /** Stops the server (fast shutdown) and deletes its data. Idempotent. */
+  stop(): Promise<void>;
+  /** Fast shutdown, then start again on the same port with the same data. */
+  restart(): Promise<void>;
+  /** SIGKILL: the server dies as in a crash; `start()` brings it back (crash recovery from the WAL). */
+  kill(): Promise<void>;
+  /** Starts the server again after `kill()` or a shutdown; resolves once it accepts connections. */
+  start(): Promise<void>;
+}
+
+const READY_TIMEOUT_MS = 20_000;
+const SHUTDOWN_TIMEOUT_MS = 20_000;
+
+export async function startPostgres(): Promise<TestPostgres> {
+  const bin = postgresBinaries();
+  const owner = serverUser();
+  const dir = mkdtempSync(join(tmpdir(), "temporal-pg-"));
+  const data = join(dir, "data");
+  const log = join(dir, "server.log");
+  if (owner) chownSync(dir, owner.uid, owner.gid);
+  let server: ChildProcess | undefined;
+  let databases = 0;
+  const removeOnExit = (): void => {
+    // SIGQUIT is PostgreSQL's immediate shutdown; the process group takes the backends too.
+    if (server?.pid !== undefined && running(server)) signalGroup(server.pid, "SIGQUIT");
+    rmSync(dir, { recursive: true, force: true });
+  };
+  process.once("exit", removeOnExit);
+
+  // --no-sync: the cluster's creation need not survive a power cut; the server itself runs with fsync on.
+  const init = spawnSync(join(bin, "initdb"), ["-D", data, "-U", "postgres", "-A", "trust", "-E", "UTF8", "--locale=C", "--no-sync"], {
+    ...owner,
+    env: { PATH: process.env.PATH ?? "/usr/bin:/bin", LC_ALL: "C" },
+    encoding: "utf8",
+  });
+  if (init.status !== 0) {
+    removeOnExit();
+    throw new Error(`initdb failed (exit ${init.status ?? init.signal}): ${init.stderr || init.stdout}`);
+  }
+
+  const port = await freePort();
+  const url = `postgres://postgres@127.0.0.1:${port}/postgres`;
+
+  const start = async (): Promise<void> => {
+    if (server !== undefined && running(server)) return;
+    const logFd = openSync(log, "a");
+    const child = spawn(join(bin, "postgres"), ["-D", data, "-k", dir, "-h", "127.0.0.1", "-p", String(port), "-c", "fsync=on", "-c", "max_connections=200"], {
+      ...owner,
+      env: { PATH: process.env.PATH ?? "/usr/bin:/bin", LC_ALL: "C" },
+      stdio: ["ignore", logFd, logFd],
+      // Its own process group, so that kill() takes the backends down with the postmaster, as a crash of the machine would.
+      detached: true,
+    });
+    closeSync(logFd);
+    // Not the test's event loop's business: stop() or the exit hook ends it.
+    child.unref();
+    server = child;
+    await waitUntilReady(url, child, log);
+  };
+  const shutdown = async (signal: NodeJS.Signals): Promise<void> => {
+    const child = server;
+    if (child === undefined || !running(child)) return;
+    const exited = new Promise<void>((resolve) => child.once("exit", () => resolve()));
+    if (signal === "SIGKILL") signalGroup(child.pid ?? 0, signal);
+    else child.kill(signal);
+    await withTimeout(exited, SHUTDOWN_TIMEOUT_MS, `PostgreSQL did not stop within ${SHUTDOWN_TIMEOUT_MS} ms after ${signal}`);
+  };
+
+  try {
+    await start();
+  } catch (error) {
+    await shutdown("SIGKILL");
+    removeOnExit();
+    throw error;
+  }
+  return {
+    url,
+    port,
+    async createDatabase() {
+      databases += 1;
+      const name = `test_${databases}`;
+      const client = new pg.Client({ connectionString: url });
+      await client.connect();
+      try {
+        await client.query(`CREATE DATABASE ${name}`);
+      } finally {
+        await client.end();
+      }
+      return `postgres://postgres@127.0.0.1:${port}/${name}`;
+    },
+    async stop() {
+      // SIGINT is PostgreSQL's "fast" shutdown: clients are disconnected, the data is left consistent.
+      await shutdown("SIGINT");
+      process.removeListener("exit", removeOnExit);
+      rmSync(dir, { recursive: true, force: true });
+    },
+    async restart() {
+      await shutdown("SIGINT");
+      await start();
+    },
+    async kill() {
+      await shutdown("SIGKILL");
+    },
+    start,
+  };
+}
+
+function running(child: ChildProcess): boolean {
+  return child.exitCode === null && child.signalCode === null;
+}
+
+function signalGroup(pid: number, signal: NodeJS.Signals): void {
+  try {
+    process.kill(-pid, signal);
+  } catch {
+    // Already gone.
+  }
+}
+
+/** The newest `/usr/lib/postgresql/<version>/bin` holding `initdb`. */
+function postgresBinaries(): string {
+  const root = "/usr/lib/postgresql";
+  const versions = existsSync(root) ? readdirSync(root).filter((version) => existsSync(join(root, version, "bin", "initdb"))) : [];
+  const newest = versions.sort((a, b) => Number(b) - Number(a))[0];
+  if (newest === undefined) throw new Error(`no PostgreSQL server binaries in ${root}/<version>/bin: install Debian's postgresql package (apt-get install postgresql)`);
+  return join(root, newest, "bin");
+}
+
+/** PostgreSQL refuses to run as root: as root, run it as the `postgres` user (Debian's package creates it) or `nobody`. */
+function serverUser(): { uid: number; gid: number } | undefined {
+  if (process.getuid?.() !== 0) return undefined;
+  const passwd = readFileSync("/etc/passwd", "utf8").split("\n");
+  const entry = passwd.map((line) => line.split(":")).find((fields) => fields[0] === "postgres");
+  return entry ? { uid: Number(entry[2]), gid: Number(entry[3]) } : { uid: 65534, gid: 65534 };
+}
+
+async function freePort(): Promise<number> {
+  const probe = createServer();
+  await new Promise<void>((resolve, reject) => probe.once("error", reject).listen(0, "127.0.0.1", resolve));
+  const address = probe.address();
+  await new Promise<void>((resolve) => probe.close(() => resolve()));
+  if (address === null || typeof address === "string") throw new Error("no free loopback port");
+  return address.port;
+}
+
+async function waitUntilReady(url: string, child: ChildProcess, log: string): Promise<void> {
+  const deadline = Date.now() + READY_TIMEOUT_MS;
+  for (;;) {
+    if (!running(child)) throw new Error(`PostgreSQL exited while starting:\n${readLog(log)}`);
+    const client = new pg.Client({ connectionString: url, connectionTimeoutMillis: 1_000 });
+    client.on("error", () => {});
+    try {
+      await client.connect();
+      await client.query("SELECT 1");
+      return;
+    } catch (error) {
+      if (Date.now() > deadline) throw new Error(`PostgreSQL did not accept connections within ${READY_TIMEOUT_MS} ms (${String(error)}):\n${readLog(log)}`);
+    } finally {
+      await client.end().catch(() => {});
+    }
+    await new Promise((resolve) => setTimeout(resolve, 50));
+  }
+}
+
+function readLog(log: string): string {
+  try {
+    return readFileSync(log, "utf8");
+  } catch {
+    return "(no server log)";
+  }
+}
+
+async function withTimeout(promise: Promise<void>, ms: number, message: string): Promise<void> {
+  let timer: NodeJS.Timeout | undefined;
+  try {
+    await Promise.race([promise, new Promise<never>((_, reject) => (timer = setTimeout(() => reject(new Error(message)), ms)))]);
+  } finally {
+    clearTimeout(timer);
+  }
+}
