@@ -3,4 +3,5 @@
  * temporal-service nodes are one authority. It implements the SDK's `LogStore` and `ChallengeStore` seams;
  * the service composes the same authority over them as over its files.
  */
+export { openPostgresStore, type PostgresStore, type PostgresStoreOptions, type StoreHealth } from "./postgres-store.js";
 export { redactUrl } from "./redact-url.js";

@@ -31,4 +31,5 @@ export {
   type Tile,
 } from "./clockchain-state.js";
 export type { ReceiptLocation, SortedRun } from "./receipt-index.js";
+export { SerialQueue } from "./serial-queue.js";
 export type { ChallengeStore, HeadSigning, LogEntry, LogRecovery, LogStatus, LogStore, Signer, SigningKey } from "./seams.js";

@@ -36,6 +36,9 @@ export type ErrorCode =
   | "KEY_MISSING"
   | "KEY_INVALID"
   | "AUTHORITY_CLOSED"
+  // a database-backed store (e.g. @temporal/store-postgres): unreachable for now (transient, retry later), or its schema is newer than this code
+  | "STORE_UNAVAILABLE"
+  | "STORE_SCHEMA_NEWER"
   // makeDirectory (src/node): a folder could not be created, and why
   | "DIRECTORY_NOT_CREATED"
   // the HTTP client (src/remote)

@@ -1,0 +1,96 @@
+import { TemporalError } from "@temporal/agent-sdk";
+import pg from "pg";
+import { migrate } from "./migrations.js";
+import { isUnavailable, storeError } from "./store-errors.js";
+
+/**
+ * The pool the two stores share, with what every call needs: transactions that never leave a broken connection
+ * in the pool, errors mapped to `STORE_UNAVAILABLE` while the server is out of reach, the migrations run once.
+ */
+export class Database {
+  readonly pool: pg.Pool;
+  /** The URL with its password redacted: the only form of it any message carries. */
+  readonly name: string;
+  readonly nodeId: string;
+  #migrated: Promise<void> | undefined;
+  #closed = false;
+
+  constructor(pool: pg.Pool, name: string, nodeId: string) {
+    this.pool = pool;
+    this.name = name;
+    this.nodeId = nodeId;
+    // An idle client whose server went away emits "error"; the pool then drops it. Unheard, the event would end the process.
+    pool.on("error", () => {});
+  }
+
+  /** The schema up to date, once per store; a failed attempt (server down) is retried by the next call. */
+  migrated(): Promise<void> {
+    this.assertOpen();
+    return (this.#migrated ??= this.transaction((client) => migrate(client, this.name)).catch((error: unknown) => {
+      this.#migrated = undefined;
+      throw error;
+    }));
+  }
+
+  /** One statement on any pooled connection (pg discards a connection that failed). */
+  async query<Row extends pg.QueryResultRow>(text: string, values?: unknown[]): Promise<pg.QueryResult<Row>> {
+    this.assertOpen();
+    try {
+      return await this.pool.query<Row>(text, values);
+    } catch (error) {
+      throw storeError(error, this.name);
+    }
+  }
+
+  /**
+   * Runs `task` in a transaction on one connection and commits. Any failure rolls back; a connection that failed
+   * (or whose rollback did) is destroyed rather than returned to the pool. When the COMMIT itself is lost with
+   * the connection, whether it took effect is unknown: callers must read the database again before relying on
+   * what they wrote (the log store does: it catches up before every use).
+   */
+  async transaction<T>(task: (client: pg.PoolClient) => Promise<T>): Promise<T> {
+    this.assertOpen();
+    let client: pg.PoolClient;
+    try {
+      client = await this.pool.connect();
+    } catch (error) {
+      throw storeError(error, this.name);
+    }
+    // A checked-out client gets no listener from the pool: a server crash between two queries would emit an unheard "error".
+    const ignore = (): void => {};
+    client.on("error", ignore);
+    let broken: Error | undefined;
+    try {
+      await client.query("BEGIN");
+      const result = await task(client);
+      await client.query("COMMIT");
+      return result;
+    } catch (error) {
+      broken = isUnavailable(error) ? (error as Error) : await rollback(client);
+      throw storeError(error, this.name);
+    } finally {
+      client.removeListener("error", ignore);
+      client.release(broken);
+    }
+  }
+
+  async close(): Promise<void> {
+    if (this.#closed) return;
+    this.#closed = true;
+    await this.pool.end();
+  }
+
+  assertOpen(): void {
+    if (this.#closed) throw new TemporalError("AUTHORITY_CLOSED", `the PostgreSQL store ${this.name} is closed`);
+  }
+}
+
+/** Rolls back; resolves with the error when that failed too (the connection is then not fit for reuse). */
+async function rollback(client: pg.PoolClient): Promise<Error | undefined> {
+  try {
+    await client.query("ROLLBACK");
+    return undefined;
+  } catch (error) {
+    return error instanceof Error ? error : new Error(String(error));
+  }
+}

@@ -1,0 +1,110 @@
+import { hostname } from "node:os";
+import { TemporalTypeError, type ChallengeStore, type LogStore } from "@temporal/agent-sdk";
+import pg from "pg";
+import { Database } from "./database.js";
+import { LATEST_VERSION, appliedVersion } from "./migrations.js";
+import { PostgresChallengeStore } from "./postgres-challenge-store.js";
+import { PostgresLogStore } from "./postgres-log-store.js";
+import { redactUrl } from "./redact-url.js";
+
+export interface PostgresStoreOptions {
+  /** `postgres://user[:password]@host[:port]/database[?sslmode=...]`; the password never appears in a message. */
+  readonly url: string;
+  /** Names this node in the records it commits and in `pg_stat_activity`; default `<hostname>-<pid>`. */
+  readonly nodeId?: string;
+  readonly pool?: {
+    /** Most connections this node opens; default 10. */
+    readonly max?: number;
+    /** How long a call waits for a connection before it fails with `STORE_UNAVAILABLE`; default 5000 ms. */
+    readonly connectionTimeoutMs?: number;
+  };
+}
+
+/** What `/readyz` and `clockchain/status` report about the store. */
+export interface StoreHealth {
+  readonly kind: "postgres";
+  readonly reachable: boolean;
+  /** "applied" when the schema is this code's, "pending" before the first open migrated it, "unknown" when unreachable (or newer than this code). */
+  readonly migrations: "applied" | "pending" | "unknown";
+  /** Round trip of the check, when the database answered. */
+  readonly latency_ms?: number;
+  /** Why it is not healthy, naming the database by its redacted URL. */
+  readonly detail?: string;
+}
+
+/** The service's two seams over one PostgreSQL database, plus what operations need. */
+export interface PostgresStore {
+  readonly log: LogStore;
+  readonly challenges: ChallengeStore;
+  readonly nodeId: string;
+  health(): Promise<StoreHealth>;
+  /** Waits for appends in flight, then ends the pool. Idempotent. */
+  close(): Promise<void>;
+}
+
+/** A health check that takes longer than this reports the database unreachable rather than holding `/readyz`. */
+const HEALTH_TIMEOUT_MS = 2_000;
+
+/**
+ * The store for a database. Nothing is connected yet: the schema is migrated (safely when several nodes start
+ * at once) by the first `log.open()` or challenge call. Throws `INVALID_ARGUMENT` for a URL that is not a
+ * `postgres:` or `postgresql:` URL.
+ */
+export function openPostgresStore(options: PostgresStoreOptions): PostgresStore {
+  const name = checkedName(options.url);
+  const nodeId = options.nodeId ?? `${hostname()}-${process.pid}`;
+  const pool = new pg.Pool({
+    connectionString: options.url,
+    max: options.pool?.max ?? 10,
+    connectionTimeoutMillis: options.pool?.connectionTimeoutMs ?? 5_000,
+    application_name: `temporal-service ${nodeId}`.slice(0, 63),
+  });
+  const db = new Database(pool, name, nodeId);
+  const log = new PostgresLogStore(db);
+  let closing: Promise<void> | undefined;
+  return {
+    log,
+    challenges: new PostgresChallengeStore(db),
+    nodeId,
+    health: () => health(db),
+    close: () =>
+      (closing ??= (async () => {
+        await log.close();
+        await db.close();
+      })()),
+  };
+}
+
+function checkedName(url: string): string {
+  const name = redactUrl(url);
+  let protocol: string | undefined;
+  try {
+    protocol = new URL(url).protocol;
+  } catch {
+    protocol = undefined;
+  }
+  if (protocol !== "postgres:" && protocol !== "postgresql:") {
+    throw new TemporalTypeError("INVALID_ARGUMENT", `the store URL ${name} is not a PostgreSQL URL: give postgres://user@host:5432/database`);
+  }
+  return name;
+}
+
+async function health(db: Database): Promise<StoreHealth> {
+  const started = performance.now();
+  let timer: NodeJS.Timeout | undefined;
+  const timeout = new Promise<never>((_, reject) => (timer = setTimeout(() => reject(new Error(`no answer within ${HEALTH_TIMEOUT_MS} ms`)), HEALTH_TIMEOUT_MS)));
+  try {
+    const version = await Promise.race([appliedVersion(db.pool), timeout]);
+    const latency_ms = Math.round((performance.now() - started) * 10) / 10;
+    if (version > LATEST_VERSION) return { kind: "postgres", reachable: true, migrations: "unknown", latency_ms, detail: `schema version ${version} is newer than this node's ${LATEST_VERSION}` };
+    return { kind: "postgres", reachable: true, migrations: version === LATEST_VERSION ? "applied" : "pending", latency_ms };
+  } catch (error) {
+    const latency_ms = Math.round((performance.now() - started) * 10) / 10;
+    // 42P01: schema_migrations does not exist yet, so the database answered but was never migrated.
+    if ((error as { code?: unknown }).code === "42P01") return { kind: "postgres", reachable: true, migrations: "pending", latency_ms };
+    const reason = (error as { code?: unknown }).code ?? (error as Error).message;
+    return { kind: "postgres", reachable: false, migrations: "unknown", detail: `PostgreSQL ${db.name} cannot be reached (${String(reason)})` };
+  } finally {
+    clearTimeout(timer);
+  }
+}
