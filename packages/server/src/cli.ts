@@ -1,12 +1,13 @@
 import { join } from "node:path";
 import { Command, CommanderError, InvalidArgumentError, Option } from "commander";
 import { TemporalError } from "@temporal/agent-sdk";
+import { redactUrl } from "@temporal/store-postgres";
 import { createSigningKeyFile, defaultHome } from "@temporal/agent-sdk/node";
 import { createApiKey } from "./api-keys.js";
 import { loadConfig, readConfigObject, writeConfigObject } from "./config.js";
 import { EXIT_FAILURE, EXIT_USAGE, UsageError } from "./exit-status.js";
 import { HOST_RULE, PORT_RULE, parseHost, parsePort } from "./listen-address.js";
-import { STORE_URL_RULE, parseStoreUrl, redactPassword, type NodeFlags } from "./node-settings.js";
+import { STORE_URL_RULE, parseStoreUrl, type NodeFlags } from "./node-settings.js";
 import { serve, ServiceStartError, type ServiceFiles } from "./serve-command.js";
 import { TIERS } from "./tiers.js";
 import { SERVICE_VERSION } from "./version.js";
@@ -32,7 +33,7 @@ function parsed<T>(parse: (value: string) => T | undefined, rule: string): (valu
 /** Like `parsed`, but the message leaves the value out: a store URL may carry a password, which Commander's message would echo. */
 function storeUrlFlag(value: string): string {
   const url = parseStoreUrl(value);
-  if (url === undefined) throw new UsageError(`--store is ${JSON.stringify(redactPassword(value))}: ${STORE_URL_RULE}`);
+  if (url === undefined) throw new UsageError(`--store is ${JSON.stringify(redactUrl(value))}: ${STORE_URL_RULE}`);
   return url;
 }
 

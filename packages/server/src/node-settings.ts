@@ -1,4 +1,5 @@
 import { hostname } from "node:os";
+import { redactUrl } from "@temporal/store-postgres";
 import { UsageError } from "./exit-status.js";
 
 /**
@@ -64,11 +65,6 @@ export function resolveNodeSettings(flags: NodeFlags, env: NodeJS.ProcessEnv, fi
 
 function storeFrom(value: string | undefined, source: string): string | undefined {
   if (value === undefined) return undefined;
-  if (parseStoreUrl(value) === undefined) throw new UsageError(`${source} is ${JSON.stringify(redactPassword(value))}: ${STORE_URL_RULE}`);
+  if (parseStoreUrl(value) === undefined) throw new UsageError(`${source} is ${JSON.stringify(redactUrl(value))}: ${STORE_URL_RULE}`);
   return value;
-}
-
-/** The URL with any password replaced by `***`, for messages and status: a store URL may carry credentials. */
-export function redactPassword(url: string): string {
-  return url.replace(/^([a-z][a-z0-9+.-]*:\/\/[^/?#@:]*):[^/?#@]*@/i, "$1:***@");
 }
