@@ -113,10 +113,14 @@ describe("temporal-service nodes on one PostgreSQL", () => {
         return live[(worker + step) % live.length];
       },
       (error, node) => {
-        if (!(node === killed && unreachable(error))) throw error;
+        if (!(node === killed && unreachable(error))) {
+          console.log("DEBUG", clients.indexOf(node), nodes.map((n) => [n.child.exitCode, n.child.signalCode, n.stderr().slice(-2000)]));
+          throw error;
+        }
       },
     );
     await killing;
+    console.log("DEBUG acknowledged", acknowledged.length, new Set(acknowledged.map((p) => p.tile_id)).size);
     expect((await nodes[2].exited).signal).toBe("SIGKILL");
     // Each node acknowledged anchors, the killed one too, before it died.
     expect(acknowledged.length).toBeGreaterThan(CLIENTS);
@@ -148,6 +152,7 @@ describe("temporal-service nodes on one PostgreSQL", () => {
       },
     );
     await outage;
+    console.log("DEBUG restart", acknowledged.length, unavailable.length);
     expect(unavailable.length).toBeGreaterThan(0);
     for (const refusal of unavailable) expect([refusal.code, refusal.retryAfter]).toEqual(["STORE_UNAVAILABLE", expect.stringMatching(/^[1-9]\d*$/)]);
     // The same processes serve again: anchors were acknowledged after the database came back.
