@@ -80,10 +80,16 @@ async function expectOneHistory(reader: Client, acknowledged: readonly AnchorPro
       rootAt.set(checkpoint.tree_size, checkpoint.root_hash);
     }
     const sizes = [...rootAt.keys()].sort((a, b) => a - b);
-    for (let i = 1; i < sizes.length; i++) {
-      const proof = await reader.get<ConsistencyProof>(`clockchain/proof?tile_id=${tileId}&first=${sizes[i - 1]}&second=${sizes[i]}`);
-      expect(verifyConsistencyProof(proof)).toBe(true);
-      expect([proof.first_root, proof.second_root]).toEqual([rootAt.get(sizes[i - 1]), rootAt.get(sizes[i])]);
+    const pairs = sizes.slice(1).map((second, i) => [sizes[i], second] as const);
+    // A few requests at a time: there is one pair per distinct size seen.
+    for (let i = 0; i < pairs.length; i += 8) {
+      await Promise.all(
+        pairs.slice(i, i + 8).map(async ([first, second]) => {
+          const proof = await reader.get<ConsistencyProof>(`clockchain/proof?tile_id=${tileId}&first=${first}&second=${second}`);
+          expect(verifyConsistencyProof(proof), `tile ${tileId}: ${first} -> ${second}`).toBe(true);
+          expect([proof.first_root, proof.second_root]).toEqual([rootAt.get(first), rootAt.get(second)]);
+        }),
+      );
     }
   }
 }
@@ -91,6 +97,15 @@ async function expectOneHistory(reader: Client, acknowledged: readonly AnchorPro
 /** A network failure: fetch could not reach the node (refused or reset), as with a node that was killed. */
 function unreachable(error: unknown): boolean {
   return error instanceof TypeError;
+}
+
+/**
+ * A kept-alive connection the node closed as idle just as the client sent on it (undici's "other side closed"):
+ * a race of the two keep-alive timers that a machine as loaded as a shared CI runner makes possible. The
+ * request is simply not answered; that the node itself stayed up is checked after the load.
+ */
+function closedKeptAlive(error: unknown): boolean {
+  return unreachable(error) && ((error as Error).cause as { code?: string } | undefined)?.code === "UND_ERR_SOCKET";
 }
 
 describe("temporal-service nodes on one PostgreSQL", () => {
@@ -113,15 +128,12 @@ describe("temporal-service nodes on one PostgreSQL", () => {
         return live[(worker + step) % live.length];
       },
       (error, node) => {
-        if (!(node === killed && unreachable(error))) {
-          console.log("DEBUG", clients.indexOf(node), nodes.map((n) => [n.child.exitCode, n.child.signalCode, n.stderr().slice(-2000)]));
-          throw error;
-        }
+        if (!(node === killed ? unreachable(error) : closedKeptAlive(error))) throw error;
       },
     );
     await killing;
-    console.log("DEBUG acknowledged", acknowledged.length, new Set(acknowledged.map((p) => p.tile_id)).size);
     expect((await nodes[2].exited).signal).toBe("SIGKILL");
+    expect(nodes.slice(0, 2).map((node) => node.child.exitCode)).toEqual([null, null]);
     // Each node acknowledged anchors, the killed one too, before it died.
     expect(acknowledged.length).toBeGreaterThan(CLIENTS);
     await expectOneHistory(clients[1], acknowledged);
@@ -147,12 +159,11 @@ describe("temporal-service nodes on one PostgreSQL", () => {
       12_000,
       (worker, step) => clients[(worker + step) % clients.length],
       (error) => {
-        if (!(error instanceof Refused && error.status === 503)) throw error;
-        unavailable.push(error);
+        if (error instanceof Refused && error.status === 503) unavailable.push(error);
+        else if (!closedKeptAlive(error)) throw error;
       },
     );
     await outage;
-    console.log("DEBUG restart", acknowledged.length, unavailable.length);
     expect(unavailable.length).toBeGreaterThan(0);
     for (const refusal of unavailable) expect([refusal.code, refusal.retryAfter]).toEqual(["STORE_UNAVAILABLE", expect.stringMatching(/^[1-9]\d*$/)]);
     // The same processes serve again: anchors were acknowledged after the database came back.
