@@ -6,6 +6,7 @@ import { LATEST_VERSION, appliedVersion } from "./migrations.js";
 import { PostgresChallengeStore } from "./postgres-challenge-store.js";
 import { PostgresLogStore } from "./postgres-log-store.js";
 import { redactUrl } from "./redact-url.js";
+import { describeCause } from "./store-errors.js";
 
 export interface PostgresStoreOptions {
   /** `postgres://user[:password]@host[:port]/database[?sslmode=...]`; the password never appears in a message. */
@@ -96,14 +97,14 @@ async function health(db: Database): Promise<StoreHealth> {
   try {
     const version = await Promise.race([appliedVersion(db.pool), timeout]);
     const latency_ms = Math.round((performance.now() - started) * 10) / 10;
-    if (version > LATEST_VERSION) return { kind: "postgres", reachable: true, migrations: "unknown", latency_ms, detail: `schema version ${version} is newer than this node's ${LATEST_VERSION}` };
+    if (version > LATEST_VERSION)
+      return { kind: "postgres", reachable: true, migrations: "unknown", latency_ms, detail: `schema version ${version} is newer than this node's ${LATEST_VERSION}` };
     return { kind: "postgres", reachable: true, migrations: version === LATEST_VERSION ? "applied" : "pending", latency_ms };
   } catch (error) {
     const latency_ms = Math.round((performance.now() - started) * 10) / 10;
     // 42P01: schema_migrations does not exist yet, so the database answered but was never migrated.
     if ((error as { code?: unknown }).code === "42P01") return { kind: "postgres", reachable: true, migrations: "pending", latency_ms };
-    const reason = (error as { code?: unknown }).code ?? (error as Error).message;
-    return { kind: "postgres", reachable: false, migrations: "unknown", detail: `PostgreSQL ${db.name} cannot be reached (${String(reason)})` };
+    return { kind: "postgres", reachable: false, migrations: "unknown", detail: `PostgreSQL ${db.name} cannot be reached (${describeCause(error)})` };
   } finally {
     clearTimeout(timer);
   }

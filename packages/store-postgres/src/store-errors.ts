@@ -25,6 +25,12 @@ export function isUnavailable(error: unknown): boolean {
 /** `STORE_UNAVAILABLE` for an error that says so; any other error as it is. The message names the database by its redacted URL. */
 export function storeError(error: unknown, database: string): unknown {
   if (error instanceof TemporalError || !isUnavailable(error)) return error;
-  const reason = (error as { code?: string }).code ?? (error as Error).message;
-  return new TemporalError("STORE_UNAVAILABLE", `PostgreSQL ${database} cannot be reached now (${reason}); nothing was applied, retry later`, { cause: error });
+  return new TemporalError("STORE_UNAVAILABLE", `PostgreSQL ${database} cannot be reached now (${describeCause(error)}); nothing was applied, retry later`, { cause: error });
+}
+
+/** The error's code (`ECONNREFUSED`, a SQLSTATE) or else its message: short, and never the URL's password (pg does not put it in either). */
+export function describeCause(error: unknown): string {
+  const code = (error as { code?: unknown } | undefined)?.code;
+  if (typeof code === "string") return code;
+  return error instanceof Error ? error.message : String(error);
 }

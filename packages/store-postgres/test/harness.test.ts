@@ -1,4 +1,3 @@
-import { existsSync } from "node:fs";
 import pg from "pg";
 import { describe, expect, it } from "vitest";
 import { startPostgres } from "../src/testing.js";
@@ -15,7 +14,7 @@ async function count(url: string): Promise<number> {
 }
 
 describe("startPostgres", () => {
-  it("runs a real server that keeps committed rows through a crash and a restart, and stop() deletes its data", { timeout: 60_000 }, async () => {
+  it("runs a real server that keeps committed rows through a crash and a restart, and stop() ends it", { timeout: 60_000 }, async () => {
     const server = await startPostgres();
     try {
       expect(server.url).toBe(`postgres://postgres@127.0.0.1:${server.port}/postgres`);

@@ -1,0 +1,35 @@
+import { contextAt, createAuthority, createTsaeRequest, MemorySigner, sha256Hex, type ComposedAuthority, type PrivateKeyJwk, type TsaeRequest } from "@temporal/agent-sdk";
+import { openPostgresStore, type PostgresStore } from "../src/index.js";
+
+export const T0 = Date.UTC(2026, 0, 5, 9);
+
+/** One service node: an authority composed over its own PostgresStore, signing with the key every node shares. */
+export interface TestNode {
+  readonly store: PostgresStore;
+  readonly authority: ComposedAuthority;
+  close(): Promise<void>;
+}
+
+/** The private key all nodes of a test share (as all service nodes share one key file). */
+export async function sharedKey(): Promise<PrivateKeyJwk> {
+  const pair = (await crypto.subtle.generateKey({ name: "Ed25519" }, true, ["sign", "verify"])) as CryptoKeyPair;
+  return (await crypto.subtle.exportKey("jwk", pair.privateKey)) as PrivateKeyJwk;
+}
+
+export function startNode(url: string, privateKey: PrivateKeyJwk, nodeId: string, clock: () => number = Date.now): TestNode {
+  const store = openPostgresStore({ url, nodeId, pool: { connectionTimeoutMs: 2_000 } });
+  const authority = createAuthority({ signer: new MemorySigner({ privateKey }), log: store.log, challenges: store.challenges, clock, authorityName: "pg.test" });
+  return {
+    store,
+    authority,
+    async close() {
+      await authority.close();
+      await store.close();
+    },
+  };
+}
+
+/** A TSAE request in one of `tiles` zones (so receipts spread over several tiles). */
+export function request(n: number, zones = 3): TsaeRequest {
+  return createTsaeRequest(contextAt(T0 + n * 1000, { zone: n % zones }), { scope: "test.postgres.v1", action_hash_hex: sha256Hex(`pg ${n}`) });
+}
