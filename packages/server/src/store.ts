@@ -24,10 +24,21 @@ export type { ServiceAuthority } from "@temporal/agent-sdk/service";
 export interface ServiceStore {
   readonly log: LogStore;
   readonly challenges: ChallengeStore;
-  /** Whether the store answers now (`GET clockchain/status`); a store without it counts as reachable. */
-  health?(): Promise<{ readonly reachable: boolean }>;
+  /** How the store is doing, for `GET /readyz` and the status; a store without it is ready once the authority opened it. Must not touch the ledger heavily. */
+  readonly health?: () => Promise<StoreHealth>;
   /** Gives back what the store holds beyond its two seams (a database pool), after they are closed. */
-  close?(): Promise<void>;
+  readonly close?: () => Promise<void>;
+}
+
+/** A store's answer to a health check: ready when reachable with its migrations applied. */
+export interface StoreHealth {
+  /** The store's kind, as `clockchain/status` names it ("postgres", ...). */
+  readonly kind: string;
+  readonly reachable: boolean;
+  readonly migrations: "applied" | "pending" | "unknown";
+  readonly latency_ms?: number;
+  /** Why it is not reachable or not ready, in words an operator can act on. */
+  readonly detail?: string;
 }
 
 export interface ServiceAuthorityOptions {
