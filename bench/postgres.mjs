@@ -62,7 +62,14 @@ function postJson(agent, url, path, body, key, expected) {
   return new Promise((resolve, reject) => {
     const payload = JSON.stringify(body);
     const call = request(
-      { agent, host: url.hostname, port: url.port, path, method: "POST", headers: { authorization: `Bearer ${key}`, "content-type": "application/json", "content-length": Buffer.byteLength(payload) } },
+      {
+        agent,
+        host: url.hostname,
+        port: url.port,
+        path,
+        method: "POST",
+        headers: { authorization: `Bearer ${key}`, "content-type": "application/json", "content-length": Buffer.byteLength(payload) },
+      },
       (response) => {
         const chunks = [];
         response.on("data", (chunk) => chunks.push(chunk));
@@ -132,7 +139,14 @@ async function main() {
     const service = median(samples.service);
     printTable(`temporal-service on PostgreSQL (median of ${ROUNDS} interleaved ${SECONDS} s runs, ${CLIENTS} clients)`, [
       ["measure", "per second", "baseline (same run)", "ratio", "target", "met"],
-      [`durable tsae+anchor pairs, ${NODES} nodes`, fmt(service), `${fmt(median(samples.bare))} bare INSERT+COMMIT, pg Pool of ${CLIENTS}`, ratio.toFixed(2), `>= ${TARGET}`, ratio >= TARGET ? "yes" : "NO"],
+      [
+        `durable tsae+anchor pairs, ${NODES} nodes`,
+        fmt(service),
+        `${fmt(median(samples.bare))} bare INSERT+COMMIT, pg Pool of ${CLIENTS}`,
+        ratio.toFixed(2),
+        `>= ${TARGET}`,
+        ratio >= TARGET ? "yes" : "NO",
+      ],
     ]);
     const k = (list) => list.map((value) => Math.round(value)).join(" ");
     console.log(`  samples in run order: service ${k(samples.service)} | bare ${k(samples.bare)}`);

@@ -60,7 +60,9 @@ async function createSigningKey(file: string): Promise<void> {
     key = await createSigningKeyFile(file);
   } catch (error) {
     const code = (error as NodeJS.ErrnoException).code;
-    throw new ServiceStartError(code === "EEXIST" ? `${file} exists; a key file is never replaced (remove it first if it is really unused)` : `cannot create ${file}: ${(error as Error).message}`);
+    throw new ServiceStartError(
+      code === "EEXIST" ? `${file} exists; a key file is never replaced (remove it first if it is really unused)` : `cannot create ${file}: ${(error as Error).message}`,
+    );
   }
   process.stderr.write(`created signing key ${key.verifying.key_id} in ${file}; give every node this file (--signing-key)\n`);
   process.stdout.write(`${key.verifying.key_id}\n`);
@@ -109,8 +111,14 @@ function servingCommand(command: Command): Command {
   return command
     .addOption(new Option("--host <host>", "address to listen on (default: $HOST, else the config's host, else 127.0.0.1)").argParser(parsed(parseHost, HOST_RULE)))
     .addOption(new Option("--port <port>", "port to listen on, 0 for a free one (default: $PORT, else the config's port, else 8787)").argParser(parsed(parsePort, PORT_RULE)))
-    .addOption(new Option("--store <url>", "a postgres:// URL: the store shared by several nodes (default: $TEMPORAL_STORE_URL, else the config's store, else the home's files)").argParser(storeUrlFlag))
-    .addOption(new Option("--signing-key <file>", "PKCS#8 PEM Ed25519 key file, the same on every node (default: $TEMPORAL_SIGNING_KEY_FILE, else the config's signing_key, else the home's key)"))
+    .addOption(
+      new Option("--store <url>", "a postgres:// URL: the store shared by several nodes (default: $TEMPORAL_STORE_URL, else the config's store, else the home's files)").argParser(
+        storeUrlFlag,
+      ),
+    )
+    .addOption(
+      new Option("--signing-key <file>", "PKCS#8 PEM Ed25519 key file, the same on every node (default: $TEMPORAL_SIGNING_KEY_FILE, else the config's signing_key, else the home's key)"),
+    )
     .addOption(new Option("--node-id <id>", "this node's name in clockchain/status (default: $TEMPORAL_NODE_ID, else the config's node_id, else <host name>:<pid>)"))
     .addOption(configOption())
     .addOption(homeOption())

@@ -11,9 +11,15 @@ import type { PreviousKey } from "./node-settings.js";
  * is a config error naming it.
  */
 export async function loadPreviousKeys(keys: readonly PreviousKey[], configPath: string): Promise<VerifyingKey[]> {
-  return Promise.all(keys.map((key, index) => loadPreviousKey(key).catch((error: unknown) => {
-    throw new ConfigError(`config ${configPath} is invalid: previous_keys/${index} ${typeof key === "string" ? `(${key}) ` : ""}is not an Ed25519 public key: ${(error as Error).message}`);
-  })));
+  return Promise.all(
+    keys.map((key, index) =>
+      loadPreviousKey(key).catch((error: unknown) => {
+        throw new ConfigError(
+          `config ${configPath} is invalid: previous_keys/${index} ${typeof key === "string" ? `(${key}) ` : ""}is not an Ed25519 public key: ${(error as Error).message}`,
+        );
+      }),
+    ),
+  );
 }
 
 async function loadPreviousKey(key: PreviousKey): Promise<VerifyingKey> {

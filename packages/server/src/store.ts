@@ -91,7 +91,7 @@ class ServiceNodeAuthority extends ComposedAuthority {
 
   override async noteVerifierKeys(): Promise<Record<string, string>> {
     // A retired key signed under the authority name it had: the configured one, else the name derived from that key.
-    const retired = this.#previousKeys.map((key) => [key.key_id, authorityVerifierKey(key.jwk, this.#authorityName ?? defaultAuthorityName(key.jwk))]);
+    const retired = this.#previousKeys.map((key): [string, string] => [key.key_id, authorityVerifierKey(key.jwk, this.#authorityName ?? defaultAuthorityName(key.jwk))]);
     return { ...Object.fromEntries(retired), ...(await super.noteVerifierKeys()) };
   }
 

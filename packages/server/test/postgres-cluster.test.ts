@@ -62,7 +62,7 @@ async function expectOneHistory(reader: Client, acknowledged: readonly AnchorPro
   for (const proof of acknowledged) byTile.set(proof.tile_id, [...(byTile.get(proof.tile_id) ?? []), proof]);
   for (const [tileId, proofs] of byTile) {
     const leaves: string[] = [];
-    for (let offset: number | null = 0; offset !== null; ) {
+    for (let offset: number | null = 0; offset !== null;) {
       const page: AnchorPage = await reader.get<AnchorPage>(`clockchain/anchors?tile_id=${tileId}&offset=${offset}&limit=1000`);
       for (const anchor of page.anchors) {
         expect(anchor.leaf_index).toBe(leaves.length);
@@ -109,80 +109,88 @@ function closedKeptAlive(error: unknown): boolean {
 }
 
 describe("temporal-service nodes on one PostgreSQL", () => {
-  it(`3 nodes, ${CLIENTS} clients doing tsae + anchor for ${LOAD_MS / 1000} s, one node SIGKILLed in the middle: every acknowledged anchor is there, one history`, { timeout: 180_000 }, async () => {
-    const cluster = await clusterOn(postgres);
-    const nodes = await Promise.all(["a", "b", "c"].map((name) => cluster.start(name)));
-    const clients = nodes.map((node) => client(node.url, cluster.apiKey));
-    let killed: Client | undefined;
-    const killing = new Promise<void>((resolve) =>
-      setTimeout(() => {
-        killed = clients[2];
-        void nodes[2].stop("SIGKILL").then(() => resolve());
-      }, LOAD_MS / 2),
-    );
-    const acknowledged = await load(
-      CLIENTS,
-      LOAD_MS,
-      (worker, step) => {
-        const live = clients.filter((node) => node !== killed);
-        return live[(worker + step) % live.length];
-      },
-      (error, node) => {
-        if (!(node === killed ? unreachable(error) : closedKeptAlive(error))) throw error;
-      },
-    );
-    await killing;
-    expect((await nodes[2].exited).signal).toBe("SIGKILL");
-    expect(nodes.slice(0, 2).map((node) => node.child.exitCode)).toEqual([null, null]);
-    // Each node acknowledged anchors, the killed one too, before it died.
-    expect(acknowledged.length).toBeGreaterThan(CLIENTS);
-    await expectOneHistory(clients[1], acknowledged);
-    await Promise.all(nodes.slice(0, 2).map((node) => node.stop()));
-  });
+  it(
+    `3 nodes, ${CLIENTS} clients doing tsae + anchor for ${LOAD_MS / 1000} s, one node SIGKILLed in the middle: every acknowledged anchor is there, one history`,
+    { timeout: 180_000 },
+    async () => {
+      const cluster = await clusterOn(postgres);
+      const nodes = await Promise.all(["a", "b", "c"].map((name) => cluster.start(name)));
+      const clients = nodes.map((node) => client(node.url, cluster.apiKey));
+      let killed: Client | undefined;
+      const killing = new Promise<void>((resolve) =>
+        setTimeout(() => {
+          killed = clients[2];
+          void nodes[2].stop("SIGKILL").then(() => resolve());
+        }, LOAD_MS / 2),
+      );
+      const acknowledged = await load(
+        CLIENTS,
+        LOAD_MS,
+        (worker, step) => {
+          const live = clients.filter((node) => node !== killed);
+          return live[(worker + step) % live.length];
+        },
+        (error, node) => {
+          if (!(node === killed ? unreachable(error) : closedKeptAlive(error))) throw error;
+        },
+      );
+      await killing;
+      expect((await nodes[2].exited).signal).toBe("SIGKILL");
+      expect(nodes.slice(0, 2).map((node) => node.child.exitCode)).toEqual([null, null]);
+      // Each node acknowledged anchors, the killed one too, before it died.
+      expect(acknowledged.length).toBeGreaterThan(CLIENTS);
+      await expectOneHistory(clients[1], acknowledged);
+      await Promise.all(nodes.slice(0, 2).map((node) => node.stop()));
+    },
+  );
 
-  it("a PostgreSQL restart under load: 503 STORE_UNAVAILABLE with Retry-After while it is down, then the same nodes serve again and nothing acknowledged is lost", { timeout: 120_000 }, async () => {
-    const cluster = await clusterOn(postgres);
-    const nodes = await Promise.all(["a", "b"].map((name) => cluster.start(name)));
-    const clients = nodes.map((node) => client(node.url, cluster.apiKey));
-    const unavailable: Refused[] = [];
-    let restarted = 0;
-    const outage = (async () => {
-      await new Promise((resolve) => setTimeout(resolve, 3000));
-      // A crash (SIGKILL), and a pause long enough that the nodes are seen answering while it is down.
-      await postgres.kill();
-      await new Promise((resolve) => setTimeout(resolve, 3000));
-      await postgres.start();
-      restarted = Date.now();
-    })();
-    const acknowledged = await load(
-      16,
-      12_000,
-      (worker, step) => clients[(worker + step) % clients.length],
-      (error) => {
-        if (error instanceof Refused && error.status === 503) unavailable.push(error);
-        else if (!closedKeptAlive(error)) throw error;
-      },
-    );
-    await outage;
-    expect(unavailable.length).toBeGreaterThan(0);
-    for (const refusal of unavailable) expect([refusal.code, refusal.retryAfter]).toEqual(["STORE_UNAVAILABLE", expect.stringMatching(/^[1-9]\d*$/)]);
-    // The same processes serve again: anchors were acknowledged after the database came back.
-    expect(nodes.every((node) => node.child.exitCode === null)).toBe(true);
-    const after = await load(
-      8,
-      2000,
-      (worker) => clients[worker % 2],
-      (error) => {
-        throw error;
-      },
-    );
-    expect(after.length).toBeGreaterThan(0);
-    expect(restarted).toBeGreaterThan(0);
-    await expectOneHistory(clients[0], [...acknowledged, ...after]);
-    const status = await clients[1].get<ClockchainStatus>("clockchain/status");
-    expect(status.store).toMatchObject({ kind: "postgres", node_id: "b", reachable: true });
-    await Promise.all(nodes.map((node) => node.stop()));
-  });
+  it(
+    "a PostgreSQL restart under load: 503 STORE_UNAVAILABLE with Retry-After while it is down, then the same nodes serve again and nothing acknowledged is lost",
+    { timeout: 120_000 },
+    async () => {
+      const cluster = await clusterOn(postgres);
+      const nodes = await Promise.all(["a", "b"].map((name) => cluster.start(name)));
+      const clients = nodes.map((node) => client(node.url, cluster.apiKey));
+      const unavailable: Refused[] = [];
+      let restarted = 0;
+      const outage = (async () => {
+        await new Promise((resolve) => setTimeout(resolve, 3000));
+        // A crash (SIGKILL), and a pause long enough that the nodes are seen answering while it is down.
+        await postgres.kill();
+        await new Promise((resolve) => setTimeout(resolve, 3000));
+        await postgres.start();
+        restarted = Date.now();
+      })();
+      const acknowledged = await load(
+        16,
+        12_000,
+        (worker, step) => clients[(worker + step) % clients.length],
+        (error) => {
+          if (error instanceof Refused && error.status === 503) unavailable.push(error);
+          else if (!closedKeptAlive(error)) throw error;
+        },
+      );
+      await outage;
+      expect(unavailable.length).toBeGreaterThan(0);
+      for (const refusal of unavailable) expect([refusal.code, refusal.retryAfter]).toEqual(["STORE_UNAVAILABLE", expect.stringMatching(/^[1-9]\d*$/)]);
+      // The same processes serve again: anchors were acknowledged after the database came back.
+      expect(nodes.every((node) => node.child.exitCode === null)).toBe(true);
+      const after = await load(
+        8,
+        2000,
+        (worker) => clients[worker % 2],
+        (error) => {
+          throw error;
+        },
+      );
+      expect(after.length).toBeGreaterThan(0);
+      expect(restarted).toBeGreaterThan(0);
+      await expectOneHistory(clients[0], [...acknowledged, ...after]);
+      const status = await clients[1].get<ClockchainStatus>("clockchain/status");
+      expect(status.store).toMatchObject({ kind: "postgres", node_id: "b", reachable: true });
+      await Promise.all(nodes.map((node) => node.stop()));
+    },
+  );
 
   it("two nodes starting at once on an empty database both come up, and each answers for what the other anchored", { timeout: 60_000 }, async () => {
     const cluster = await clusterOn(postgres);

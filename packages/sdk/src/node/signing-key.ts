@@ -93,7 +93,8 @@ export class KeyFileSigner implements Signer {
 
   async #loadKey(): Promise<SigningKey> {
     const pem = await readIfPresent(this.path);
-    if (pem === undefined) throw new TemporalError("KEY_MISSING", `signing key ${this.path} does not exist; create it once (temporal-service signing-key create ${this.path}) and give every node the same file`);
+    if (pem === undefined)
+      throw new TemporalError("KEY_MISSING", `signing key ${this.path} does not exist; create it once (temporal-service signing-key create ${this.path}) and give every node the same file`);
     await makeOwnerOnly(this.path);
     return signingKeyFrom(this.path, pem);
   }
