@@ -11,7 +11,7 @@
 // gets near the database's own commit rate. Rounds are interleaved (service, bare, bare, service, ...) and the ratio
 // is the median of the per-round ratios, so a slow spell of the shared machine hits both sides.
 //
-// Environment: BENCH_SECONDS (per run, default 5), BENCH_ROUNDS (default 3), BENCH_WARMUP_SECONDS (default 3).
+// Environment: BENCH_SECONDS (per run, default 5), BENCH_ROUNDS (default 3), BENCH_WARMUP_SECONDS (default 3), BENCH_NODES (default 2).
 import { spawn } from "node:child_process";
 import { Agent, request } from "node:http";
 import { mkdtemp, rm, writeFile } from "node:fs/promises";
@@ -33,7 +33,7 @@ const SECONDS = Number(process.env.BENCH_SECONDS ?? 5);
 const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 3);
 const WARMUP_SECONDS = Number(process.env.BENCH_WARMUP_SECONDS ?? 3);
 const CLIENTS = 64;
-const NODES = 2;
+const NODES = Number(process.env.BENCH_NODES ?? 2);
 const TARGET = 0.5;
 const UNLIMITED = { burst: 1e9, per_second: 1e9 };
 
