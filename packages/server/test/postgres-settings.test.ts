@@ -106,6 +106,11 @@ describe("temporal-service with one signing key file", () => {
       expect(xs).toEqual(expect.arrayContaining([oldFile.publicKey.export({ format: "jwk" }).x, oldJwk.x]));
       expect(Object.keys(body.note_verifier_keys)).toEqual(Object.keys(body.keys));
       for (const vkey of Object.values(body.note_verifier_keys)) expect(vkey).toMatch(/^clock\.example\.com\+[0-9a-f]{8}\+/);
+
+      // Node settings are read at start only: SIGHUP says which changed.
+      await writeFile(join(dir, "service.json"), JSON.stringify({ authority_name: "clock.example.com", previous_keys: ["old.pem"], node_id: "renamed" }));
+      node.child.kill("SIGHUP");
+      expect(await node.waitFor("stdout", /^SIGHUP: reloaded/)).toMatch(/; node_id, previous_keys changed, which takes effect at the next start$/);
     } finally {
       await node.stop();
     }
