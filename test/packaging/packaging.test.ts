@@ -18,6 +18,7 @@ const packages: Record<string, string> = {
   "@temporal/agent-sdk": "sdk",
   "@temporal/compiler": "compiler",
   "@temporal/server": "server",
+  "@temporal/store-postgres": "store-postgres",
   "prettier-plugin-mission": "prettier-plugin-mission",
   temporalc: "cli",
   "unplugin-mission": "unplugin-mission",
@@ -54,6 +55,7 @@ describe("the tarballs", () => {
       "temporal-agent-sdk-0.1.0.tgz",
       "temporal-compiler-0.1.0.tgz",
       "temporal-server-0.1.0.tgz",
+      "temporal-store-postgres-0.1.0.tgz",
       "temporalc-0.1.0.tgz",
       "unplugin-mission-0.1.0.tgz",
     ]);

@@ -1,6 +1,6 @@
 import { TemporalError } from "@temporal/agent-sdk";
 import pg from "pg";
-import { migrate } from "./migrations.js";
+import { MIGRATION_LOCK, migrate } from "./migrations.js";
 import { isUnavailable, storeError } from "./store-errors.js";
 
 /**
@@ -26,7 +26,7 @@ export class Database {
   /** The schema up to date, once per store; a failed attempt (server down) is retried by the next call. */
   migrated(): Promise<void> {
     this.assertOpen();
-    return (this.#migrated ??= this.transaction((client) => migrate(client, this.name)).catch((error: unknown) => {
+    return (this.#migrated ??= this.transaction((client) => migrate(client, this.name), { advisoryLock: MIGRATION_LOCK }).catch((error: unknown) => {
       this.#migrated = undefined;
       throw error;
     }));
@@ -43,12 +43,13 @@ export class Database {
   }
 
   /**
-   * Runs `task` in a transaction on one connection and commits. Any failure rolls back; a connection that failed
+   * Runs `task` in a transaction on one connection (holding the transaction-level advisory lock `advisoryLock`,
+   * when given, from its start) and commits. Any failure rolls back; a connection that failed
    * (or whose rollback did) is destroyed rather than returned to the pool. When the COMMIT itself is lost with
    * the connection, whether it took effect is unknown: callers must read the database again before relying on
    * what they wrote (the log store does: it catches up before every use).
    */
-  async transaction<T>(task: (client: pg.PoolClient) => Promise<T>): Promise<T> {
+  async transaction<T>(task: (client: pg.PoolClient) => Promise<T>, options: { readonly advisoryLock?: number } = {}): Promise<T> {
     this.assertOpen();
     let client: pg.PoolClient;
     try {
@@ -61,7 +62,8 @@ export class Database {
     client.on("error", ignore);
     let broken: Error | undefined;
     try {
-      await client.query("BEGIN");
+      // With the lock, in one round trip: it is held until COMMIT or ROLLBACK (or the connection's end).
+      await client.query(options.advisoryLock === undefined ? "BEGIN" : `BEGIN; SELECT pg_advisory_xact_lock(${Math.trunc(options.advisoryLock)})`);
       const result = await task(client);
       await client.query("COMMIT");
       return result;

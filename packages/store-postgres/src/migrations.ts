@@ -52,15 +52,15 @@ export const MIGRATIONS: readonly Migration[] = [
 export const LATEST_VERSION = MIGRATIONS.at(-1)?.version ?? 0;
 
 /** Any constant shared by every node: the key of the transaction-level advisory lock the migrations run under. */
-const MIGRATION_LOCK = 0x7465_6d70;
+export const MIGRATION_LOCK = 0x7465_6d70;
 
 /**
- * Applies the missing migrations inside the caller's transaction, holding an advisory lock until it ends, so that nodes starting together
- * on an empty database take turns: the first applies them, the others then find them applied.
+ * Applies the missing migrations inside the caller's transaction, which must hold the advisory lock `MIGRATION_LOCK`
+ * so that nodes starting together on an empty database take turns: the first applies them, the others then find
+ * them applied.
  * `STORE_SCHEMA_NEWER` when the database was migrated by newer code.
  */
 export async function migrate(client: pg.ClientBase, database: string): Promise<void> {
-  await client.query(`SELECT pg_advisory_xact_lock(${MIGRATION_LOCK})`);
   await client.query("CREATE TABLE IF NOT EXISTS schema_migrations (version integer PRIMARY KEY, name text NOT NULL, applied_at timestamptz NOT NULL DEFAULT now())");
   const applied = await appliedVersion(client);
   if (applied > LATEST_VERSION) {

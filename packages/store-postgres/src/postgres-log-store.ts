@@ -42,6 +42,8 @@ export class PostgresLogStore implements LogStore {
   /** Appends and catch-ups change the state: one at a time. */
   readonly #exclusive = new SerialQueue();
   #opened: { key: VerifyingKey; state: ClockchainState } | undefined;
+  /** Why the log was found corrupt: every call rejects with it until `open()` verifies the log again. */
+  #corrupt: TemporalError | undefined;
   /** A catch-up queued and not yet started, which every read arriving meanwhile joins. */
   #refresh: Promise<ClockchainState> | undefined;
   #closed = false;
@@ -59,6 +61,7 @@ export class PostgresLogStore implements LogStore {
       const state = new ClockchainState();
       await this.#catchUp(this.#db.pool, state, key);
       this.#opened = { key, state };
+      this.#corrupt = undefined;
     });
   }
 
@@ -67,15 +70,17 @@ export class PostgresLogStore implements LogStore {
       const { key, state } = this.#current();
       let staged: { leaves: StagedLeaf[]; signed: SignedHeads } | undefined;
       try {
-        await this.#db.transaction(async (client) => {
-          await client.query(`SELECT pg_advisory_xact_lock(${LOG_LOCK})`);
-          await this.#catchUp(client, state, key);
-          const leaves = state.stage(entries);
-          if (leaves.length === 0) return;
-          staged = { leaves, signed: { heads: [], hashes: [] } };
-          staged.signed = await state.signHeads(leaves, signing);
-          await insertRecord(client, state.records, leaves, staged.signed.heads, this.#db.nodeId);
-        });
+        await this.#db.transaction(
+          async (client) => {
+            await this.#catchUp(client, state, key);
+            const leaves = state.stage(entries);
+            if (leaves.length === 0) return;
+            staged = { leaves, signed: { heads: [], hashes: [] } };
+            staged.signed = await state.signHeads(leaves, signing);
+            await insertRecord(client, state.records, leaves, staged.signed.heads, this.#db.nodeId);
+          },
+          { advisoryLock: LOG_LOCK },
+        );
       } catch (error) {
         // Rolled back (or, if the COMMIT was lost with the connection, possibly committed: the next catch-up reads it back).
         if (staged !== undefined) state.unstage(staged.leaves);
@@ -155,7 +160,8 @@ export class PostgresLogStore implements LogStore {
       } catch (error) {
         // Part of a record may be in the state: it must be read again from the start.
         this.#opened = undefined;
-        throw error;
+        this.#corrupt = error instanceof TemporalError ? error : corrupt(this.#db.name, from, String(error));
+        throw this.#corrupt;
       }
       if (rows.length < CATCH_UP_PAGE) return;
     }
@@ -163,6 +169,7 @@ export class PostgresLogStore implements LogStore {
 
   #current(): { key: VerifyingKey; state: ClockchainState } {
     this.#assertOpen();
+    if (this.#corrupt !== undefined) throw this.#corrupt;
     if (this.#opened === undefined) throw new TemporalError("AUTHORITY_CLOSED", `the PostgreSQL log ${this.#db.name} is not open: call open() first`);
     return this.#opened;
   }

@@ -1,4 +1,5 @@
 import { MemorySigner, verifyAnchorProof, type AnchorProof } from "@temporal/agent-sdk";
+import pg from "pg";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { startPostgres, type TestPostgres } from "../src/testing.js";
 import { request, sharedKey, startNode, type TestNode } from "./nodes.js";
@@ -35,6 +36,16 @@ async function eventually(done: () => boolean, timeoutMs = 15_000): Promise<void
 }
 
 describe("PostgresStore: the database goes away", () => {
+  it("runs on a real server with fsync on (the durability under test)", async () => {
+    const client = new pg.Client({ connectionString: server.url });
+    await client.connect();
+    try {
+      expect((await client.query<{ fsync: string }>("SHOW fsync")).rows).toEqual([{ fsync: "on" }]);
+    } finally {
+      await client.end();
+    }
+  });
+
   it("fails calls with STORE_UNAVAILABLE while PostgreSQL is down, recovers by itself, and loses nothing acknowledged", { timeout: 60_000 }, async () => {
     const url = await server.createDatabase();
     const key = await sharedKey();
@@ -52,6 +63,10 @@ describe("PostgresStore: the database goes away", () => {
       await server.kill();
       const before = acknowledged.length;
       expect(before).toBeGreaterThan(0);
+      // A node starting while the database is down: its authority's first use fails, and is tried again by the next.
+      const late = startNode(url, key, "node-c");
+      nodes.push(late);
+      await expect(late.authority.ready()).rejects.toMatchObject({ code: "STORE_UNAVAILABLE" });
       const receipt = await a.authority.issueReceipt(request(999_999));
       await expect(a.authority.anchor(receipt)).rejects.toMatchObject({ code: "STORE_UNAVAILABLE" });
       await expect(b.authority.getAnchorProof(acknowledged[0]!.receipt_hash)).rejects.toMatchObject({ code: "STORE_UNAVAILABLE" });
@@ -62,6 +77,7 @@ describe("PostgresStore: the database goes away", () => {
 
       // Back (crash recovery from the WAL), then a clean restart under load.
       await server.start();
+      await late.authority.ready();
       await eventually(() => acknowledged.length >= before + 40);
       await server.restart();
       const restarted = acknowledged.length;
@@ -73,8 +89,8 @@ describe("PostgresStore: the database goes away", () => {
 
       // Nothing acknowledged was lost, on either node, and the log has no gap.
       expect(await a.store.health()).toMatchObject({ reachable: true, migrations: "applied" });
-      const late = await a.authority.anchor(receipt);
-      expect(await b.authority.anchor(receipt)).toMatchObject({ tile_id: late.tile_id, leaf_index: late.leaf_index });
+      const proof = await a.authority.anchor(receipt);
+      expect(await late.authority.anchor(receipt)).toMatchObject({ tile_id: proof.tile_id, leaf_index: proof.leaf_index });
       for (const proof of acknowledged) {
         const fromB = await b.authority.getAnchorProof(proof.receipt_hash);
         expect(fromB).toMatchObject({ tile_id: proof.tile_id, leaf_index: proof.leaf_index });
@@ -83,6 +99,7 @@ describe("PostgresStore: the database goes away", () => {
       const status = await b.authority.clockchainStatus();
       expect(status.chain_valid).toBe(true);
       expect(await a.authority.clockchainStatus()).toEqual(status);
+      expect(await late.authority.clockchainStatus()).toEqual(status);
     } finally {
       await Promise.all(nodes.map((node) => node.close()));
     }

@@ -200,6 +200,24 @@ describe("PostgresStore: the log store contract", () => {
     }
     await expect(store.log.append(entries(key, 99, 1), signing(key))).rejects.toMatchObject({ code: "AUTHORITY_CLOSED" });
   });
+  it("refuses a log whose records were altered in the database (LEDGER_CORRUPT), at open and at catch-up", async () => {
+    const url = await server.createDatabase();
+    const key = await new MemorySigner().load();
+    const [writer, reader] = [openPostgresStore({ url }), openPostgresStore({ url })];
+    try {
+      await writer.log.open(key.verifying);
+      await reader.log.open(key.verifying);
+      await writer.log.append(entries(key, 0, 2), signing(key));
+      await sql(url, `UPDATE log_records SET body = replace(body, '"issued_unix_ms":${T0 + 1},', '"issued_unix_ms":${T0 + 2},') WHERE seq = 0`);
+      await expect(reader.log.status()).rejects.toMatchObject({ code: "LEDGER_CORRUPT", message: expect.stringContaining("at record 0") });
+      await expect(reader.log.proof(entries(key, 0, 1)[0]!.hash)).rejects.toMatchObject({ code: "LEDGER_CORRUPT" });
+      const late = openPostgresStore({ url });
+      await expect(late.log.open(key.verifying)).rejects.toMatchObject({ code: "LEDGER_CORRUPT" });
+      await late.close();
+    } finally {
+      await Promise.all([writer.close(), reader.close()]);
+    }
+  });
 });
 
 describe("PostgresStore: schema and configuration", () => {

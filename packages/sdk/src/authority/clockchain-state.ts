@@ -159,18 +159,21 @@ export class ClockchainState {
     for (const tile of new Set(leaves.map((leaf) => leaf.tile))) tile.tree.truncate(tile.receiptHashes.length);
   }
 
-  /** One new tile checkpoint per tile the leaves touch, chained from the last one, signed with one clock reading. */
+  /**
+   * One new tile checkpoint per tile the leaves touch, chained from the last one, signed with one clock reading.
+   * The chain links hash the bodies only, so the bodies are built in order and signed concurrently: a store
+   * that holds a lock across the append (a shared database) holds it for one signature's time, not one per tile.
+   */
   async signHeads(leaves: readonly StagedLeaf[], signing: HeadSigning): Promise<SignedHeads> {
     const issuedUnixMs = signing.issuedUnixMs();
     const publicKey = rawPublicKey(signing.key.jwk);
-    const heads: SignedCheckpoint[] = [];
+    const unsigned: { tileId: number; head: Omit<SignedCheckpoint, "tile_id" | "note">; body: string }[] = [];
     const hashes: string[] = [];
     let prevCheckpointHash = this.#lastHeadHash;
     let sequence = this.#nextSequence();
     for (const tile of new Set(leaves.map((leaf) => leaf.tile))) {
-      const origin = tileOrigin(signing.authority_name, tile.id);
       const head = {
-        origin,
+        origin: tileOrigin(signing.authority_name, tile.id),
         tree_size: tile.tree.size,
         root_hash: bytesToHex(tile.tree.root()),
         sequence: sequence++,
@@ -178,12 +181,17 @@ export class ClockchainState {
         issued_unix_ms: issuedUnixMs,
       };
       const body = formatTileCheckpoint(head);
-      const signature = hexToBytes(await signing.sign(body));
-      const note = formatNote({ text: body, signatures: [{ name: origin, keyId: noteKeyId(origin, ED25519_SIGNATURE_TYPE, publicKey), signature }] });
-      heads.push({ tile_id: tile.id, ...head, note });
+      unsigned.push({ tileId: tile.id, head, body });
       prevCheckpointHash = checkpointHash(body);
       hashes.push(prevCheckpointHash);
     }
+    const signatures = await Promise.all(unsigned.map(({ body }) => signing.sign(body)));
+    const heads = unsigned.map(({ tileId, head, body }, i): SignedCheckpoint => {
+      const { origin } = head;
+      const signature = hexToBytes(signatures[i] as string);
+      const note = formatNote({ text: body, signatures: [{ name: origin, keyId: noteKeyId(origin, ED25519_SIGNATURE_TYPE, publicKey), signature }] });
+      return { tile_id: tileId, ...head, note };
+    });
     return { heads, hashes };
   }
 
