@@ -1,5 +1,5 @@
 import { KeyFileSigner } from "@temporal/agent-sdk/node";
-import type { Signer } from "@temporal/agent-sdk";
+import { TemporalError, type Signer } from "@temporal/agent-sdk";
 import { openPostgresStore } from "@temporal/store-postgres";
 import type { NodeSettings } from "./node-settings.js";
 import type { ServiceStore } from "./store.js";
@@ -14,4 +14,16 @@ export function openNodeStore(node: NodeSettings): { store?: ServiceStore; signe
     ...(node.storeUrl === undefined ? {} : { store: openPostgresStore({ url: node.storeUrl, nodeId: node.nodeId }) }),
     ...(node.signingKeyFile === undefined ? {} : { signer: new KeyFileSigner(node.signingKeyFile) }),
   };
+}
+
+/**
+ * What to do when a shared store's clockchain does not verify with this
+ * node's key (the SDK's `LEDGER_CORRUPT` for an `UNKNOWN_KEY` head): not
+ * damage, almost always a node started with another key than the others.
+ * Undefined for any other failure.
+ */
+export function describeKeyMismatch(error: unknown, node: NodeSettings): string | undefined {
+  if (node.storeUrl === undefined || !(error instanceof TemporalError) || error.code !== "LEDGER_CORRUPT" || !error.message.includes("UNKNOWN_KEY")) return undefined;
+  const own = node.signingKeyFile === undefined ? "without --signing-key this node signs with its home's key" : `this node signs with ${node.signingKeyFile}`;
+  return `${error.message}. The database's clockchain is signed by another key: ${own}; give every node the same --signing-key file`;
 }

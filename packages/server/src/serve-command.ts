@@ -4,7 +4,7 @@ import { EXIT_FAILURE, EXIT_OK } from "./exit-status.js";
 import { resolveListenAddress, type ListenAddress } from "./listen-address.js";
 import { describeListenFailure } from "./listen-failure.js";
 import { resolveNodeSettings, type NodeFlags, type NodeSettings } from "./node-settings.js";
-import { openNodeStore } from "./node-store.js";
+import { describeKeyMismatch, openNodeStore } from "./node-store.js";
 import { loadPreviousKeys } from "./previous-keys.js";
 
 /** Where the service's files are: the home, and the config file (`explicit` when --config named it, so it must exist). */
@@ -41,7 +41,7 @@ export async function serve(files: ServiceFiles, flags: Partial<ListenAddress> &
   } catch (error) {
     // Closing gives back what opening the home took (the ledger and its lock), so a start right after on this home does not wait for it.
     await service.close().catch(() => undefined);
-    const failure = describeListenFailure(error, address);
+    const failure = describeListenFailure(error, address) ?? describeKeyMismatch(error, node);
     throw failure === undefined ? error : new ServiceStartError(failure, { cause: error });
   }
   // Handlers first: a supervisor may signal as soon as it reads the line, and until a handler is installed a signal kills the process.

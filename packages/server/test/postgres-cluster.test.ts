@@ -218,6 +218,23 @@ describe("temporal-service nodes on one PostgreSQL", () => {
     await Promise.all(nodes.map((node) => node.stop()));
   });
 
+  it(
+    "a node with another key than the others (no --signing-key: its home's) refuses to start on their database, saying to give every node the same key file",
+    { timeout: 60_000 },
+    async () => {
+      const cluster = await clusterOn(postgres);
+      const node = await cluster.start("a");
+      const a = client(node.url, cluster.apiKey);
+      await a.anchor(await a.issue("signed by the shared key"));
+      const result = runCommand(["--home", await tempDir(), "--port", "0", "--store", cluster.storeUrl]);
+      expect(result.status).toBe(1);
+      expect(result.stderr.trim().split("\n")).toEqual([
+        expect.stringMatching(/^temporal-service: .* signed by another key: without --signing-key this node signs with its home's key; give every node the same --signing-key file$/),
+      ]);
+      await node.stop();
+    },
+  );
+
   it("a database that cannot be reached at start: exit 1 with one line that does not show the password", { timeout: 60_000 }, async () => {
     const port = await new Promise<number>((resolve) => {
       const server = createServer().listen(0, "127.0.0.1", () => {
