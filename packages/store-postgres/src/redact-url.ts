@@ -13,5 +13,5 @@ export function redactUrl(url: string): string {
   parsed.searchParams.forEach((_, name) => {
     if (name.toLowerCase() === "password") parsed.searchParams.set(name, "***");
   });
-  return parsed.toString().replace("%2A%2A%2A", "***");
+  return parsed.toString().replaceAll("%2A%2A%2A", "***");
 }

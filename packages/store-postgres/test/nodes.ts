@@ -1,5 +1,22 @@
 import { contextAt, createAuthority, createTsaeRequest, MemorySigner, sha256Hex, type ComposedAuthority, type PrivateKeyJwk, type TsaeRequest } from "@temporal/agent-sdk";
+import { afterAll, beforeAll } from "vitest";
 import { openPostgresStore, type PostgresStore } from "../src/index.js";
+import { startPostgres, type TestPostgres } from "../src/testing.js";
+
+/** One real PostgreSQL server for the test file, started before its tests and stopped (data deleted) after them. */
+export function useTestPostgres(): () => TestPostgres {
+  let server: TestPostgres | undefined;
+  beforeAll(async () => {
+    server = await startPostgres();
+  }, 30_000);
+  afterAll(async () => {
+    await server?.stop();
+  });
+  return () => {
+    if (server === undefined) throw new Error("the test PostgreSQL server is not started: call useTestPostgres() at the top of the test file");
+    return server;
+  };
+}
 
 export const T0 = Date.UTC(2026, 0, 5, 9);
 

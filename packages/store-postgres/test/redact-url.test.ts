@@ -1,0 +1,33 @@
+import { describe, expect, it } from "vitest";
+import { redactUrl } from "../src/index.js";
+import { isUnavailable } from "../src/store-errors.js";
+
+describe("redactUrl", () => {
+  it("replaces the password, in the user part or as a parameter, and keeps everything else", () => {
+    expect(redactUrl("postgres://alice:p%40ss@db.internal:5433/temporal?sslmode=require")).toBe("postgres://alice:***@db.internal:5433/temporal?sslmode=require");
+    expect(redactUrl("postgresql://db/temporal?user=bob&password=hunter2")).toBe("postgresql://db/temporal?user=bob&password=***");
+    expect(redactUrl("postgres://carol@db/temporal")).toBe("postgres://carol@db/temporal");
+  });
+
+  it("never echoes what is not a URL", () => {
+    expect(redactUrl("hunter2")).toBe("(an invalid PostgreSQL URL)");
+  });
+});
+
+describe("isUnavailable", () => {
+  it("tells a database out of reach from a request the database refused", () => {
+    const coded = (code: string, message = "x") => Object.assign(new Error(message), { code });
+    for (const error of [
+      coded("ECONNREFUSED"),
+      coded("57P01"),
+      coded("57P03"),
+      coded("08006"),
+      coded("53300"),
+      new Error("Connection terminated unexpectedly"),
+      new AggregateError([coded("ECONNREFUSED")]),
+    ]) {
+      expect(isUnavailable(error), String(error)).toBe(true);
+    }
+    for (const error of [coded("23505"), coded("42P01"), new Error("syntax"), "ECONNREFUSED"]) expect(isUnavailable(error), String(error)).toBe(false);
+  });
+});
