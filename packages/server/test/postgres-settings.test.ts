@@ -7,6 +7,7 @@ import { generateKeyPairSync } from "node:crypto";
 import { writeFile } from "node:fs/promises";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
+import { loadConfigFile } from "../src/config.js";
 import { resolveNodeSettings } from "../src/node-settings.js";
 import { tempDir } from "./helpers.js";
 import { runCommand, startServiceProcess } from "./service-process.js";
@@ -40,6 +41,16 @@ describe("resolveNodeSettings", () => {
     expect(() => resolveNodeSettings({}, { TEMPORAL_STORE_URL: "mysql://u:secret@db/t" }, {}, "c.json")).toThrow(
       /TEMPORAL_STORE_URL is "mysql:\/\/u:\*\*\*@db\/t": a store is a PostgreSQL URL/,
     );
+  });
+});
+
+describe("the config file's node settings", () => {
+  it("resolves signing_key and previous_keys files against the config file's directory, and keeps JWKs as they are", async () => {
+    const dir = await tempDir();
+    const jwk = { kty: "OKP", crv: "Ed25519", x: "11qYAYKxCrfVS_7TyWQHOg7hcvPapiMlrwIaaPcHURo" };
+    await writeFile(join(dir, "service.json"), JSON.stringify({ store: "postgres://t@db/t", signing_key: "keys/now.pem", node_id: "web-1", previous_keys: ["keys/old.pem", jwk] }));
+    const { node } = await loadConfigFile(join(dir, "service.json"), false);
+    expect(node).toEqual({ store: "postgres://t@db/t", signing_key: join(dir, "keys/now.pem"), node_id: "web-1", previous_keys: [join(dir, "keys/old.pem"), jwk] });
   });
 });
 
