@@ -3,4 +3,4 @@ export { createService, BODY_LIMIT_BYTES, type ServiceOptions, type TemporalServ
 export { ConfigError, DEFAULT_CONFIG, loadConfig, loadConfigFile, type ListenSettings, type BucketConfig, type CarbonSource, type QualitySource, type ServiceConfig } from "./config.js";
 export { createApiKey, hashApiKey, type ApiKeyRecord } from "@temporal/agent-sdk/service";
 export { openApiDocument, API_PREFIXES, ROUTES, type Route, TIERS, tierAllows } from "@temporal/agent-sdk/service";
-export { fileStore, type ServiceAuthority, type ServiceStore } from "./store.js";
+export { fileStore, type ServiceAuthority, type ServiceStore, type StoreHealth } from "./store.js";
