@@ -68,25 +68,26 @@ export class PostgresLogStore implements LogStore {
   append(entries: readonly LogEntry[], signing: HeadSigning): Promise<AnchorProof[]> {
     return this.#exclusive.run(async () => {
       const { key, state } = this.#current();
-      let staged: { leaves: StagedLeaf[]; signed: SignedHeads } | undefined;
+      let leaves: StagedLeaf[] = [];
+      let signed: SignedHeads | undefined;
       try {
         await this.#db.transaction(
           async (client) => {
             await this.#catchUp(client, state, key);
-            const leaves = state.stage(entries);
+            leaves = state.stage(entries);
             if (leaves.length === 0) return;
-            staged = { leaves, signed: { heads: [], hashes: [] } };
-            staged.signed = await state.signHeads(leaves, signing);
-            await insertRecord(client, state.records, leaves, staged.signed.heads, this.#db.nodeId);
+            signed = await state.signHeads(leaves, signing);
+            await insertRecord(client, state.records, leaves, signed.heads, this.#db.nodeId);
           },
           { advisoryLock: LOG_LOCK },
         );
       } catch (error) {
         // Rolled back (or, if the COMMIT was lost with the connection, possibly committed: the next catch-up reads it back).
-        if (staged !== undefined) state.unstage(staged.leaves);
+        state.unstage(leaves);
         throw error;
       }
-      if (staged !== undefined) state.publish(staged.leaves, staged.signed);
+      // Published only once committed: readers never see leaves a rollback could take back.
+      if (signed !== undefined) state.publish(leaves, signed);
       return entries.map((entry) => state.proof(entry.hash) as AnchorProof);
     });
   }

@@ -59,6 +59,8 @@ export function openPostgresStore(options: PostgresStoreOptions): PostgresStore 
     max: options.pool?.max ?? 10,
     connectionTimeoutMillis: options.pool?.connectionTimeoutMs ?? 5_000,
     application_name: `temporal-service ${nodeId}`.slice(0, 63),
+    // TCP keepalive: a connection whose peer vanished without a reset (a partition, a dead host) is found broken and dropped.
+    keepAlive: true,
   });
   const db = new Database(pool, name, nodeId);
   const log = new PostgresLogStore(db);

@@ -54,8 +54,8 @@ export async function startPostgres(): Promise<TestPostgres> {
     throw error;
   }
 
-  const port = await freePort();
-  const url = `postgres://postgres@127.0.0.1:${port}/postgres`;
+  let port = 0;
+  const urlOf = (database: string): string => `postgres://postgres@127.0.0.1:${port}/${database}`;
 
   const start = async (): Promise<void> => {
     if (server !== undefined && running(server)) return;
@@ -71,7 +71,7 @@ export async function startPostgres(): Promise<TestPostgres> {
     // Not the test's event loop's business: stop() or the exit hook ends it.
     child.unref();
     server = child;
-    await waitUntilReady(url, child, log);
+    await waitUntilReady(urlOf("postgres"), child, log);
   };
   const shutdown = async (signal: NodeJS.Signals): Promise<void> => {
     const child = server;
@@ -82,13 +82,20 @@ export async function startPostgres(): Promise<TestPostgres> {
     await withTimeout(exited, SHUTDOWN_TIMEOUT_MS, `PostgreSQL did not stop within ${SHUTDOWN_TIMEOUT_MS} ms after ${signal}`);
   };
 
-  try {
-    await start();
-  } catch (error) {
-    await shutdown("SIGKILL");
-    removeOnExit();
-    throw error;
+  // Another process may bind the probed port before the server does: then try another.
+  for (let attempt = 1; ; attempt++) {
+    port = await freePort();
+    try {
+      await start();
+      break;
+    } catch (error) {
+      await shutdown("SIGKILL");
+      if (attempt < 3 && /could not bind|could not create any TCP\/IP sockets/.test(readLog(log))) continue;
+      removeOnExit();
+      throw error;
+    }
   }
+  const url = urlOf("postgres");
   return {
     url,
     port,
@@ -102,7 +109,7 @@ export async function startPostgres(): Promise<TestPostgres> {
       } finally {
         await client.end();
       }
-      return `postgres://postgres@127.0.0.1:${port}/${name}`;
+      return urlOf(name);
     },
     async stop() {
       // SIGQUIT, the immediate shutdown: no checkpoint, as the data is deleted next.

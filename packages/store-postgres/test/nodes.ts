@@ -3,18 +3,34 @@ import { afterAll, beforeAll } from "vitest";
 import { openPostgresStore, type PostgresStore } from "../src/index.js";
 import { startPostgres, type TestPostgres } from "../src/testing.js";
 
-/** One real PostgreSQL server for the test file, started before its tests and stopped (data deleted) after them. */
-export function useTestPostgres(): () => TestPostgres {
+export interface TestDatabases {
+  readonly server: () => TestPostgres;
+  /** One of the empty databases made before the tests (in parallel, which costs about what one costs alone). */
+  readonly emptyDatabase: () => string;
+}
+
+/** One real PostgreSQL server for the test file with `databases` empty databases, made before its tests and deleted after them. */
+export function useTestPostgres(databases: number): TestDatabases {
   let server: TestPostgres | undefined;
+  const urls: string[] = [];
   beforeAll(async () => {
     server = await startPostgres();
+    const started = server;
+    urls.push(...(await Promise.all(Array.from({ length: databases }, () => started.createDatabase()))));
   }, 30_000);
   afterAll(async () => {
     await server?.stop();
   });
-  return () => {
-    if (server === undefined) throw new Error("the test PostgreSQL server is not started: call useTestPostgres() at the top of the test file");
-    return server;
+  return {
+    server() {
+      if (server === undefined) throw new Error("the test PostgreSQL server is not started: call useTestPostgres() at the top of the test file");
+      return server;
+    },
+    emptyDatabase() {
+      const url = urls.shift();
+      if (url === undefined) throw new Error(`the test file uses more than the ${databases} databases it asked useTestPostgres for`);
+      return url;
+    },
   };
 }
 

@@ -3,7 +3,7 @@ import pg from "pg";
 import { describe, expect, it } from "vitest";
 import { request, sharedKey, startNode, useTestPostgres, type TestNode } from "./nodes.js";
 
-const postgres = useTestPostgres();
+const { server, emptyDatabase } = useTestPostgres(1);
 
 /** Anchors receipts numbered from `from` on the node until `until` says stop; keeps every proof acknowledged, counts failures by code. */
 async function load(node: TestNode, from: number, until: () => boolean, acknowledged: AnchorProof[], failures: Map<string, number>): Promise<void> {
@@ -30,7 +30,7 @@ async function eventually(done: () => boolean, timeoutMs = 15_000): Promise<void
 
 describe("PostgresStore: the database goes away", () => {
   it("runs on a real server with fsync on (the durability under test)", async () => {
-    const client = new pg.Client({ connectionString: postgres().url });
+    const client = new pg.Client({ connectionString: server().url });
     await client.connect();
     try {
       expect((await client.query<{ fsync: string }>("SHOW fsync")).rows).toEqual([{ fsync: "on" }]);
@@ -40,7 +40,7 @@ describe("PostgresStore: the database goes away", () => {
   });
 
   it("fails calls with STORE_UNAVAILABLE while PostgreSQL is down, recovers by itself, and loses nothing acknowledged", { timeout: 60_000 }, async () => {
-    const url = await postgres().createDatabase();
+    const url = emptyDatabase();
     const key = await sharedKey();
     const publicKey = (await new MemorySigner({ privateKey: key }).load()).verifying;
     const nodes = [startNode(url, key, "node-a"), startNode(url, key, "node-b")];
@@ -53,7 +53,7 @@ describe("PostgresStore: the database goes away", () => {
 
       // A crash under load: the server dies with its backends, so commits in flight are cut off.
       await eventually(() => acknowledged.length >= 40);
-      await postgres().kill();
+      await server().kill();
       const before = acknowledged.length;
       expect(before).toBeGreaterThan(0);
       // A node starting while the database is down: its authority's first use fails, and is tried again by the next.
@@ -69,10 +69,10 @@ describe("PostgresStore: the database goes away", () => {
       expect(a.authority.failed).toBe(false);
 
       // Back (crash recovery from the WAL), then a clean restart under load.
-      await postgres().start();
+      await server().start();
       await late.authority.ready();
       await eventually(() => acknowledged.length >= before + 40);
-      await postgres().restart();
+      await server().restart();
       const restarted = acknowledged.length;
       await eventually(() => acknowledged.length >= restarted + 40);
       stop = true;

@@ -17,7 +17,7 @@ import { describe, expect, it } from "vitest";
 import { openPostgresStore } from "../src/index.js";
 import { T0, request, sharedKey, startNode, useTestPostgres } from "./nodes.js";
 
-const postgres = useTestPostgres();
+const { emptyDatabase } = useTestPostgres(8);
 
 async function sql<Row extends pg.QueryResultRow>(url: string, text: string): Promise<Row[]> {
   const client = new pg.Client({ connectionString: url });
@@ -31,7 +31,7 @@ async function sql<Row extends pg.QueryResultRow>(url: string, text: string): Pr
 
 describe("PostgresStore: several nodes, one log", () => {
   it("keeps one gapless sequence per tile while two nodes append concurrently; every proof verifies with the public key alone", { timeout: 30_000 }, async () => {
-    const url = await postgres().createDatabase();
+    const url = emptyDatabase();
     const key = await sharedKey();
     const nodes = [startNode(url, key, "node-a"), startNode(url, key, "node-b")];
     try {
@@ -82,7 +82,7 @@ describe("PostgresStore: several nodes, one log", () => {
   });
 
   it("resolves a receipt anchored by another node with its existing proof, adding nothing", async () => {
-    const url = await postgres().createDatabase();
+    const url = emptyDatabase();
     const key = await sharedKey();
     const [a, b] = [startNode(url, key, "node-a"), startNode(url, key, "node-b")];
     try {
@@ -99,7 +99,7 @@ describe("PostgresStore: several nodes, one log", () => {
   });
 
   it("uses a challenge issued by one node once at another, then refuses it everywhere", async () => {
-    const url = await postgres().createDatabase();
+    const url = emptyDatabase();
     const key = await sharedKey();
     const now = { t: T0 };
     const [a, b] = [startNode(url, key, "node-a", () => now.t), startNode(url, key, "node-b", () => now.t)];
@@ -122,7 +122,7 @@ describe("PostgresStore: several nodes, one log", () => {
   });
 
   it("takes each nonce once across stores, and purges expired ones as new ones are added", async () => {
-    const url = await postgres().createDatabase();
+    const url = emptyDatabase();
     const stores = [openPostgresStore({ url }), openPostgresStore({ url })];
     try {
       const [a, b] = stores.map((store) => store.challenges);
@@ -156,7 +156,7 @@ describe("PostgresStore: the log store contract", () => {
   }
 
   it("anchors a batch as one record, chaining heads across tiles; repeats add nothing; a failed signing writes nothing", async () => {
-    const url = await postgres().createDatabase();
+    const url = emptyDatabase();
     const store = openPostgresStore({ url });
     const key = await new MemorySigner().load();
     try {
@@ -194,7 +194,7 @@ describe("PostgresStore: the log store contract", () => {
     await expect(store.log.append(entries(key, 99, 1), signing(key))).rejects.toMatchObject({ code: "AUTHORITY_CLOSED" });
   });
   it("refuses a log whose records were altered in the database (LEDGER_CORRUPT), at open and at catch-up", async () => {
-    const url = await postgres().createDatabase();
+    const url = emptyDatabase();
     const key = await new MemorySigner().load();
     const [writer, reader] = [openPostgresStore({ url }), openPostgresStore({ url })];
     try {
@@ -215,7 +215,7 @@ describe("PostgresStore: the log store contract", () => {
 
 describe("PostgresStore: schema and configuration", () => {
   it("migrates an empty database exactly once when several nodes open it at once", { timeout: 30_000 }, async () => {
-    const url = await postgres().createDatabase();
+    const url = emptyDatabase();
     const key = await new MemorySigner().load();
     const stores = Array.from({ length: 5 }, (_, i) => openPostgresStore({ url, nodeId: `node-${i}` }));
     try {
@@ -231,7 +231,7 @@ describe("PostgresStore: schema and configuration", () => {
   });
 
   it("refuses a database whose schema is newer than this code, with a coded error", async () => {
-    const url = await postgres().createDatabase();
+    const url = emptyDatabase();
     const key = await new MemorySigner().load();
     const first = openPostgresStore({ url });
     await first.log.open(key.verifying);
