@@ -49,7 +49,9 @@ export function client(url: string, apiKey: string) {
   const call = async <T>(method: "GET" | "POST", path: string, expected: number, body?: unknown): Promise<T> => {
     const response = await fetch(`${url}/api/v1/${path}`, {
       method,
-      headers: { authorization: `Bearer ${apiKey}`, ...(body === undefined ? {} : { "content-type": "application/json" }) },
+      // A connection per request: a kept-alive one that the node closes as idle just as a request is sent on it fails
+      // that request (ECONNRESET, "other side closed"), a race a loaded machine makes likely and no node failure.
+      headers: { authorization: `Bearer ${apiKey}`, connection: "close", ...(body === undefined ? {} : { "content-type": "application/json" }) },
       ...(body === undefined ? {} : { body: JSON.stringify(body) }),
       signal: AbortSignal.timeout(20_000),
     });
