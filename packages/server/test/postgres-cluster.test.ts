@@ -54,7 +54,7 @@ async function load(clients: number, ms: number, pick: (worker: number, step: nu
  */
 async function expectOneHistory(reader: Client, acknowledged: readonly AnchorProof[]): Promise<void> {
   const { keys } = await reader.get<KeySet>("keys");
-  const [jwk] = Object.values(keys);
+  const jwk = Object.values(keys)[0]!;
   const unverified = (await Promise.all(acknowledged.map(async (proof) => ((await verifyAnchorProof(proof, jwk)) ? [] : [proof.receipt_hash])))).flat();
   expect(unverified).toEqual([]);
 
@@ -80,7 +80,7 @@ async function expectOneHistory(reader: Client, acknowledged: readonly AnchorPro
       rootAt.set(checkpoint.tree_size, checkpoint.root_hash);
     }
     const sizes = [...rootAt.keys()].sort((a, b) => a - b);
-    const pairs = sizes.slice(1).map((second, i) => [sizes[i], second] as const);
+    const pairs = sizes.slice(1).map((second, i) => [sizes[i]!, second] as const);
     // A few requests at a time: there is one pair per distinct size seen.
     for (let i = 0; i < pairs.length; i += 8) {
       await Promise.all(
@@ -111,7 +111,7 @@ describe("temporal-service nodes on one PostgreSQL", () => {
       const killing = new Promise<void>((resolve) =>
         setTimeout(() => {
           killed = clients[2];
-          void nodes[2].stop("SIGKILL").then(() => resolve());
+          void nodes[2]!.stop("SIGKILL").then(() => resolve());
         }, LOAD_MS / 2),
       );
       const acknowledged = await load(
@@ -119,18 +119,18 @@ describe("temporal-service nodes on one PostgreSQL", () => {
         LOAD_MS,
         (worker, step) => {
           const live = clients.filter((node) => node !== killed);
-          return live[(worker + step) % live.length];
+          return live[(worker + step) % live.length]!;
         },
         (error, node) => {
           if (!(node === killed && unreachable(error))) throw error;
         },
       );
       await killing;
-      expect((await nodes[2].exited).signal).toBe("SIGKILL");
+      expect((await nodes[2]!.exited).signal).toBe("SIGKILL");
       expect(nodes.slice(0, 2).map((node) => node.child.exitCode)).toEqual([null, null]);
       // Each node acknowledged anchors, the killed one too, before it died.
       expect(acknowledged.length).toBeGreaterThan(CLIENTS);
-      await expectOneHistory(clients[1], acknowledged);
+      await expectOneHistory(clients[1]!, acknowledged);
       await Promise.all(nodes.slice(0, 2).map((node) => node.stop()));
     },
   );
@@ -155,7 +155,7 @@ describe("temporal-service nodes on one PostgreSQL", () => {
       const acknowledged = await load(
         16,
         12_000,
-        (worker, step) => clients[(worker + step) % clients.length],
+        (worker, step) => clients[(worker + step) % clients.length]!,
         (error) => {
           if (!(error instanceof Refused && error.status === 503)) throw error;
           unavailable.push(error);
@@ -169,15 +169,15 @@ describe("temporal-service nodes on one PostgreSQL", () => {
       const after = await load(
         8,
         2000,
-        (worker) => clients[worker % 2],
+        (worker) => clients[worker % 2]!,
         (error) => {
           throw error;
         },
       );
       expect(after.length).toBeGreaterThan(0);
       expect(restarted).toBeGreaterThan(0);
-      await expectOneHistory(clients[0], [...acknowledged, ...after]);
-      const status = await clients[1].get<ClockchainStatus>("clockchain/status");
+      await expectOneHistory(clients[0]!, [...acknowledged, ...after]);
+      const status = await clients[1]!.get<ClockchainStatus>("clockchain/status");
       expect(status.store).toMatchObject({ kind: "postgres", node_id: "b", reachable: true });
       await Promise.all(nodes.map((node) => node.stop()));
     },
@@ -186,7 +186,7 @@ describe("temporal-service nodes on one PostgreSQL", () => {
   it("two nodes starting at once on an empty database both come up, and each answers for what the other anchored", { timeout: 60_000 }, async () => {
     const cluster = await clusterOn(postgres);
     const nodes = await Promise.all(["a", "b"].map((name) => cluster.start(name)));
-    const [a, b] = nodes.map((node) => client(node.url, cluster.apiKey));
+    const [a, b] = nodes.map((node) => client(node.url, cluster.apiKey)) as [Client, Client];
     const proof = await a.anchor(await a.issue("one"));
     expect(await b.get<AnchorProof>(`clockchain/proof?receipt_hash=${proof.receipt_hash}`)).toMatchObject({ receipt_hash: proof.receipt_hash, leaf_index: proof.leaf_index });
     for (const [reader, name] of [
@@ -202,7 +202,7 @@ describe("temporal-service nodes on one PostgreSQL", () => {
   it("a challenge issued by node A is accepted once by node B, then refused by both", { timeout: 60_000 }, async () => {
     const cluster = await clusterOn(postgres);
     const nodes = await Promise.all(["a", "b"].map((name) => cluster.start(name)));
-    const [a, b] = nodes.map((node) => client(node.url, cluster.apiKey));
+    const [a, b] = nodes.map((node) => client(node.url, cluster.apiKey)) as [Client, Client];
     const challenge = await a.get<Challenge>("challenge");
     expect((await b.issue("first", challenge)).challenge_nonce).toBe(challenge.nonce);
     for (const node of [b, a]) await expect(node.issue("again", challenge)).rejects.toMatchObject({ status: 400, code: expect.stringMatching(/^CHALLENGE_/) });
