@@ -65,7 +65,9 @@ export class PostgresLogStore implements LogStore {
     });
   }
 
-  append(entries: readonly LogEntry[], signing: HeadSigning): Promise<AnchorProof[]> {
+  /** Refused once `close()` was called; an append called before it is completed by it. */
+  async append(entries: readonly LogEntry[], signing: HeadSigning): Promise<AnchorProof[]> {
+    this.#assertOpen();
     return this.#exclusive.run(async () => {
       const { key, state } = this.#current();
       let leaves: StagedLeaf[] = [];
@@ -168,8 +170,8 @@ export class PostgresLogStore implements LogStore {
     }
   }
 
+  /** The opened state; whether the store is closed was checked when the call was made. */
   #current(): { key: VerifyingKey; state: ClockchainState } {
-    this.#assertOpen();
     if (this.#corrupt !== undefined) throw this.#corrupt;
     if (this.#opened === undefined) throw new TemporalError("AUTHORITY_CLOSED", `the PostgreSQL log ${this.#db.name} is not open: call open() first`);
     return this.#opened;

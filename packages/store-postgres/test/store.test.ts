@@ -187,11 +187,17 @@ describe("PostgresStore: the log store contract", () => {
       await reader.log.open(key.verifying);
       expect(await reader.log.status()).toEqual(await store.log.status());
       await reader.close();
+
+      // close() lets an append in flight finish (and commit), then refuses.
+      const last = entries(key, 30, 1);
+      const inFlight = store.log.append(last, signing(key));
+      await Promise.all([store.close(), store.close()]);
+      expect(await inFlight).toMatchObject([{ receipt_hash: last[0]!.hash, checkpoint: { sequence: 3 } }]);
     } finally {
-      await store.close();
       await store.close();
     }
     await expect(store.log.append(entries(key, 99, 1), signing(key))).rejects.toMatchObject({ code: "AUTHORITY_CLOSED" });
+    expect(await store.health()).toMatchObject({ reachable: false });
   });
   it("refuses a log whose records were altered in the database (LEDGER_CORRUPT), at open and at catch-up", async () => {
     const url = emptyDatabase();
