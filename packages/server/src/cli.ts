@@ -1,11 +1,13 @@
 import { join } from "node:path";
 import { Command, CommanderError, InvalidArgumentError, Option } from "commander";
 import { TemporalError } from "@temporal/agent-sdk";
-import { defaultHome } from "@temporal/agent-sdk/node";
+import { redactUrl } from "@temporal/store-postgres";
+import { createSigningKeyFile, defaultHome } from "@temporal/agent-sdk/node";
 import { createApiKey } from "./api-keys.js";
 import { loadConfig, readConfigObject, writeConfigObject } from "./config.js";
 import { EXIT_FAILURE, EXIT_USAGE, UsageError } from "./exit-status.js";
 import { HOST_RULE, PORT_RULE, parseHost, parsePort } from "./listen-address.js";
+import { STORE_URL_RULE, parseStoreUrl, type NodeFlags } from "./node-settings.js";
 import { serve, ServiceStartError, type ServiceFiles } from "./serve-command.js";
 import { TIERS } from "./tiers.js";
 import { SERVICE_VERSION } from "./version.js";
@@ -28,6 +30,13 @@ function parsed<T>(parse: (value: string) => T | undefined, rule: string): (valu
   };
 }
 
+/** Like `parsed`, but the message leaves the value out: a store URL may carry a password, which Commander's message would echo. */
+function storeUrlFlag(value: string): string {
+  const url = parseStoreUrl(value);
+  if (url === undefined) throw new UsageError(`--store is ${JSON.stringify(redactUrl(value))}: ${STORE_URL_RULE}`);
+  return url;
+}
+
 async function createKey(options: LocationOptions & { tier: (typeof TIERS)[number]; label?: string }): Promise<void> {
   const { config: configPath } = locate(options);
   const raw = await readConfigObject(configPath, true);
@@ -45,6 +54,20 @@ async function listKeys(options: LocationOptions): Promise<void> {
   for (const { id, tier, label, created_utc } of keys) process.stdout.write(`${id}\t${tier}\t${created_utc}\t${label ?? ""}\n`);
 }
 
+async function createSigningKey(file: string): Promise<void> {
+  let key: Awaited<ReturnType<typeof createSigningKeyFile>>;
+  try {
+    key = await createSigningKeyFile(file);
+  } catch (error) {
+    const code = (error as NodeJS.ErrnoException).code;
+    throw new ServiceStartError(
+      code === "EEXIST" ? `${file} exists; a key file is never replaced (remove it first if it is really unused)` : `cannot create ${file}: ${(error as Error).message}`,
+    );
+  }
+  process.stderr.write(`created signing key ${key.verifying.key_id} in ${file}; give every node this file (--signing-key)\n`);
+  process.stdout.write(`${key.verifying.key_id}\n`);
+}
+
 const homeOption = () => new Option("--home <dir>", "service home: signing key, clockchain, default config (default: $TEMPORAL_HOME, else ./.temporal)");
 const configOption = () => new Option("--config <file>", "service config JSON (default: <home>/service.json; see docs/service.md)");
 
@@ -53,8 +76,13 @@ Environment:
   HOST           address to listen on when --host is not given
   PORT           port to listen on when --port is not given
   TEMPORAL_HOME  the home when --home is not given
+  TEMPORAL_STORE_URL         the store when --store is not given
+  TEMPORAL_SIGNING_KEY_FILE  the key file when --signing-key is not given
+  TEMPORAL_NODE_ID           the node id when --node-id is not given
   Where to listen comes from --host/--port, else HOST/PORT, else "host"/"port"
-  in the config file, else 127.0.0.1:8787. An empty variable counts as unset.
+  in the config file, else 127.0.0.1:8787. The store, key file and node id
+  likewise come from the flag, else the variable, else "store", "signing_key"
+  and "node_id" in the config file. An empty variable counts as unset.
 
 Signals:
   SIGTERM, SIGINT  stop accepting, finish requests in flight, close the ledger
@@ -64,14 +92,17 @@ Signals:
                    cannot be used is reported and the running config kept
 
 Exit status: 0 after SIGTERM or SIGINT, 1 when the service cannot start (the
-home is damaged or unwritable, the address is in use or not permitted) or
-cannot stop cleanly, 2 for usage errors: an unknown option, a bad value, a
-bad config file, a bad HOST or PORT.
+home is damaged or unwritable, the database is unreachable, the key file is
+missing, the address is in use or not permitted) or cannot stop cleanly, 2
+for usage errors: an unknown option, a bad value, a bad config file, a bad
+HOST, PORT or TEMPORAL_STORE_URL.
 
 Examples:
   $ temporal-service --port 8787
   $ PORT=0 temporal-service --home /srv/temporal --config /etc/temporal/service.json
   $ temporal-service keys create --tier enterprise --label ci
+  $ temporal-service signing-key create /etc/temporal/signing-key.pem
+  $ temporal-service --store postgres://temporal@db/temporal --signing-key /etc/temporal/signing-key.pem --node-id a
   $ kill -HUP <pid>    # serve the key just created without a restart
   $ TEMPORAL_URL=http://127.0.0.1:8787 TEMPORAL_API_KEY=<key> temporalc run mission.mission --tasks tasks.mjs`;
 
@@ -80,13 +111,22 @@ function servingCommand(command: Command): Command {
   return command
     .addOption(new Option("--host <host>", "address to listen on (default: $HOST, else the config's host, else 127.0.0.1)").argParser(parsed(parseHost, HOST_RULE)))
     .addOption(new Option("--port <port>", "port to listen on, 0 for a free one (default: $PORT, else the config's port, else 8787)").argParser(parsed(parsePort, PORT_RULE)))
+    .addOption(
+      new Option("--store <url>", "a postgres:// URL: the store shared by several nodes (default: $TEMPORAL_STORE_URL, else the config's store, else the home's files)").argParser(
+        storeUrlFlag,
+      ),
+    )
+    .addOption(
+      new Option("--signing-key <file>", "PKCS#8 PEM Ed25519 key file, the same on every node (default: $TEMPORAL_SIGNING_KEY_FILE, else the config's signing_key, else the home's key)"),
+    )
+    .addOption(new Option("--node-id <id>", "this node's name in clockchain/status (default: $TEMPORAL_NODE_ID, else the config's node_id, else <host name>:<pid>)"))
     .addOption(configOption())
     .addOption(homeOption())
     .addHelpText("after", SERVE_HELP)
-    .action(async (options: LocationOptions & { host?: string; port?: number }, self: Command) => {
+    .action(async (options: LocationOptions & NodeFlags & { host?: string; port?: number }, self: Command) => {
       if (self.args.length > 0)
-        throw new UsageError(self.parent === null ? `unknown command '${self.args[0]}' (the commands are serve and keys)` : `serve takes no arguments, got '${self.args[0]}'`);
-      await serve(locate(options), { host: options.host, port: options.port });
+        throw new UsageError(self.parent === null ? `unknown command '${self.args[0]}' (the commands are serve, keys and signing-key)` : `serve takes no arguments, got '${self.args[0]}'`);
+      await serve(locate(options), { host: options.host, port: options.port, store: options.store, signingKey: options.signingKey, nodeId: options.nodeId });
     });
 }
 
@@ -142,12 +182,29 @@ Example:
   $ temporal-service keys list --home /srv/temporal`,
     )
     .action(listKeys);
+  const signingKey = root.command("signing-key").description("manage the Ed25519 signing key that several nodes on one store share");
+  signingKey
+    .command("create")
+    .description("create a new PKCS#8 PEM Ed25519 key file (mode 0600) and print its key id; an existing file is never replaced")
+    .argument("<file>", "where to write the key")
+    .addHelpText(
+      "after",
+      `
+Give every node the same file (--signing-key or TEMPORAL_SIGNING_KEY_FILE).
+
+Exit status: 0 when the key was created, 1 when the file exists or cannot be
+written, 2 for usage errors.
+
+Example:
+  $ temporal-service signing-key create /etc/temporal/signing-key.pem`,
+    )
+    .action(createSigningKey);
   root.hook("preAction", (_root, command) => {
     // Options given before a command belong to the root and would be ignored by the command.
     const misplaced = command === root ? [] : Object.keys(root.opts());
     if (misplaced.length > 0) throw new UsageError(`give the options after the command: ${commandPath(command)} ${misplaced.map((name) => `--${name}`).join(" ")} ...`);
   });
-  for (const command of [root, ...root.commands, ...keys.commands]) command.showHelpAfterError(helpHint(command));
+  for (const command of [root, ...root.commands, ...keys.commands, ...signingKey.commands]) command.showHelpAfterError(helpHint(command));
   return root;
 }
 

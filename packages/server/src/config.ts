@@ -5,6 +5,7 @@ import { Ajv2020 } from "ajv/dist/2020.js";
 import { TemporalError } from "@temporal/agent-sdk";
 import { DEFAULT_CONFIG, TrustedProxies, type ServiceConfig } from "@temporal/agent-sdk/service";
 import { QuantumError, backendById } from "@temporal/quantum";
+import type { NodeFileSettings } from "./node-settings.js";
 import { schemaProblems } from "./schema-problems.js";
 import { TIERS } from "./tiers.js";
 
@@ -97,6 +98,23 @@ const CONFIG_SCHEMA = {
     },
     // A C2SP note key name: no space, "+" or control character (checked again, with its reason, when the authority is made).
     authority_name: { type: ["string", "null"], pattern: "^[^\\s+\\u0000-\\u001f\\u007f]+$" },
+    // Node settings (node-settings.ts): like host and port, not part of ServiceConfig, and read at start only.
+    store: { type: "string", pattern: "^postgres(ql)?://." },
+    signing_key: { type: "string", minLength: 1 },
+    node_id: { type: "string", minLength: 1, maxLength: 200 },
+    previous_keys: {
+      type: "array",
+      items: {
+        anyOf: [
+          { type: "string", minLength: 1 },
+          {
+            type: "object",
+            required: ["kty", "crv", "x"],
+            properties: { kty: { const: "OKP" }, crv: { const: "Ed25519" }, x: { type: "string" }, kid: { type: "string" } },
+          },
+        ],
+      },
+    },
   },
 } as const;
 
@@ -177,10 +195,17 @@ export async function loadConfig(path: string, optional: boolean): Promise<Servi
   return (await loadConfigFile(path, optional)).config;
 }
 
-/** Reads a config file: the service's config, completed with the defaults, and the address it asks to listen on. */
-export async function loadConfigFile(path: string, optional: boolean): Promise<{ config: ServiceConfig; listen: ListenSettings }> {
-  const { host, port, ...rest } = (await readConfigObject(path, optional)) as ListenSettings & Record<string, unknown>;
-  return { config: completeConfig(rest, dirname(path)), listen: { host, port } };
+/** Reads a config file: the service's config, completed with the defaults, the address it asks to listen on, and the node settings it gives. */
+export async function loadConfigFile(path: string, optional: boolean): Promise<{ config: ServiceConfig; listen: ListenSettings; node: NodeFileSettings }> {
+  const { host, port, store, signing_key, node_id, previous_keys, ...rest } = (await readConfigObject(path, optional)) as ListenSettings & NodeFileSettings & Record<string, unknown>;
+  const base = dirname(path);
+  const node: NodeFileSettings = {
+    store,
+    node_id,
+    signing_key: signing_key === undefined ? undefined : resolve(base, signing_key),
+    previous_keys: previous_keys?.map((key) => (typeof key === "string" ? resolve(base, key) : key)),
+  };
+  return { config: completeConfig(rest, base), listen: { host, port }, node };
 }
 
 /** The defaults filled in, and relative file paths resolved against `base`, the config file's directory. */

@@ -14,4 +14,4 @@ export {
 } from "./config.js";
 export { createApiKey, hashApiKey, type ApiKeyRecord } from "@temporal/agent-sdk/service";
 export { openApiDocument, API_PREFIXES, ROUTES, type Route, TIERS, tierAllows } from "@temporal/agent-sdk/service";
-export { fileStore, type ServiceAuthority, type ServiceStore } from "./store.js";
+export { fileStore, type ServiceAuthority, type ServiceStore, type StoreHealth } from "./store.js";

@@ -3,6 +3,9 @@ import { loadConfigFile } from "./config.js";
 import { EXIT_FAILURE, EXIT_OK } from "./exit-status.js";
 import { resolveListenAddress, type ListenAddress } from "./listen-address.js";
 import { describeListenFailure } from "./listen-failure.js";
+import { resolveNodeSettings, type NodeFlags, type NodeSettings } from "./node-settings.js";
+import { describeKeyMismatch, openNodeStore } from "./node-store.js";
+import { loadPreviousKeys } from "./previous-keys.js";
 
 /** Where the service's files are: the home, and the config file (`explicit` when --config named it, so it must exist). */
 export interface ServiceFiles {
@@ -24,10 +27,12 @@ export class ServiceStartError extends Error {
  * `listening on <url>`, reloads the config on SIGHUP. Resolves once it is
  * listening; the signal handlers end the process.
  */
-export async function serve(files: ServiceFiles, flags: Partial<ListenAddress>): Promise<void> {
-  const { config, listen } = await loadConfigFile(files.config, !files.explicit);
+export async function serve(files: ServiceFiles, flags: Partial<ListenAddress> & NodeFlags): Promise<void> {
+  const { config, listen, node: nodeFile } = await loadConfigFile(files.config, !files.explicit);
   const address = resolveListenAddress(flags, process.env, listen, files.config);
-  const service = createService({ home: files.home, config });
+  const node = resolveNodeSettings(flags, process.env, nodeFile, files.config);
+  const previousKeys = await loadPreviousKeys(node.previousKeys, files.config);
+  const service = createService({ home: files.home, config, ...openNodeStore(node), nodeId: node.nodeId, previousKeys });
   let url: string;
   try {
     // Opening the authority loads the key and verifies the whole clockchain; do it before listening so a damaged or unwritable home fails now, not on the first request.
@@ -36,15 +41,21 @@ export async function serve(files: ServiceFiles, flags: Partial<ListenAddress>):
   } catch (error) {
     // Closing gives back what opening the home took (the ledger and its lock), so a start right after on this home does not wait for it.
     await service.close().catch(() => undefined);
-    const failure = describeListenFailure(error, address);
+    const failure = describeListenFailure(error, address) ?? describeKeyMismatch(error, node);
     throw failure === undefined ? error : new ServiceStartError(failure, { cause: error });
   }
   // Handlers first: a supervisor may signal as soon as it reads the line, and until a handler is installed a signal kills the process.
-  handleSignals(service, files, flags, address);
+  handleSignals(service, files, flags, { address, node });
   process.stdout.write(`listening on ${url}\n`);
 }
 
-function handleSignals(service: TemporalService, files: ServiceFiles, flags: Partial<ListenAddress>, address: ListenAddress): void {
+/** What a running node was started with, which a reloaded config file cannot change. */
+interface StartSettings {
+  readonly address: ListenAddress;
+  readonly node: NodeSettings;
+}
+
+function handleSignals(service: TemporalService, files: ServiceFiles, flags: Partial<ListenAddress> & NodeFlags, running: StartSettings): void {
   let stopping = false;
   const stop = (signal: NodeJS.Signals) => {
     if (stopping) exitWith(`${signal} again: exiting without waiting for requests in flight`, EXIT_FAILURE);
@@ -59,7 +70,7 @@ function handleSignals(service: TemporalService, files: ServiceFiles, flags: Par
   let reloading = Promise.resolve();
   const reload = () => {
     reloading = reloading.then(async () => {
-      if (!stopping) await reloadConfig(service, files, flags, address);
+      if (!stopping) await reloadConfig(service, files, flags, running);
     });
   };
   process.on("SIGINT", stop);
@@ -67,12 +78,25 @@ function handleSignals(service: TemporalService, files: ServiceFiles, flags: Par
   process.on("SIGHUP", reload);
 }
 
+/** Node settings by the config file's name for them. */
+const NODE_FIELDS = [
+  ["storeUrl", "store"],
+  ["signingKeyFile", "signing_key"],
+  ["nodeId", "node_id"],
+  ["previousKeys", "previous_keys"],
+] as const;
+
 /** SIGHUP: serve with the config file as it is now, or keep the running config if the file cannot be used. Either way, one line says so. */
-async function reloadConfig(service: TemporalService, files: ServiceFiles, flags: Partial<ListenAddress>, running: ListenAddress): Promise<void> {
+async function reloadConfig(service: TemporalService, files: ServiceFiles, flags: Partial<ListenAddress> & NodeFlags, running: StartSettings): Promise<void> {
   try {
-    const { config, listen } = await loadConfigFile(files.config, !files.explicit);
+    const { config, listen, node: nodeFile } = await loadConfigFile(files.config, !files.explicit);
     const address = resolveListenAddress(flags, process.env, listen, files.config);
-    const startOnly: string[] = [...service.reconfigure(config), ...(["host", "port"] as const).filter((field) => address[field] !== running[field])];
+    const node = resolveNodeSettings(flags, process.env, nodeFile, files.config);
+    const startOnly: string[] = [
+      ...service.reconfigure(config),
+      ...(["host", "port"] as const).filter((field) => address[field] !== running.address[field]),
+      ...NODE_FIELDS.filter(([field]) => JSON.stringify(node[field]) !== JSON.stringify(running.node[field])).map(([, name]) => name),
+    ];
     const later = startOnly.length === 0 ? "" : `; ${startOnly.join(", ")} changed, which takes effect at the next start`;
     process.stdout.write(`SIGHUP: reloaded ${files.config}: ${config.keys.length} API keys, ${config.cors.origins.length} CORS origins${later}\n`);
   } catch (error) {

@@ -1,5 +1,5 @@
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from "node:http";
-import type { Signer } from "@temporal/agent-sdk";
+import type { Signer, VerifyingKey } from "@temporal/agent-sdk";
 import { TrustedProxies } from "@temporal/agent-sdk/service";
 import { DEFAULT_CONFIG, type ServiceConfig } from "./config.js";
 import { connectionServerOptions, gateConnections } from "./connection-limits.js";
@@ -18,6 +18,10 @@ export interface ServiceOptions {
   readonly store?: ServiceStore;
   /** Replaces the key file in `home`. */
   readonly signer?: Signer;
+  /** How this node names itself in `GET clockchain/status` (see ServiceAuthorityOptions). */
+  readonly nodeId?: string;
+  /** Retired verifying keys that `GET keys` still lists. */
+  readonly previousKeys?: readonly VerifyingKey[];
   /** Service time in Unix ms; defaults to `Date.now`. */
   readonly clock?: () => number;
   /** Where unexpected errors (answered 500) and failures to accept a connection (EMFILE) are reported; defaults to stderr. */
@@ -60,7 +64,7 @@ const NODE_TRANSPORT: Transport<IncomingMessage, ServerResponse> = {
 export function createService(options: ServiceOptions): TemporalService {
   const config = options.config ?? DEFAULT_CONFIG;
   const clock = options.clock ?? Date.now;
-  const authority = serviceAuthority({ home: options.home, store: options.store, signer: options.signer, clock, authorityName: config.authority_name ?? undefined });
+  const authority = serviceAuthority({ ...options, clock, authorityName: config.authority_name ?? undefined });
   const onUnexpectedError = options.onUnexpectedError ?? ((error: unknown) => console.error("temporal-service: unexpected error:", error));
   const servedWith = (next: ServiceConfig) => {
     const pipeline = createPipeline({ config: next, clock, authority, onUnexpectedError });

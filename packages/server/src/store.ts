@@ -1,4 +1,15 @@
-import { createAuthority, type ChallengeStore, type LogStore, type Signer } from "@temporal/agent-sdk";
+import {
+  ComposedAuthority,
+  authorityVerifierKey,
+  defaultAuthorityName,
+  type AuthorityParts,
+  type ChallengeStore,
+  type ClockchainStatus,
+  type LogStore,
+  type PublicKeyJwk,
+  type Signer,
+  type VerifyingKey,
+} from "@temporal/agent-sdk";
 import { homeParts } from "@temporal/agent-sdk/node";
 import type { ServiceAuthority } from "@temporal/agent-sdk/service";
 
@@ -13,6 +24,21 @@ export type { ServiceAuthority } from "@temporal/agent-sdk/service";
 export interface ServiceStore {
   readonly log: LogStore;
   readonly challenges: ChallengeStore;
+  /** How the store is doing, for `GET /readyz` and the status; a store without it is ready once the authority opened it. Must not touch the ledger heavily. */
+  readonly health?: () => Promise<StoreHealth>;
+  /** Gives back what the store holds beyond its two seams (a database pool), after they are closed. */
+  readonly close?: () => Promise<void>;
+}
+
+/** A store's answer to a health check: ready when reachable with its migrations applied. */
+export interface StoreHealth {
+  /** The store's kind, as `clockchain/status` names it ("postgres", ...). */
+  readonly kind: string;
+  readonly reachable: boolean;
+  readonly migrations: "applied" | "pending" | "unknown";
+  readonly latency_ms?: number;
+  /** Why it is not reachable or not ready, in words an operator can act on. */
+  readonly detail?: string;
 }
 
 export interface ServiceAuthorityOptions {
@@ -23,6 +49,10 @@ export interface ServiceAuthorityOptions {
   readonly clock: () => number;
   /** See `ServiceConfig.authority_name`; default `temporal-authority/<key id>`. */
   readonly authorityName?: string;
+  /** How this node names itself in `GET clockchain/status`; default: absent. */
+  readonly nodeId?: string;
+  /** Retired keys that `GET keys` still lists, so what they signed stays verifiable. */
+  readonly previousKeys?: readonly VerifyingKey[];
 }
 
 /** The home's ledger and challenge directory, shared with any other process using that home. */
@@ -31,15 +61,59 @@ export function fileStore(home: string): ServiceStore {
   return { log, challenges };
 }
 
+/**
+ * The SDK's composed authority as one service node runs it: its status
+ * names the node and whether the store answers, its key set keeps the
+ * retired keys, and closing it also closes the store.
+ */
+class ServiceNodeAuthority extends ComposedAuthority {
+  readonly #store: ServiceStore;
+  readonly #nodeId: string | undefined;
+  readonly #previousKeys: readonly VerifyingKey[];
+  readonly #authorityName: string | undefined;
+
+  constructor(parts: AuthorityParts & { readonly store: ServiceStore }, options: ServiceAuthorityOptions) {
+    super(parts);
+    this.#store = parts.store;
+    this.#nodeId = options.nodeId;
+    this.#previousKeys = options.previousKeys ?? [];
+    this.#authorityName = options.authorityName;
+  }
+
+  override async clockchainStatus(): Promise<ClockchainStatus> {
+    const [status, health] = await Promise.all([super.clockchainStatus(), this.#store.health?.() ?? { reachable: true }]);
+    return { ...status, store: { ...status.store, ...(this.#nodeId === undefined ? {} : { node_id: this.#nodeId }), reachable: health.reachable } };
+  }
+
+  override async publicKeys(): Promise<Record<string, PublicKeyJwk>> {
+    return { ...Object.fromEntries(this.#previousKeys.map((key) => [key.key_id, key.jwk])), ...(await super.publicKeys()) };
+  }
+
+  override async noteVerifierKeys(): Promise<Record<string, string>> {
+    // A retired key signed under the authority name it had: the configured one, else the name derived from that key.
+    const retired = this.#previousKeys.map((key): [string, string] => [key.key_id, authorityVerifierKey(key.jwk, this.#authorityName ?? defaultAuthorityName(key.jwk))]);
+    return { ...Object.fromEntries(retired), ...(await super.noteVerifierKeys()) };
+  }
+
+  override async close(): Promise<void> {
+    await super.close();
+    await this.#store.close?.();
+  }
+}
+
 export function serviceAuthority(options: ServiceAuthorityOptions): ServiceAuthority {
   const home = homeParts({ home: options.home, authorityName: options.authorityName });
-  const { log, challenges } = options.store ?? home;
-  return createAuthority({
-    signer: options.signer ?? home.signer,
-    log,
-    challenges,
-    clock: options.clock,
-    name: `the service's authority (home ${options.home})`,
-    authorityName: options.authorityName,
-  });
+  const store = options.store ?? home;
+  return new ServiceNodeAuthority(
+    {
+      signer: options.signer ?? home.signer,
+      log: store.log,
+      challenges: store.challenges,
+      store,
+      clock: options.clock,
+      name: options.store === undefined ? `the service's authority (home ${options.home})` : `the service's authority (${store.log.kind} store)`,
+      authorityName: options.authorityName,
+    },
+    options,
+  );
 }

@@ -73,6 +73,7 @@ export type {
   CarbonWindow,
   Challenge,
   ClockchainStatus,
+  StoreStatus,
   ConsistencyProof,
   CoreState,
   DiffRequest,

@@ -214,6 +214,18 @@ export interface TileStatus {
   readonly root_hash: string;
 }
 
+/** Where a clockchain is kept, in `GET clockchain/status`; never a path or a password. */
+export interface StoreStatus {
+  /** `"file"` (a home), `"postgres"`, or `"memory"`. */
+  readonly kind: string;
+  /** Records the log holds (appends, each one or more anchors). */
+  readonly records: number;
+  /** The service node that answered (`temporal-service --node-id`); absent outside the service. */
+  readonly node_id?: string;
+  /** Whether the node reached its store when asked; absent outside the service. */
+  readonly reachable?: boolean;
+}
+
 /** `GET clockchain/status` reply. */
 export interface ClockchainStatus {
   readonly kernel_version: KernelVersion;
@@ -222,7 +234,7 @@ export interface ClockchainStatus {
   readonly tiles: readonly TileStatus[];
   readonly anchors: number;
   readonly last_checkpoint: SignedCheckpoint | null;
-  readonly store: { readonly kind: string; readonly records: number };
+  readonly store: StoreStatus;
   /** A torn tail removed when the store was opened, if any. */
   readonly recovered: { readonly offset: number; readonly bytes: number } | null;
 }

@@ -74,6 +74,39 @@ export class FileSigner implements Signer {
 }
 
 /**
+ * An Ed25519 key file made elsewhere and never created here: the one key
+ * several service nodes share (`temporal-service --signing-key`). A missing
+ * file is `KEY_MISSING`, since a key minted by one node would not be the
+ * others'; a file that is not such a key is `KEY_INVALID`.
+ */
+export class KeyFileSigner implements Signer {
+  readonly path: string;
+  readonly #load = onceUnlessRejected(() => this.#loadKey());
+
+  constructor(path: string) {
+    this.path = path;
+  }
+
+  load(): Promise<SigningKey> {
+    return this.#load();
+  }
+
+  async #loadKey(): Promise<SigningKey> {
+    const pem = await readIfPresent(this.path);
+    if (pem === undefined)
+      throw new TemporalError("KEY_MISSING", `signing key ${this.path} does not exist; create it once (temporal-service signing-key create ${this.path}) and give every node the same file`);
+    await makeOwnerOnly(this.path);
+    return signingKeyFrom(this.path, pem);
+  }
+}
+
+/** Creates a new PKCS#8 PEM Ed25519 key file (mode 0600) at `path`; `EEXIST` if a file is there already, which is never replaced. */
+export async function createSigningKeyFile(path: string): Promise<SigningKey> {
+  const pem = await createKeyFile(path, { useExisting: false });
+  return signingKeyFrom(path, pem);
+}
+
+/**
  * A key file others can read (copied in, or made by a tool with a wide
  * umask) is tightened to 0600 rather than refused: refusing would stop every
  * mission over something the owner can fix, and the key is already exposed.
@@ -113,8 +146,12 @@ async function hasContent(path: string): Promise<boolean> {
   }
 }
 
-/** Writes the new key aside and links it into place: a crash never leaves half a key, and an existing key is never replaced. */
-async function createKeyFile(path: string): Promise<string> {
+/**
+ * Writes the new key aside and links it into place: a crash never leaves
+ * half a key, and an existing key is never replaced. With `useExisting`
+ * (the home's key) a key already there is used; without, it is `EEXIST`.
+ */
+async function createKeyFile(path: string, options: { useExisting: boolean } = { useExisting: true }): Promise<string> {
   const { privateKey } = await generateEd25519("ed25519");
   const pem = privateKey.export({ type: "pkcs8", format: "pem" }).toString();
   const pending = `${path}.${randomBytes(6).toString("hex")}.pending`;
@@ -129,7 +166,7 @@ async function createKeyFile(path: string): Promise<string> {
   try {
     await link(pending, path);
   } catch (error) {
-    if (!isErrno(error, "EEXIST")) throw error;
+    if (!isErrno(error, "EEXIST") || !options.useExisting) throw error;
     // Made by a process that did not take the lock (an older SDK): use that key.
     return readFile(path, "utf8");
   } finally {

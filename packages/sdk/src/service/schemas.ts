@@ -251,7 +251,15 @@ export const REPLIES = {
     tiles: { type: "array", items: tileStatus },
     anchors: integer(0),
     last_checkpoint: { oneOf: [SIGNED_CHECKPOINT, { type: "null" }] },
-    store: object({ kind: string(), records: integer(0) }),
+    store: object(
+      {
+        kind: string({ description: '"file" (a home), "postgres" or "memory"' }),
+        records: integer(0),
+        node_id: string({ description: "The service node that answered (temporal-service --node-id)" }),
+        reachable: { type: "boolean", description: "Whether that node reached its store when asked" },
+      },
+      ["node_id", "reachable"],
+    ),
     recovered: { oneOf: [object({ offset: integer(0), bytes: integer(0) }), { type: "null" }] },
   }),
   keys: object({

@@ -17,12 +17,22 @@ const UNAVAILABLE = new Set([
   "FORECAST_TOO_SHORT",
 ]);
 
+/**
+ * A store that cannot be reached (`STORE_UNAVAILABLE`: a database down or
+ * restarting) heals by itself, so the reply says when to try again, in
+ * seconds: about how long a restarting PostgreSQL takes to accept again.
+ */
+export const STORE_RETRY_AFTER_SECONDS = 2;
+
 /** The reply for an error the SDK threw, or undefined when it is not one of the SDK's (a bug: answered 500). */
 export function httpErrorFromSdk(error: unknown): HttpError | undefined {
   if (error instanceof TsaeRequestError) {
     return new HttpError(400, error.code, error.message, {
       details: error.issues.map((issue) => ({ field: `body.${issue.field}`, problem: issue.reason })),
     });
+  }
+  if (error instanceof TemporalError && (error.code as string) === "STORE_UNAVAILABLE") {
+    return new HttpError(503, error.code, error.message, { headers: { "retry-after": String(STORE_RETRY_AFTER_SECONDS) } });
   }
   if (error instanceof TemporalError || error instanceof TemporalRangeError || error instanceof TemporalTypeError) {
     return new HttpError(UNAVAILABLE.has(error.code) ? 503 : 400, error.code, error.message);

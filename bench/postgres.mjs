@@ -1,0 +1,159 @@
+#!/usr/bin/env node
+// Benchmark of several temporal-service nodes on one PostgreSQL (issue 16): `npm run bench -- postgres`, on the
+// build that `npm ci` makes (`npm run build` after editing the sources). Needs Debian's `postgresql` package
+// (/usr/lib/postgresql/<version>/bin), which the test harness of @temporal/store-postgres runs on loopback with a
+// throw-away data directory and fsync on.
+//
+// Durable security/tsae + clockchain/anchor pairs per second with 64 clients spread over 2 nodes (each client: issue,
+// then anchor the receipt it got, over keep-alive HTTP), against the same PostgreSQL's bare single-row INSERT
+// transactions per second (autocommit: INSERT + COMMIT) from 64 clients (a pg Pool of 64), in the same run. The
+// target is a ratio >= 0.5: each anchor is a durable commit, so only group commit (many anchors per transaction)
+// gets near the database's own commit rate. Rounds are interleaved (service, bare, bare, service, ...) and the ratio
+// is the median of the per-round ratios, so a slow spell of the shared machine hits both sides.
+//
+// Environment: BENCH_SECONDS (per run, default 5), BENCH_ROUNDS (default 3), BENCH_WARMUP_SECONDS (default 3), BENCH_NODES (default 2).
+import { spawn } from "node:child_process";
+import { Agent, request } from "node:http";
+import { mkdtemp, rm, writeFile } from "node:fs/promises";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { createInterface } from "node:readline";
+import { fileURLToPath, pathToFileURL } from "node:url";
+import pg from "pg";
+import { concurrentlyFor, printTable } from "./harness.mjs";
+
+const dist = (path) => pathToFileURL(fileURLToPath(new URL(`../packages/${path}`, import.meta.url))).href;
+const { contextAt, createTsaeRequest, sha256Hex } = await import(dist("sdk/dist/index.js"));
+const { createSigningKeyFile } = await import(dist("sdk/dist/node/index.js"));
+const { createApiKey } = await import(dist("sdk/dist/service/index.js"));
+const { startPostgres } = await import(dist("store-postgres/dist/testing.js"));
+const BIN = fileURLToPath(new URL("../packages/server/bin/temporal-service.js", import.meta.url));
+
+const SECONDS = Number(process.env.BENCH_SECONDS ?? 5);
+const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 3);
+const WARMUP_SECONDS = Number(process.env.BENCH_WARMUP_SECONDS ?? 3);
+const CLIENTS = 64;
+const NODES = Number(process.env.BENCH_NODES ?? 2);
+const TARGET = 0.5;
+const UNLIMITED = { burst: 1e9, per_second: 1e9 };
+
+/** Starts a service node and resolves once it prints `listening on <url>`. */
+async function startNode(args) {
+  const child = spawn(process.execPath, [BIN, ...args], { stdio: ["ignore", "pipe", "inherit"] });
+  const exited = new Promise((resolve) => child.on("exit", resolve));
+  const url = await new Promise((resolve, reject) => {
+    createInterface({ input: child.stdout }).on("line", (line) => {
+      const match = /^listening on (http:\/\/\S+)$/.exec(line);
+      if (match) resolve(new URL(match[1]));
+    });
+    exited.then((code) => reject(new Error(`temporal-service ${args.join(" ")} exited ${code} before listening`)));
+  });
+  return {
+    url,
+    async stop() {
+      child.kill("SIGTERM");
+      await exited;
+    },
+  };
+}
+
+/** POSTs JSON over a kept-alive connection; resolves with the parsed reply, rejects unless the status is `expected`. */
+function postJson(agent, url, path, body, key, expected) {
+  return new Promise((resolve, reject) => {
+    const payload = JSON.stringify(body);
+    const call = request(
+      {
+        agent,
+        host: url.hostname,
+        port: url.port,
+        path,
+        method: "POST",
+        headers: { authorization: `Bearer ${key}`, "content-type": "application/json", "content-length": Buffer.byteLength(payload) },
+      },
+      (response) => {
+        const chunks = [];
+        response.on("data", (chunk) => chunks.push(chunk));
+        response.on("end", () => {
+          const text = Buffer.concat(chunks).toString();
+          if (response.statusCode === expected) resolve(JSON.parse(text));
+          else reject(new Error(`POST ${path}: ${response.statusCode} ${text}`));
+        });
+      },
+    );
+    call.on("error", reject);
+    call.end(payload);
+  });
+}
+
+/** Anchors per second: CLIENTS loops, client i on node i mod NODES, each issuing a receipt and anchoring it. */
+async function servicePairs(nodes, key, agent, seconds) {
+  const { count, seconds: elapsed } = await concurrentlyFor(CLIENTS, seconds, async (n) => {
+    const url = nodes[n % nodes.length].url;
+    const tsae = createTsaeRequest(contextAt(Date.now(), { zone: 1 }), { scope: "bench.postgres.v1", action_hash_hex: sha256Hex(`${process.pid}:${n}:${Math.random()}`) });
+    const receipt = await postJson(agent, url, "/api/v1/security/tsae", tsae, key, 201);
+    await postJson(agent, url, "/api/v1/clockchain/anchor", { receipt }, key, 200);
+  });
+  return count / elapsed;
+}
+
+/** Single-row INSERT transactions per second from CLIENTS clients: the database's own rate of durable commits. */
+async function bareInserts(pool, seconds) {
+  const { count, seconds: elapsed } = await concurrentlyFor(CLIENTS, seconds, (n) => pool.query("INSERT INTO bench_rows (payload) VALUES ($1)", [sha256Hex(`row ${n}`)]));
+  return count / elapsed;
+}
+
+const median = (values) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)];
+const fmt = (n) => `${Math.round(n).toLocaleString("en-US")} /s`;
+
+async function main() {
+  const dir = await mkdtemp(join(tmpdir(), "temporal-postgres-bench-"));
+  const postgres = await startPostgres();
+  const stops = [() => postgres.stop(), () => rm(dir, { recursive: true, force: true })];
+  try {
+    const pool = new pg.Pool({ connectionString: await postgres.createDatabase(), max: CLIENTS });
+    stops.push(() => pool.end());
+    await pool.query("CREATE TABLE bench_rows (id bigserial PRIMARY KEY, payload text NOT NULL)");
+
+    const keyFile = join(dir, "signing-key.pem");
+    await createSigningKeyFile(keyFile);
+    const { key, record } = createApiKey("enterprise", "bench", new Date());
+    const config = join(dir, "service.json");
+    await writeFile(config, JSON.stringify({ keys: [record], rate_limit: { per_ip: UNLIMITED, per_key: UNLIMITED } }));
+    const storeUrl = await postgres.createDatabase();
+    const nodes = [];
+    for (let i = 0; i < NODES; i++) {
+      nodes.push(await startNode(["--store", storeUrl, "--signing-key", keyFile, "--node-id", `bench-${i}`, "--home", join(dir, `home-${i}`), "--config", config, "--port", "0"]));
+      stops.push(() => nodes[i].stop());
+    }
+    const agent = new Agent({ keepAlive: true, maxSockets: CLIENTS });
+    stops.push(() => agent.destroy());
+
+    await servicePairs(nodes, key, agent, WARMUP_SECONDS);
+    await bareInserts(pool, WARMUP_SECONDS);
+    const samples = { service: [], bare: [] };
+    for (let round = 0; round < ROUNDS; round++) {
+      const order = round % 2 === 0 ? ["service", "bare"] : ["bare", "service"];
+      for (const name of order) samples[name].push(name === "service" ? await servicePairs(nodes, key, agent, SECONDS) : await bareInserts(pool, SECONDS));
+    }
+    const ratio = median(samples.service.map((value, i) => value / samples.bare[i]));
+    const service = median(samples.service);
+    printTable(`temporal-service on PostgreSQL (median of ${ROUNDS} interleaved ${SECONDS} s runs, ${CLIENTS} clients)`, [
+      ["measure", "per second", "baseline (same run)", "ratio", "target", "met"],
+      [
+        `durable tsae+anchor pairs, ${NODES} nodes`,
+        fmt(service),
+        `${fmt(median(samples.bare))} bare INSERT+COMMIT, pg Pool of ${CLIENTS}`,
+        ratio.toFixed(2),
+        `>= ${TARGET}`,
+        ratio >= TARGET ? "yes" : "NO",
+      ],
+    ]);
+    const k = (list) => list.map((value) => Math.round(value)).join(" ");
+    console.log(`  samples in run order: service ${k(samples.service)} | bare ${k(samples.bare)}`);
+    console.log(`  for scale: Trillian's published figure is 400-500 appends/s on MySQL; here ${fmt(service)} durable anchors (node ${process.version})`);
+  } finally {
+    for (const stop of stops.reverse()) await stop();
+  }
+}
+
+await main();

@@ -1,0 +1,70 @@
+import { hostname } from "node:os";
+import { redactUrl } from "@temporal/store-postgres";
+import { UsageError } from "./exit-status.js";
+
+/**
+ * What one service node is started with beyond the service's config: where
+ * the store is, which key file signs, how the node names itself, and which
+ * retired keys `GET keys` still lists. They take effect at start only.
+ */
+export interface NodeSettings {
+  /** A `postgres://` URL; undefined for the embedded file store under the home. */
+  readonly storeUrl?: string;
+  /** A PKCS#8 PEM Ed25519 key file shared by every node; undefined for the home's own key. */
+  readonly signingKeyFile?: string;
+  readonly nodeId: string;
+  /** Retired verifying keys: PEM files (public or private) or public JWKs. */
+  readonly previousKeys: readonly PreviousKey[];
+}
+
+export type PreviousKey = string | { readonly kty: string; readonly crv: string; readonly x: string; readonly kid?: string };
+
+/** The same settings as they appear in the config file (`store`, `signing_key`, `node_id`, `previous_keys`), paths already resolved. */
+export interface NodeFileSettings {
+  readonly store?: string;
+  readonly signing_key?: string;
+  readonly node_id?: string;
+  readonly previous_keys?: readonly PreviousKey[];
+}
+
+export interface NodeFlags {
+  readonly store?: string;
+  readonly signingKey?: string;
+  readonly nodeId?: string;
+}
+
+export const STORE_URL_RULE = "a store is a PostgreSQL URL such as postgres://user@host:5432/db (without --store the file store under --home is used)";
+const STORE_URL = /^postgres(?:ql)?:\/\/./;
+
+/** `value` when it is a PostgreSQL URL, or undefined when it breaks STORE_URL_RULE. */
+export function parseStoreUrl(value: string): string | undefined {
+  if (!STORE_URL.test(value)) return undefined;
+  try {
+    new URL(value);
+    return value;
+  } catch {
+    return undefined;
+  }
+}
+
+/**
+ * Each setting from the flag, else the environment (TEMPORAL_STORE_URL,
+ * TEMPORAL_SIGNING_KEY_FILE, TEMPORAL_NODE_ID; empty counts as unset), else
+ * the config file; the node id defaults to `<host name>:<pid>`, unique
+ * among the nodes running at one time.
+ */
+export function resolveNodeSettings(flags: NodeFlags, env: NodeJS.ProcessEnv, file: NodeFileSettings, configPath: string): NodeSettings {
+  const storeUrl = flags.store ?? storeFrom(env.TEMPORAL_STORE_URL || undefined, "the environment variable TEMPORAL_STORE_URL") ?? storeFrom(file.store, `store in config ${configPath}`);
+  return {
+    storeUrl,
+    signingKeyFile: flags.signingKey ?? (env.TEMPORAL_SIGNING_KEY_FILE || undefined) ?? file.signing_key,
+    nodeId: flags.nodeId ?? (env.TEMPORAL_NODE_ID || undefined) ?? file.node_id ?? `${hostname()}:${process.pid}`,
+    previousKeys: file.previous_keys ?? [],
+  };
+}
+
+function storeFrom(value: string | undefined, source: string): string | undefined {
+  if (value === undefined) return undefined;
+  if (parseStoreUrl(value) === undefined) throw new UsageError(`${source} is ${JSON.stringify(redactUrl(value))}: ${STORE_URL_RULE}`);
+  return value;
+}
