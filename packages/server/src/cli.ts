@@ -6,7 +6,8 @@ import { createApiKey } from "./api-keys.js";
 import { loadConfig, readConfigObject, writeConfigObject } from "./config.js";
 import { EXIT_FAILURE, EXIT_USAGE, UsageError } from "./exit-status.js";
 import { HOST_RULE, PORT_RULE, parseHost, parsePort } from "./listen-address.js";
-import { serve, ServiceStartError, type ServiceFiles } from "./serve-command.js";
+import { LOG_LEVELS } from "./request-log.js";
+import { serve, ServiceStartError, type ServeOptions, type ServiceFiles } from "./serve-command.js";
 import { TIERS } from "./tiers.js";
 import { SERVICE_VERSION } from "./version.js";
 
@@ -64,7 +65,8 @@ Signals:
                    cannot be used is reported and the running config kept
 
 Exit status: 0 after SIGTERM or SIGINT, 1 when the service cannot start (the
-home is damaged or unwritable, the address is in use or not permitted) or
+home is damaged or unwritable, the address is in use or not permitted, the TLS
+files cannot be read or do not match) or
 cannot stop cleanly, 2 for usage errors: an unknown option, a bad value, a
 bad config file, a bad HOST or PORT.
 
@@ -82,11 +84,14 @@ function servingCommand(command: Command): Command {
     .addOption(new Option("--port <port>", "port to listen on, 0 for a free one (default: $PORT, else the config's port, else 8787)").argParser(parsed(parsePort, PORT_RULE)))
     .addOption(configOption())
     .addOption(homeOption())
+    .addOption(new Option("--log-level <level>", "request log: one JSON line per request at info, on stdout (default: the config's log_level, else info)").choices(LOG_LEVELS))
+    .addOption(new Option("--tls-cert <pem>", "serve HTTPS with this certificate chain (PEM file); needs --tls-key"))
+    .addOption(new Option("--tls-key <pem>", "the private key (PEM file) of --tls-cert"))
     .addHelpText("after", SERVE_HELP)
-    .action(async (options: LocationOptions & { host?: string; port?: number }, self: Command) => {
+    .action(async (options: LocationOptions & ServeOptions & { host?: string; port?: number }, self: Command) => {
       if (self.args.length > 0)
         throw new UsageError(self.parent === null ? `unknown command '${self.args[0]}' (the commands are serve and keys)` : `serve takes no arguments, got '${self.args[0]}'`);
-      await serve(locate(options), { host: options.host, port: options.port });
+      await serve(locate(options), { host: options.host, port: options.port }, { logLevel: options.logLevel, tlsCert: options.tlsCert, tlsKey: options.tlsKey });
     });
 }
 

@@ -5,6 +5,7 @@ import { Ajv2020 } from "ajv/dist/2020.js";
 import { TemporalError } from "@temporal/agent-sdk";
 import { DEFAULT_CONFIG, type ServiceConfig } from "@temporal/agent-sdk/service";
 import { schemaProblems } from "./schema-problems.js";
+import { LOG_LEVELS, type LogLevel } from "./request-log.js";
 import { TIERS } from "./tiers.js";
 
 // The config's shape and defaults are the SDK pipeline's, which the in-process stand-in runs with too.
@@ -67,6 +68,8 @@ const CONFIG_SCHEMA = {
     },
     challenge_ttl_ms: { type: "integer", minimum: 1000, maximum: 3_600_000 },
     trust_proxy: { type: "boolean" },
+    // The request log's level (docs/operations.md), read at the start; --log-level overrides it.
+    log_level: { enum: [...LOG_LEVELS] },
     // A C2SP note key name: no space, "+" or control character (checked again, with its reason, when the authority is made).
     authority_name: { type: ["string", "null"], pattern: "^[^\\s+\\u0000-\\u001f\\u007f]+$" },
   },
@@ -119,9 +122,9 @@ export async function loadConfig(path: string, optional: boolean): Promise<Servi
 }
 
 /** Reads a config file: the service's config, completed with the defaults, and the address it asks to listen on. */
-export async function loadConfigFile(path: string, optional: boolean): Promise<{ config: ServiceConfig; listen: ListenSettings }> {
-  const { host, port, ...rest } = (await readConfigObject(path, optional)) as ListenSettings & Record<string, unknown>;
-  return { config: completeConfig(rest, dirname(path)), listen: { host, port } };
+export async function loadConfigFile(path: string, optional: boolean): Promise<{ config: ServiceConfig; listen: ListenSettings; logLevel?: LogLevel }> {
+  const { host, port, log_level, ...rest } = (await readConfigObject(path, optional)) as ListenSettings & { log_level?: LogLevel } & Record<string, unknown>;
+  return { config: completeConfig(rest, dirname(path)), listen: { host, port }, logLevel: log_level };
 }
 
 /** The defaults filled in, and relative file paths resolved against `base`, the config file's directory. */
