@@ -119,9 +119,15 @@ async function startChild(args) {
   const child = spawn(process.execPath, args, { stdio: ["ignore", "pipe", "inherit"] });
   const exited = new Promise((resolve) => child.on("exit", resolve));
   const url = await new Promise((resolve, reject) => {
-    createInterface({ input: child.stdout }).on("line", (line) => {
+    const lines = createInterface({ input: child.stdout });
+    lines.on("line", (line) => {
       const match = /^listening on (http:\/\/\S+)$/.exec(line);
-      if (match) resolve(match[1]);
+      if (!match) return;
+      // The service's request log follows on stdout (one JSON line per request, on by default): drained unread, so
+      // the service pays for writing it, as behind a log collector, and this process does not pay for splitting it.
+      lines.close();
+      child.stdout.resume();
+      resolve(match[1]);
     });
     exited.then((code) => reject(new Error(`${args.join(" ")} exited ${code} before listening`)));
   });
