@@ -175,6 +175,8 @@ export function createPipeline(options: PipelineOptions): Pipeline {
       limit(perIp, clientAddress(request), receivedMs, "per_ip", exchange);
       const method = request.method as string;
       if (method === "OPTIONS" && methods !== undefined) {
+        // Every method of a path shares its route template.
+        if (exchange !== undefined) exchange.route = methods.values().next().value?.route.path;
         addHeaders(headers, PREFLIGHT_HEADERS);
         send(request, reply, 204, headers, undefined, exchange);
         return undefined;
