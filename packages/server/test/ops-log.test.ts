@@ -40,10 +40,10 @@ describe("the request log", () => {
 
       expect(lines).toHaveLength(3);
       const entries = lines.map((line) => JSON.parse(line) as Record<string, unknown>);
-      expect(entries[0]).toMatchObject({ level: "info", msg: "request", req_id: "trace-42.a:b", method: "GET", route: "/context", status: 200, tier: "enterprise" });
+      expect(entries[0]).toMatchObject({ level: 30, msg: "request", req_id: "trace-42.a:b", method: "GET", route: "/context", status: 200, tier: "enterprise" });
       expect(typeof entries[0]?.duration_ms).toBe("number");
       expect(typeof entries[0]?.key_id).toBe("string");
-      expect(typeof entries[0]?.time).toBe("string");
+      expect(typeof entries[0]?.time).toBe("number");
       expect(entries[1]).toMatchObject({ req_id: generated, route: "/challenge", status: 401, tier: "public", code: "UNAUTHORIZED" });
       expect(entries[2]).toMatchObject({ route: "/healthz", status: 200 });
       const all = lines.join("\n");
@@ -78,7 +78,7 @@ describe("the request log", () => {
 
     const loud = await startServiceProcess(["--home", home, "--config", config, "--port", "0", "--log-level", "info"]);
     expect((await fetch(`${loud.url}/v1/context`, { headers: { "x-request-id": "from-cli" } })).status).toBe(200);
-    expect(JSON.parse(await loud.waitFor("stdout", /"req_id":"from-cli"/))).toMatchObject({ level: "info", route: "/context", status: 200 });
+    expect(JSON.parse(await loud.waitFor("stdout", /"req_id":"from-cli"/))).toMatchObject({ level: 30, route: "/context", status: 200 });
     expect(await loud.stop()).toEqual({ code: 0, signal: null });
     expect(loud.stderr()).toBe("");
   });
