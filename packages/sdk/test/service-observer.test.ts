@@ -22,7 +22,12 @@ describe("the pipeline's request observer", () => {
     const { key, record } = createApiKey("developer", "observer", new Date(0));
     const seen: (Omit<RequestOutcome, "durationMs"> & { url: string | undefined })[] = [];
     const pipeline = createPipeline({
-      config: { ...DEFAULT_CONFIG, keys: [record], cors: { origins: ["https://app.example.com"] }, rate_limit: { per_ip: { burst: 1e9, per_second: 1e9 }, per_key: { burst: 2, per_second: 0.001 } } },
+      config: {
+        ...DEFAULT_CONFIG,
+        keys: [record],
+        cors: { origins: ["https://app.example.com"] },
+        rate_limit: { per_ip: { burst: 1e9, per_second: 1e9 }, per_key: { burst: 2, per_second: 0.001 } },
+      },
       authority: createMemoryAuthority(),
       clock: () => 0,
       version: "0.0.0",

@@ -23,6 +23,7 @@ export interface OperationsOptions {
 /** Health, readiness and metrics, plus what every reply gets: its request id, its metrics and its log line. */
 export class Operations {
   readonly #options: OperationsOptions;
+  #closing = false;
 
   constructor(options: OperationsOptions) {
     this.#options = options;
@@ -59,6 +60,11 @@ export class Operations {
     return true;
   }
 
+  /** From now on /readyz answers 503, so load balancers stop sending requests while those in flight finish. */
+  shutDown(): void {
+    this.#closing = true;
+  }
+
   /** Told of every reply the API pipeline sends. */
   readonly observer: RequestObserver = (request, outcome) => this.#report(request as IncomingMessage, outcome);
 
@@ -83,7 +89,7 @@ export class Operations {
       case "/healthz":
         return { status: 200, contentType: "application/json", body: '{"status":"ok"}' };
       case "/readyz": {
-        const { ready, reason, store } = await this.#options.readiness();
+        const { ready, reason, store } = this.#closing ? { ...(await this.#options.readiness()), ready: false, reason: "the service is shutting down" } : await this.#options.readiness();
         if (ready) return { status: 200, contentType: "application/json", body: JSON.stringify({ status: "ready", store }) };
         return { status: 503, contentType: "application/json", body: JSON.stringify({ status: "not_ready", reason, store }), headers: ["retry-after", String(NOT_READY_RETRY_AFTER_S)] };
       }

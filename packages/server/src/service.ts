@@ -120,6 +120,7 @@ export function createService(options: ServiceOptions): TemporalService {
     },
     close() {
       current.pipeline.shutDown();
+      operations.shutDown();
       closing ??= new Promise<void>((resolve) => {
         if (!server.listening) {
           resolve();
