@@ -27,10 +27,15 @@ export interface RequestOutcome {
 /** Called once per reply sent, after it was handed to the transport; it must not throw. */
 export type RequestObserver = (request: RequestHead, outcome: RequestOutcome) => void;
 
-/** The pipeline's record of one request while it is handled; allocated only when an observer is set. */
+/**
+ * The pipeline's record of one request while it is handled, allocated only when an observer is set; completed
+ * and handed to the observer as the outcome itself, so a request costs one object.
+ */
 export interface Exchange {
-  readonly startedMs: number;
   route: string | undefined;
+  status: number;
+  /** The arrival time until the reply is sent, then the duration. */
+  durationMs: number;
   tier: Tier;
   keyId: string | undefined;
   rateLimited: RateLimitScope | undefined;
@@ -38,18 +43,12 @@ export interface Exchange {
 }
 
 export function beginExchange(): Exchange {
-  return { startedMs: performance.now(), route: undefined, tier: "public", keyId: undefined, rateLimited: undefined, errorCode: undefined };
+  return { route: undefined, status: 0, durationMs: performance.now(), tier: "public", keyId: undefined, rateLimited: undefined, errorCode: undefined };
 }
 
 /** Reports `exchange` as answered with `status`. */
 export function reportExchange(observer: RequestObserver, request: RequestHead, exchange: Exchange, status: number): void {
-  observer(request, {
-    route: exchange.route,
-    status,
-    durationMs: performance.now() - exchange.startedMs,
-    tier: exchange.tier,
-    keyId: exchange.keyId,
-    rateLimited: exchange.rateLimited,
-    errorCode: exchange.errorCode,
-  });
+  exchange.status = status;
+  exchange.durationMs = performance.now() - exchange.durationMs;
+  observer(request, exchange);
 }
