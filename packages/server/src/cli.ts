@@ -8,7 +8,8 @@ import { loadConfig, readConfigObject, writeConfigObject } from "./config.js";
 import { EXIT_FAILURE, EXIT_USAGE, UsageError } from "./exit-status.js";
 import { HOST_RULE, PORT_RULE, parseHost, parsePort } from "./listen-address.js";
 import { STORE_URL_RULE, parseStoreUrl, type NodeFlags } from "./node-settings.js";
-import { serve, ServiceStartError, type ServiceFiles } from "./serve-command.js";
+import { LOG_LEVELS } from "./request-log.js";
+import { serve, ServiceStartError, type ServeOptions, type ServiceFiles } from "./serve-command.js";
 import { TIERS } from "./tiers.js";
 import { SERVICE_VERSION } from "./version.js";
 
@@ -93,9 +94,9 @@ Signals:
 
 Exit status: 0 after SIGTERM or SIGINT, 1 when the service cannot start (the
 home is damaged or unwritable, the database is unreachable, the key file is
-missing, the address is in use or not permitted) or cannot stop cleanly, 2
-for usage errors: an unknown option, a bad value, a bad config file, a bad
-HOST, PORT or TEMPORAL_STORE_URL.
+missing, the address is in use or not permitted, the TLS files cannot be read
+or do not match) or cannot stop cleanly, 2 for usage errors: an unknown
+option, a bad value, a bad config file, a bad HOST, PORT or TEMPORAL_STORE_URL.
 
 Examples:
   $ temporal-service --port 8787
@@ -122,11 +123,18 @@ function servingCommand(command: Command): Command {
     .addOption(new Option("--node-id <id>", "this node's name in clockchain/status (default: $TEMPORAL_NODE_ID, else the config's node_id, else <host name>:<pid>)"))
     .addOption(configOption())
     .addOption(homeOption())
+    .addOption(new Option("--log-level <level>", "request log: one JSON line per request at info, on stdout (default: the config's log_level, else info)").choices(LOG_LEVELS))
+    .addOption(new Option("--tls-cert <pem>", "serve HTTPS with this certificate chain (PEM file); needs --tls-key"))
+    .addOption(new Option("--tls-key <pem>", "the private key (PEM file) of --tls-cert"))
     .addHelpText("after", SERVE_HELP)
-    .action(async (options: LocationOptions & NodeFlags & { host?: string; port?: number }, self: Command) => {
+    .action(async (options: LocationOptions & NodeFlags & ServeOptions & { host?: string; port?: number }, self: Command) => {
       if (self.args.length > 0)
         throw new UsageError(self.parent === null ? `unknown command '${self.args[0]}' (the commands are serve, keys and signing-key)` : `serve takes no arguments, got '${self.args[0]}'`);
-      await serve(locate(options), { host: options.host, port: options.port, store: options.store, signingKey: options.signingKey, nodeId: options.nodeId });
+      await serve(
+        locate(options),
+        { host: options.host, port: options.port, store: options.store, signingKey: options.signingKey, nodeId: options.nodeId },
+        { logLevel: options.logLevel, tlsCert: options.tlsCert, tlsKey: options.tlsKey },
+      );
     });
 }
 

@@ -7,6 +7,7 @@ import { DEFAULT_CONFIG, TrustedProxies, type ServiceConfig } from "@temporal/ag
 import { QuantumError, backendById } from "@temporal/quantum";
 import type { NodeFileSettings } from "./node-settings.js";
 import { schemaProblems } from "./schema-problems.js";
+import { LOG_LEVELS, type LogLevel } from "./request-log.js";
 import { TIERS } from "./tiers.js";
 
 // The config's shape and defaults are the SDK pipeline's, which the in-process stand-in runs with too.
@@ -96,6 +97,8 @@ const CONFIG_SCHEMA = {
         keep_alive_timeout_ms: { type: "integer", minimum: 100 },
       },
     },
+    // The request log's level (docs/operations.md), read at the start; --log-level overrides it.
+    log_level: { enum: [...LOG_LEVELS] },
     // A C2SP note key name: no space, "+" or control character (checked again, with its reason, when the authority is made).
     authority_name: { type: ["string", "null"], pattern: "^[^\\s+\\u0000-\\u001f\\u007f]+$" },
     // Node settings (node-settings.ts): like host and port, not part of ServiceConfig, and read at start only.
@@ -195,9 +198,10 @@ export async function loadConfig(path: string, optional: boolean): Promise<Servi
   return (await loadConfigFile(path, optional)).config;
 }
 
-/** Reads a config file: the service's config, completed with the defaults, the address it asks to listen on, and the node settings it gives. */
-export async function loadConfigFile(path: string, optional: boolean): Promise<{ config: ServiceConfig; listen: ListenSettings; node: NodeFileSettings }> {
-  const { host, port, store, signing_key, node_id, previous_keys, ...rest } = (await readConfigObject(path, optional)) as ListenSettings & NodeFileSettings & Record<string, unknown>;
+/** Reads a config file: the service's config, completed with the defaults, the address it asks to listen on, the node settings it gives and the request log's level. */
+export async function loadConfigFile(path: string, optional: boolean): Promise<{ config: ServiceConfig; listen: ListenSettings; node: NodeFileSettings; logLevel?: LogLevel }> {
+  const { host, port, store, signing_key, node_id, previous_keys, log_level, ...rest } = (await readConfigObject(path, optional)) as ListenSettings &
+    NodeFileSettings & { log_level?: LogLevel } & Record<string, unknown>;
   const base = dirname(path);
   const node: NodeFileSettings = {
     store,
@@ -205,7 +209,7 @@ export async function loadConfigFile(path: string, optional: boolean): Promise<{
     signing_key: signing_key === undefined ? undefined : resolve(base, signing_key),
     previous_keys: previous_keys?.map((key) => (typeof key === "string" ? resolve(base, key) : key)),
   };
-  return { config: completeConfig(rest, base), listen: { host, port }, node };
+  return { config: completeConfig(rest, base), listen: { host, port }, node, logLevel: log_level };
 }
 
 /** The defaults filled in, and relative file paths resolved against `base`, the config file's directory. */

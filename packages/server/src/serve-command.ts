@@ -1,17 +1,27 @@
+import { collectDefaultMetrics } from "prom-client";
 import { createService, type TemporalService } from "./service.js";
 import { loadConfigFile } from "./config.js";
-import { EXIT_FAILURE, EXIT_OK } from "./exit-status.js";
+import { EXIT_FAILURE, EXIT_OK, UsageError } from "./exit-status.js";
 import { resolveListenAddress, type ListenAddress } from "./listen-address.js";
 import { describeListenFailure } from "./listen-failure.js";
 import { resolveNodeSettings, type NodeFlags, type NodeSettings } from "./node-settings.js";
 import { describeKeyMismatch, openNodeStore } from "./node-store.js";
 import { loadPreviousKeys } from "./previous-keys.js";
+import type { LogLevel } from "./request-log.js";
+import { readTlsFiles, TlsFilesError, type TlsCredentials } from "./tls.js";
 
 /** Where the service's files are: the home, and the config file (`explicit` when --config named it, so it must exist). */
 export interface ServiceFiles {
   readonly home: string;
   readonly config: string;
   readonly explicit: boolean;
+}
+
+/** The serving flags beside the address: the request log's level and the TLS files (both or neither). */
+export interface ServeOptions {
+  readonly logLevel?: LogLevel;
+  readonly tlsCert?: string;
+  readonly tlsKey?: string;
 }
 
 /** The service could not start; the message says why and what to do, in one line. */
@@ -27,12 +37,23 @@ export class ServiceStartError extends Error {
  * `listening on <url>`, reloads the config on SIGHUP. Resolves once it is
  * listening; the signal handlers end the process.
  */
-export async function serve(files: ServiceFiles, flags: Partial<ListenAddress> & NodeFlags): Promise<void> {
-  const { config, listen, node: nodeFile } = await loadConfigFile(files.config, !files.explicit);
+export async function serve(files: ServiceFiles, flags: Partial<ListenAddress> & NodeFlags, options: ServeOptions = {}): Promise<void> {
+  const { config, listen, node: nodeFile, logLevel } = await loadConfigFile(files.config, !files.explicit);
   const address = resolveListenAddress(flags, process.env, listen, files.config);
   const node = resolveNodeSettings(flags, process.env, nodeFile, files.config);
   const previousKeys = await loadPreviousKeys(node.previousKeys, files.config);
-  const service = createService({ home: files.home, config, ...openNodeStore(node), nodeId: node.nodeId, previousKeys });
+  const tls = await tlsCredentials(options);
+  const service = createService({
+    home: files.home,
+    config,
+    ...openNodeStore(node),
+    nodeId: node.nodeId,
+    previousKeys,
+    tls,
+    requestLog: { level: options.logLevel ?? logLevel ?? "info" },
+  });
+  // Process metrics (CPU, memory, event loop lag, ...) once per process, beside the service's own.
+  collectDefaultMetrics({ register: service.metrics });
   let url: string;
   try {
     // Opening the authority loads the key and verifies the whole clockchain; do it before listening so a damaged or unwritable home fails now, not on the first request.
@@ -47,6 +68,16 @@ export async function serve(files: ServiceFiles, flags: Partial<ListenAddress> &
   // Handlers first: a supervisor may signal as soon as it reads the line, and until a handler is installed a signal kills the process.
   handleSignals(service, files, flags, { address, node });
   process.stdout.write(`listening on ${url}\n`);
+}
+
+async function tlsCredentials({ tlsCert, tlsKey }: ServeOptions): Promise<TlsCredentials | undefined> {
+  if (tlsCert === undefined && tlsKey === undefined) return undefined;
+  if (tlsCert === undefined || tlsKey === undefined) throw new UsageError(`--tls-cert and --tls-key go together: give ${tlsCert === undefined ? "--tls-cert" : "--tls-key"} too`);
+  try {
+    return await readTlsFiles(tlsCert, tlsKey);
+  } catch (error) {
+    throw error instanceof TlsFilesError ? new ServiceStartError(error.message, { cause: error }) : error;
+  }
 }
 
 /** What a running node was started with, which a reloaded config file cannot change. */

@@ -1,12 +1,18 @@
-import { createServer, type IncomingMessage, type Server, type ServerResponse } from "node:http";
+import type { IncomingMessage, Server, ServerResponse } from "node:http";
 import type { Signer, VerifyingKey } from "@temporal/agent-sdk";
 import { TrustedProxies } from "@temporal/agent-sdk/service";
+import type { Registry } from "prom-client";
 import { DEFAULT_CONFIG, type ServiceConfig } from "./config.js";
 import { connectionServerOptions, gateConnections } from "./connection-limits.js";
+import { readinessCheck } from "./health.js";
+import { ServiceMetrics } from "./metrics.js";
+import { Operations, OPERATIONS_OPENAPI_PATHS } from "./operations.js";
 import { createPipeline, type Transport } from "./pipeline.js";
 import { lacksHost, rejectMalformedRequest, rejectMissingHost } from "./reply.js";
 import { readJsonBody } from "./request-body.js";
+import { RequestLog, type RequestLogOptions } from "./request-log.js";
 import { serviceAuthority, type ServiceAuthority, type ServiceStore } from "./store.js";
+import { createNodeServer, type TlsCredentials } from "./tls.js";
 
 export { BODY_LIMIT_BYTES } from "./pipeline.js";
 
@@ -26,6 +32,10 @@ export interface ServiceOptions {
   readonly clock?: () => number;
   /** Where unexpected errors (answered 500) and failures to accept a connection (EMFILE) are reported; defaults to stderr. */
   readonly onUnexpectedError?: (error: unknown) => void;
+  /** One JSON line per request (docs/operations.md); none when not given. `temporal-service` logs at `info` to stdout by default. */
+  readonly requestLog?: RequestLogOptions;
+  /** Serve HTTPS with this certificate and key instead of HTTP. */
+  readonly tls?: TlsCredentials;
 }
 
 export interface TemporalService {
@@ -33,7 +43,9 @@ export interface TemporalService {
   readonly server: Server;
   /** The SDK authority the handlers use, composed of the store and the signer. */
   readonly authority: ServiceAuthority;
-  /** Starts listening; resolves with the base URL, for example `http://127.0.0.1:8787`. */
+  /** The service's own Prometheus registry, served at `GET /metrics`; add process metrics to it with prom-client's `collectDefaultMetrics({ register })`. */
+  readonly metrics: Registry;
+  /** Starts listening; resolves with the base URL, for example `http://127.0.0.1:8787` (`https://` with `tls`). */
   listen(options: { host: string; port: number }): Promise<string>;
   /**
    * Serves the requests that arrive from now on with `config`: keys, CORS,
@@ -64,18 +76,22 @@ const NODE_TRANSPORT: Transport<IncomingMessage, ServerResponse> = {
 export function createService(options: ServiceOptions): TemporalService {
   const config = options.config ?? DEFAULT_CONFIG;
   const clock = options.clock ?? Date.now;
-  const authority = serviceAuthority({ ...options, clock, authorityName: config.authority_name ?? undefined });
+  const metrics = new ServiceMetrics();
+  const authority = serviceAuthority({ ...options, clock, authorityName: config.authority_name ?? undefined, instrument: (store) => metrics.instrumentStore(store) });
   const onUnexpectedError = options.onUnexpectedError ?? ((error: unknown) => console.error("temporal-service: unexpected error:", error));
+  const requestLog = options.requestLog === undefined ? undefined : new RequestLog(options.requestLog);
+  const operations = new Operations({ metrics, readiness: readinessCheck(authority, options.store), log: requestLog, onUnexpectedError });
+  const transport = operations.transport(NODE_TRANSPORT);
   const servedWith = (next: ServiceConfig) => {
-    const pipeline = createPipeline({ config: next, clock, authority, onUnexpectedError });
-    return { pipeline, handle: pipeline.handler(NODE_TRANSPORT) };
+    const pipeline = createPipeline({ config: next, clock, authority, onUnexpectedError, observer: operations.observer, openApiPaths: OPERATIONS_OPENAPI_PATHS });
+    return { pipeline, handle: pipeline.handler(transport) };
   };
   let current = servedWith(config);
   let closing: Promise<void> | undefined;
   // Looked up per request, so a reconfigured pipeline takes over at the next request, also on a kept-alive connection.
-  const server = createServer(connectionServerOptions(config.limits), (request, response) => {
+  const server = createNodeServer(options.tls, connectionServerOptions(config.limits), (request, response) => {
     if (lacksHost(request)) rejectMissingHost(response);
-    else current.handle(request, response);
+    else if (!operations.serve(request, response)) current.handle(request, response);
   });
   server.on("clientError", rejectMalformedRequest);
   // A failed accept (EMFILE) is an operator's matter, not a bug: one line without a stack by default.
@@ -85,6 +101,7 @@ export function createService(options: ServiceOptions): TemporalService {
   return {
     server,
     authority,
+    metrics: metrics.registry,
     async listen({ host, port }) {
       await new Promise<void>((resolve, reject) => {
         server.once("error", reject);
@@ -96,7 +113,7 @@ export function createService(options: ServiceOptions): TemporalService {
       const address = server.address();
       if (address === null || typeof address === "string") throw new Error(`unexpected listening address ${String(address)}`);
       const shownHost = address.family === "IPv6" ? `[${address.address}]` : address.address;
-      return `http://${shownHost}:${address.port}`;
+      return `${options.tls === undefined ? "http" : "https"}://${shownHost}:${address.port}`;
     },
     reconfigure(next) {
       const startOnly = (next.authority_name ?? null) !== (config.authority_name ?? null) ? (["authority_name"] as const) : [];
@@ -107,6 +124,7 @@ export function createService(options: ServiceOptions): TemporalService {
     },
     close() {
       current.pipeline.shutDown();
+      operations.shutDown();
       closing ??= new Promise<void>((resolve) => {
         if (!server.listening) {
           resolve();
@@ -119,7 +137,9 @@ export function createService(options: ServiceOptions): TemporalService {
           resolve();
         });
         server.closeIdleConnections();
-      }).then(() => authority.close());
+      })
+        .then(() => authority.close())
+        .finally(() => requestLog?.flush());
       return closing;
     },
   };

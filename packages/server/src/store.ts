@@ -53,6 +53,8 @@ export interface ServiceAuthorityOptions {
   readonly nodeId?: string;
   /** Retired keys that `GET keys` still lists, so what they signed stays verifiable. */
   readonly previousKeys?: readonly VerifyingKey[];
+  /** Wraps the store the authority uses (the given one or the home's), so the service can time its calls for its metrics. */
+  readonly instrument?: (store: ServiceStore) => ServiceStore;
 }
 
 /** The home's ledger and challenge directory, shared with any other process using that home. */
@@ -104,11 +106,13 @@ class ServiceNodeAuthority extends ComposedAuthority {
 export function serviceAuthority(options: ServiceAuthorityOptions): ServiceAuthority {
   const home = homeParts({ home: options.home, authorityName: options.authorityName });
   const store = options.store ?? home;
+  const { log, challenges } = options.instrument === undefined ? store : options.instrument(store);
   return new ServiceNodeAuthority(
     {
       signer: options.signer ?? home.signer,
-      log: store.log,
-      challenges: store.challenges,
+      log,
+      challenges,
+      // The store itself, not the instrumented one: the node asks it for its health and closes it.
       store,
       clock: options.clock,
       name: options.store === undefined ? `the service's authority (home ${options.home})` : `the service's authority (${store.log.kind} store)`,

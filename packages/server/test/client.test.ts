@@ -152,6 +152,12 @@ beforeAll(async () => {
   openapi = (await (await fetch(`${reference.url}/api/v1/openapi.json`)).json()) as Record<string, unknown>;
 });
 
+/** The document without temporal-service's operators' endpoints (`/healthz`, ...: path items with their own `servers`), which the in-process stand-in does not serve. */
+function apiOnly(document: Record<string, unknown>): Record<string, unknown> {
+  const paths = Object.entries(document.paths as Record<string, object>).filter(([, item]) => !("servers" in item));
+  return { ...document, paths: Object.fromEntries(paths) };
+}
+
 // --- The schema checks -----------------------------------------------------
 
 let ajv: Ajv2020 | undefined;
@@ -586,8 +592,8 @@ describe.each([REAL_SERVICE, STAND_IN])("the SDK client against $name", (kind) =
   });
 
   endpoint("getOpenApi", async () => {
-    const document = await clientFor(live, "getOpenApi").getOpenApi();
-    expect(document).toEqual(openapi);
+    const document = apiOnly(await clientFor(live, "getOpenApi").getOpenApi());
+    expect(document).toEqual(apiOnly(openapi));
     expect(document.openapi).toBe("3.1.0");
     const operations = Object.values(document.paths as Record<string, Record<string, { operationId: string; "x-tier": Tier }>>).flatMap((byMethod) => Object.values(byMethod));
     expect(operations.map((o) => `${o.operationId} ${o["x-tier"]}`).sort()).toEqual(ROUTES.map((r) => `${r.operationId} ${r.tier}`).sort());

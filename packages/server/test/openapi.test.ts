@@ -10,6 +10,9 @@ const document = (await (await fetch(`${running.url}/api/v1/openapi.json`)).json
   paths: Record<string, Record<string, { responses: Record<string, { content: { "application/json": { schema: object } } }> }>>;
   components: { schemas: Record<string, object> };
 };
+/** The operators' endpoints (docs/operations.md) sit at the root, outside the prefixes: their path items name their own `servers`. */
+const operatorsPaths = Object.keys(document.paths).filter((path) => "servers" in (document.paths[path] as object));
+for (const path of operatorsPaths) delete document.paths[path];
 
 describe("the OpenAPI document", () => {
   it("is OpenAPI 3.1 with both path prefixes as servers", () => {
@@ -33,6 +36,11 @@ describe("the OpenAPI document", () => {
       }
     }
     for (const path of ["/api/v2/core/state", "/api/v1/core", "/core/state", "/api/v1/core/state/x"]) expect((await fetch(`${running.url}${path}`)).status, path).toBe(404);
+  });
+
+  it("lists the operators' endpoints at the root, where the server answers them", async () => {
+    expect(operatorsPaths.sort()).toEqual(["/healthz", "/metrics", "/readyz"]);
+    for (const path of operatorsPaths) expect((await fetch(`${running.url}${path}`)).status, path).toBe(200);
   });
 
   it("has schemas that compile as JSON Schema 2020-12", () => {

@@ -72,7 +72,7 @@ export async function startServiceProcess(args: readonly string[], env: NodeJS.P
       waiters.push({ stream, pattern, resolve });
       void exited.then(({ code, signal }) => reject(new Error(`temporal-service exited (${code ?? signal}) before printing ${pattern} on ${stream}; stderr: ${lines.stderr.join("\n")}`)));
     });
-  const listening = await waitFor("stdout", /^listening on http:\/\/\S+$/);
+  const listening = await waitFor("stdout", /^listening on https?:\/\/\S+$/);
   return {
     child,
     url: listening.slice("listening on ".length),

@@ -12,6 +12,7 @@ export { HttpError, type FieldProblem } from "./http-error.js";
 export { addHeaders, commonHeaders, jsonHeaders, type HeaderList } from "./reply-headers.js";
 export { parseJson, parseJsonBody, tooLarge, unsupportedType } from "./json-body.js";
 export { API_PREFIXES, openApiDocument } from "./openapi.js";
+export type { RateLimitScope, RequestObserver, RequestOutcome } from "./request-outcome.js";
 export { ROUTES, type Route, type RouteContext, type RouteInput } from "./routes.js";
 export { ANCHOR_PROOF, ERROR_BODY, PHASE_CONTEXT, RECEIPT, REPLIES, REQUESTS, SIGNED_CHECKPOINT } from "./schemas.js";
 export { schemaProblems, type SchemaError } from "./schema-problems.js";

@@ -19,12 +19,15 @@ const ERROR_STATUSES: Record<string, string> = {
   "503": "A configured source or the store is unavailable, or the service is shutting down",
 };
 
-/** The OpenAPI 3.1 document of the service, built from the same route table the server runs. */
-export function openApiDocument(routes: readonly Route[], version: string): Record<string, unknown> {
-  const paths: Record<string, Record<string, unknown>> = {};
+/**
+ * The OpenAPI 3.1 document of the service, built from the same route table the server runs; `platformPaths`
+ * are path items the platform serves beside the routes (each with its own `servers`, since they are outside the prefixes).
+ */
+export function openApiDocument(routes: readonly Route[], version: string, platformPaths: Readonly<Record<string, unknown>> = {}): Record<string, unknown> {
+  const paths: Record<string, unknown> = { ...platformPaths };
   for (const route of routes) {
-    paths[route.path] ??= {};
-    (paths[route.path] as Record<string, unknown>)[route.method.toLowerCase()] = operation(route);
+    const item = (paths[route.path] ??= {}) as Record<string, unknown>;
+    item[route.method.toLowerCase()] = operation(route);
   }
   return {
     openapi: "3.1.0",

@@ -7,6 +7,7 @@ import { addHeaders, commonHeaders, jsonHeaders, type HeaderList } from "./reply
 import { pathOf, queryOf, routingPath } from "./request-target.js";
 import { requestValidators, type RequestValidator } from "./request-validation.js";
 import { TrustedProxies } from "./client-address.js";
+import { beginExchange, reportExchange, type Exchange, type RateLimitScope, type RequestObserver } from "./request-outcome.js";
 import { ROUTES, type Route, type RouteContext, type RouteInput } from "./routes.js";
 import { httpErrorFromSdk } from "./sdk-errors.js";
 import type { ServiceAuthority, ServiceConfig } from "./service-config.js";
@@ -65,6 +66,10 @@ export interface PipelineOptions {
   readonly quality?: QualityReader;
   /** Reads `config.carbon`, as `quality`. */
   readonly carbon?: CarbonReader;
+  /** Told of every reply sent (route, status, duration, tier, rate-limit rejection): the platform's metrics and request logs. */
+  readonly observer?: RequestObserver;
+  /** Paths the platform serves beside the pipeline (health, metrics), added to `GET openapi.json` as OpenAPI path items. */
+  readonly openApiPaths?: Readonly<Record<string, unknown>>;
 }
 
 /** The service's request handling, independent of how requests arrive. */
@@ -98,7 +103,8 @@ export function createPipeline(options: PipelineOptions): Pipeline {
   const perKey = new RateLimiter(config.rate_limit.per_key);
   const proxies = new TrustedProxies(config.trust_proxy);
   const reportUnexpected = options.onUnexpectedError;
-  const openapi = openApiDocument(ROUTES, options.version);
+  const { observer } = options;
+  const openapi = openApiDocument(ROUTES, options.version, options.openApiPaths);
   const context: RouteContext = {
     authority,
     clock,
@@ -125,33 +131,40 @@ export function createPipeline(options: PipelineOptions): Pipeline {
   let closing = false;
 
   function handler<Req extends RequestHead, Res>(transport: Transport<Req, Res>): (request: Req, reply: Res) => void {
-    function sendJson(reply: Res, status: number, headers: HeaderList, json: string): void {
-      jsonHeaders(headers, json);
-      transport.send(reply, status, headers, json);
+    /** Sends the reply and tells the observer, if there is one. */
+    function send(request: Req, reply: Res, status: number, headers: HeaderList, body: string | undefined, exchange: Exchange | undefined): void {
+      transport.send(reply, status, headers, body);
+      if (exchange !== undefined) reportExchange(observer as RequestObserver, request, exchange, status);
     }
 
-    function sendError(reply: Res, headers: HeaderList, error: HttpError): void {
+    function sendJson(request: Req, reply: Res, status: number, headers: HeaderList, json: string, exchange: Exchange | undefined): void {
+      jsonHeaders(headers, json);
+      send(request, reply, status, headers, json, exchange);
+    }
+
+    function sendError(request: Req, reply: Res, headers: HeaderList, error: HttpError, exchange: Exchange | undefined): void {
       if (transport.replied(reply)) {
         transport.abort(reply);
         return;
       }
       addHeaders(headers, error.headers);
-      sendJson(reply, error.status, headers, JSON.stringify(error.body));
+      if (exchange !== undefined) exchange.errorCode = error.code;
+      sendJson(request, reply, error.status, headers, JSON.stringify(error.body), exchange);
     }
 
     /** Runs a route and sends its result. Most routes answer synchronously, without a promise per request; those that touch the store or a source return one. */
-    function respond(reply: Res, headers: HeaderList, route: Route, input: RouteInput, fail: (error: unknown) => void): void {
+    function respond(request: Req, reply: Res, headers: HeaderList, route: Route, input: RouteInput, fail: (error: unknown) => void, exchange: Exchange | undefined): void {
       const result = route.handle(input, context);
       const serialize = route.serialize ?? JSON.stringify;
-      if (result instanceof Promise) result.then((value) => sendJson(reply, route.status, headers, serialize(value)), fail);
-      else sendJson(reply, route.status, headers, serialize(result));
+      if (result instanceof Promise) result.then((value) => sendJson(request, reply, route.status, headers, serialize(value), exchange), fail);
+      else sendJson(request, reply, route.status, headers, serialize(result), exchange);
     }
 
     /**
      * CORS, the address's rate limit, preflight, 404/405 and the tier check, before the body is read.
      * Returns the endpoint to run, or undefined once it has answered (a preflight).
      */
-    function admit(request: Req, reply: Res, headers: HeaderList, receivedMs: number): Endpoint | undefined {
+    function admit(request: Req, reply: Res, headers: HeaderList, receivedMs: number, exchange: Exchange | undefined): Endpoint | undefined {
       // Requests that arrive on a kept-alive connection while closing are turned away; the client may retry elsewhere.
       if (closing) throw new HttpError(503, "SHUTTING_DOWN", "the service is shutting down; retry shortly", { headers: CLOSING_HEADERS });
       const url = request.url as string;
@@ -161,19 +174,28 @@ export function createPipeline(options: PipelineOptions): Pipeline {
         if (!origins.has(origin)) throw new HttpError(403, "CORS_ORIGIN_NOT_ALLOWED", `CORS does not allow origin ${JSON.stringify(origin)}`);
         headers.push("access-control-allow-origin", origin, "access-control-expose-headers", "Retry-After");
       }
-      limit(perIp, proxies.clientAddress(transport.remoteAddress(request), request.headers["x-forwarded-for"]), receivedMs);
+      limit(perIp, proxies.clientAddress(transport.remoteAddress(request), request.headers["x-forwarded-for"]), receivedMs, "per_ip", exchange);
       const method = request.method as string;
       if (method === "OPTIONS" && methods !== undefined) {
+        // Every method of a path shares its route template.
+        if (exchange !== undefined) exchange.route = methods.values().next().value?.route.path;
         addHeaders(headers, PREFLIGHT_HEADERS);
-        transport.send(reply, 204, headers, undefined);
+        send(request, reply, 204, headers, undefined, exchange);
         return undefined;
       }
       const endpoint = methods?.get(method);
       // Before the body is read, so a wrong path or method is reported as such rather than as a bad body.
       if (endpoint === undefined) throw unroutable(method, url, methods);
       const { route } = endpoint;
+      if (exchange !== undefined) exchange.route = route.path;
       const caller = authenticate(request.headers.authorization);
-      if (caller !== undefined) limit(perKey, caller.id, receivedMs);
+      if (caller !== undefined) {
+        if (exchange !== undefined) {
+          exchange.tier = caller.tier;
+          exchange.keyId = caller.id;
+        }
+        limit(perKey, caller.id, receivedMs, "per_key", exchange);
+      }
       if (!tierAllows(caller?.tier ?? "public", route.tier)) {
         if (caller === undefined)
           throw new HttpError(401, "UNAUTHORIZED", `${route.path} needs an API key of tier ${route.tier} or above: send Authorization: Bearer <key>`, {
@@ -185,16 +207,17 @@ export function createPipeline(options: PipelineOptions): Pipeline {
     }
 
     return function serve(request: Req, reply: Res): void {
+      const exchange = observer === undefined ? undefined : beginExchange();
       const headers = commonHeaders();
-      const fail = (error: unknown) => sendError(reply, headers, toHttpError(error, reportUnexpected));
+      const fail = (error: unknown) => sendError(request, reply, headers, toHttpError(error, reportUnexpected), exchange);
       try {
         const receivedMs = clock();
-        const endpoint = admit(request, reply, headers, receivedMs);
+        const endpoint = admit(request, reply, headers, receivedMs, exchange);
         if (endpoint === undefined) return;
         if (endpoint.route.method === "GET") {
           const query = queryOf(request.url as string);
           endpoint.validateQuery?.(query);
-          respond(reply, headers, endpoint.route, { query, body: undefined, receivedMs }, fail);
+          respond(request, reply, headers, endpoint.route, { query, body: undefined, receivedMs }, fail, exchange);
           return;
         }
         transport.readJsonBody(request, BODY_LIMIT_BYTES, (error, body) => {
@@ -204,7 +227,7 @@ export function createPipeline(options: PipelineOptions): Pipeline {
           }
           try {
             endpoint.validateBody?.(body);
-            respond(reply, headers, endpoint.route, { query: {}, body, receivedMs }, fail);
+            respond(request, reply, headers, endpoint.route, { query: {}, body, receivedMs }, fail, exchange);
           } catch (thrown) {
             fail(thrown);
           }
@@ -241,9 +264,10 @@ function staticSource<S extends object, K extends string>(source: S | null, name
   );
 }
 
-function limit(limiter: RateLimiter, client: string, nowMs: number): void {
+function limit(limiter: RateLimiter, client: string, nowMs: number, scope: RateLimitScope, exchange: Exchange | undefined): void {
   const waitMs = limiter.take(client, nowMs);
   if (waitMs > 0) {
+    if (exchange !== undefined) exchange.rateLimited = scope;
     const seconds = Math.max(1, Math.ceil(waitMs / 1000));
     throw new HttpError(429, "RATE_LIMITED", `too many requests; retry after ${seconds} s`, { headers: { "retry-after": String(seconds) } });
   }
