@@ -136,7 +136,7 @@ describe("temporal-service nodes on one PostgreSQL", () => {
   );
 
   it(
-    "a PostgreSQL restart under load: 503 STORE_UNAVAILABLE with Retry-After while it is down, then the same nodes serve again and nothing acknowledged is lost",
+    "a PostgreSQL restart under load: 503 STORE_UNAVAILABLE with Retry-After (and /readyz 503, /healthz 200) while it is down, then the same nodes serve again and nothing acknowledged is lost",
     { timeout: 120_000 },
     async () => {
       const cluster = await clusterOn(postgres);
@@ -144,11 +144,15 @@ describe("temporal-service nodes on one PostgreSQL", () => {
       const clients = nodes.map((node) => client(node.url, cluster.apiKey));
       const unavailable: Refused[] = [];
       let restarted = 0;
+      let whileDown: Response[] = [];
       const outage = (async () => {
         await new Promise((resolve) => setTimeout(resolve, 3000));
         // A crash (SIGKILL), and a pause long enough that the nodes are seen answering while it is down.
         await postgres.kill();
-        await new Promise((resolve) => setTimeout(resolve, 3000));
+        await new Promise((resolve) => setTimeout(resolve, 1500));
+        // Alive but not ready: a load balancer takes the node out while its store is away.
+        whileDown = await Promise.all([fetch(`${nodes[0]!.url}/healthz`), fetch(`${nodes[0]!.url}/readyz`)]);
+        await new Promise((resolve) => setTimeout(resolve, 1500));
         await postgres.start();
         restarted = Date.now();
       })();
@@ -176,6 +180,12 @@ describe("temporal-service nodes on one PostgreSQL", () => {
       );
       expect(after.length).toBeGreaterThan(0);
       expect(restarted).toBeGreaterThan(0);
+      expect(whileDown.map((reply) => reply.status)).toEqual([200, 503]);
+      expect(whileDown[1]!.headers.get("retry-after")).toMatch(/^[1-9]\d*$/);
+      expect(await whileDown[1]!.json()).toMatchObject({ status: "not_ready", store: { kind: "postgres", reachable: false } });
+      // Ready again without a restart (readiness is re-checked at most once a second).
+      await new Promise((resolve) => setTimeout(resolve, 1100));
+      expect((await fetch(`${nodes[0]!.url}/readyz`)).status).toBe(200);
       await expectOneHistory(clients[0]!, [...acknowledged, ...after]);
       const status = await clients[1]!.get<ClockchainStatus>("clockchain/status");
       expect(status.store).toMatchObject({ kind: "postgres", node_id: "b", reachable: true });
