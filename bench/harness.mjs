@@ -1,7 +1,8 @@
 // Shared helpers for the benchmarks: timing by median of repeated runs, and a
 // plain table printer. Benchmarks compare against a baseline measured in the
 // same run, so figures from different machines are comparable as ratios.
-import { spawnSync } from "node:child_process";
+import { spawn, spawnSync } from "node:child_process";
+import { createInterface } from "node:readline";
 
 /**
  * Median wall time in ms of each function over `runs` runs, after `warmup`
@@ -89,4 +90,31 @@ mission job_${i} {
     size += text.length;
   }
   return flat(parts.join(""));
+}
+
+/** Starts `node args...` and resolves once it prints `listening on <url>`. */
+export async function startChild(args) {
+  const child = spawn(process.execPath, args, { stdio: ["ignore", "pipe", "inherit"] });
+  const exited = new Promise((resolve) => child.on("exit", resolve));
+  const url = await new Promise((resolve, reject) => {
+    const lines = createInterface({ input: child.stdout });
+    lines.on("line", (line) => {
+      const match = /^listening on (https?:\/\/\S+)$/.exec(line);
+      if (!match) return;
+      // The service's request log follows on stdout (one JSON line per request, on by default): drained unread, so
+      // the service pays for writing it, as behind a log collector, and this process does not pay for splitting it.
+      lines.close();
+      child.stdout.resume();
+      resolve(match[1]);
+    });
+    exited.then((code) => reject(new Error(`${args.join(" ")} exited ${code} before listening`)));
+  });
+  return {
+    url,
+    pid: child.pid,
+    async stop() {
+      child.kill("SIGTERM");
+      await exited;
+    },
+  };
 }

@@ -12,15 +12,13 @@
 // is the median of the per-round ratios, so a slow spell of the shared machine hits both sides.
 //
 // Environment: BENCH_SECONDS (per run, default 5), BENCH_ROUNDS (default 3), BENCH_WARMUP_SECONDS (default 3), BENCH_NODES (default 2).
-import { spawn } from "node:child_process";
 import { Agent, request } from "node:http";
 import { mkdtemp, rm, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { createInterface } from "node:readline";
 import { fileURLToPath, pathToFileURL } from "node:url";
 import pg from "pg";
-import { concurrentlyFor, printTable } from "./harness.mjs";
+import { concurrentlyFor, printTable, startChild } from "./harness.mjs";
 
 const dist = (path) => pathToFileURL(fileURLToPath(new URL(`../packages/${path}`, import.meta.url))).href;
 const { contextAt, createTsaeRequest, sha256Hex } = await import(dist("sdk/dist/index.js"));
@@ -36,26 +34,6 @@ const CLIENTS = 64;
 const NODES = Number(process.env.BENCH_NODES ?? 2);
 const TARGET = 0.5;
 const UNLIMITED = { burst: 1e9, per_second: 1e9 };
-
-/** Starts a service node and resolves once it prints `listening on <url>`. */
-async function startNode(args) {
-  const child = spawn(process.execPath, [BIN, ...args], { stdio: ["ignore", "pipe", "inherit"] });
-  const exited = new Promise((resolve) => child.on("exit", resolve));
-  const url = await new Promise((resolve, reject) => {
-    createInterface({ input: child.stdout }).on("line", (line) => {
-      const match = /^listening on (http:\/\/\S+)$/.exec(line);
-      if (match) resolve(new URL(match[1]));
-    });
-    exited.then((code) => reject(new Error(`temporal-service ${args.join(" ")} exited ${code} before listening`)));
-  });
-  return {
-    url,
-    async stop() {
-      child.kill("SIGTERM");
-      await exited;
-    },
-  };
-}
 
 /** POSTs JSON over a kept-alive connection; resolves with the parsed reply, rejects unless the status is `expected`. */
 function postJson(agent, url, path, body, key, expected) {
@@ -88,7 +66,7 @@ function postJson(agent, url, path, body, key, expected) {
 /** Anchors per second: CLIENTS loops, client i on node i mod NODES, each issuing a receipt and anchoring it. */
 async function servicePairs(nodes, key, agent, seconds) {
   const { count, seconds: elapsed } = await concurrentlyFor(CLIENTS, seconds, async (n) => {
-    const url = nodes[n % nodes.length].url;
+    const url = new URL(nodes[n % nodes.length].url);
     const tsae = createTsaeRequest(contextAt(Date.now(), { zone: 1 }), { scope: "bench.postgres.v1", action_hash_hex: sha256Hex(`${process.pid}:${n}:${Math.random()}`) });
     const receipt = await postJson(agent, url, "/api/v1/security/tsae", tsae, key, 201);
     await postJson(agent, url, "/api/v1/clockchain/anchor", { receipt }, key, 200);
@@ -122,7 +100,7 @@ async function main() {
     const storeUrl = await postgres.createDatabase();
     const nodes = [];
     for (let i = 0; i < NODES; i++) {
-      nodes.push(await startNode(["--store", storeUrl, "--signing-key", keyFile, "--node-id", `bench-${i}`, "--home", join(dir, `home-${i}`), "--config", config, "--port", "0"]));
+      nodes.push(await startChild([BIN, "--store", storeUrl, "--signing-key", keyFile, "--node-id", `bench-${i}`, "--home", join(dir, `home-${i}`), "--config", config, "--port", "0"]));
       stops.push(() => nodes[i].stop());
     }
     const agent = new Agent({ keepAlive: true, maxSockets: CLIENTS });

@@ -27,10 +27,9 @@ import { mkdtemp, readFile, rm, writeFile } from "node:fs/promises";
 import { createServer } from "node:http";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { createInterface } from "node:readline";
 import { fileURLToPath, pathToFileURL } from "node:url";
 import autocannon from "autocannon";
-import { concurrentlyFor, printTable } from "./harness.mjs";
+import { concurrentlyFor, printTable, startChild } from "./harness.mjs";
 
 const SELF = fileURLToPath(import.meta.url);
 const SDK = pathToFileURL(fileURLToPath(new URL("../packages/sdk/dist/index.js", import.meta.url))).href;
@@ -113,33 +112,6 @@ async function runRole(role, spec) {
 }
 
 // ------------------------------------------------------------------ servers under test
-
-/** Starts `node args...` and resolves once it prints `listening on <url>`. */
-async function startChild(args) {
-  const child = spawn(process.execPath, args, { stdio: ["ignore", "pipe", "inherit"] });
-  const exited = new Promise((resolve) => child.on("exit", resolve));
-  const url = await new Promise((resolve, reject) => {
-    const lines = createInterface({ input: child.stdout });
-    lines.on("line", (line) => {
-      const match = /^listening on (http:\/\/\S+)$/.exec(line);
-      if (!match) return;
-      // The service's request log follows on stdout (one JSON line per request, on by default): drained unread, so
-      // the service pays for writing it, as behind a log collector, and this process does not pay for splitting it.
-      lines.close();
-      child.stdout.resume();
-      resolve(match[1]);
-    });
-    exited.then((code) => reject(new Error(`${args.join(" ")} exited ${code} before listening`)));
-  });
-  return {
-    url,
-    pid: child.pid,
-    async stop() {
-      child.kill("SIGTERM");
-      await exited;
-    },
-  };
-}
 
 /** CPU seconds (user + system) a process has used so far, from /proc (Linux); undefined elsewhere. */
 async function cpuSeconds(pid) {
