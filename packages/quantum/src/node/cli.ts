@@ -108,7 +108,7 @@ export function program(): Command {
     .addOption(new Option("--seed <n>", "seed of every random choice: the same inputs and seed give the same result").argParser(integer("--seed", 0, 2 ** 32 - 1)))
     .option("--zne", "zero-noise extrapolation (folding at 1, 3, 5; Richardson)", false)
     .option("--carbon-aware", "weigh each slot's forecast carbon intensity, and DELAY when now is far dirtier (needs --forecast)", false)
-    .option("--forecast <file>", "carbon forecast: Carbon Aware SDK JSON (GET /emissions/forecasts/current), or a bare number")
+    .option("--forecast <file>", "a file holding the carbon forecast: Carbon Aware SDK JSON (GET /emissions/forecasts/current), or one number for a flat intensity")
     .option("--location <name>", "the forecast location to use when the file holds several")
     .addOption(new Option("--at <iso>", "simulate this instant instead of now (receipts record it)").argParser(instant))
     .option("--zone <zone>", "SWT zone whose local phase is gated, Z0..Z11 (default Z0)")
