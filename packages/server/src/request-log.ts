@@ -89,7 +89,12 @@ class StdoutBatch implements DestinationStream {
   #pending = "";
   #scheduled = false;
 
+  constructor() {
+    watchStdout();
+  }
+
   write(line: string): void {
+    if (stdoutFailed) return;
     this.#pending += line;
     if (this.#pending.length >= BATCH_LIMIT_CHARS) this.flush();
     else if (!this.#scheduled) {
@@ -100,8 +105,28 @@ class StdoutBatch implements DestinationStream {
 
   flush(): void {
     this.#scheduled = false;
-    if (this.#pending === "") return;
+    if (this.#pending === "" || stdoutFailed) {
+      this.#pending = "";
+      return;
+    }
     process.stdout.write(this.#pending);
     this.#pending = "";
   }
+}
+
+let stdoutFailed = false;
+let stdoutWatched = false;
+
+/**
+ * A reader that goes away (a log collector restarting, `| head`) must not take the service down with an unhandled
+ * EPIPE: the request log stops, saying so once on stderr, and requests are still served. One listener per process.
+ */
+function watchStdout(): void {
+  if (stdoutWatched) return;
+  stdoutWatched = true;
+  process.stdout.on("error", (error: NodeJS.ErrnoException) => {
+    if (stdoutFailed) return;
+    stdoutFailed = true;
+    process.stderr.write(`temporal-service: the request log stopped: stdout failed (${error.code ?? error.message}); requests are still served\n`);
+  });
 }

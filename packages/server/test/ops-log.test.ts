@@ -83,6 +83,22 @@ describe("the request log", () => {
     expect(loud.stderr()).toBe("");
   });
 
+  it("temporal-service keeps serving when the reader of its log goes away (EPIPE on stdout): the log stops, saying so once on stderr", PROCESS_TEST, async () => {
+    const home = await tempDir();
+    const service = await startServiceProcess(["--home", home, "--port", "0", "--log-level", "info"]);
+    service.child.stdout?.destroy();
+    const statuses: number[] = [];
+    for (let i = 0; i < 20; i++) {
+      statuses.push((await fetch(`${service.url}/v1/context`)).status);
+      await new Promise((resolve) => setTimeout(resolve, 20));
+    }
+    expect(statuses).toEqual(Array(20).fill(200));
+    await service.waitFor("stderr", /the request log stopped: stdout failed \(EPIPE\); requests are still served/);
+    expect(service.child.exitCode).toBeNull();
+    expect(await service.stop()).toEqual({ code: 0, signal: null });
+    expect(service.stderr().match(/the request log stopped/g)).toHaveLength(1);
+  });
+
   it("temporal-service refuses an unknown log level, on the command line and in the config, with exit status 2", PROCESS_TEST, async () => {
     const home = await tempDir();
     const flag = runCommand(["--home", home, "--port", "0", "--log-level", "loud"]);
