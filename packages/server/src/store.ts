@@ -98,8 +98,12 @@ class ServiceNodeAuthority extends ComposedAuthority {
   }
 
   override async close(): Promise<void> {
-    await super.close();
-    await this.#store.close?.();
+    try {
+      await super.close();
+    } finally {
+      // The pool is given back even when closing the authority failed, so the process is not held open by it.
+      await this.#store.close?.();
+    }
   }
 }
 
