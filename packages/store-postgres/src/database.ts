@@ -44,12 +44,26 @@ export class Database {
 
   /**
    * Runs `task` in a transaction on one connection (holding the transaction-level advisory lock `advisoryLock`,
-   * when given, from its start) and commits. Any failure rolls back; a connection that failed
-   * (or whose rollback did) is destroyed rather than returned to the pool. When the COMMIT itself is lost with
-   * the connection, whether it took effect is unknown: callers must read the database again before relying on
-   * what they wrote (the log store does: it catches up before every use).
+   * when given, from its start) and commits. See `session` for what a failure does.
    */
-  async transaction<T>(task: (client: pg.PoolClient) => Promise<T>, options: { readonly advisoryLock?: number } = {}): Promise<T> {
+  transaction<T>(task: (client: pg.PoolClient) => Promise<T>, options: { readonly advisoryLock?: number } = {}): Promise<T> {
+    return this.session(async (client) => {
+      // With the lock, in one round trip: it is held until COMMIT or ROLLBACK (or the connection's end).
+      await client.query(options.advisoryLock === undefined ? "BEGIN" : `BEGIN; SELECT pg_advisory_xact_lock(${Math.trunc(options.advisoryLock)})`);
+      const result = await task(client);
+      await client.query("COMMIT");
+      return result;
+    });
+  }
+
+  /**
+   * Runs `task` on one connection; the task begins and commits its transaction itself (so that it can send those
+   * statements in the same round trip as others). Any failure rolls back; a connection that failed (or whose
+   * rollback did) is destroyed rather than returned to the pool. When the COMMIT itself is lost with the
+   * connection, whether it took effect is unknown: callers must read the database again before relying on what
+   * they wrote (the log store does: it catches up before every use).
+   */
+  async session<T>(task: (client: pg.PoolClient) => Promise<T>): Promise<T> {
     this.assertOpen();
     let client: pg.PoolClient;
     try {
@@ -62,11 +76,7 @@ export class Database {
     client.on("error", ignore);
     let broken: Error | undefined;
     try {
-      // With the lock, in one round trip: it is held until COMMIT or ROLLBACK (or the connection's end).
-      await client.query(options.advisoryLock === undefined ? "BEGIN" : `BEGIN; SELECT pg_advisory_xact_lock(${Math.trunc(options.advisoryLock)})`);
-      const result = await task(client);
-      await client.query("COMMIT");
-      return result;
+      return await task(client);
     } catch (error) {
       broken = isUnavailable(error) ? (error as Error) : await rollback(client);
       throw storeError(error, this.name);
@@ -87,7 +97,7 @@ export class Database {
   }
 }
 
-/** Rolls back; resolves with the error when that failed too (the connection is then not fit for reuse). */
+/** Rolls back (a no-op outside a transaction); resolves with the error when that failed (the connection is then not fit for reuse). */
 async function rollback(client: pg.PoolClient): Promise<Error | undefined> {
   try {
     await client.query("ROLLBACK");

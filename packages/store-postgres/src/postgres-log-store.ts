@@ -18,6 +18,7 @@ import {
 } from "@temporal/agent-sdk";
 import type pg from "pg";
 import type { Database } from "./database.js";
+import { sqlInteger, sqlText } from "./sql-literals.js";
 import { storeError } from "./store-errors.js";
 
 /** Held (per transaction) by every append, on every node: one writer at a time extends the log. */
@@ -65,24 +66,32 @@ export class PostgresLogStore implements LogStore {
     });
   }
 
-  /** Refused once `close()` was called; an append called before it is completed by it. */
-  async append(entries: readonly LogEntry[], signing: HeadSigning): Promise<AnchorProof[]> {
+  /**
+   * Refused once `close()` was called; an append called before it is completed by it. In two round trips: the
+   * transaction, the lock and the catch-up in the first; the record and the COMMIT in the second. The anchors
+   * that reach this node while it waits for the lock (another node is appending) join the batch (`joining`).
+   */
+  async append(entries: readonly LogEntry[], signing: HeadSigning, joining?: () => readonly LogEntry[]): Promise<AnchorProof[]> {
     this.#assertOpen();
     return this.#exclusive.run(async () => {
       const { key, state } = this.#current();
+      let batch = entries;
       let leaves: StagedLeaf[] = [];
       let signed: SignedHeads | undefined;
       try {
-        await this.#db.transaction(
-          async (client) => {
-            await this.#catchUp(client, state, key);
-            leaves = state.stage(entries);
-            if (leaves.length === 0) return;
-            signed = await state.signHeads(leaves, signing);
-            await insertRecord(client, state.records, leaves, signed.heads, this.#db.nodeId);
-          },
-          { advisoryLock: LOG_LOCK },
-        );
+        await this.#db.session(async (client) => {
+          // The lock is held until COMMIT or ROLLBACK (or the connection's end); the catch-up runs once it is held.
+          const [, , firstPage] = (await client.query(`BEGIN; SELECT pg_advisory_xact_lock(${LOG_LOCK}); ${catchUpQuery(state.records)}`)) as unknown as pg.QueryResult<RecordRow>[];
+          await this.#catchUp(client, state, key, firstPage?.rows);
+          if (joining !== undefined) batch = [...entries, ...joining()];
+          leaves = state.stage(batch);
+          if (leaves.length === 0) {
+            await client.query("ROLLBACK");
+            return;
+          }
+          signed = await state.signHeads(leaves, signing);
+          await client.query(`${insertRecord(state.records, leaves, signed.heads, this.#db.nodeId)}; COMMIT`);
+        });
       } catch (error) {
         // Rolled back (or, if the COMMIT was lost with the connection, possibly committed: the next catch-up reads it back).
         state.unstage(leaves);
@@ -90,7 +99,7 @@ export class PostgresLogStore implements LogStore {
       }
       // Published only once committed: readers never see leaves a rollback could take back.
       if (signed !== undefined) state.publish(leaves, signed);
-      return entries.map((entry) => state.proof(entry.hash) as AnchorProof);
+      return batch.map((entry) => state.proof(entry.hash) as AnchorProof);
     });
   }
 
@@ -141,17 +150,20 @@ export class PostgresLogStore implements LogStore {
 
   /**
    * Replays the records the state lacks, verifying each (leaf order, chain links, roots, head signatures by
-   * `key`). A record that fails leaves the store unusable: it is closed to further use until reopened.
+   * `key`), from `firstPage` (the first page of them, when the caller read it already) on. A record that fails
+   * leaves the store unusable: it is closed to further use until reopened.
    */
-  async #catchUp(db: pg.Pool | pg.PoolClient, state: ClockchainState, key: VerifyingKey): Promise<void> {
+  async #catchUp(db: pg.Pool | pg.PoolClient, state: ClockchainState, key: VerifyingKey, firstPage?: readonly RecordRow[]): Promise<void> {
+    let page = firstPage;
     for (;;) {
       const from = state.records;
-      let rows: { seq: string; body: string }[];
+      let rows: readonly RecordRow[];
       try {
-        ({ rows } = await db.query<{ seq: string; body: string }>("SELECT seq, body FROM log_records WHERE seq >= $1 ORDER BY seq LIMIT $2", [from, CATCH_UP_PAGE]));
+        rows = page ?? (await db.query<RecordRow>(catchUpQuery(from))).rows;
       } catch (error) {
         throw storeError(error, this.#db.name);
       }
+      page = undefined;
       try {
         const checks = rows.flatMap((row, i) => {
           if (Number(row.seq) !== from + i) throw corrupt(this.#db.name, from + i, `record ${from + i} is missing (the next one is ${row.seq})`);
@@ -187,26 +199,27 @@ function corrupt(database: string, seq: number, detail: string): TemporalError {
   return new TemporalError("LEDGER_CORRUPT", `the clockchain in PostgreSQL ${database} fails verification${where}: ${detail}; it has not been modified`);
 }
 
-/** The record and its leaves and heads, in one statement (one round trip inside the append's transaction). */
-async function insertRecord(client: pg.PoolClient, seq: number, leaves: readonly StagedLeaf[], heads: readonly SignedCheckpoint[], nodeId: string): Promise<void> {
-  await client.query(
-    `WITH record AS (INSERT INTO log_records (seq, body, node_id) VALUES ($1, $2, $3)),
-          leaves AS (INSERT INTO log_leaves (tile_id, leaf_index, receipt_hash, record_seq)
-                     SELECT tile_id, leaf_index, receipt_hash, $1 FROM unnest($4::bigint[], $5::bigint[], $6::text[]) AS leaf (tile_id, leaf_index, receipt_hash))
-     INSERT INTO log_checkpoints (sequence, tile_id, tree_size, root_hash, note, record_seq)
-     SELECT sequence, tile_id, tree_size, root_hash, note, $1 FROM unnest($7::bigint[], $8::bigint[], $9::bigint[], $10::text[], $11::text[]) AS head (sequence, tile_id, tree_size, root_hash, note)`,
-    [
-      seq,
-      JSON.stringify(ClockchainState.recordOf(leaves, heads)),
-      nodeId,
-      leaves.map((leaf) => leaf.tile.id),
-      leaves.map((leaf) => leaf.leafIndex),
-      leaves.map((leaf) => leaf.hash),
-      heads.map((head) => head.sequence),
-      heads.map((head) => head.tile_id),
-      heads.map((head) => head.tree_size),
-      heads.map((head) => head.root_hash),
-      heads.map((head) => head.note),
-    ],
+/** A row of `log_records` as read back (pg returns bigint as a string). */
+interface RecordRow {
+  readonly seq: string;
+  readonly body: string;
+}
+
+/** The page of records from `from` on, with no parameters, so that it can share a round trip with other statements. */
+function catchUpQuery(from: number): string {
+  return `SELECT seq, body FROM log_records WHERE seq >= ${sqlInteger(from)} ORDER BY seq LIMIT ${CATCH_UP_PAGE}`;
+}
+
+/** The record and its leaves and heads, with no parameters, so that they share the COMMIT's round trip. */
+function insertRecord(seq: number, leaves: readonly StagedLeaf[], heads: readonly SignedCheckpoint[], nodeId: string): string {
+  const record = `(${sqlInteger(seq)}, ${sqlText(JSON.stringify(ClockchainState.recordOf(leaves, heads)))}, ${sqlText(nodeId)})`;
+  const leafRows = leaves.map((leaf) => `(${sqlInteger(leaf.tile.id)}, ${sqlInteger(leaf.leafIndex)}, ${sqlText(leaf.hash)}, ${sqlInteger(seq)})`);
+  const headRows = heads.map(
+    (head) => `(${sqlInteger(head.sequence)}, ${sqlInteger(head.tile_id)}, ${sqlInteger(head.tree_size)}, ${sqlText(head.root_hash)}, ${sqlText(head.note)}, ${sqlInteger(seq)})`,
   );
+  return [
+    `INSERT INTO log_records (seq, body, node_id) VALUES ${record}`,
+    `INSERT INTO log_leaves (tile_id, leaf_index, receipt_hash, record_seq) VALUES ${leafRows.join(", ")}`,
+    `INSERT INTO log_checkpoints (sequence, tile_id, tree_size, root_hash, note, record_seq) VALUES ${headRows.join(", ")}`,
+  ].join("; ");
 }
