@@ -1,24 +1,31 @@
 import { TemporalError } from "@temporal/agent-sdk";
 import pg from "pg";
 import { MIGRATION_LOCK, migrate } from "./migrations.js";
-import { isUnavailable, storeError } from "./store-errors.js";
+import { describeCause, isUnavailable, storeError } from "./store-errors.js";
 
 /**
  * The pool the two stores share, with what every call needs: transactions that never leave a broken connection
- * in the pool, errors mapped to `STORE_UNAVAILABLE` while the server is out of reach, the migrations run once.
+ * in the pool, errors mapped to `STORE_UNAVAILABLE` while the server is out of reach (each outage told to the
+ * operator's log once, with the database's name and the cause), the migrations run once.
  */
 export class Database {
   readonly pool: pg.Pool;
-  /** The URL with its password redacted: the only form of it any message carries. */
+  /** The URL with its password redacted: only the operator's log carries it, never a message a client may see. */
   readonly name: string;
   readonly nodeId: string;
+  readonly #report: (message: string) => void;
   #migrated: Promise<void> | undefined;
   #closed = false;
+  /** Set once the database answered: until then a failure fails the start, which reports it itself. */
+  #answered = false;
+  /** Whether the database was last found out of reach, so that an outage is logged once, and its end. */
+  #unavailable = false;
 
-  constructor(pool: pg.Pool, name: string, nodeId: string) {
+  constructor(pool: pg.Pool, name: string, nodeId: string, report: (message: string) => void) {
     this.pool = pool;
     this.name = name;
     this.nodeId = nodeId;
+    this.#report = report;
     // An idle client whose server went away emits "error"; the pool then drops it. Unheard, the event would end the process.
     pool.on("error", () => {});
   }
@@ -26,7 +33,7 @@ export class Database {
   /** The schema up to date, once per store; a failed attempt (server down) is retried by the next call. */
   migrated(): Promise<void> {
     this.assertOpen();
-    return (this.#migrated ??= this.transaction((client) => migrate(client, this.name), { advisoryLock: MIGRATION_LOCK }).catch((error: unknown) => {
+    return (this.#migrated ??= this.transaction((client) => migrate(client), { advisoryLock: MIGRATION_LOCK }).catch((error: unknown) => {
       this.#migrated = undefined;
       throw error;
     }));
@@ -36,9 +43,11 @@ export class Database {
   async query<Row extends pg.QueryResultRow>(text: string, values?: unknown[]): Promise<pg.QueryResult<Row>> {
     this.assertOpen();
     try {
-      return await this.pool.query<Row>(text, values);
+      const result = await this.pool.query<Row>(text, values);
+      this.answered();
+      return result;
     } catch (error) {
-      throw storeError(error, this.name);
+      throw this.failure(error);
     }
   }
 
@@ -69,21 +78,41 @@ export class Database {
     try {
       client = await this.pool.connect();
     } catch (error) {
-      throw storeError(error, this.name);
+      throw this.failure(error);
     }
     // A checked-out client gets no listener from the pool: a server crash between two queries would emit an unheard "error".
     const ignore = (): void => {};
     client.on("error", ignore);
     let broken: Error | undefined;
     try {
-      return await task(client);
+      const result = await task(client);
+      this.answered();
+      return result;
     } catch (error) {
       broken = isUnavailable(error) ? (error as Error) : await rollback(client);
-      throw storeError(error, this.name);
+      throw this.failure(error);
     } finally {
       client.removeListener("error", ignore);
       client.release(broken);
     }
+  }
+
+  /** The error to throw for `error` (see `storeError`); an outage's first failure is logged, naming the database and the cause. */
+  failure(error: unknown): unknown {
+    const mapped = storeError(error);
+    if (mapped !== error && this.#answered && !this.#unavailable) {
+      this.#unavailable = true;
+      this.#report(`PostgreSQL ${this.name} cannot be used: ${describeCause(error)}`);
+    }
+    return mapped;
+  }
+
+  /** Notes that the database answered; logs the end of an outage. */
+  answered(): void {
+    this.#answered = true;
+    if (!this.#unavailable) return;
+    this.#unavailable = false;
+    this.#report(`PostgreSQL ${this.name} answers again`);
   }
 
   async close(): Promise<void> {
@@ -93,7 +122,7 @@ export class Database {
   }
 
   assertOpen(): void {
-    if (this.#closed) throw new TemporalError("AUTHORITY_CLOSED", `the PostgreSQL store ${this.name} is closed`);
+    if (this.#closed) throw new TemporalError("AUTHORITY_CLOSED", "the PostgreSQL store is closed");
   }
 }
 

@@ -60,13 +60,13 @@ export const MIGRATION_LOCK = 0x7465_6d70;
  * them applied.
  * `STORE_SCHEMA_NEWER` when the database was migrated by newer code.
  */
-export async function migrate(client: pg.ClientBase, database: string): Promise<void> {
+export async function migrate(client: pg.ClientBase): Promise<void> {
   await client.query("CREATE TABLE IF NOT EXISTS schema_migrations (version integer PRIMARY KEY, name text NOT NULL, applied_at timestamptz NOT NULL DEFAULT now())");
   const applied = await appliedVersion(client);
   if (applied > LATEST_VERSION) {
     throw new TemporalError(
       "STORE_SCHEMA_NEWER",
-      `PostgreSQL ${database} has schema version ${applied}, newer than the ${LATEST_VERSION} this node knows: upgrade this node to the version the others run`,
+      `the PostgreSQL database has schema version ${applied}, newer than the ${LATEST_VERSION} this node knows: upgrade this node to the version the others run`,
     );
   }
   for (const migration of MIGRATIONS.filter(({ version }) => version > applied)) {

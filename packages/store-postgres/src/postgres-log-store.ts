@@ -10,6 +10,7 @@ import {
   type LogEntry,
   type LogStatus,
   type LogStore,
+  type PendingSignature,
   type RecordBody,
   type SignedCheckpoint,
   type SignedHeads,
@@ -19,10 +20,9 @@ import {
 import type pg from "pg";
 import type { Database } from "./database.js";
 import { sqlInteger, sqlText } from "./sql-literals.js";
-import { storeError } from "./store-errors.js";
 
 /** Held (per transaction) by every append, on every node: one writer at a time extends the log. */
-const LOG_LOCK = 0x7465_6d71;
+export const LOG_LOCK = 0x7465_6d71;
 /** Records read per query when catching up, bounding the memory a long catch-up (a node's first open) needs. */
 const CATCH_UP_PAGE = 500;
 
@@ -82,14 +82,16 @@ export class PostgresLogStore implements LogStore {
         await this.#db.session(async (client) => {
           // The lock is held until COMMIT or ROLLBACK (or the connection's end); the catch-up runs once it is held.
           const [, , firstPage] = (await client.query(`BEGIN; SELECT pg_advisory_xact_lock(${LOG_LOCK}); ${catchUpQuery(state.records)}`)) as unknown as pg.QueryResult<RecordRow>[];
-          await this.#catchUp(client, state, key, firstPage?.rows);
+          const { signatures } = await this.#replay(client, state, key, firstPage?.rows);
           if (joining !== undefined) batch = [...entries, ...joining()];
           leaves = state.stage(batch);
           if (leaves.length === 0) {
+            await signatures;
             await client.query("ROLLBACK");
             return;
           }
-          signed = await state.signHeads(leaves, signing);
+          // The other nodes' heads are verified while this node signs its own: the lock is held for one of the two.
+          [signed] = await Promise.all([state.signHeads(leaves, signing), signatures]);
           await client.query(`${insertRecord(state.records, leaves, signed.heads, this.#db.nodeId)}; COMMIT`);
         });
       } catch (error) {
@@ -148,12 +150,19 @@ export class PostgresLogStore implements LogStore {
     }));
   }
 
+  /** Replays the records the state lacks and waits for their checks (see `#replay`). */
+  async #catchUp(db: pg.Pool | pg.PoolClient, state: ClockchainState, key: VerifyingKey): Promise<void> {
+    await (await this.#replay(db, state, key)).signatures;
+  }
+
   /**
-   * Replays the records the state lacks, verifying each (leaf order, chain links, roots, head signatures by
-   * `key`), from `firstPage` (the first page of them, when the caller read it already) on. A record that fails
-   * leaves the store unusable: it is closed to further use until reopened.
+   * Replays the records the state lacks, from `firstPage` (the first page of them, when the caller read it
+   * already) on, checking each (leaf order, chain links, roots) as it goes. Resolves once they are in the state,
+   * with `signatures`: the check of the last page's head signatures by `key`, still running, so that an append
+   * signs its own heads meanwhile. Nothing may be written on top of the records before it resolves. A record that
+   * fails leaves the store unusable: it is closed to further use until reopened.
    */
-  async #catchUp(db: pg.Pool | pg.PoolClient, state: ClockchainState, key: VerifyingKey, firstPage?: readonly RecordRow[]): Promise<void> {
+  async #replay(db: pg.Pool | pg.PoolClient, state: ClockchainState, key: VerifyingKey, firstPage?: readonly RecordRow[]): Promise<{ readonly signatures: Promise<void> }> {
     let page = firstPage;
     for (;;) {
       const from = state.records;
@@ -161,42 +170,55 @@ export class PostgresLogStore implements LogStore {
       try {
         rows = page ?? (await db.query<RecordRow>(catchUpQuery(from))).rows;
       } catch (error) {
-        throw storeError(error, this.#db.name);
+        throw this.#db.failure(error);
       }
       page = undefined;
+      let checks: PendingSignature[];
       try {
-        const checks = rows.flatMap((row, i) => {
-          if (Number(row.seq) !== from + i) throw corrupt(this.#db.name, from + i, `record ${from + i} is missing (the next one is ${row.seq})`);
-          return state.replay(JSON.parse(row.body) as RecordBody, key, (reason, detail) => corrupt(this.#db.name, Number(row.seq), `${reason}: ${detail}`));
+        checks = rows.flatMap((row, i) => {
+          if (Number(row.seq) !== from + i) throw corrupt(from + i, `record ${from + i} is missing (the next one is ${row.seq})`);
+          return state.replay(JSON.parse(row.body) as RecordBody, key, (reason, detail) => corrupt(Number(row.seq), `${reason}: ${detail}`));
         });
-        const valid = await Promise.all(checks.map((check) => check.valid));
-        const forged = valid.indexOf(false);
-        if (forged >= 0) throw corrupt(this.#db.name, -1, `the signature of head ${checks[forged]?.head.sequence} does not verify with key ${key.key_id}`);
       } catch (error) {
-        // Part of a record may be in the state: it must be read again from the start.
-        this.#opened = undefined;
-        this.#corrupt = error instanceof TemporalError ? error : corrupt(this.#db.name, from, String(error));
-        throw this.#corrupt;
+        throw this.#corrupted(error, from);
       }
-      if (rows.length < CATCH_UP_PAGE) return;
+      const signatures = this.#verified(checks, key);
+      // Marked handled: a caller that fails before awaiting it must not turn a forged head into an unhandled rejection.
+      signatures.catch(() => {});
+      if (rows.length < CATCH_UP_PAGE) return { signatures };
+      await signatures;
     }
+  }
+
+  /** Resolves once every head signature verified; otherwise the store is unusable and it rejects with why. */
+  async #verified(checks: readonly PendingSignature[], key: VerifyingKey): Promise<void> {
+    const valid = await Promise.all(checks.map((check) => check.valid));
+    const forged = valid.indexOf(false);
+    if (forged >= 0) throw this.#corrupted(corrupt(-1, `the signature of head ${checks[forged]?.head.sequence} does not verify with key ${key.key_id}`), -1);
+  }
+
+  /** Closes the store to further use until `open()` verifies the log again (part of a record may be in the state); returns the error to throw. */
+  #corrupted(error: unknown, from: number): TemporalError {
+    this.#opened = undefined;
+    this.#corrupt = error instanceof TemporalError ? error : corrupt(from, String(error));
+    return this.#corrupt;
   }
 
   /** The opened state; whether the store is closed was checked when the call was made. */
   #current(): { key: VerifyingKey; state: ClockchainState } {
     if (this.#corrupt !== undefined) throw this.#corrupt;
-    if (this.#opened === undefined) throw new TemporalError("AUTHORITY_CLOSED", `the PostgreSQL log ${this.#db.name} is not open: call open() first`);
+    if (this.#opened === undefined) throw new TemporalError("AUTHORITY_CLOSED", "the PostgreSQL log is not open: call open() first");
     return this.#opened;
   }
 
   #assertOpen(): void {
-    if (this.#closed) throw new TemporalError("AUTHORITY_CLOSED", `the PostgreSQL log ${this.#db.name} is closed`);
+    if (this.#closed) throw new TemporalError("AUTHORITY_CLOSED", "the PostgreSQL log is closed");
   }
 }
 
-function corrupt(database: string, seq: number, detail: string): TemporalError {
+function corrupt(seq: number, detail: string): TemporalError {
   const where = seq >= 0 ? ` at record ${seq}` : "";
-  return new TemporalError("LEDGER_CORRUPT", `the clockchain in PostgreSQL ${database} fails verification${where}: ${detail}; it has not been modified`);
+  return new TemporalError("LEDGER_CORRUPT", `the clockchain in the PostgreSQL database fails verification${where}: ${detail}; it has not been modified`);
 }
 
 /** A row of `log_records` as read back (pg returns bigint as a string). */
