@@ -14,7 +14,7 @@
 // Environment: BENCH_SECONDS (per run, default 5), BENCH_ROUNDS (default 3), BENCH_WARMUP_SECONDS (default 3), BENCH_NODES (default 2).
 import { Agent, request } from "node:http";
 import { mkdtemp, rm, writeFile } from "node:fs/promises";
-import { tmpdir } from "node:os";
+import { availableParallelism, loadavg, tmpdir } from "node:os";
 import { join } from "node:path";
 import { fileURLToPath, pathToFileURL } from "node:url";
 import pg from "pg";
@@ -91,12 +91,18 @@ async function main() {
     const pool = new pg.Pool({ connectionString: await postgres.createDatabase(), max: CLIENTS });
     stops.push(() => pool.end());
     await pool.query("CREATE TABLE bench_rows (id bigserial PRIMARY KEY, payload text NOT NULL)");
+    // Both sides commit durably: each commit waits for its WAL flush (the server's default, which the store relies on).
+    const durability = (await pool.query("SELECT current_setting('synchronous_commit') AS sync, current_setting('fsync') AS fsync")).rows[0];
+    if (durability.sync !== "on" || durability.fsync !== "on") throw new Error(`the bench needs synchronous_commit and fsync on, not ${JSON.stringify(durability)}`);
 
     const keyFile = join(dir, "signing-key.pem");
     await createSigningKeyFile(keyFile);
     const { key, record } = createApiKey("enterprise", "bench", new Date());
     const config = join(dir, "service.json");
-    await writeFile(config, JSON.stringify({ keys: [record], rate_limit: { per_ip: UNLIMITED, per_key: UNLIMITED } }));
+    // Kept-alive connections outlive the bare rounds between service rounds: with the default 5 s the nodes close them
+    // while idle, and a request racing that close fails with ECONNRESET on a loaded machine.
+    const limits = { keep_alive_timeout_ms: 300_000 };
+    await writeFile(config, JSON.stringify({ keys: [record], rate_limit: { per_ip: UNLIMITED, per_key: UNLIMITED }, limits }));
     const storeUrl = await postgres.createDatabase();
     const nodes = [];
     for (let i = 0; i < NODES; i++) {
@@ -129,6 +135,11 @@ async function main() {
     const k = (list) => list.map((value) => Math.round(value)).join(" ");
     console.log(`  samples in run order: service ${k(samples.service)} | bare ${k(samples.bare)}`);
     console.log(`  for scale: Trillian's published figure is 400-500 appends/s on MySQL; here ${fmt(service)} durable anchors (node ${process.version})`);
+    console.log(
+      `  synchronous_commit ${durability.sync}, fsync ${durability.fsync}; load average ${loadavg()
+        .map((n) => n.toFixed(1))
+        .join(" ")} on ${availableParallelism()} cores`,
+    );
   } finally {
     for (const stop of stops.reverse()) await stop();
   }

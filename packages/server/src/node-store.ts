@@ -11,7 +11,9 @@ import type { ServiceStore } from "./store.js";
  */
 export function openNodeStore(node: NodeSettings): { store?: ServiceStore; signer?: Signer } {
   return {
-    ...(node.storeUrl === undefined ? {} : { store: openPostgresStore({ url: node.storeUrl, nodeId: node.nodeId, log: (message) => process.stderr.write(`temporal-service: ${message}\n`) }) }),
+    ...(node.storeUrl === undefined
+      ? {}
+      : { store: openPostgresStore({ url: node.storeUrl, nodeId: node.nodeId, log: (message) => process.stderr.write(`temporal-service: ${message}\n`) }) }),
     ...(node.signingKeyFile === undefined ? {} : { signer: new KeyFileSigner(node.signingKeyFile) }),
   };
 }
