@@ -30,10 +30,18 @@ export class Database {
     pool.on("error", () => {});
   }
 
-  /** The schema up to date, once per store; a failed attempt (server down) is retried by the next call. */
+  /**
+   * The schema up to date, once per store; a failed attempt (server down) is retried by the next call. In one
+   * transaction holding the advisory lock `MIGRATION_LOCK` (nodes starting together take turns), without a
+   * statement timeout: a migration over a large table, and the others' wait for it, may take longer than a request.
+   */
   migrated(): Promise<void> {
     this.assertOpen();
-    return (this.#migrated ??= this.transaction((client) => migrate(client), { advisoryLock: MIGRATION_LOCK }).catch((error: unknown) => {
+    return (this.#migrated ??= this.session(async (client) => {
+      await client.query(`BEGIN; SET LOCAL statement_timeout = 0; SELECT pg_advisory_xact_lock(${MIGRATION_LOCK})`);
+      await migrate(client);
+      await client.query("COMMIT");
+    }).catch((error: unknown) => {
       this.#migrated = undefined;
       throw error;
     }));
@@ -52,22 +60,8 @@ export class Database {
   }
 
   /**
-   * Runs `task` in a transaction on one connection (holding the transaction-level advisory lock `advisoryLock`,
-   * when given, from its start) and commits. See `session` for what a failure does.
-   */
-  transaction<T>(task: (client: pg.PoolClient) => Promise<T>, options: { readonly advisoryLock?: number } = {}): Promise<T> {
-    return this.session(async (client) => {
-      // With the lock, in one round trip: it is held until COMMIT or ROLLBACK (or the connection's end).
-      await client.query(options.advisoryLock === undefined ? "BEGIN" : `BEGIN; SELECT pg_advisory_xact_lock(${Math.trunc(options.advisoryLock)})`);
-      const result = await task(client);
-      await client.query("COMMIT");
-      return result;
-    });
-  }
-
-  /**
    * Runs `task` on one connection; the task begins and commits its transaction itself (so that it can send those
-   * statements in the same round trip as others). Any failure rolls back; a connection that failed (or whose
+   * statements in the same round trip as others: `BEGIN; SELECT pg_advisory_xact_lock(...)`, `...; COMMIT`). Any failure rolls back; a connection that failed (or whose
    * rollback did) is destroyed rather than returned to the pool. When the COMMIT itself is lost with the
    * connection, whether it took effect is unknown: callers must read the database again before relying on what
    * they wrote (the log store does: it catches up before every use).

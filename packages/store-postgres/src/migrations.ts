@@ -12,6 +12,8 @@ export interface Migration {
  * The log's records are the source of truth (each one group commit, as the file ledger keeps them); leaves and
  * checkpoints are indexed beside them so that the database itself refuses a fork (two leaves at one index of a
  * tile, two heads at one sequence) or a receipt anchored twice, whatever a writer does.
+ * Steps run without the statement timeout, but each statement within the client's query timeout (10 s unless the
+ * store's options or URL say otherwise): a step that takes longer needs its release notes to say to raise it.
  */
 export const MIGRATIONS: readonly Migration[] = [
   {

@@ -152,9 +152,8 @@ export class PostgresLogStore implements LogStore {
 
   /** Replays the records the state lacks and waits for their checks (see `#replay`). */
   async #catchUp(db: pg.Pool | pg.PoolClient, state: ClockchainState, key: VerifyingKey): Promise<void> {
-    await (
-      await this.#replay(db, state, key)
-    ).signatures;
+    const { signatures } = await this.#replay(db, state, key);
+    await signatures;
   }
 
   /**

@@ -132,6 +132,7 @@ async function health(db: Database): Promise<StoreHealth> {
     const latency_ms = Math.round((performance.now() - started) * 10) / 10;
     // 42P01: schema_migrations does not exist yet, so the database answered but was never migrated.
     if ((error as { code?: unknown }).code === "42P01") return { kind: "postgres", reachable: true, migrations: "pending", latency_ms };
+    // For its log line: an outage found by a probe is told to the operator like one found by a request.
     db.failure(error);
     return { kind: "postgres", reachable: false, migrations: "unknown", detail: `the database cannot be reached (${reasonOf(error)})` };
   } finally {
