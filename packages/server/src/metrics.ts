@@ -81,7 +81,7 @@ export class ServiceMetrics {
           return log.failure;
         },
         open: (key) => log.open(key),
-        append: (entries, signing) => time("append", () => log.append(entries, signing)).then((proofs) => this.#appended(proofs)),
+        append: (entries, signing, joining) => time("append", () => log.append(entries, signing, joining)).then((proofs) => this.#appended(proofs)),
         proof: (receiptHash) => time("proof", () => log.proof(receiptHash)),
         list: (tileId) => time("list", () => log.list(tileId)),
         page: (tileId, offset, limit) => time("page", () => log.page(tileId, offset, limit)),

@@ -1,6 +1,6 @@
 import { KeyFileSigner } from "@temporal/agent-sdk/node";
 import { TemporalError, type Signer } from "@temporal/agent-sdk";
-import { openPostgresStore } from "@temporal/store-postgres";
+import { openPostgresStore, redactUrl } from "@temporal/store-postgres";
 import type { NodeSettings } from "./node-settings.js";
 import type { ServiceStore } from "./store.js";
 
@@ -11,9 +11,20 @@ import type { ServiceStore } from "./store.js";
  */
 export function openNodeStore(node: NodeSettings): { store?: ServiceStore; signer?: Signer } {
   return {
-    ...(node.storeUrl === undefined ? {} : { store: openPostgresStore({ url: node.storeUrl, nodeId: node.nodeId }) }),
+    ...(node.storeUrl === undefined
+      ? {}
+      : { store: openPostgresStore({ url: node.storeUrl, nodeId: node.nodeId, log: (message) => process.stderr.write(`temporal-service: ${message}\n`) }) }),
     ...(node.signingKeyFile === undefined ? {} : { signer: new KeyFileSigner(node.signingKeyFile) }),
   };
+}
+
+/**
+ * The start's line when the shared store cannot be reached: the store's message names no database (clients see
+ * it in 503s), so this one adds which, by its redacted URL. Undefined for any other failure.
+ */
+export function describeStoreUnavailable(error: unknown, node: NodeSettings): string | undefined {
+  if (node.storeUrl === undefined || !(error instanceof TemporalError) || error.code !== "STORE_UNAVAILABLE") return undefined;
+  return `${error.code}: PostgreSQL ${redactUrl(node.storeUrl)}: ${error.message}`;
 }
 
 /**

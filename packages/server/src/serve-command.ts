@@ -5,7 +5,7 @@ import { EXIT_FAILURE, EXIT_OK, UsageError } from "./exit-status.js";
 import { resolveListenAddress, type ListenAddress } from "./listen-address.js";
 import { describeListenFailure } from "./listen-failure.js";
 import { resolveNodeSettings, type NodeFlags, type NodeSettings } from "./node-settings.js";
-import { describeKeyMismatch, openNodeStore } from "./node-store.js";
+import { describeKeyMismatch, describeStoreUnavailable, openNodeStore } from "./node-store.js";
 import { loadPreviousKeys } from "./previous-keys.js";
 import type { LogLevel } from "./request-log.js";
 import { readTlsFiles, TlsFilesError, type TlsCredentials } from "./tls.js";
@@ -43,15 +43,15 @@ export async function serve(files: ServiceFiles, flags: Partial<ListenAddress> &
   const node = resolveNodeSettings(flags, process.env, nodeFile, files.config);
   const previousKeys = await loadPreviousKeys(node.previousKeys, files.config);
   const tls = await tlsCredentials(options);
-  const service = createService({
-    home: files.home,
-    config,
-    ...openNodeStore(node),
-    nodeId: node.nodeId,
-    previousKeys,
-    tls,
-    requestLog: { level: options.logLevel ?? logLevel ?? "info" },
-  });
+  const opened = openNodeStore(node);
+  let service: TemporalService;
+  try {
+    service = createService({ home: files.home, config, ...opened, nodeId: node.nodeId, previousKeys, tls, requestLog: { level: options.logLevel ?? logLevel ?? "info" } });
+  } catch (error) {
+    // The store's pool is the service's to close once created; without a service it is given back here.
+    await opened.store?.close?.();
+    throw error;
+  }
   // Process metrics (CPU, memory, event loop lag, ...) once per process, beside the service's own.
   collectDefaultMetrics({ register: service.metrics });
   let url: string;
@@ -62,7 +62,7 @@ export async function serve(files: ServiceFiles, flags: Partial<ListenAddress> &
   } catch (error) {
     // Closing gives back what opening the home took (the ledger and its lock), so a start right after on this home does not wait for it.
     await service.close().catch(() => undefined);
-    const failure = describeListenFailure(error, address) ?? describeKeyMismatch(error, node);
+    const failure = describeListenFailure(error, address) ?? describeKeyMismatch(error, node) ?? describeStoreUnavailable(error, node);
     throw failure === undefined ? error : new ServiceStartError(failure, { cause: error });
   }
   // Handlers first: a supervisor may signal as soon as it reads the line, and until a handler is installed a signal kills the process.

@@ -12,6 +12,8 @@ export interface Migration {
  * The log's records are the source of truth (each one group commit, as the file ledger keeps them); leaves and
  * checkpoints are indexed beside them so that the database itself refuses a fork (two leaves at one index of a
  * tile, two heads at one sequence) or a receipt anchored twice, whatever a writer does.
+ * Steps run without the statement timeout, but each statement within the client's query timeout (10 s unless the
+ * store's options or URL say otherwise): a step that takes longer needs its release notes to say to raise it.
  */
 export const MIGRATIONS: readonly Migration[] = [
   {
@@ -60,13 +62,13 @@ export const MIGRATION_LOCK = 0x7465_6d70;
  * them applied.
  * `STORE_SCHEMA_NEWER` when the database was migrated by newer code.
  */
-export async function migrate(client: pg.ClientBase, database: string): Promise<void> {
+export async function migrate(client: pg.ClientBase): Promise<void> {
   await client.query("CREATE TABLE IF NOT EXISTS schema_migrations (version integer PRIMARY KEY, name text NOT NULL, applied_at timestamptz NOT NULL DEFAULT now())");
   const applied = await appliedVersion(client);
   if (applied > LATEST_VERSION) {
     throw new TemporalError(
       "STORE_SCHEMA_NEWER",
-      `PostgreSQL ${database} has schema version ${applied}, newer than the ${LATEST_VERSION} this node knows: upgrade this node to the version the others run`,
+      `the PostgreSQL database has schema version ${applied}, newer than the ${LATEST_VERSION} this node knows: upgrade this node to the version the others run`,
     );
   }
   for (const migration of MIGRATIONS.filter(({ version }) => version > applied)) {

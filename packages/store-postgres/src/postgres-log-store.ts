@@ -10,6 +10,7 @@ import {
   type LogEntry,
   type LogStatus,
   type LogStore,
+  type PendingSignature,
   type RecordBody,
   type SignedCheckpoint,
   type SignedHeads,
@@ -18,10 +19,10 @@ import {
 } from "@temporal/agent-sdk";
 import type pg from "pg";
 import type { Database } from "./database.js";
-import { storeError } from "./store-errors.js";
+import { sqlInteger, sqlText } from "./sql-literals.js";
 
 /** Held (per transaction) by every append, on every node: one writer at a time extends the log. */
-const LOG_LOCK = 0x7465_6d71;
+export const LOG_LOCK = 0x7465_6d71;
 /** Records read per query when catching up, bounding the memory a long catch-up (a node's first open) needs. */
 const CATCH_UP_PAGE = 500;
 
@@ -65,24 +66,34 @@ export class PostgresLogStore implements LogStore {
     });
   }
 
-  /** Refused once `close()` was called; an append called before it is completed by it. */
-  async append(entries: readonly LogEntry[], signing: HeadSigning): Promise<AnchorProof[]> {
+  /**
+   * Refused once `close()` was called; an append called before it is completed by it. In two round trips: the
+   * transaction, the lock and the catch-up in the first; the record and the COMMIT in the second. The anchors
+   * that reach this node while it waits for the lock (another node is appending) join the batch (`joining`).
+   */
+  async append(entries: readonly LogEntry[], signing: HeadSigning, joining?: () => readonly LogEntry[]): Promise<AnchorProof[]> {
     this.#assertOpen();
     return this.#exclusive.run(async () => {
       const { key, state } = this.#current();
+      let batch = entries;
       let leaves: StagedLeaf[] = [];
       let signed: SignedHeads | undefined;
       try {
-        await this.#db.transaction(
-          async (client) => {
-            await this.#catchUp(client, state, key);
-            leaves = state.stage(entries);
-            if (leaves.length === 0) return;
-            signed = await state.signHeads(leaves, signing);
-            await insertRecord(client, state.records, leaves, signed.heads, this.#db.nodeId);
-          },
-          { advisoryLock: LOG_LOCK },
-        );
+        await this.#db.session(async (client) => {
+          // The lock is held until COMMIT or ROLLBACK (or the connection's end); the catch-up runs once it is held.
+          const [, , firstPage] = (await client.query(`BEGIN; SELECT pg_advisory_xact_lock(${LOG_LOCK}); ${catchUpQuery(state.records)}`)) as unknown as pg.QueryResult<RecordRow>[];
+          const { signatures } = await this.#replay(client, state, key, firstPage?.rows);
+          if (joining !== undefined) batch = [...entries, ...joining()];
+          leaves = state.stage(batch);
+          if (leaves.length === 0) {
+            await signatures;
+            await client.query("ROLLBACK");
+            return;
+          }
+          // The other nodes' heads are verified while this node signs its own: the lock is held for one of the two.
+          [signed] = await Promise.all([state.signHeads(leaves, signing), signatures]);
+          await client.query(`${insertRecord(state.records, leaves, signed.heads, this.#db.nodeId)}; COMMIT`);
+        });
       } catch (error) {
         // Rolled back (or, if the COMMIT was lost with the connection, possibly committed: the next catch-up reads it back).
         state.unstage(leaves);
@@ -90,7 +101,7 @@ export class PostgresLogStore implements LogStore {
       }
       // Published only once committed: readers never see leaves a rollback could take back.
       if (signed !== undefined) state.publish(leaves, signed);
-      return entries.map((entry) => state.proof(entry.hash) as AnchorProof);
+      return batch.map((entry) => state.proof(entry.hash) as AnchorProof);
     });
   }
 
@@ -139,74 +150,99 @@ export class PostgresLogStore implements LogStore {
     }));
   }
 
-  /**
-   * Replays the records the state lacks, verifying each (leaf order, chain links, roots, head signatures by
-   * `key`). A record that fails leaves the store unusable: it is closed to further use until reopened.
-   */
+  /** Replays the records the state lacks and waits for their checks (see `#replay`). */
   async #catchUp(db: pg.Pool | pg.PoolClient, state: ClockchainState, key: VerifyingKey): Promise<void> {
+    const { signatures } = await this.#replay(db, state, key);
+    await signatures;
+  }
+
+  /**
+   * Replays the records the state lacks, from `firstPage` (the first page of them, when the caller read it
+   * already) on, checking each (leaf order, chain links, roots) as it goes. Resolves once they are in the state,
+   * with `signatures`: the check of the last page's head signatures by `key`, still running, so that an append
+   * signs its own heads meanwhile. Nothing may be written on top of the records before it resolves. A record that
+   * fails leaves the store unusable: it is closed to further use until reopened.
+   */
+  async #replay(db: pg.Pool | pg.PoolClient, state: ClockchainState, key: VerifyingKey, firstPage?: readonly RecordRow[]): Promise<{ readonly signatures: Promise<void> }> {
+    let page = firstPage;
     for (;;) {
       const from = state.records;
-      let rows: { seq: string; body: string }[];
+      let rows: readonly RecordRow[];
       try {
-        ({ rows } = await db.query<{ seq: string; body: string }>("SELECT seq, body FROM log_records WHERE seq >= $1 ORDER BY seq LIMIT $2", [from, CATCH_UP_PAGE]));
+        rows = page ?? (await db.query<RecordRow>(catchUpQuery(from))).rows;
       } catch (error) {
-        throw storeError(error, this.#db.name);
+        throw this.#db.failure(error);
       }
+      page = undefined;
+      let checks: PendingSignature[];
       try {
-        const checks = rows.flatMap((row, i) => {
-          if (Number(row.seq) !== from + i) throw corrupt(this.#db.name, from + i, `record ${from + i} is missing (the next one is ${row.seq})`);
-          return state.replay(JSON.parse(row.body) as RecordBody, key, (reason, detail) => corrupt(this.#db.name, Number(row.seq), `${reason}: ${detail}`));
+        checks = rows.flatMap((row, i) => {
+          if (Number(row.seq) !== from + i) throw corrupt(from + i, `record ${from + i} is missing (the next one is ${row.seq})`);
+          return state.replay(JSON.parse(row.body) as RecordBody, key, (reason, detail) => corrupt(Number(row.seq), `${reason}: ${detail}`));
         });
-        const valid = await Promise.all(checks.map((check) => check.valid));
-        const forged = valid.indexOf(false);
-        if (forged >= 0) throw corrupt(this.#db.name, -1, `the signature of head ${checks[forged]?.head.sequence} does not verify with key ${key.key_id}`);
       } catch (error) {
-        // Part of a record may be in the state: it must be read again from the start.
-        this.#opened = undefined;
-        this.#corrupt = error instanceof TemporalError ? error : corrupt(this.#db.name, from, String(error));
-        throw this.#corrupt;
+        throw this.#corrupted(error, from);
       }
-      if (rows.length < CATCH_UP_PAGE) return;
+      const signatures = this.#verified(checks, key);
+      // Marked handled: a caller that fails before awaiting it must not turn a forged head into an unhandled rejection.
+      signatures.catch(() => {});
+      if (rows.length < CATCH_UP_PAGE) return { signatures };
+      await signatures;
     }
+  }
+
+  /** Resolves once every head signature verified; otherwise the store is unusable and it rejects with why. */
+  async #verified(checks: readonly PendingSignature[], key: VerifyingKey): Promise<void> {
+    const valid = await Promise.all(checks.map((check) => check.valid));
+    const forged = valid.indexOf(false);
+    if (forged >= 0) throw this.#corrupted(corrupt(-1, `the signature of head ${checks[forged]?.head.sequence} does not verify with key ${key.key_id}`), -1);
+  }
+
+  /** Closes the store to further use until `open()` verifies the log again (part of a record may be in the state); returns the error to throw. */
+  #corrupted(error: unknown, from: number): TemporalError {
+    this.#opened = undefined;
+    this.#corrupt = error instanceof TemporalError ? error : corrupt(from, String(error));
+    return this.#corrupt;
   }
 
   /** The opened state; whether the store is closed was checked when the call was made. */
   #current(): { key: VerifyingKey; state: ClockchainState } {
     if (this.#corrupt !== undefined) throw this.#corrupt;
-    if (this.#opened === undefined) throw new TemporalError("AUTHORITY_CLOSED", `the PostgreSQL log ${this.#db.name} is not open: call open() first`);
+    if (this.#opened === undefined) throw new TemporalError("AUTHORITY_CLOSED", "the PostgreSQL log is not open: call open() first");
     return this.#opened;
   }
 
   #assertOpen(): void {
-    if (this.#closed) throw new TemporalError("AUTHORITY_CLOSED", `the PostgreSQL log ${this.#db.name} is closed`);
+    if (this.#closed) throw new TemporalError("AUTHORITY_CLOSED", "the PostgreSQL log is closed");
   }
 }
 
-function corrupt(database: string, seq: number, detail: string): TemporalError {
+function corrupt(seq: number, detail: string): TemporalError {
   const where = seq >= 0 ? ` at record ${seq}` : "";
-  return new TemporalError("LEDGER_CORRUPT", `the clockchain in PostgreSQL ${database} fails verification${where}: ${detail}; it has not been modified`);
+  return new TemporalError("LEDGER_CORRUPT", `the clockchain in the PostgreSQL database fails verification${where}: ${detail}; it has not been modified`);
 }
 
-/** The record and its leaves and heads, in one statement (one round trip inside the append's transaction). */
-async function insertRecord(client: pg.PoolClient, seq: number, leaves: readonly StagedLeaf[], heads: readonly SignedCheckpoint[], nodeId: string): Promise<void> {
-  await client.query(
-    `WITH record AS (INSERT INTO log_records (seq, body, node_id) VALUES ($1, $2, $3)),
-          leaves AS (INSERT INTO log_leaves (tile_id, leaf_index, receipt_hash, record_seq)
-                     SELECT tile_id, leaf_index, receipt_hash, $1 FROM unnest($4::bigint[], $5::bigint[], $6::text[]) AS leaf (tile_id, leaf_index, receipt_hash))
-     INSERT INTO log_checkpoints (sequence, tile_id, tree_size, root_hash, note, record_seq)
-     SELECT sequence, tile_id, tree_size, root_hash, note, $1 FROM unnest($7::bigint[], $8::bigint[], $9::bigint[], $10::text[], $11::text[]) AS head (sequence, tile_id, tree_size, root_hash, note)`,
-    [
-      seq,
-      JSON.stringify(ClockchainState.recordOf(leaves, heads)),
-      nodeId,
-      leaves.map((leaf) => leaf.tile.id),
-      leaves.map((leaf) => leaf.leafIndex),
-      leaves.map((leaf) => leaf.hash),
-      heads.map((head) => head.sequence),
-      heads.map((head) => head.tile_id),
-      heads.map((head) => head.tree_size),
-      heads.map((head) => head.root_hash),
-      heads.map((head) => head.note),
-    ],
+/** A row of `log_records` as read back (pg returns bigint as a string). */
+interface RecordRow {
+  readonly seq: string;
+  readonly body: string;
+}
+
+/** The page of records from `from` on, with no parameters, so that it can share a round trip with other statements. */
+function catchUpQuery(from: number): string {
+  return `SELECT seq, body FROM log_records WHERE seq >= ${sqlInteger(from)} ORDER BY seq LIMIT ${CATCH_UP_PAGE}`;
+}
+
+/** The record and its leaves and heads, with no parameters, so that they share the COMMIT's round trip. */
+function insertRecord(seq: number, leaves: readonly StagedLeaf[], heads: readonly SignedCheckpoint[], nodeId: string): string {
+  const record = `(${sqlInteger(seq)}, ${sqlText(JSON.stringify(ClockchainState.recordOf(leaves, heads)))}, ${sqlText(nodeId)})`;
+  const leafRows = leaves.map((leaf) => `(${sqlInteger(leaf.tile.id)}, ${sqlInteger(leaf.leafIndex)}, ${sqlText(leaf.hash)}, ${sqlInteger(seq)})`);
+  const headRows = heads.map(
+    (head) => `(${sqlInteger(head.sequence)}, ${sqlInteger(head.tile_id)}, ${sqlInteger(head.tree_size)}, ${sqlText(head.root_hash)}, ${sqlText(head.note)}, ${sqlInteger(seq)})`,
   );
+  return [
+    `INSERT INTO log_records (seq, body, node_id) VALUES ${record}`,
+    `INSERT INTO log_leaves (tile_id, leaf_index, receipt_hash, record_seq) VALUES ${leafRows.join(", ")}`,
+    `INSERT INTO log_checkpoints (sequence, tile_id, tree_size, root_hash, note, record_seq) VALUES ${headRows.join(", ")}`,
+  ].join("; ");
 }

@@ -6,7 +6,7 @@ import { LATEST_VERSION, appliedVersion } from "./migrations.js";
 import { PostgresChallengeStore } from "./postgres-challenge-store.js";
 import { PostgresLogStore } from "./postgres-log-store.js";
 import { redactUrl } from "./redact-url.js";
-import { describeCause } from "./store-errors.js";
+import { reasonOf } from "./store-errors.js";
 
 export interface PostgresStoreOptions {
   /** `postgres://user[:password]@host[:port]/database[?sslmode=...]`; the password never appears in a message. */
@@ -18,7 +18,25 @@ export interface PostgresStoreOptions {
     readonly max?: number;
     /** How long a call waits for a connection before it fails with `STORE_UNAVAILABLE`; default 5000 ms. */
     readonly connectionTimeoutMs?: number;
+    /**
+     * The server cancels a statement that runs longer, the wait for the log's lock included, and a node that stays
+     * this long inside a transaction loses its connection (so a frozen node cannot hold the log's lock); the call
+     * fails with `STORE_UNAVAILABLE`. Default 5000 ms.
+     */
+    readonly statementTimeoutMs?: number;
+    /**
+     * A call whose answer has not come this long after it was sent (a hung server, a network dropping packets)
+     * fails with `STORE_UNAVAILABLE` and its connection is dropped. Default 10000 ms: longer than the statement
+     * timeout, so that a slow statement is cancelled by the server first.
+     */
+    readonly queryTimeoutMs?: number;
   };
+  /**
+   * Where the store tells the operator, in one line each, that the database became unreachable (naming it, by its
+   * redacted URL, and the cause) and that it answers again. Errors and health details, which clients may see, name
+   * neither. Default: nowhere.
+   */
+  readonly log?: (message: string) => void;
 }
 
 /** What `/readyz` and `clockchain/status` report about the store. */
@@ -29,7 +47,7 @@ export interface StoreHealth {
   readonly migrations: "applied" | "pending" | "unknown";
   /** Round trip of the check, when the database answered. */
   readonly latency_ms?: number;
-  /** Why it is not healthy, naming the database by its redacted URL. */
+  /** Why it is not healthy, without the database's address (a probe's answer is public; the log has the details). */
   readonly detail?: string;
 }
 
@@ -54,6 +72,7 @@ const HEALTH_TIMEOUT_MS = 2_000;
 export function openPostgresStore(options: PostgresStoreOptions): PostgresStore {
   const name = checkedName(options.url);
   const nodeId = options.nodeId ?? `${hostname()}-${process.pid}`;
+  const statementTimeoutMs = options.pool?.statementTimeoutMs ?? 5_000;
   const pool = new pg.Pool({
     connectionString: options.url,
     max: options.pool?.max ?? 10,
@@ -63,8 +82,12 @@ export function openPostgresStore(options: PostgresStoreOptions): PostgresStore 
     keepAlive: true,
     // Probing after 10 s of silence rather than the system's default (often two hours), so a partition is found in about a minute.
     keepAliveInitialDelayMillis: 10_000,
+    // Without these a hung database would hang requests forever. The URL's own parameters of the same names win (pg reads them last).
+    statement_timeout: statementTimeoutMs,
+    idle_in_transaction_session_timeout: statementTimeoutMs,
+    query_timeout: options.pool?.queryTimeoutMs ?? 10_000,
   });
-  const db = new Database(pool, name, nodeId);
+  const db = new Database(pool, name, nodeId, options.log ?? (() => {}));
   const log = new PostgresLogStore(db);
   let closing: Promise<void> | undefined;
   return {
@@ -100,6 +123,7 @@ async function health(db: Database): Promise<StoreHealth> {
   const timeout = new Promise<never>((_, reject) => (timer = setTimeout(() => reject(new Error(`no answer within ${HEALTH_TIMEOUT_MS} ms`)), HEALTH_TIMEOUT_MS)));
   try {
     const version = await Promise.race([appliedVersion(db.pool), timeout]);
+    db.answered();
     const latency_ms = Math.round((performance.now() - started) * 10) / 10;
     if (version > LATEST_VERSION)
       return { kind: "postgres", reachable: true, migrations: "unknown", latency_ms, detail: `schema version ${version} is newer than this node's ${LATEST_VERSION}` };
@@ -108,7 +132,9 @@ async function health(db: Database): Promise<StoreHealth> {
     const latency_ms = Math.round((performance.now() - started) * 10) / 10;
     // 42P01: schema_migrations does not exist yet, so the database answered but was never migrated.
     if ((error as { code?: unknown }).code === "42P01") return { kind: "postgres", reachable: true, migrations: "pending", latency_ms };
-    return { kind: "postgres", reachable: false, migrations: "unknown", detail: `PostgreSQL ${db.name} cannot be reached (${describeCause(error)})` };
+    // For its log line: an outage found by a probe is told to the operator like one found by a request.
+    db.failure(error);
+    return { kind: "postgres", reachable: false, migrations: "unknown", detail: `the database cannot be reached (${reasonOf(error)})` };
   } finally {
     clearTimeout(timer);
   }

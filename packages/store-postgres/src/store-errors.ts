@@ -5,13 +5,24 @@ const SOCKET_CODES = new Set(["ECONNREFUSED", "ECONNRESET", "EPIPE", "ETIMEDOUT"
 
 /**
  * SQLSTATEs of a server that cannot serve this node now: class 08 (connection exception), 57P01..57P03 (shut down
- * by the administrator, crashed, starting up), 53300 (too many connections), and what an operator must fix
- * before it can: class 28 (authentication refused), 3D000 (no such database). The message says which.
+ * by the administrator, crashed, starting up), 57014 (a statement cancelled: `statement_timeout`), 53300 (too many
+ * connections), and what an operator must fix before it can: class 28 (authentication refused), 3D000 (no such
+ * database).
  */
-const UNAVAILABLE_STATE = /^(08...|57P0[123]|53300|28...|3D000)$/;
+const UNAVAILABLE_STATE = /^(08...|57P0[123]|57014|53300|28...|3D000)$/;
 
-/** What pg itself throws when a connection is lost or cannot be made in time (no code of their own). */
-const LOST_CONNECTION = /Connection terminated|timeout exceeded when trying to connect|not queryable|Client was closed|Connection terminated due to connection timeout/;
+/** What pg itself throws when a connection is lost or an answer does not come in time (no code of their own). */
+const LOST_CONNECTION = /Connection terminated|timeout exceeded when trying to connect|not queryable|Client was closed|Query read timeout/;
+
+/** The SQLSTATEs above in words; a client sees these, never the database's address. */
+const STATE_REASONS: readonly (readonly [RegExp, string])[] = [
+  [/^08/, "connection failure"],
+  [/^57P0[123]$/, "the server is shutting down or starting up"],
+  [/^57014$/, "no answer within the statement timeout"],
+  [/^53300$/, "too many connections"],
+  [/^28/, "authentication refused"],
+  [/^3D000$/, "no such database"],
+];
 
 /** True when the error says the database is out of reach for now rather than that the request was wrong. */
 export function isUnavailable(error: unknown): boolean {
@@ -23,13 +34,25 @@ export function isUnavailable(error: unknown): boolean {
   return LOST_CONNECTION.test(error.message);
 }
 
-/** `STORE_UNAVAILABLE` for an error that says so; any other error as it is. The message names the database by its redacted URL. */
-export function storeError(error: unknown, database: string): unknown {
+/**
+ * `STORE_UNAVAILABLE` for an error that says so, any other error as it is. Its message reaches clients (the
+ * service's 503), so it names no host: the cause (`describeCause`) is for the operator's log.
+ */
+export function storeError(error: unknown): unknown {
   if (error instanceof TemporalError || !isUnavailable(error)) return error;
-  return new TemporalError("STORE_UNAVAILABLE", `PostgreSQL ${database} cannot be used now (${describeCause(error)}); nothing was applied, retry later`, { cause: error });
+  return new TemporalError("STORE_UNAVAILABLE", `the database cannot be used now (${reasonOf(error)}); nothing was applied, retry later`, { cause: error });
 }
 
-/** The error's code (`ECONNREFUSED`, a SQLSTATE) and message; never the URL's password (pg puts it in neither). */
+/** Why the database is out of reach, in words with no address in them: a socket error's code, a SQLSTATE's meaning, or what pg saw. */
+export function reasonOf(error: unknown): string {
+  if (error instanceof AggregateError) return reasonOf(error.errors.find(isUnavailable));
+  const code = (error as { code?: unknown } | undefined)?.code;
+  if (typeof code === "string") return SOCKET_CODES.has(code) ? code : (STATE_REASONS.find(([state]) => state.test(code))?.[1] ?? `SQLSTATE ${code}`);
+  const message = error instanceof Error ? error.message : "";
+  return /timeout|no answer/i.test(message) ? "no answer in time" : "connection lost";
+}
+
+/** The error's code (`ECONNREFUSED`, a SQLSTATE) and message, for the operator's log; never the URL's password (pg puts it in neither). */
 export function describeCause(error: unknown): string {
   const code = (error as { code?: unknown } | undefined)?.code;
   const message = error instanceof Error ? error.message : String(error);

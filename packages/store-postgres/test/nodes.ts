@@ -1,6 +1,6 @@
 import { contextAt, createAuthority, createTsaeRequest, MemorySigner, sha256Hex, type ComposedAuthority, type PrivateKeyJwk, type TsaeRequest } from "@temporal/agent-sdk";
 import { afterAll, beforeAll } from "vitest";
-import { openPostgresStore, type PostgresStore } from "../src/index.js";
+import { openPostgresStore, type PostgresStore, type PostgresStoreOptions } from "../src/index.js";
 import { startPostgres, type TestPostgres } from "../src/testing.js";
 
 export interface TestDatabases {
@@ -49,8 +49,9 @@ export async function sharedKey(): Promise<PrivateKeyJwk> {
   return (await crypto.subtle.exportKey("jwk", pair.privateKey)) as PrivateKeyJwk;
 }
 
-export function startNode(url: string, privateKey: PrivateKeyJwk, nodeId: string, clock: () => number = Date.now): TestNode {
-  const store = openPostgresStore({ url, nodeId, pool: { connectionTimeoutMs: 2_000 } });
+/** `options` adds to (or replaces) the store's options. */
+export function startNode(url: string, privateKey: PrivateKeyJwk, nodeId: string, clock: () => number = Date.now, options: Partial<PostgresStoreOptions> = {}): TestNode {
+  const store = openPostgresStore({ url, nodeId, pool: { connectionTimeoutMs: 2_000 }, ...options });
   const authority = createAuthority({ signer: new MemorySigner({ privateKey }), log: store.log, challenges: store.challenges, clock, authorityName: "pg.test" });
   return {
     store,

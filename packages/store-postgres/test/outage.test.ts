@@ -43,7 +43,8 @@ describe("PostgresStore: the database goes away", () => {
     const url = emptyDatabase();
     const key = await sharedKey();
     const publicKey = (await new MemorySigner({ privateKey: key }).load()).verifying;
-    const nodes = [startNode(url, key, "node-a"), startNode(url, key, "node-b")];
+    const logged: string[] = [];
+    const nodes = [startNode(url, key, "node-a", Date.now, { log: (line) => logged.push(line) }), startNode(url, key, "node-b")];
     const [a, b] = nodes as [TestNode, TestNode];
     try {
       const acknowledged: AnchorProof[] = [];
@@ -61,10 +62,14 @@ describe("PostgresStore: the database goes away", () => {
       nodes.push(late);
       await expect(late.authority.ready()).rejects.toMatchObject({ code: "STORE_UNAVAILABLE" });
       const receipt = await a.authority.issueReceipt(request(999_999));
-      await expect(a.authority.anchor(receipt)).rejects.toMatchObject({ code: "STORE_UNAVAILABLE" });
+      // What a client sees (the service's 503) names no host; the operator's log says which database and why, once.
+      const refused = (await a.authority.anchor(receipt).catch((error: unknown) => error)) as Error;
+      expect(refused).toMatchObject({ code: "STORE_UNAVAILABLE" });
+      expect(refused.message).not.toMatch(/127\.0\.0\.1|postgres:\/\//);
+      expect(logged).toEqual([expect.stringMatching(new RegExp(`^PostgreSQL postgres://postgres@127\\.0\\.0\\.1:${server().port}/\\w+ cannot be used: `))]);
       await expect(b.authority.getAnchorProof(acknowledged[0]!.receipt_hash)).rejects.toMatchObject({ code: "STORE_UNAVAILABLE" });
       await expect(b.authority.issueChallenge()).rejects.toMatchObject({ code: "STORE_UNAVAILABLE" });
-      expect(await a.store.health()).toMatchObject({ kind: "postgres", reachable: false, migrations: "unknown" });
+      expect(await a.store.health()).toMatchObject({ kind: "postgres", reachable: false, migrations: "unknown", detail: expect.not.stringMatching(/127\.0\.0\.1|postgres:\/\//) });
       expect(a.store.log.failure).toBeUndefined();
       expect(a.authority.failed).toBe(false);
 
@@ -82,6 +87,7 @@ describe("PostgresStore: the database goes away", () => {
 
       // Nothing acknowledged was lost, on either node, and the log has no gap.
       expect(await a.store.health()).toMatchObject({ reachable: true, migrations: "applied" });
+      expect(logged.at(-1)).toMatch(/ answers again$/);
       const proof = await a.authority.anchor(receipt);
       expect(await late.authority.anchor(receipt)).toMatchObject({ tile_id: proof.tile_id, leaf_index: proof.leaf_index });
       for (const proof of acknowledged) {

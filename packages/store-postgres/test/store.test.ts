@@ -199,14 +199,22 @@ describe("PostgresStore: the log store contract", () => {
     await expect(store.log.append(entries(key, 99, 1), signing(key))).rejects.toMatchObject({ code: "AUTHORITY_CLOSED" });
     expect(await store.health()).toMatchObject({ reachable: false });
   });
-  it("refuses a log whose records were altered in the database (LEDGER_CORRUPT), at open and at catch-up", async () => {
+  it("refuses a log whose records were altered in the database (LEDGER_CORRUPT), at open, at catch-up and before appending on top", async () => {
     const url = emptyDatabase();
     const key = await new MemorySigner().load();
-    const [writer, reader] = [openPostgresStore({ url }), openPostgresStore({ url })];
+    const [writer, reader, appender] = [openPostgresStore({ url }), openPostgresStore({ url }), openPostgresStore({ url })];
     try {
-      await writer.log.open(key.verifying);
-      await reader.log.open(key.verifying);
+      await Promise.all([writer, reader, appender].map((store) => store.log.open(key.verifying)));
       await writer.log.append(entries(key, 0, 2), signing(key));
+      // One signature byte changed: the record replays, and only the check that runs while the appender signs fails.
+      const [stored] = await sql<{ body: string }>(url, "SELECT body FROM log_records WHERE seq = 0");
+      const record = JSON.parse(stored!.body) as { heads: { note: string }[] };
+      const note = record.heads[0]!.note;
+      const at = note.lastIndexOf(" ") + 30;
+      record.heads[0]!.note = `${note.slice(0, at)}${note[at] === "A" ? "B" : "A"}${note.slice(at + 1)}`;
+      await sql(url, `UPDATE log_records SET body = ${pg.escapeLiteral(JSON.stringify(record))} WHERE seq = 0`);
+      await expect(appender.log.append(entries(key, 2, 3), signing(key))).rejects.toMatchObject({ code: "LEDGER_CORRUPT", message: expect.stringContaining("does not verify") });
+      expect(await sql(url, "SELECT seq FROM log_records")).toEqual([{ seq: "0" }]);
       await sql(url, `UPDATE log_records SET body = replace(body, '"issued_unix_ms":${T0 + 1},', '"issued_unix_ms":${T0 + 2},') WHERE seq = 0`);
       await expect(reader.log.status()).rejects.toMatchObject({ code: "LEDGER_CORRUPT", message: expect.stringContaining("at record 0") });
       await expect(reader.log.proof(entries(key, 0, 1)[0]!.hash)).rejects.toMatchObject({ code: "LEDGER_CORRUPT" });
@@ -214,7 +222,7 @@ describe("PostgresStore: the log store contract", () => {
       await expect(late.log.open(key.verifying)).rejects.toMatchObject({ code: "LEDGER_CORRUPT" });
       await late.close();
     } finally {
-      await Promise.all([writer.close(), reader.close()]);
+      await Promise.all([writer.close(), reader.close(), appender.close()]);
     }
   });
 });
@@ -252,15 +260,15 @@ describe("PostgresStore: schema and configuration", () => {
     }
   });
 
-  it("never shows the URL's password, and refuses a URL that is not PostgreSQL's", async () => {
+  it("never shows the URL's password, names no database host in errors and health, and refuses a URL that is not PostgreSQL's", async () => {
     const store = openPostgresStore({ url: "postgres://alice:s3cret-pw@127.0.0.1:1/db", pool: { connectionTimeoutMs: 1_000 } });
     try {
       const error = (await store.log.open((await new MemorySigner().load()).verifying).catch((caught: unknown) => caught)) as Error & { code: string };
       expect(error.code).toBe("STORE_UNAVAILABLE");
-      expect(error.message).toContain("postgres://alice:***@127.0.0.1:1/db");
       const health = await store.health();
-      expect(health).toMatchObject({ reachable: false, migrations: "unknown" });
-      expect(JSON.stringify([error.message, health])).not.toContain("s3cret");
+      expect(health).toMatchObject({ reachable: false, migrations: "unknown", detail: "the database cannot be reached (ECONNREFUSED)" });
+      // Both may reach clients (503 bodies, /readyz); the start's own line names the database.
+      expect(JSON.stringify([error.message, health])).not.toMatch(/s3cret|127\.0\.0\.1|postgres:/);
     } finally {
       await store.close();
     }

@@ -11,16 +11,24 @@ interface PendingAnchor {
 }
 
 /**
+ * Commits one batch: resolves with one proof per entry, those of `entries` first, then those `joining` returned,
+ * in order. See `LogStore.append`.
+ */
+export type CommitBatch = (entries: readonly LogEntry[], joining: () => readonly LogEntry[]) => Promise<AnchorProof[]>;
+
+/**
  * Group commit: anchors that arrive while a commit is in progress wait here,
  * and the next commit takes all of them (up to `MAX_BATCH`), so a store
- * pays one write and one sync per batch rather than per anchor.
+ * pays one write and one sync per batch rather than per anchor. A store that
+ * first waits (for a shared database's lock) lets the anchors arriving
+ * meanwhile join the batch it is about to write.
  */
 export class AnchorQueue {
-  readonly #commit: (entries: readonly LogEntry[]) => Promise<AnchorProof[]>;
+  readonly #commit: CommitBatch;
   #queue: PendingAnchor[] = [];
   #draining: Promise<void> | undefined;
 
-  constructor(commit: (entries: readonly LogEntry[]) => Promise<AnchorProof[]>) {
+  constructor(commit: CommitBatch) {
     this.#commit = commit;
   }
 
@@ -47,8 +55,16 @@ export class AnchorQueue {
     try {
       while (this.#queue.length > 0) {
         const batch = this.#queue.splice(0, MAX_BATCH);
+        const joining = (): LogEntry[] => {
+          const late = this.#queue.splice(0, MAX_BATCH - batch.length);
+          batch.push(...late);
+          return late.map((pending) => pending.entry);
+        };
         try {
-          const proofs = await this.#commit(batch.map((pending) => pending.entry));
+          const proofs = await this.#commit(
+            batch.map((pending) => pending.entry),
+            joining,
+          );
           batch.forEach((pending, i) => pending.resolve(proofs[i] as AnchorProof));
         } catch (error) {
           for (const pending of batch) pending.reject(error);

@@ -95,7 +95,7 @@ export class ComposedAuthority implements Authority {
   readonly #issued = new WeakSet<Receipt>();
   /** Anchor calls not yet settled, which `close` waits for. */
   readonly #anchoring = new Set<Promise<AnchorProof>>();
-  readonly #queue = new AnchorQueue((entries) => this.#commit(entries));
+  readonly #queue = new AnchorQueue((entries, joining) => this.#commit(entries, joining));
 
   constructor(parts: AuthorityParts) {
     this.#signer = parts.signer;
@@ -237,7 +237,7 @@ export class ComposedAuthority implements Authority {
   }
 
   /** Appends one batch; runs after `#anchor` opened the parts, and also while `close` waits for it. */
-  async #commit(entries: readonly LogEntry[]): Promise<AnchorProof[]> {
+  async #commit(entries: readonly LogEntry[], joining: () => readonly LogEntry[]): Promise<AnchorProof[]> {
     this.#assertNotFailed();
     const key = await this.#openParts();
     const signing: HeadSigning = {
@@ -247,7 +247,7 @@ export class ComposedAuthority implements Authority {
       sign: (message) => key.sign(message),
     };
     try {
-      return await this.#log.append(entries, signing);
+      return await this.#log.append(entries, signing, joining);
     } catch (error) {
       const failure = this.#log.failure;
       if (failure !== undefined) {

@@ -90,8 +90,12 @@ export interface LogStore {
    * they touch with `signing`; resolves, once the commit is durable, with one
    * proof per entry in order. An entry already anchored (here or by another
    * writer of the same log) resolves with its existing proof and adds nothing.
+   * A store that waits before it writes (for a lock shared with other writers)
+   * may call `joining` once it stops waiting, and again: each call hands over
+   * the entries that arrived meanwhile, which join this commit; their proofs
+   * follow those of `entries`, in the order handed over.
    */
-  append(entries: readonly LogEntry[], signing: HeadSigning): Promise<AnchorProof[]>;
+  append(entries: readonly LogEntry[], signing: HeadSigning, joining?: () => readonly LogEntry[]): Promise<AnchorProof[]>;
   proof(receiptHash: string): Promise<AnchorProof | undefined>;
   list(tileId: number): Promise<AnchorSummary[]>;
   /** Anchors `offset .. offset + limit - 1` of a tile; callers validate both. */
