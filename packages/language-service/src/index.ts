@@ -7,4 +7,6 @@
  */
 export { createLanguageService, type LanguageService, type LanguageServiceOptions } from "./service.js";
 export { DIAGNOSTICS_DOCS_URL } from "./diagnostics.js";
+export { RenameError } from "./navigation.js";
+export { SEMANTIC_TOKENS_LEGEND } from "./semantic-tokens.js";
 export { TextDocument } from "vscode-languageserver-textdocument";
