@@ -1,3 +1,5 @@
+import { readdirSync, readFileSync } from "node:fs";
+import { fileURLToPath } from "node:url";
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import type { Position, Range } from "vscode-languageserver-types";
@@ -47,7 +49,16 @@ const FRAGMENTS = [
   "#",
 ];
 
-const textArb = fc.array(fc.constantFrom(...FRAGMENTS), { maxLength: 40 }).map((parts) => parts.join(" "));
+const examplesDir = fileURLToPath(new URL("../../../examples/", import.meta.url));
+const EXAMPLES = readdirSync(examplesDir)
+  .filter((name) => name.endsWith(".mission"))
+  .map((name) => readFileSync(`${examplesDir}${name}`, "utf8"));
+
+/** Random joins of fragments, and real files cut off anywhere (what an editor holds while someone types). */
+const textArb = fc.oneof(
+  fc.array(fc.constantFrom(...FRAGMENTS), { maxLength: 40 }).map((parts) => parts.join(" ")),
+  fc.tuple(fc.constantFrom(...EXAMPLES), fc.nat()).map(([text, cut]) => text.slice(0, cut % (text.length + 1))),
+);
 
 function inside(document: TextDocument, position: Position): boolean {
   const lines = document.getText().split(/\r\n|\r|\n/);
