@@ -89,7 +89,7 @@ function missionOf(path: readonly Node[], analysis: Analysis): MissionInfo | und
   return node === undefined ? undefined : analysis.model.missions[analysis.ast.missions.indexOf(node)];
 }
 
-export function describeWindow(window: ResolvedWindow, zone: number, context: ServiceContext): string {
+function describeWindow(window: ResolvedWindow, zone: number, context: ServiceContext): string {
   const heading = `**require phase [${window.requirement.start.raw}, ${window.requirement.end.raw}]**`;
   if (window.normalized === null) return `${heading}\n\nA bound lies outside 0 to 360 degrees, so the window has no clock times.`;
   if (window.alwaysOpen) return `${heading}\n\nOpen all day: the window covers the whole cycle.`;
@@ -98,7 +98,8 @@ export function describeWindow(window: ResolvedWindow, zone: number, context: Se
   const now = context.now();
   const rows = [
     `| ${zoneLabel(zone)}, the file's zone | ${degreesToClock(start)} | ${degreesToClock(end)} |`,
-    `| UTC | ${degreesToUtcClock(start, zone)} | ${degreesToUtcClock(end, zone)} |`,
+    // Z0 is UTC: one row says it.
+    ...(zone === 0 ? [] : [`| UTC | ${degreesToUtcClock(start, zone)} | ${degreesToUtcClock(end, zone)} |`]),
     `| ${viewer} (yours, today) | ${degreesToZoneClock(start, zone, viewer, now)} | ${degreesToZoneClock(end, zone, viewer, now)} |`,
   ];
   const wraps = window.wraps ? " It wraps through midnight." : "";
