@@ -1,5 +1,6 @@
 import { EmbeddedActionsParser, EOF, tokenMatcher, type IParserErrorMessageProvider, type IRecognitionException, type IToken, type TokenType } from "chevrotain";
-import type { AnchorDirective, Directive, Handler, Identifier, Mission, NumberLiteral, Position, Requirement, SourceRange, Statement, VersionDirective } from "./ast.js";
+import type { AnchorDirective, Directive, Handler, Identifier, Mission, NumberLiteral, PhaseBound, Position, Requirement, SourceRange, Statement, VersionDirective } from "./ast.js";
+import { clockTimeDegrees } from "./clock-time.js";
 import { diagnostic, replacement, type Diagnostic, type Fix } from "./diagnostics.js";
 import * as tokens from "./tokens.js";
 import { closestMatch, onlyClosestMatch } from "./suggest.js";
@@ -91,6 +92,8 @@ export function expectedTokens(exception: IRecognitionException): TokenType[] {
 const STRICT_NUMBER = /^-?\d+(?:\.\d+)?$/;
 const VERSION_PARTS = /^v(\d+)(?:\.(\d+)(?:\.(\d+))?)?$/;
 const ZONE_CODE = /^Z(\d{1,2})$/;
+/** `Z` and digits: meant as an SWT zone (M204 when not Z0..Z11); any other anchor is an IANA name. */
+const ZONE_CODE_SHAPE = /^Z\d+$/;
 
 function isMissing(token: IToken): boolean {
   return token.isInsertedInRecovery === true;
@@ -197,17 +200,18 @@ export class MissionParser extends EmbeddedActionsParser {
   private anchorDirective = this.RULE("AnchorDirective", (): void => {
     const keyword = this.CONSUME(tokens.AnchorDirective);
     const directive = this.ACTION(() => {
-      const node: AnchorDirective = { kind: "AnchorDirective", code: null, zone: null, range: this.#tokenRange(keyword) };
+      const node: AnchorDirective = { kind: "AnchorDirective", code: null, zone: null, timeZone: null, range: this.#tokenRange(keyword) };
       this.#file.directives.push(node);
       return node;
     });
-    const code = this.#name();
+    const code = this.OR([{ ALT: () => this.CONSUME(tokens.TimeZoneName) }, { ALT: () => this.#name() }]);
     this.ACTION(() => {
-      if (code === undefined) return;
+      if (code === undefined || isMissing(code)) return;
       const digits = ZONE_CODE.exec(code.image)?.[1];
       const valid = digits !== undefined && Number(digits) <= 11 && String(Number(digits)) === digits;
       directive.code = this.#identifier(code);
       directive.zone = valid ? Number(digits) : null;
+      directive.timeZone = ZONE_CODE_SHAPE.test(code.image) ? null : code.image;
       directive.range = this.#rangeFrom(keyword);
     });
   });
@@ -216,7 +220,12 @@ export class MissionParser extends EmbeddedActionsParser {
   private unknownDirective = this.RULE("UnknownDirective", (): void => {
     const directive = this.CONSUME(tokens.UnknownDirective);
     this.OPTION(() => {
-      this.OR([{ ALT: () => this.CONSUME(tokens.Identifier) }, { ALT: () => this.CONSUME(tokens.Version) }, { ALT: () => this.CONSUME(tokens.NumberToken) }]);
+      this.OR([
+        { ALT: () => this.CONSUME(tokens.Identifier) },
+        { ALT: () => this.CONSUME(tokens.TimeZoneName) },
+        { ALT: () => this.CONSUME(tokens.Version) },
+        { ALT: () => this.CONSUME(tokens.NumberToken) },
+      ]);
     });
     this.ACTION(() => {
       const suggestion = closestMatch(directive.image, tokens.DIRECTIVES);
@@ -266,13 +275,13 @@ export class MissionParser extends EmbeddedActionsParser {
     (keyword: IToken): Requirement | undefined => {
       this.CONSUME(tokens.Phase);
       this.CONSUME(tokens.LSquare);
-      const start = this.CONSUME1(tokens.NumberToken);
+      const start = this.OR1([{ ALT: () => this.CONSUME1(tokens.NumberToken) }, { ALT: () => this.CONSUME1(tokens.ClockTime) }]);
       this.CONSUME(tokens.Comma);
-      const end = this.CONSUME2(tokens.NumberToken);
+      const end = this.OR2([{ ALT: () => this.CONSUME2(tokens.NumberToken) }, { ALT: () => this.CONSUME2(tokens.ClockTime) }]);
       this.CONSUME(tokens.RSquare);
       return this.ACTION(() => {
-        const startLiteral = this.#number(start);
-        const endLiteral = this.#number(end);
+        const startLiteral = this.#bound(start);
+        const endLiteral = this.#bound(end);
         if (startLiteral === undefined || endLiteral === undefined) return undefined;
         return { kind: "PhaseRequirement", start: startLiteral, end: endLiteral, range: this.#rangeFrom(keyword) };
       });
@@ -398,6 +407,12 @@ export class MissionParser extends EmbeddedActionsParser {
 
   #identifier(token: IToken): Identifier {
     return { kind: "Identifier", name: token.image, range: this.#tokenRange(token) };
+  }
+
+  /** A window bound: a number, or a clock time (whose validity the checker judges, M304). */
+  #bound(token: IToken): PhaseBound | undefined {
+    if (isMissing(token) || !tokenMatcher(token, tokens.ClockTime)) return this.#number(token);
+    return { kind: "ClockTime", value: clockTimeDegrees(token.image), raw: token.image, range: this.#tokenRange(token) };
   }
 
   #number(token: IToken): NumberLiteral | undefined {
