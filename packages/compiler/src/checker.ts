@@ -16,7 +16,7 @@ import { compareDiagnostics, diagnostic, type Diagnostic, type DiagnosticCode, t
 import { analyze, type MissionInfo, type MissionModel, type ResolvedWindow } from "./analyze.js";
 import { intersectTicks, satisfiablePrefix, type TickInterval } from "./phase-windows.js";
 import { strictestCarbon, strictestHsBloch } from "./requirements.js";
-import { closestMatch, onlyClosestMatch } from "./suggest.js";
+import { checkAnchors, checkClockShifts, checkClockTimes } from "./clock-checks.js";
 import { LANGUAGE_VERSION, LANGUAGE_VERSION_TEXT } from "./version.js";
 
 /**
@@ -28,7 +28,6 @@ const MAX_ANCHORING_NAME_LENGTH = 128 - "missions.".length - ".v1".length;
 
 /** No real grid's hourly carbon intensity reaches this (gCO2eq/kWh). */
 const MAX_REALISTIC_CARBON = 1200;
-const ZONE_CODES = Array.from({ length: 12 }, (_, n) => `Z${n}`);
 
 /** `model` is `analyze(ast)`, for a caller that already has it (compile does): windows are resolved once. */
 export function check(ast: MissionFile, model?: MissionModel): Diagnostic[] {
@@ -40,6 +39,8 @@ export function check(ast: MissionFile, model?: MissionModel): Diagnostic[] {
   checkDirectives(ast, report);
   checkMissionNames(ast, report);
   checkReceiptScopes(analysis, report);
+  checkClockTimes(ast, report);
+  checkClockShifts(analysis, report);
   ast.missions.forEach((mission, index) => checkMission(mission, analysis.missions[index]!, ast.comments, report));
   return report.diagnostics.sort(compareDiagnostics);
 }
@@ -73,15 +74,7 @@ function checkDirectives(ast: MissionFile, report: Reporter): void {
   }
   reportRepeats(versions, "@temporal", report);
   reportRepeats(anchors, "@anchor", report);
-  for (const { code, zone } of anchors) {
-    if (code === null || zone !== null) continue;
-    const suggestion = closestMatch(code.name, ZONE_CODES);
-    const certain = onlyClosestMatch(code.name, ZONE_CODES);
-    report("M204", code.range, `unknown zone \`${code.name}\``, {
-      help: suggestion === undefined ? "zones are Z0 to Z11: zone n reads the phase at UTC + 2n hours" : `did you mean \`${suggestion}\`? Zones are Z0 to Z11`,
-      ...(certain === undefined ? {} : { fixes: [replacement(code.range, certain)] }),
-    });
-  }
+  checkAnchors(anchors, report);
   const firstMission = ast.missions[0];
   if (firstMission === undefined) {
     const end = ast.range.end;
