@@ -43,7 +43,7 @@ export interface LanguageVersion {
 
 /**
  * `@anchor Z3` or `@anchor Europe/Paris`. `code` is null when a syntax error
- * was reported in its place. A code of the form `Z<digits>` names an SWT
+ * was reported in its place. A code of the form `Z<digits>` (or `z<digits>`) names an SWT
  * zone: `zone` is its number, or null when it is not one of Z0..Z11. Any
  * other code names an IANA time zone: `timeZone` is the name as written
  * (the checker says whether it is known), and `zone` is null.

@@ -17,7 +17,7 @@ type Report = (code: DiagnosticCode, range: SourceRange, message: string, detail
 const ZONE_CODES = Array.from({ length: 12 }, (_, n) => `Z${n}`);
 const ANCHOR_FORMS = "An anchor is an SWT zone, Z0 to Z11, or an IANA time zone such as `Europe/Paris`";
 
-/** M204 for a `Z<digits>` code that is not Z0..Z11; M206 for an IANA name this engine does not know. */
+/** M204 for a `Z<digits>` (or `z<digits>`) code that is not Z0..Z11; M206 for an IANA name this engine does not know. */
 export function checkAnchors(anchors: readonly AnchorDirective[], report: Report): void {
   for (const { code, zone, timeZone } of anchors) {
     if (code === null || zone !== null) continue;
@@ -41,7 +41,7 @@ export function checkAnchors(anchors: readonly AnchorDirective[], report: Report
 /**
  * The name closest to a misspelt one, and whether it is the only one that
  * close (then a fix may write it): SWT codes and IANA names by edit distance
- * (`Europe/Pari`, `z1`), else IANA names by their city (`Paris`, `new york`).
+ * (`Europe/Pari`, `utc`), else IANA names by their city (`Paris`, `new york`).
  */
 function timeZoneSuggestion(name: string): { suggestion?: string; certain?: string } {
   const candidates = [...ZONE_CODES, ...timeZoneNames()];
@@ -81,7 +81,12 @@ function reportClockTime(bound: ClockTimeLiteral, report: Report): void {
 /**
  * M305: in a file anchored to an IANA time zone, a window that opens or
  * closes at a local time a daylight-saving change skips or repeats, on any
- * change of the ten years `TRANSITION_HORIZON` spans.
+ * change of the ten years `TRANSITION_HORIZON` spans. An edge at the very
+ * start of the span is not reported unless it is a start in a gap (which
+ * opens an hour late): an end there closes as the clock jumps (`[20:00,
+ * 02:00]` in Paris in spring) or reopens for one tick when the clock goes
+ * back to it (in autumn), and a start there stays open through the change
+ * (`[01:00, 05:00]` in New York when 02:00 goes back to 01:00).
  */
 export function checkClockShifts(model: MissionModel, report: Report): void {
   const { timeZone } = model;
@@ -99,7 +104,7 @@ export function checkClockShifts(model: MissionModel, report: Report): void {
 
 function checkEdge(window: ResolvedWindow, edge: "start" | "end", timeZone: string, shifts: readonly ClockShift[], report: Report): void {
   const ticks = degreesToTicks(window.normalized![edge]) % TICKS_PER_CYCLE;
-  const shift = shifts.find((s) => inShift(ticks, s));
+  const shift = shifts.find((s) => inShift(ticks, s) && !(ticks === s.from && (edge === "end" || s.kind === "overlap")));
   if (shift === undefined) return;
   const bound = window.requirement[edge];
   const verb = edge === "start" ? "opens" : "closes";

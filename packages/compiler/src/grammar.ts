@@ -92,8 +92,8 @@ export function expectedTokens(exception: IRecognitionException): TokenType[] {
 const STRICT_NUMBER = /^-?\d+(?:\.\d+)?$/;
 const VERSION_PARTS = /^v(\d+)(?:\.(\d+)(?:\.(\d+))?)?$/;
 const ZONE_CODE = /^Z(\d{1,2})$/;
-/** `Z` and digits: meant as an SWT zone (M204 when not Z0..Z11); any other anchor is an IANA name. */
-const ZONE_CODE_SHAPE = /^Z\d+$/;
+/** `Z` (or `z`) and digits: meant as an SWT zone (M204 when not Z0..Z11); any other anchor is an IANA name. */
+const ZONE_CODE_SHAPE = /^[Zz]\d+$/;
 
 function isMissing(token: IToken): boolean {
   return token.isInsertedInRecovery === true;
