@@ -1,7 +1,7 @@
 import type { AnchorDirective, ClockTimeLiteral, MissionFile, PhaseBound, SourceRange } from "./ast.js";
 import type { MissionModel, ResolvedWindow } from "./analyze.js";
 import { formatClockTime, paddedClockTime } from "./clock-time.js";
-import { replacement, type DiagnosticCode, type DiagnosticDetails } from "./diagnostics.js";
+import { replacement, type DiagnosticCode, type DiagnosticDetails, type DiagnosticParams } from "./diagnostics.js";
 import { degreesToTicks, TICKS_PER_CYCLE, TICKS_PER_DEGREE } from "./phase-windows.js";
 import { closestMatch, onlyClosestMatch } from "./suggest.js";
 import { clockShifts, inShift, isKnownTimeZone, timeZoneNames, TRANSITION_HORIZON, type ClockShift } from "./time-zones.js";
@@ -12,28 +12,20 @@ import { clockShifts, inShift, isKnownTimeZone, timeZoneNames, TRANSITION_HORIZO
  * daylight-saving change skips or repeats.
  */
 
-type Report = (code: DiagnosticCode, range: SourceRange, message: string, details?: DiagnosticDetails) => void;
+type Report = <C extends DiagnosticCode>(code: C, range: SourceRange, params: DiagnosticParams<C>, details?: DiagnosticDetails<C>) => void;
 
 const ZONE_CODES = Array.from({ length: 12 }, (_, n) => `Z${n}`);
-const ANCHOR_FORMS = "An anchor is an SWT zone, Z0 to Z11, or an IANA time zone such as `Europe/Paris`";
 
 /** M204 for a `Z<digits>` (or `z<digits>`) code that is not Z0..Z11; M206 for an IANA name this engine does not know. */
 export function checkAnchors(anchors: readonly AnchorDirective[], report: Report): void {
   for (const { code, zone, timeZone } of anchors) {
     if (code === null || zone !== null) continue;
     if (timeZone === null) {
-      const suggestion = closestMatch(code.name, ZONE_CODES);
       const certain = onlyClosestMatch(code.name, ZONE_CODES);
-      report("M204", code.range, `unknown zone \`${code.name}\``, {
-        help: suggestion === undefined ? "zones are Z0 to Z11: zone n reads the phase at UTC + 2n hours" : `did you mean \`${suggestion}\`? Zones are Z0 to Z11`,
-        ...(certain === undefined ? {} : { fixes: [replacement(code.range, certain)] }),
-      });
+      report("M204", code.range, { zone: code.name, suggestion: closestMatch(code.name, ZONE_CODES) }, certain === undefined ? {} : { fixes: [replacement(code.range, certain)] });
     } else if (!isKnownTimeZone(timeZone)) {
       const { suggestion, certain } = timeZoneSuggestion(timeZone);
-      report("M206", code.range, `unknown time zone \`${timeZone}\``, {
-        help: suggestion === undefined ? ANCHOR_FORMS.replace("An", "an") : `did you mean \`${suggestion}\`? ${ANCHOR_FORMS}`,
-        ...(certain === undefined ? {} : { fixes: [replacement(code.range, certain)] }),
-      });
+      report("M206", code.range, { timeZone, suggestion }, certain === undefined ? {} : { fixes: [replacement(code.range, certain)] });
     }
   }
 }
@@ -68,14 +60,8 @@ function isClockTime(bound: PhaseBound): bound is ClockTimeLiteral {
 }
 
 function reportClockTime(bound: ClockTimeLiteral, report: Report): void {
-  const fix = paddedClockTime(bound.raw);
-  report("M304", bound.range, `\`${bound.raw}\` is not a clock time`, {
-    help:
-      fix === undefined
-        ? "write HH:MM or HH:MM:SS with two digits each: hours 00 to 23 (or 24:00, the end of the day), minutes and seconds 00 to 59"
-        : `did you mean \`${fix}\`? Clock times have two digits a field`,
-    ...(fix === undefined ? {} : { fixes: [replacement(bound.range, fix)] }),
-  });
+  const padded = paddedClockTime(bound.raw);
+  report("M304", bound.range, { text: bound.raw, padded }, padded === undefined ? {} : { fixes: [replacement(bound.range, padded)] });
 }
 
 /**
@@ -107,17 +93,21 @@ function checkEdge(window: ResolvedWindow, edge: "start" | "end", timeZone: stri
   const shift = shifts.find((s) => inShift(ticks, s) && !(ticks === s.from && (edge === "end" || s.kind === "overlap")));
   if (shift === undefined) return;
   const bound = window.requirement[edge];
-  const verb = edge === "start" ? "opens" : "closes";
   const time = formatClockTime(ticks / TICKS_PER_DEGREE)!;
-  const spanStart = clockOf(shift.from);
-  const spanEnd = clockOf(shift.to);
-  const [what, change, thatDay] =
-    shift.kind === "gap"
-      ? ["does not exist", `clocks go forward from ${spanStart} to ${spanEnd}`, edge === "start" ? `it opens at ${spanEnd}` : `it closes when clocks jump to ${spanEnd}`]
-      : ["happens twice", `clocks go back from ${spanEnd} to ${spanStart}`, `it ${verb} twice`];
-  const written = bound.raw === time ? `\`${time}\`` : `\`${bound.raw}\` (${time})`;
-  report("M305", bound.range, `the window ${verb} at ${written}, which ${what} in ${timeZone} on the day ${change} (first on ${shift.firstDate}): that day ${thatDay}`, {
-    help: `move the bound out of ${spanStart}–${spanEnd}, or anchor the file to an SWT zone (no daylight saving); changes are looked for from ${year(TRANSITION_HORIZON.from)} to ${year(TRANSITION_HORIZON.to) - 1}`,
+  const from = clockOf(shift.from);
+  const to = clockOf(shift.to);
+  const verb = edge === "start" ? "opens" : "closes";
+  const thatDay = shift.kind === "overlap" ? `it ${verb} twice` : edge === "start" ? `it opens at ${to}` : `it closes when clocks jump to ${to}`;
+  report("M305", bound.range, {
+    verb,
+    written: bound.raw === time ? `\`${time}\`` : `\`${bound.raw}\` (${time})`,
+    shift: shift.kind,
+    timeZone,
+    from,
+    to,
+    firstDate: shift.firstDate,
+    thatDay,
+    horizon: `${year(TRANSITION_HORIZON.from)} to ${year(TRANSITION_HORIZON.to) - 1}`,
   });
 }
 

@@ -1,7 +1,7 @@
 import { EmbeddedActionsParser, EOF, tokenMatcher, type IParserErrorMessageProvider, type IRecognitionException, type IToken, type TokenType } from "chevrotain";
 import type { AnchorDirective, Directive, Handler, Identifier, Mission, NumberLiteral, PhaseBound, Position, Requirement, SourceRange, Statement, VersionDirective } from "./ast.js";
 import { clockTimeDegrees } from "./clock-time.js";
-import { diagnostic, replacement, type Diagnostic, type Fix } from "./diagnostics.js";
+import { diagnostic, replacement, type Diagnostic, type DiagnosticDetails, type DiagnosticParams } from "./diagnostics.js";
 import * as tokens from "./tokens.js";
 import { closestMatch, onlyClosestMatch } from "./suggest.js";
 
@@ -183,9 +183,7 @@ export class MissionParser extends EmbeddedActionsParser {
       directive.range = this.#rangeFrom(keyword);
       const parts = VERSION_PARTS.exec(version.image);
       if (parts === null) {
-        this.#report("M103", version, `invalid version \`${version.image}\``, {
-          help: "write the version as v<major>[.<minor>[.<patch>]], such as v4.6.2",
-        });
+        this.#report("M103", version, { what: "version", text: version.image });
         return;
       }
       directive.version = {
@@ -230,10 +228,8 @@ export class MissionParser extends EmbeddedActionsParser {
     this.ACTION(() => {
       const suggestion = closestMatch(directive.image, tokens.DIRECTIVES);
       const certain = onlyClosestMatch(directive.image, tokens.DIRECTIVES);
-      this.#report("M205", directive, `unknown directive \`${directive.image}\``, {
-        help: suggestion === undefined ? "the directives are `@temporal v<version>` and `@anchor Z<n>`" : `did you mean \`${suggestion}\`?`,
-        ...(certain === undefined ? {} : { fixes: [replacement(this.#tokenRange(directive), certain)] }),
-      });
+      const fixes = certain === undefined ? [] : [replacement(this.#tokenRange(directive), certain)];
+      this.#report("M205", directive, { directive: directive.image, suggestion }, { fixes });
     });
   });
 
@@ -328,9 +324,14 @@ export class MissionParser extends EmbeddedActionsParser {
       if (isMissing(verdict)) return undefined;
       if (verdict.image !== "ALLOW" && verdict.image !== "DENY") {
         const suggestion = closestMatch(verdict.image, ["ALLOW", "DENY"]);
-        this.#report("M102", verdict, `expected \`ALLOW\` or \`DENY\`, found \`${verdict.image}\``, {
-          help: suggestion === undefined ? "a handler is `on ALLOW { ... }` or `on DENY { ... }`" : `did you mean \`${suggestion}\`?`,
-        });
+        this.#report(
+          "M102",
+          verdict,
+          { expected: "`ALLOW` or `DENY`", found: `\`${verdict.image}\`` },
+          {
+            help: suggestion === undefined ? "a handler is `on ALLOW { ... }` or `on DENY { ... }`" : `did you mean \`${suggestion}\`?`,
+          },
+        );
         return undefined;
       }
       const node: Handler = { kind: "Handler", verdict: verdict.image, body: [], range: this.#rangeFrom(keyword) };
@@ -382,17 +383,27 @@ export class MissionParser extends EmbeddedActionsParser {
    */
   #name(): IToken | undefined {
     if (!this.RECORDING_PHASE && startsConstruct(this.LA(1), this.LA(2), this.LA(3))) {
-      this.#report("M102", this.LA(1), `expected a name, found \`${this.LA(1).image}\``, {
-        help: `\`${this.LA(1).image}\` here starts the next ${this.LA(1).image === "mission" ? "mission" : "item"}; write the missing name before it`,
-      });
+      this.#report(
+        "M102",
+        this.LA(1),
+        { expected: "a name", found: `\`${this.LA(1).image}\`` },
+        {
+          help: `\`${this.LA(1).image}\` here starts the next ${this.LA(1).image === "mission" ? "mission" : "item"}; write the missing name before it`,
+        },
+      );
       return undefined;
     }
     const token = this.CONSUME(tokens.Name);
     if (this.RECORDING_PHASE || isMissing(token)) return isMissing(token) ? undefined : token;
     if (token.image.includes(".")) {
-      this.#report("M102", token, `expected a name, found \`${token.image}\``, {
-        help: "names are letters, digits and `_`, starting with a letter or `_`",
-      });
+      this.#report(
+        "M102",
+        token,
+        { expected: "a name", found: `\`${token.image}\`` },
+        {
+          help: "names are letters, digits and `_`, starting with a letter or `_`",
+        },
+      );
       return undefined;
     }
     return token;
@@ -419,14 +430,10 @@ export class MissionParser extends EmbeddedActionsParser {
     if (isMissing(token)) return undefined;
     const value = Number(token.image);
     if (!STRICT_NUMBER.test(token.image)) {
-      this.#report("M103", token, `invalid number \`${token.image}\``, {
-        help: "write numbers as decimal digits with an optional fraction, such as 12 or 12.5",
-      });
+      this.#report("M103", token, { what: "number", text: token.image });
     } else if (!Number.isFinite(value)) {
       // Past about 1.8e308 digits read as Infinity, which would compile to a requirement nobody wrote.
-      this.#report("M108", token, `the number \`${token.image.slice(0, 20)}…\`, ${token.image.length} characters long, is too large to represent`, {
-        help: "no phase, carbon or HS-Bloch threshold needs more than a few digits; write the number you mean",
-      });
+      this.#report("M108", token, { text: token.image });
     }
     return { kind: "NumberLiteral", value, raw: token.image, range: this.#tokenRange(token) };
   }
@@ -435,8 +442,8 @@ export class MissionParser extends EmbeddedActionsParser {
     return { start: startOf(token), end: endOf(token) };
   }
 
-  #report(code: "M102" | "M103" | "M108" | "M205", token: IToken, message: string, details: { help: string; fixes?: Fix[] }): void {
-    this.#diagnostics.push(diagnostic(code, this.#filename, this.#tokenRange(token), message, details));
+  #report<C extends "M102" | "M103" | "M108" | "M205">(code: C, token: IToken, params: DiagnosticParams<C>, details?: DiagnosticDetails<C>): void {
+    this.#diagnostics.push(diagnostic(code, this.#filename, this.#tokenRange(token), params, details));
   }
 }
 
