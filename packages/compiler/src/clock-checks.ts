@@ -33,14 +33,14 @@ export function checkAnchors(anchors: readonly AnchorDirective[], report: Report
 /**
  * The name closest to a misspelt one, and whether it is the only one that
  * close (then a fix may write it): SWT codes and IANA names by edit distance
- * (`Europe/Pari`, `utc`), else IANA names by their city (`Paris`, `new york`).
+ * (`Europe/Pari`, `utc`), else IANA names by their city (`Paris`, `new_york`).
  */
 function timeZoneSuggestion(name: string): { suggestion?: string; certain?: string } {
   const candidates = [...ZONE_CODES, ...timeZoneNames()];
   const suggestion = closestMatch(name, candidates);
   if (suggestion !== undefined) return { suggestion, certain: onlyClosestMatch(name, candidates) };
   const byCity = new Map(timeZoneNames().map((zone) => [zone.slice(zone.lastIndexOf("/") + 1), zone]));
-  const city = onlyClosestMatch(name.replace(/ /g, "_"), [...byCity.keys()]);
+  const city = byCity.has(name) ? name : onlyClosestMatch(name, [...byCity.keys()]);
   const zone = city === undefined ? undefined : byCity.get(city);
   return zone === undefined ? {} : { suggestion: zone, certain: zone };
 }
