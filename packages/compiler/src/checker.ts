@@ -33,7 +33,6 @@ import { LANGUAGE_VERSION, LANGUAGE_VERSION_TEXT } from "./version.js";
  * Phase 3: AST to diagnostics. Reads the tree, never changes it.
  */
 
-
 /** `model` is `analyze(ast)`, for a caller that already has it (compile does): windows are resolved once. */
 export function check(ast: MissionFile, model?: MissionModel): Diagnostic[] {
   if (ast === null || typeof ast !== "object" || ast.kind !== "MissionFile") {

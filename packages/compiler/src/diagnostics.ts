@@ -169,8 +169,7 @@ export const DIAGNOSTIC_CODES = {
     severity: "error",
     title: "unknown time zone",
     message: (p: { timeZone: string }) => `unknown time zone \`${p.timeZone}\``,
-    help: (p: { suggestion: string | undefined }) =>
-      p.suggestion === undefined ? `an ${ANCHOR_FORMS}` : `did you mean \`${p.suggestion}\`? An ${ANCHOR_FORMS}`,
+    help: (p: { suggestion: string | undefined }) => (p.suggestion === undefined ? `an ${ANCHOR_FORMS}` : `did you mean \`${p.suggestion}\`? An ${ANCHOR_FORMS}`),
     fix: "replaces the name with the closest IANA time zone or SWT zone, when only one is that close",
   },
   M300: {

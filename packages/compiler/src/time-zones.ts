@@ -61,7 +61,7 @@ export function timeZoneNames(): readonly string[] {
 function offsetMinutes(formatter: Intl.DateTimeFormat, instant: number): number {
   const part: Record<string, number> = {};
   for (const { type, value } of formatter.formatToParts(instant)) part[type] = Number(value);
-  const wall = Date.UTC(part.year!, part.month! - 1, part.day!, part.hour!, part.minute!);
+  const wall = Date.UTC(part.year!, part.month! - 1, part.day, part.hour, part.minute);
   return Math.round((wall - Math.floor(instant / MS_PER_MINUTE) * MS_PER_MINUTE) / MS_PER_MINUTE);
 }
 

@@ -1,5 +1,19 @@
 import fc from "fast-check";
-import type { AnchorDirective, ClockTimeLiteral, Directive, Handler, Identifier, Mission, MissionFile, MissionItem, NumberLiteral, PhaseBound, SourceRange, Statement, VersionDirective } from "../src/ast.js";
+import type {
+  AnchorDirective,
+  ClockTimeLiteral,
+  Directive,
+  Handler,
+  Identifier,
+  Mission,
+  MissionFile,
+  MissionItem,
+  NumberLiteral,
+  PhaseBound,
+  SourceRange,
+  Statement,
+  VersionDirective,
+} from "../src/ast.js";
 import { clockTimeDegrees } from "../src/clock-time.js";
 import { KEYWORDS } from "../src/tokens.js";
 

@@ -11,10 +11,12 @@ function file(anchor: string, ...windows: string[]): string {
 }
 
 /** Valid clock times, `HH:MM` or `HH:MM:SS`, with `24:00` now and then. */
-const clockTimeArb = fc.oneof(
-  { weight: 20, arbitrary: fc.tuple(fc.integer({ min: 0, max: 23 }), fc.integer({ min: 0, max: 59 }), fc.option(fc.integer({ min: 0, max: 59 }), { nil: undefined })) },
-  { weight: 1, arbitrary: fc.constant<[number, number, number | undefined]>([24, 0, undefined]) },
-).map(([h, m, s]) => [h, m, s].flatMap((n) => (n === undefined ? [] : [String(n).padStart(2, "0")])).join(":"));
+const clockTimeArb = fc
+  .oneof(
+    { weight: 20, arbitrary: fc.tuple(fc.integer({ min: 0, max: 23 }), fc.integer({ min: 0, max: 59 }), fc.option(fc.integer({ min: 0, max: 59 }), { nil: undefined })) },
+    { weight: 1, arbitrary: fc.constant<[number, number, number | undefined]>([24, 0, undefined]) },
+  )
+  .map(([h, m, s]) => [h, m, s].flatMap((n) => (n === undefined ? [] : [String(n).padStart(2, "0")])).join(":"));
 
 describe("clock times", () => {
   it("are degrees at 15 an hour, with 24:00 as 360", () => {

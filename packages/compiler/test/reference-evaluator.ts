@@ -40,5 +40,5 @@ function wallClock(unixMs: number, timeZone: string): number {
     fractionalSecondDigits: 3,
   });
   const part = Object.fromEntries(format.formatToParts(unixMs).map((p) => [p.type, Number(p.value)]));
-  return Date.UTC(part["year"]!, part["month"]! - 1, part["day"]!, part["hour"]!, part["minute"]!, part["second"]!, part["fractionalSecond"]!);
+  return Date.UTC(part["year"]!, part["month"]! - 1, part["day"], part["hour"], part["minute"], part["second"], part["fractionalSecond"]);
 }
