@@ -24,6 +24,9 @@ const TICKS_PER_DEGREE = 240_000;
 const MIDDAY = Date.UTC(2026, 10, 22, 12);
 /** Daylight-saving time in the northern hemisphere, for missions anchored to an IANA time zone. */
 const SUMMER_MIDDAY = Date.UTC(2026, 6, 15, 12);
+/** 02:00 CET becomes 03:00 CEST, and 03:00 CEST becomes 02:00 CET. */
+const PARIS_SPRING_FORWARD = Date.UTC(2026, 2, 29, 1);
+const PARIS_FALL_BACK = Date.UTC(2026, 9, 25, 1);
 
 describe("generated code", () => {
   for (const fixture of valid) {
@@ -150,7 +153,8 @@ describe("generated modules at run time", () => {
       for (const mission of ast.missions) {
         const runtime = exports.missions[mission.name.name]!;
         const zone = runtime.zone;
-        const instants = [MIDDAY, MIDDAY + 1, SUMMER_MIDDAY];
+        // Around Paris's two changes too (for SWT zones, just more instants).
+        const instants = [MIDDAY, MIDDAY + 1, SUMMER_MIDDAY, ...[PARIS_SPRING_FORWARD, PARIS_FALL_BACK].flatMap((t) => [t - 1, t, t + 30 * 60_000])];
         for (const day of [MIDDAY, SUMMER_MIDDAY]) {
           // The zone's offset that day: fixed for an SWT zone, read from the clock for an IANA one (no change at midday).
           const offset = typeof zone === "number" ? zone * 30 * TICKS_PER_DEGREE : clockTicks(day, zone) - (day % DAY);
