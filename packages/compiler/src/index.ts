@@ -2,6 +2,7 @@ export type * from "./ast.js";
 export { check } from "./checker.js";
 export { analyze, type Block, type MissionInfo, type MissionModel, type ResolvedWindow, type Step, type SymbolInfo } from "./analyze.js";
 export type { TickInterval } from "./phase-windows.js";
+export { formatClockTime, windowClockTimes } from "./clock-time.js";
 export { COMPILER_VERSION, LANGUAGE_VERSION, LANGUAGE_VERSION_TEXT } from "./version.js";
 export { compile, diagnose, DEFAULT_SDK_MODULE, type CompileOptions, type CompileResult } from "./compile.js";
 export type { SourceMapV3 } from "./source-map.js";

@@ -2,7 +2,7 @@ import { LANGUAGE_VERSION_TEXT } from "@temporal/compiler";
 import type { IToken } from "chevrotain";
 import { CompletionItemKind, type CompletionItem, type CompletionList, type Position, type Range } from "vscode-languageserver-types";
 import type { Analysis } from "./analysis.js";
-import { zoneLabel } from "./clock.js";
+import { knownTimeZones, zoneLabel } from "./clock.js";
 import { isDirectiveToken, isNameToken } from "./tokens.js";
 
 /**
@@ -44,12 +44,7 @@ function candidates(analysis: Analysis, before: TokenPrefix, typed: string | und
       case "TemporalDirective":
         return [{ label: LANGUAGE_VERSION_TEXT, kind: CompletionItemKind.Constant, detail: "the language version this compiler speaks" }];
       case "AnchorDirective":
-        return Array.from({ length: ZONE_COUNT }, (_, zone) => ({
-          label: `Z${zone}`,
-          kind: CompletionItemKind.EnumMember,
-          detail: zoneLabel(zone),
-          sortText: String(zone).padStart(2, "0"),
-        }));
+        return zones();
       case "mission":
         return [];
       case "require":
@@ -122,6 +117,18 @@ function missionBefore({ tokens, length }: TokenPrefix): boolean {
   return false;
 }
 
+/** The SWT zone codes, then every IANA time zone this runtime knows (sorted after them). */
+function zones(): CompletionItem[] {
+  const codes = Array.from({ length: ZONE_COUNT }, (_, zone) => ({
+    label: `Z${zone}`,
+    kind: CompletionItemKind.EnumMember,
+    detail: `SWT zone ${zoneLabel(zone)}`,
+    sortText: `0${String(zone).padStart(2, "0")}`,
+  }));
+  const names = knownTimeZones().map((name) => ({ label: name, kind: CompletionItemKind.EnumMember, detail: "IANA time zone (daylight saving included)", sortText: `1${name}` }));
+  return [...codes, ...names];
+}
+
 /** Task names executed elsewhere in the file, not counting the word being typed. */
 function taskNames(analysis: Analysis, typed: string | undefined): CompletionItem[] {
   return analysis.model.symbols
@@ -132,7 +139,7 @@ function taskNames(analysis: Analysis, typed: string | undefined): CompletionIte
 /** The name or directive the cursor is at the end of, being typed. */
 function typedWord(analysis: Analysis, offset: number): { start: number; text: string } | undefined {
   const token = analysis.scanned.tokens.find((t) => t.endOffset! + 1 === offset);
-  if (token !== undefined && (isNameToken(token) || isDirectiveToken(token))) return { start: token.startOffset, text: token.image };
+  if (token !== undefined && (isNameToken(token) || isDirectiveToken(token) || token.tokenType.name === "TimeZoneName")) return { start: token.startOffset, text: token.image };
   // A lone `@` is no token yet: the start of a directive.
   if (analysis.text[offset - 1] === "@") return { start: offset - 1, text: "@" };
   return undefined;

@@ -2,7 +2,8 @@ import { DIAGNOSTIC_CODES, type MissionInfo, type Node, type ResolvedWindow } fr
 import { MarkupKind, type Hover } from "vscode-languageserver-types";
 import type { Position } from "vscode-languageserver-types";
 import { toRange, touches, type Analysis } from "./analysis.js";
-import { clockIn, degreesToClock, nextInstantAt, zoneLabel } from "./clock.js";
+import { clockIn, degreesToClock, fileZone, isUtc, nextInstantAt, zoneLabel } from "./clock.js";
+import type { MissionZone } from "@temporal/agent-sdk";
 import { docsLink } from "./diagnostics.js";
 import { pathAt } from "./nodes.js";
 import type { ServiceContext } from "./service-context.js";
@@ -38,18 +39,18 @@ export function hover(analysis: Analysis, position: Position, context: ServiceCo
 function meaningful(path: readonly Node[]): Node {
   const last = path[path.length - 1]!;
   const parent = path[path.length - 2];
-  if (last.kind === "NumberLiteral" && parent !== undefined) return parent;
+  if ((last.kind === "NumberLiteral" || last.kind === "ClockTime") && parent !== undefined) return parent;
   if (last.kind === "Identifier" && parent?.kind === "AnchorDirective") return parent;
   return last;
 }
 
 function describe(node: Node, path: readonly Node[], analysis: Analysis, context: ServiceContext): string {
-  const { model } = analysis;
+  const zone = fileZone(analysis.model);
   const mission = missionOf(path, analysis);
   switch (node.kind) {
     case "PhaseRequirement": {
       const window = mission?.windows.find((w) => w.requirement === node);
-      return window === undefined ? "" : describeWindow(window, model.zone, context);
+      return window === undefined ? "" : describeWindow(window, zone, context);
     }
     case "CarbonRequirement": {
       const stricter =
@@ -64,9 +65,7 @@ function describe(node: Node, path: readonly Node[], analysis: Analysis, context
       return `**require hs_bloch ${node.operator} ${node.threshold.raw}**\n\nALLOW only while the HS-Bloch quality score (0 to 1) is ${node.operator === ">" ? "above" : "at least"} ${node.threshold.raw}. The score is read when the mission runs (the \`hsBloch\` measure); when it is unknown the verdict is DENY.${stricter}`;
     }
     case "AnchorDirective":
-      return node.zone === null
-        ? ""
-        : `**@anchor Z${node.zone}**\n\nEvery phase in this file is read in SWT zone ${zoneLabel(node.zone)}: 0 degrees is midnight there, 1 degree is 4 minutes.`;
+      return describeAnchor(zone);
     case "VersionDirective":
       return node.version === null ? "" : `**@temporal ${node.version.raw}**\n\nThe language version this file is written for.`;
     case "Handler":
@@ -78,7 +77,7 @@ function describe(node: Node, path: readonly Node[], analysis: Analysis, context
     case "Identifier":
       return describeName(node.name, path, analysis);
     case "Mission":
-      return mission === undefined ? "" : describeMission(mission, model.zone);
+      return mission === undefined ? "" : describeMission(mission, zone);
     default:
       return "";
   }
@@ -89,9 +88,18 @@ function missionOf(path: readonly Node[], analysis: Analysis): MissionInfo | und
   return node === undefined ? undefined : analysis.model.missions[analysis.ast.missions.indexOf(node)];
 }
 
-function describeWindow(window: ResolvedWindow, zone: number, context: ServiceContext): string {
+function describeAnchor(zone: MissionZone | undefined): string {
+  if (zone === undefined) return "";
+  if (typeof zone === "string") {
+    return `**@anchor ${zone}**\n\nEvery phase in this file is the wall-clock time of ${zone}, daylight saving included; receipts name the SWT zone nearest to its UTC offset at the time.`;
+  }
+  return `**@anchor Z${zone}**\n\nEvery phase in this file is read in SWT zone ${zoneLabel(zone)}: 0 degrees is midnight there, 1 degree is 4 minutes.`;
+}
+
+function describeWindow(window: ResolvedWindow, zone: MissionZone | undefined, context: ServiceContext): string {
   const heading = `**require phase [${window.requirement.start.raw}, ${window.requirement.end.raw}]**`;
-  if (window.normalized === null) return `${heading}\n\nA bound lies outside 0 to 360 degrees, so the window has no clock times.`;
+  if (window.normalized === null) return `${heading}\n\nA bound is not a point of the day (0 to 360 degrees, 00:00 to 24:00), so the window has no clock times.`;
+  if (zone === undefined) return `${heading}\n\nThe file's time zone is unknown, so the window has no clock times.`;
   if (window.alwaysOpen) return `${heading}\n\nOpen all day: the window covers the whole cycle.`;
   const { start, end } = window.normalized;
   const viewer = context.viewerTimeZone;
@@ -101,8 +109,8 @@ function describeWindow(window: ResolvedWindow, zone: number, context: ServiceCo
   const closes = nextInstantAt(end, zone, now);
   const rows = [
     `| ${zoneLabel(zone)}, the file's zone | ${degreesToClock(start)} | ${degreesToClock(end)} |`,
-    // Z0 is UTC: one row says it.
-    ...(zone === 0 ? [] : [`| UTC | ${clockIn("UTC", opens)} | ${clockIn("UTC", closes)} |`]),
+    // In UTC itself, one row says it.
+    ...(isUtc(zone) ? [] : [`| UTC | ${clockIn("UTC", opens)} | ${clockIn("UTC", closes)} |`]),
     `| ${viewer} (yours) | ${clockIn(viewer, opens)} | ${clockIn(viewer, closes)} |`,
   ];
   const wraps = window.wraps ? " It wraps through midnight." : "";
@@ -113,7 +121,7 @@ function describeName(name: string, path: readonly Node[], analysis: Analysis): 
   const parent = path[path.length - 2];
   if (parent?.kind === "Mission") {
     const mission = missionOf(path, analysis);
-    return mission === undefined ? "" : describeMission(mission, analysis.model.zone);
+    return mission === undefined ? "" : describeMission(mission, fileZone(analysis.model));
   }
   const users = analysis.model.missions.filter((m) => m.tasks.includes(name)).map((m) => `\`${m.name}\``);
   const symbol = analysis.model.symbols.find((s) => s.kind === "task" && s.name === name);
@@ -121,12 +129,14 @@ function describeName(name: string, path: readonly Node[], analysis: Analysis): 
   return `**task ${name}**\n\nA function the caller passes to \`run({ tasks })\`; executed ${count === 1 ? "once" : `${count} times`} in this file, by ${users.join(", ")}.`;
 }
 
-function describeMission(mission: MissionInfo, zone: number): string {
-  const windows = mission.windows.map((w) => (w.normalized === null ? `[${w.start}, ${w.end}]` : `${degreesToClock(w.normalized.start)}–${degreesToClock(w.normalized.end)}`));
+function describeMission(mission: MissionInfo, zone: MissionZone | undefined): string {
+  const windows = mission.windows.map((w) =>
+    w.normalized === null ? `[${w.requirement.start.raw}, ${w.requirement.end.raw}]` : `${degreesToClock(w.normalized.start)}–${degreesToClock(w.normalized.end)}`,
+  );
   const lines = [
     `**mission ${mission.name}**`,
     "",
-    windows.length === 0 ? "- phase: any time" : `- phase: ${windows.join(" and ")} in ${zoneLabel(zone)}`,
+    windows.length === 0 ? "- phase: any time" : `- phase: ${windows.join(" and ")}${zone === undefined ? "" : ` in ${zoneLabel(zone)}`}`,
     ...(mission.carbon === undefined ? [] : [`- carbon ${mission.carbon.operator} ${mission.carbon.threshold.raw} gCO2eq/kWh`]),
     ...(mission.hsBloch === undefined ? [] : [`- hs_bloch ${mission.hsBloch.operator} ${mission.hsBloch.threshold.raw}`]),
     `- tasks: ${mission.tasks.length === 0 ? "none" : mission.tasks.map((t) => `\`${t}\``).join(", ")}`,

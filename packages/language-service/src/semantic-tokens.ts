@@ -20,6 +20,7 @@ const DECLARATION = 1 << TOKEN_MODIFIERS.indexOf("declaration");
 
 const BY_TOKEN_TYPE: Record<string, TokenTypeName> = {
   Number: "number",
+  ClockTime: "number",
   Version: "string",
   TemporalDirective: "macro",
   AnchorDirective: "macro",

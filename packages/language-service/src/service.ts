@@ -17,7 +17,7 @@ import type {
   WorkspaceEdit,
 } from "vscode-languageserver-types";
 import { AnalysisCache } from "./analysis.js";
-import { systemTimeZone } from "./clock.js";
+import { isTimeZone, systemTimeZone } from "./clock.js";
 import { codeActions } from "./code-actions.js";
 import { codeLenses } from "./code-lens.js";
 import { completion } from "./completion.js";
@@ -103,13 +103,4 @@ function serviceContext(options: LanguageServiceOptions): ServiceContext {
     throw new RangeError(`createLanguageService: options.viewerTimeZone must be an IANA time zone such as "Europe/Paris", got ${JSON.stringify(viewerTimeZone)}`);
   }
   return { now, viewerTimeZone };
-}
-
-function isTimeZone(name: string): boolean {
-  try {
-    new Intl.DateTimeFormat("en-GB", { timeZone: name });
-    return true;
-  } catch {
-    return false;
-  }
 }

@@ -38,12 +38,17 @@ describe("completion", () => {
     expect(labels("/* unterminated |")).toEqual([]);
   });
 
-  it("offers zone codes after @anchor and the version after @temporal", () => {
+  it("offers zone codes and IANA time zones after @anchor, and the version after @temporal", () => {
     const zones = labels("@anchor |");
-    expect(zones).toHaveLength(12);
-    expect(zones[3]).toBe("Z3");
+    expect(zones.slice(0, 12)).toEqual(Array.from({ length: 12 }, (_, n) => `Z${n}`));
+    expect(zones).toContain("Europe/Paris");
+    expect(zones).toContain("Asia/Tokyo");
     const { document, position } = withCursor("@anchor Z|");
-    expect(service.completion(document, position).items.find((i) => i.label === "Z1")?.detail).toBe("Z1 (UTC+2)");
+    expect(service.completion(document, position).items.find((i) => i.label === "Z1")?.detail).toBe("SWT zone Z1 (UTC+2)");
+    // A half-typed IANA name is one token, replaced whole.
+    const typed = withCursor("@anchor Europe/Pa|\nmission m {}");
+    const paris = service.completion(typed.document, typed.position).items.find((i) => i.label === "Europe/Paris");
+    expect(paris?.textEdit).toEqual({ range: { start: { line: 0, character: 8 }, end: { line: 0, character: 17 } }, newText: "Europe/Paris" });
     expect(labels("@temporal |")).toEqual(["v4.6.2"]);
   });
 

@@ -88,6 +88,19 @@ describe("semantic tokens", () => {
     ]);
   });
 
+  it("colour clock times as numbers and an IANA anchor as the zone it names", () => {
+    expect(decode("@anchor Europe/Paris\nmission m { require phase [20:00, 30] }")).toEqual([
+      "@anchor:macro",
+      "Europe/Paris:enumMember",
+      "mission:keyword",
+      "m:class.declaration",
+      "require:keyword",
+      "phase:keyword",
+      "20:00:number",
+      "30:number",
+    ]);
+  });
+
   it("cut a multi-line comment at its line breaks, CRLF included", () => {
     expect(decode("/* a\r\nb */ mission m {}")).toEqual(["/* a:comment", "b */:comment", "mission:keyword", "m:class.declaration"]);
   });

@@ -35,6 +35,16 @@ describe("hover", () => {
     expect(JSON.stringify(inParis("2026-10-24T12:00:00Z"))).toContain("| Europe/Paris (yours) | 22:00 | 03:00 |");
   });
 
+  it("shows a clock-time window on an IANA zone's clock, and what the anchor means", () => {
+    const file = "@anchor Europe/Paris\nmission m {\n  require phase [20:|00, 02:00]\n  on ALLOW { execute t }\n}\n";
+    const text = hoverText(file);
+    expect(text).toContain("| Europe/Paris, the file's zone | 20:00 | 02:00 |");
+    // Winter: Paris is UTC+1, New York UTC-5.
+    expect(text).toContain("| UTC | 19:00 | 01:00 |");
+    expect(text).toContain("| America/New_York (yours) | 14:00 | 20:00 |");
+    expect(hoverText("@anchor Europe/Pa|ris\nmission m {}")).toContain("wall-clock time of Europe/Paris, daylight saving included");
+  });
+
   it("says what a carbon requirement means and which one decides", () => {
     const text = hoverText(`${HEADER}mission m {\n  require carbon < 300\n  require car|bon <= 120\n  on ALLOW { execute t }\n}\n`);
     expect(text).toContain("at most 120 gCO2eq/kWh");

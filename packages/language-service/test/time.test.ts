@@ -22,8 +22,19 @@ describe("code lenses", () => {
     expect(await lensTitles(text)).toEqual(["DENY: opens 04:00 (in 8 h 35 min), then if carbon < 100", "DENY: the phase windows are never open together"]);
   });
 
-  it("skip missions whose windows cannot be decided (a bound out of range)", async () => {
+  it("skip missions whose windows cannot be decided (a bound out of range, an unknown time zone)", async () => {
     expect(await lensTitles("mission m { require phase [0, 400] on ALLOW { execute a } }")).toEqual([]);
+    expect(await lensTitles("@anchor Europe/Atlantis\nmission m { require phase [20:00, 02:00] on ALLOW { execute a } }")).toEqual([]);
+  });
+
+  it("read clock-time windows on an IANA zone's wall clock, daylight saving included", async () => {
+    // NOW is 20:25 in Paris (winter, UTC+1); 19:25 in London.
+    const paris = "@anchor Europe/Paris\nmission evening { require phase [20:00, 02:00] on ALLOW { execute a } }\nmission late { require phase [21:00, 22:00] on ALLOW { execute a } }\n";
+    expect(await lensTitles(paris)).toEqual(["ALLOW now", "DENY: opens 21:00 (in 35 min)"]);
+    // Summer in New York (UTC-4): 12:00 UTC is 08:00 there, and 09:30 is 90 minutes away.
+    const summer = createLanguageService({ now: () => new Date("2026-07-01T12:00:00Z"), viewerTimeZone: "UTC" });
+    const market = documentOf("@anchor America/New_York\nmission trade { require phase [09:30, 16:00] on ALLOW { execute a } }\n");
+    expect((await summer.codeLenses(market))[0]?.command?.title).toBe("DENY: opens 09:30 (in 1 h 30 min)");
   });
 
   it("follow the injected clock", async () => {
@@ -44,6 +55,11 @@ describe("inlay hints", () => {
       [{ line: 2, character: 27 }, "24:00"],
     ]);
     expect(hints[0]?.tooltip).toBe("217.5 degrees is 14:30 in Z3 (UTC+6)");
+  });
+
+  it("not after bounds written as clock times, and in the IANA zone's name", () => {
+    const document = documentOf("@anchor Europe/Paris\nmission m {\n  require phase [20:00, 30]\n}\n");
+    expect(service.inlayHints(document).map((h) => [h.label, h.tooltip])).toEqual([["02:00", "30 degrees is 02:00 in Europe/Paris"]]);
   });
 
   it("only for windows in the requested range", () => {
