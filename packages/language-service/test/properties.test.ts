@@ -10,6 +10,11 @@ import { NOW } from "./helpers.js";
 const FRAGMENTS = [
   "@temporal v4.6.2",
   "@anchor Z1",
+  "@anchor Europe/Paris",
+  "@anchor Europe/Atlantis",
+  "require phase [20:00, 02:30]",
+  "9:30",
+  "24:00",
   "@anchor ",
   "@",
   "mission m {",
