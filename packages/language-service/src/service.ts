@@ -60,6 +60,7 @@ export interface LanguageService {
   selectionRanges(document: TextDocument, positions: readonly Position[]): SelectionRange[];
   /** Where the mission or task under the cursor is defined (a task: its first `execute`). */
   definition(document: TextDocument, position: Position): Location | null;
+  /** Every occurrence; a mission's declaration only with `includeDeclaration`. Every `execute` of a task is a use (its first is also its "definition"). */
   references(document: TextDocument, position: Position, includeDeclaration: boolean): Location[];
   prepareRename(document: TextDocument, position: Position): { range: Range; placeholder: string } | null;
   /** Renames a mission or task everywhere in the document; throws `RenameError` for an invalid or taken name. */
