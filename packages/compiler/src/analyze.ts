@@ -11,8 +11,14 @@ import { strictestCarbon, strictestHsBloch } from "./requirements.js";
 
 export interface MissionModel {
   filename: string;
-  /** The SWT zone the phase is read in: `@anchor Z<n>`'s n, else 0. */
-  zone: number;
+  /** The SWT zone the phase is read in: `@anchor Z<n>`'s n, 0 without `@anchor`, null for an IANA anchor. */
+  zone: number | null;
+  /**
+   * `@anchor Europe/Paris`'s name as written, else null: the phase is then
+   * the zone's local clock time (with daylight saving), and receipts use the
+   * SWT zone nearest to its UTC offset at the decision's instant.
+   */
+  timeZone: string | null;
   missions: MissionInfo[];
   /** Missions and tasks with where they are defined and used, for go-to-definition, references and rename. */
   symbols: SymbolInfo[];
@@ -79,9 +85,11 @@ export function analyze(ast: MissionFile): MissionModel {
   if (ast === null || typeof ast !== "object" || ast.kind !== "MissionFile") {
     throw new TypeError("analyze: expected the MissionFile AST returned by parse()");
   }
-  const zone = ast.directives.find((d) => d.kind === "AnchorDirective")?.zone ?? 0;
+  const anchor = ast.directives.find((d) => d.kind === "AnchorDirective");
+  const timeZone = anchor?.timeZone ?? null;
+  const zone = timeZone === null ? (anchor?.zone ?? 0) : null;
   const missions = ast.missions.map(missionInfo);
-  return { filename: ast.filename, zone, missions, symbols: symbolsOf(ast.missions) };
+  return { filename: ast.filename, zone, timeZone, missions, symbols: symbolsOf(ast.missions) };
 }
 
 function missionInfo(mission: Mission): MissionInfo {

@@ -42,13 +42,17 @@ export interface LanguageVersion {
 }
 
 /**
- * `@anchor Z3`. `code` is null when a syntax error was reported in its
- * place; `zone` is null when the code is not one of Z0..Z11.
+ * `@anchor Z3` or `@anchor Europe/Paris`. `code` is null when a syntax error
+ * was reported in its place. A code of the form `Z<digits>` (or `z<digits>`) names an SWT
+ * zone: `zone` is its number, or null when it is not one of Z0..Z11. Any
+ * other code names an IANA time zone: `timeZone` is the name as written
+ * (the checker says whether it is known), and `zone` is null.
  */
 export interface AnchorDirective {
   kind: "AnchorDirective";
   code: Identifier | null;
   zone: number | null;
+  timeZone: string | null;
   range: SourceRange;
 }
 
@@ -63,13 +67,16 @@ export type MissionItem = Requirement | Handler;
 
 export type Requirement = PhaseRequirement | CarbonRequirement | HsBlochRequirement;
 
-/** `require phase [start, end]`, in degrees; start > end wraps through 0. */
+/** `require phase [start, end]`, in degrees or clock times; start > end wraps through 0. */
 export interface PhaseRequirement {
   kind: "PhaseRequirement";
-  start: NumberLiteral;
-  end: NumberLiteral;
+  start: PhaseBound;
+  end: PhaseBound;
   range: SourceRange;
 }
+
+/** A window bound: degrees, or a clock time in the anchored zone (both carry `value` in degrees and `raw`). */
+export type PhaseBound = NumberLiteral | ClockTimeLiteral;
 
 /** `require carbon < N` or `<= N`, grid intensity in gCO2eq/kWh. */
 export interface CarbonRequirement {
@@ -125,6 +132,19 @@ export interface NumberLiteral {
   range: SourceRange;
 }
 
+/**
+ * `20:00` or `20:00:30`, a time of day in the anchored zone. `value` is the
+ * same point in degrees (15 per hour), or NaN when the text is not a valid
+ * clock time (two-digit fields, hours 00..24, minutes and seconds 00..59,
+ * 24 only as 24:00 or 24:00:00); the checker reports those (M304).
+ */
+export interface ClockTimeLiteral {
+  kind: "ClockTime";
+  value: number;
+  raw: string;
+  range: SourceRange;
+}
+
 export interface Comment {
   kind: "LineComment" | "BlockComment";
   /** The whole comment including its delimiters. */
@@ -132,4 +152,4 @@ export interface Comment {
   range: SourceRange;
 }
 
-export type Node = MissionFile | Directive | Mission | MissionItem | Statement | Identifier | NumberLiteral | Comment;
+export type Node = MissionFile | Directive | Mission | MissionItem | Statement | Identifier | NumberLiteral | ClockTimeLiteral | Comment;

@@ -12,23 +12,26 @@ import type {
   SourceRange,
   VersionDirective,
 } from "./ast.js";
-import { compareDiagnostics, diagnostic, type Diagnostic, type DiagnosticCode, type DiagnosticDetails, replacement } from "./diagnostics.js";
+import {
+  compareDiagnostics,
+  diagnostic,
+  MAX_ANCHORING_NAME_LENGTH,
+  MAX_REALISTIC_CARBON,
+  replacement,
+  type Diagnostic,
+  type DiagnosticCode,
+  type DiagnosticDetails,
+  type DiagnosticParams,
+} from "./diagnostics.js";
 import { analyze, type MissionInfo, type MissionModel, type ResolvedWindow } from "./analyze.js";
 import { intersectTicks, satisfiablePrefix, type TickInterval } from "./phase-windows.js";
 import { strictestCarbon, strictestHsBloch } from "./requirements.js";
-import { closestMatch, onlyClosestMatch } from "./suggest.js";
+import { checkAnchors, checkClockShifts, checkClockTimes } from "./clock-checks.js";
 import { LANGUAGE_VERSION, LANGUAGE_VERSION_TEXT } from "./version.js";
 
 /**
  * Phase 3: AST to diagnostics. Reads the tree, never changes it.
  */
-
-/** Receipt scopes are `missions.<name>.v1`, at most 128 characters in all. */
-const MAX_ANCHORING_NAME_LENGTH = 128 - "missions.".length - ".v1".length;
-
-/** No real grid's hourly carbon intensity reaches this (gCO2eq/kWh). */
-const MAX_REALISTIC_CARBON = 1200;
-const ZONE_CODES = Array.from({ length: 12 }, (_, n) => `Z${n}`);
 
 /** `model` is `analyze(ast)`, for a caller that already has it (compile does): windows are resolved once. */
 export function check(ast: MissionFile, model?: MissionModel): Diagnostic[] {
@@ -40,19 +43,21 @@ export function check(ast: MissionFile, model?: MissionModel): Diagnostic[] {
   checkDirectives(ast, report);
   checkMissionNames(ast, report);
   checkReceiptScopes(analysis, report);
+  checkClockTimes(ast, report);
+  checkClockShifts(analysis, report);
   ast.missions.forEach((mission, index) => checkMission(mission, analysis.missions[index]!, ast.comments, report));
   return report.diagnostics.sort(compareDiagnostics);
 }
 
 interface Reporter {
   diagnostics: Diagnostic[];
-  (code: DiagnosticCode, range: SourceRange, message: string, details?: DiagnosticDetails): void;
+  <C extends DiagnosticCode>(code: C, range: SourceRange, params: DiagnosticParams<C>, details?: DiagnosticDetails<C>): void;
 }
 
 function reporter(file: string): Reporter {
   const diagnostics: Diagnostic[] = [];
-  const report = (code: DiagnosticCode, range: SourceRange, message: string, details?: DiagnosticDetails) => {
-    diagnostics.push(diagnostic(code, file, range, message, details));
+  const report = <C extends DiagnosticCode>(code: C, range: SourceRange, params: DiagnosticParams<C>, details?: DiagnosticDetails<C>) => {
+    diagnostics.push(diagnostic(code, file, range, params, details));
   };
   return Object.assign(report, { diagnostics });
 }
@@ -64,37 +69,36 @@ function checkDirectives(ast: MissionFile, report: Reporter): void {
   if (firstVersion === undefined) {
     const start = ast.range.start;
     const directive = `@temporal ${LANGUAGE_VERSION_TEXT}`;
-    report("M202", { start, end: start }, `no \`@temporal\` directive: assuming ${LANGUAGE_VERSION_TEXT}`, {
-      help: `start the file with \`${directive}\``,
-      fixes: [{ title: `insert \`${directive}\``, edits: [{ range: { start, end: start }, newText: `${directive}\n` }] }],
-    });
+    report(
+      "M202",
+      { start, end: start },
+      {},
+      {
+        fixes: [{ title: `insert \`${directive}\``, edits: [{ range: { start, end: start }, newText: `${directive}\n` }] }],
+      },
+    );
   } else if (firstVersion.version !== null) {
     checkVersion(firstVersion.version, firstVersion.range, report);
   }
   reportRepeats(versions, "@temporal", report);
   reportRepeats(anchors, "@anchor", report);
-  for (const { code, zone } of anchors) {
-    if (code === null || zone !== null) continue;
-    const suggestion = closestMatch(code.name, ZONE_CODES);
-    const certain = onlyClosestMatch(code.name, ZONE_CODES);
-    report("M204", code.range, `unknown zone \`${code.name}\``, {
-      help: suggestion === undefined ? "zones are Z0 to Z11: zone n reads the phase at UTC + 2n hours" : `did you mean \`${suggestion}\`? Zones are Z0 to Z11`,
-      ...(certain === undefined ? {} : { fixes: [replacement(code.range, certain)] }),
-    });
-  }
+  checkAnchors(anchors, report);
   const firstMission = ast.missions[0];
   if (firstMission === undefined) {
     const end = ast.range.end;
-    report("M505", { start: end, end }, "no mission in this file", {
-      help: "declare one with `mission <name> { ... }`",
-    });
+    report("M505", { start: end, end }, {});
     return;
   }
   for (const directive of ast.directives) {
     if (directive.range.start.offset > firstMission.range.start.offset) {
-      report("M104", directive.range, "directives must come before the first mission", {
-        notes: [{ message: "the first mission starts here", range: firstMission.name.range }],
-      });
+      report(
+        "M104",
+        directive.range,
+        {},
+        {
+          notes: [{ message: "the first mission starts here", range: firstMission.name.range }],
+        },
+      );
     }
   }
 }
@@ -102,18 +106,14 @@ function checkDirectives(ast: MissionFile, report: Reporter): void {
 function checkVersion(version: LanguageVersion, range: SourceRange, report: Reporter): void {
   const { major, minor, patch } = version;
   if (major !== LANGUAGE_VERSION.major) {
-    report("M200", range, `this compiler implements the mission language ${LANGUAGE_VERSION_TEXT}, not \`${version.raw}\``, {
-      help: `versions of another major are not compatible; write \`@temporal ${LANGUAGE_VERSION_TEXT}\` if the file is valid v${LANGUAGE_VERSION.major}`,
-    });
+    report("M200", range, { raw: version.raw });
     return;
   }
   const written = [minor ?? 0, patch ?? 0] as const;
   const supported = [LANGUAGE_VERSION.minor, LANGUAGE_VERSION.patch] as const;
   const newer = written[0] > supported[0] || (written[0] === supported[0] && written[1] > supported[1]);
   if (newer) {
-    report("M201", range, `\`${version.raw}\` is newer than this compiler's ${LANGUAGE_VERSION_TEXT}`, {
-      help: "features added after this version are reported as errors; update temporalc",
-    });
+    report("M201", range, { raw: version.raw });
   }
 }
 
@@ -121,20 +121,21 @@ function reportRepeats(directives: (VersionDirective | AnchorDirective)[], name:
   const [first, ...repeats] = directives;
   if (first === undefined) return;
   for (const repeat of repeats) {
-    report("M203", repeat.range, `\`${name}\` may appear only once`, {
-      notes: [{ message: "first written here", range: first.range }],
-    });
+    report(
+      "M203",
+      repeat.range,
+      { directive: name },
+      {
+        notes: [{ message: "first written here", range: first.range }],
+      },
+    );
   }
 }
 
 function checkMissionNames(ast: MissionFile, report: Reporter): void {
   reportDuplicateNames(
     ast.missions.map((m) => m.name),
-    (name, first) =>
-      report("M500", name.range, `a mission named \`${name.name}\` is already declared`, {
-        notes: [{ message: "first declared here", range: first.range }],
-        help: "mission names must be unique in a file",
-      }),
+    (name, first) => report("M500", name.range, { mission: name.name }, { notes: [{ message: "first declared here", range: first.range }] }),
   );
 }
 
@@ -146,10 +147,7 @@ function checkReceiptScopes(model: MissionModel, report: Reporter): void {
     const first = firstByScope.get(scope);
     if (first === undefined) firstByScope.set(scope, mission);
     else if (first.name !== mission.name) {
-      report("M507", mission.nameRange, `missions \`${first.name}\` and \`${mission.name}\` differ only in case, so their receipts would share the scope \`missions.${scope}.v1\``, {
-        notes: [{ message: "the other mission", range: first.nameRange }],
-        help: "rename one of them",
-      });
+      report("M507", mission.nameRange, { first: first.name, second: mission.name }, { notes: [{ message: "the other mission", range: first.nameRange }] });
     }
   }
 }
@@ -173,14 +171,7 @@ function checkMission(mission: Mission, info: MissionInfo, comments: readonly Co
     report,
   );
   if (info.anchors && mission.name.name.length > MAX_ANCHORING_NAME_LENGTH) {
-    report(
-      "M506",
-      mission.name.range,
-      `the name of mission \`${mission.name.name.slice(0, 20)}…\` is ${mission.name.name.length} characters long; a mission that anchors receipts may have at most ${MAX_ANCHORING_NAME_LENGTH}`,
-      {
-        help: "receipts name their mission in the scope `missions.<name>.v1`, which is limited to 128 characters; shorten the name",
-      },
-    );
+    report("M506", mission.name.range, { mission: mission.name.name });
   }
 }
 
@@ -210,24 +201,24 @@ function checkPhases(mission: Mission, windows: ResolvedWindow[], report: Report
       // A number too large to be finite already has its error (M108).
       if (!Number.isFinite(bound.value)) continue;
       const angle = sameAngle(bound.value);
-      report("M300", bound.range, `phase bound ${bound.raw} is outside 0 to 360 degrees`, {
-        help: "a window [start, end] with start > end wraps through 0, such as [300, 30]",
-        ...(angle === undefined ? {} : { fixes: [replacement(bound.range, angle)] }),
-      });
+      report(
+        "M300",
+        bound.range,
+        { bound: bound.raw },
+        {
+          ...(angle === undefined ? {} : { fixes: [replacement(bound.range, angle)] }),
+        },
+      );
     }
     if (!inRange || ticks === null) continue;
     const start = requirement.start.value;
     const end = requirement.end.value;
     if (alwaysOpen) {
-      report("M302", requirement.range, `the window ${showWindow(requirement)} is always open: this requirement has no effect`, {
-        help: "remove it, or narrow the window",
-      });
+      report("M302", requirement.range, { window: showWindow(requirement) });
       continue;
     }
     if (start % 360 === end % 360 || (ticks.length === 1 && ticks[0]![0] === ticks[0]![1])) {
-      report("M301", requirement.range, `the window ${showWindow(requirement)} has zero width`, {
-        help: "give two different bounds; [0, 360] is always open and [a, b] with a > b wraps through 0",
-      });
+      report("M301", requirement.range, { window: showWindow(requirement) });
       continue;
     }
     valid.push({ requirement, ticks });
@@ -243,11 +234,8 @@ function checkPhases(mission: Mission, windows: ResolvedWindow[], report: Report
   report(
     "M303",
     current.requirement.range,
-    `the phase window ${showWindow(current.requirement)} never overlaps ${described}${disjoint === undefined ? " together" : ""}: mission \`${mission.name.name}\` can never be ALLOW`,
-    {
-      notes: others.map((o) => ({ message: `${showWindow(o.requirement)} is required here`, range: o.requirement.range })),
-      help: "every `require phase` must hold at once; widen a window or remove one",
-    },
+    { window: showWindow(current.requirement), others: described, together: disjoint === undefined, mission: mission.name.name },
+    { notes: others.map((o) => ({ message: `${showWindow(o.requirement)} is required here`, range: o.requirement.range })) },
   );
 }
 
@@ -256,11 +244,9 @@ function checkCarbon(carbons: CarbonRequirement[], report: Reporter): void {
     const { threshold } = requirement;
     if (!Number.isFinite(threshold.value)) continue;
     if (threshold.value <= 0) {
-      report("M400", threshold.range, `the carbon threshold must be greater than 0 gCO2eq/kWh, not ${threshold.raw}`);
+      report("M400", threshold.range, { threshold: threshold.raw });
     } else if (threshold.value > MAX_REALISTIC_CARBON) {
-      report("M401", threshold.range, `${threshold.raw} gCO2eq/kWh is above any real grid's hourly intensity: this requirement always holds`, {
-        help: `thresholds are usually between 50 and ${MAX_REALISTIC_CARBON} gCO2eq/kWh`,
-      });
+      report("M401", threshold.range, { threshold: threshold.raw });
     }
   }
   reportIneffective(
@@ -277,12 +263,16 @@ function checkHsBloch(hsBlochs: HsBlochRequirement[], comments: readonly Comment
     const { threshold } = requirement;
     if (!Number.isFinite(threshold.value)) continue;
     if (threshold.value < 0 || threshold.value > 1) {
-      report("M410", threshold.range, `the HS-Bloch threshold ${threshold.raw} is outside 0 to 1`);
+      report("M410", threshold.range, { threshold: threshold.raw });
     } else if (threshold.value === 1 && requirement.operator === ">") {
-      report("M412", requirement.range, "`hs_bloch > 1` never holds: HS-Bloch scores are at most 1", {
-        help: "write `hs_bloch >= 1` to require a perfect score",
-        ...(hasComment(requirement.range, comments) ? {} : { fixes: [replacement(requirement.range, `require hs_bloch >= ${threshold.raw}`)] }),
-      });
+      report(
+        "M412",
+        requirement.range,
+        {},
+        {
+          ...(hasComment(requirement.range, comments) ? {} : { fixes: [replacement(requirement.range, `require hs_bloch >= ${threshold.raw}`)] }),
+        },
+      );
     }
   }
   reportIneffective(
@@ -312,13 +302,12 @@ function reportIneffective<R extends CarbonRequirement | HsBlochRequirement>(
   for (const requirement of requirements) {
     if (requirement === strictest) continue;
     const repeated = requirement.operator === strictest.operator && requirement.threshold.value === strictest.threshold.value;
-    const message = repeated
-      ? `\`${show(requirement)}\` repeats \`${show(strictest)}\`: the repeat has no effect`
-      : `\`${show(requirement)}\` has no effect: the stricter \`${show(strictest)}\` also applies`;
-    report(code, requirement.range, message, {
-      notes: [{ message: repeated ? "first written here" : "the strictest requirement", range: strictest.range }],
-      help: "keep one requirement per quantity",
-    });
+    report(
+      code,
+      requirement.range,
+      { requirement: show(requirement), strictest: show(strictest), repeated },
+      { notes: [{ message: repeated ? "first written here" : "the strictest requirement", range: strictest.range }] },
+    );
   }
 }
 
@@ -327,19 +316,14 @@ function checkHandlers(mission: Mission, handlers: Handler[], report: Reporter):
   for (const handler of handlers) {
     const first = firstByVerdict.get(handler.verdict);
     if (first !== undefined) {
-      report("M501", handler.range, `mission \`${mission.name.name}\` already has an \`on ${handler.verdict}\` block`, {
-        notes: [{ message: "first block here", range: first.range }],
-        help: "merge the two blocks into one",
-      });
+      report("M501", handler.range, { mission: mission.name.name, verdict: handler.verdict }, { notes: [{ message: "first block here", range: first.range }] });
     } else {
       firstByVerdict.set(handler.verdict, handler);
     }
     checkHandlerBody(handler, report);
   }
   if (!firstByVerdict.has("ALLOW")) {
-    report("M502", mission.name.range, `mission \`${mission.name.name}\` has no \`on ALLOW\` block: nothing runs when it is allowed`, {
-      help: "add `on ALLOW { execute <task> }`",
-    });
+    report("M502", mission.name.range, { mission: mission.name.name });
   }
 }
 
@@ -347,15 +331,17 @@ function checkHandlerBody(handler: Handler, report: Reporter): void {
   reportDuplicateNames(
     handler.body.flatMap((s) => (s.kind === "ExecuteStatement" ? [s.task] : [])),
     (task, first) =>
-      report("M503", task.range, `task \`${task.name}\` already runs in this block`, {
-        notes: [{ message: "first run here", range: first.range }],
-      }),
+      report(
+        "M503",
+        task.range,
+        { task: task.name },
+        {
+          notes: [{ message: "first run here", range: first.range }],
+        },
+      ),
   );
   const [firstAnchor, ...moreAnchors] = handler.body.filter((s) => s.kind === "AnchorStatement");
   for (const anchor of moreAnchors) {
-    report("M504", anchor.range, "this block already anchors a receipt", {
-      notes: [{ message: "first anchor here", range: firstAnchor!.range }],
-      help: "each anchor issues a separate receipt of the same outcome; keep one",
-    });
+    report("M504", anchor.range, {}, { notes: [{ message: "first anchor here", range: firstAnchor!.range }] });
   }
 }

@@ -1,6 +1,7 @@
 import { EmbeddedActionsParser, EOF, tokenMatcher, type IParserErrorMessageProvider, type IRecognitionException, type IToken, type TokenType } from "chevrotain";
-import type { AnchorDirective, Directive, Handler, Identifier, Mission, NumberLiteral, Position, Requirement, SourceRange, Statement, VersionDirective } from "./ast.js";
-import { diagnostic, replacement, type Diagnostic, type Fix } from "./diagnostics.js";
+import type { AnchorDirective, Directive, Handler, Identifier, Mission, NumberLiteral, PhaseBound, Position, Requirement, SourceRange, Statement, VersionDirective } from "./ast.js";
+import { clockTimeDegrees } from "./clock-time.js";
+import { diagnostic, replacement, type Diagnostic, type DiagnosticDetails, type DiagnosticParams } from "./diagnostics.js";
 import * as tokens from "./tokens.js";
 import { closestMatch, onlyClosestMatch } from "./suggest.js";
 
@@ -91,6 +92,8 @@ export function expectedTokens(exception: IRecognitionException): TokenType[] {
 const STRICT_NUMBER = /^-?\d+(?:\.\d+)?$/;
 const VERSION_PARTS = /^v(\d+)(?:\.(\d+)(?:\.(\d+))?)?$/;
 const ZONE_CODE = /^Z(\d{1,2})$/;
+/** `Z` (or `z`) and digits: meant as an SWT zone (M204 when not Z0..Z11); any other anchor is an IANA name. */
+const ZONE_CODE_SHAPE = /^[Zz]\d+$/;
 
 function isMissing(token: IToken): boolean {
   return token.isInsertedInRecovery === true;
@@ -180,9 +183,7 @@ export class MissionParser extends EmbeddedActionsParser {
       directive.range = this.#rangeFrom(keyword);
       const parts = VERSION_PARTS.exec(version.image);
       if (parts === null) {
-        this.#report("M103", version, `invalid version \`${version.image}\``, {
-          help: "write the version as v<major>[.<minor>[.<patch>]], such as v4.6.2",
-        });
+        this.#report("M103", version, { what: "version", text: version.image });
         return;
       }
       directive.version = {
@@ -197,17 +198,18 @@ export class MissionParser extends EmbeddedActionsParser {
   private anchorDirective = this.RULE("AnchorDirective", (): void => {
     const keyword = this.CONSUME(tokens.AnchorDirective);
     const directive = this.ACTION(() => {
-      const node: AnchorDirective = { kind: "AnchorDirective", code: null, zone: null, range: this.#tokenRange(keyword) };
+      const node: AnchorDirective = { kind: "AnchorDirective", code: null, zone: null, timeZone: null, range: this.#tokenRange(keyword) };
       this.#file.directives.push(node);
       return node;
     });
-    const code = this.#name();
+    const code = this.OR([{ ALT: () => this.CONSUME(tokens.TimeZoneName) }, { ALT: () => this.#name() }]);
     this.ACTION(() => {
-      if (code === undefined) return;
+      if (code === undefined || isMissing(code)) return;
       const digits = ZONE_CODE.exec(code.image)?.[1];
       const valid = digits !== undefined && Number(digits) <= 11 && String(Number(digits)) === digits;
       directive.code = this.#identifier(code);
       directive.zone = valid ? Number(digits) : null;
+      directive.timeZone = ZONE_CODE_SHAPE.test(code.image) ? null : code.image;
       directive.range = this.#rangeFrom(keyword);
     });
   });
@@ -216,15 +218,18 @@ export class MissionParser extends EmbeddedActionsParser {
   private unknownDirective = this.RULE("UnknownDirective", (): void => {
     const directive = this.CONSUME(tokens.UnknownDirective);
     this.OPTION(() => {
-      this.OR([{ ALT: () => this.CONSUME(tokens.Identifier) }, { ALT: () => this.CONSUME(tokens.Version) }, { ALT: () => this.CONSUME(tokens.NumberToken) }]);
+      this.OR([
+        { ALT: () => this.CONSUME(tokens.Identifier) },
+        { ALT: () => this.CONSUME(tokens.TimeZoneName) },
+        { ALT: () => this.CONSUME(tokens.Version) },
+        { ALT: () => this.CONSUME(tokens.NumberToken) },
+      ]);
     });
     this.ACTION(() => {
       const suggestion = closestMatch(directive.image, tokens.DIRECTIVES);
       const certain = onlyClosestMatch(directive.image, tokens.DIRECTIVES);
-      this.#report("M205", directive, `unknown directive \`${directive.image}\``, {
-        help: suggestion === undefined ? "the directives are `@temporal v<version>` and `@anchor Z<n>`" : `did you mean \`${suggestion}\`?`,
-        ...(certain === undefined ? {} : { fixes: [replacement(this.#tokenRange(directive), certain)] }),
-      });
+      const fixes = certain === undefined ? [] : [replacement(this.#tokenRange(directive), certain)];
+      this.#report("M205", directive, { directive: directive.image, suggestion }, { fixes });
     });
   });
 
@@ -266,13 +271,13 @@ export class MissionParser extends EmbeddedActionsParser {
     (keyword: IToken): Requirement | undefined => {
       this.CONSUME(tokens.Phase);
       this.CONSUME(tokens.LSquare);
-      const start = this.CONSUME1(tokens.NumberToken);
+      const start = this.OR1([{ ALT: () => this.CONSUME1(tokens.NumberToken) }, { ALT: () => this.CONSUME1(tokens.ClockTime) }]);
       this.CONSUME(tokens.Comma);
-      const end = this.CONSUME2(tokens.NumberToken);
+      const end = this.OR2([{ ALT: () => this.CONSUME2(tokens.NumberToken) }, { ALT: () => this.CONSUME2(tokens.ClockTime) }]);
       this.CONSUME(tokens.RSquare);
       return this.ACTION(() => {
-        const startLiteral = this.#number(start);
-        const endLiteral = this.#number(end);
+        const startLiteral = this.#bound(start);
+        const endLiteral = this.#bound(end);
         if (startLiteral === undefined || endLiteral === undefined) return undefined;
         return { kind: "PhaseRequirement", start: startLiteral, end: endLiteral, range: this.#rangeFrom(keyword) };
       });
@@ -319,9 +324,14 @@ export class MissionParser extends EmbeddedActionsParser {
       if (isMissing(verdict)) return undefined;
       if (verdict.image !== "ALLOW" && verdict.image !== "DENY") {
         const suggestion = closestMatch(verdict.image, ["ALLOW", "DENY"]);
-        this.#report("M102", verdict, `expected \`ALLOW\` or \`DENY\`, found \`${verdict.image}\``, {
-          help: suggestion === undefined ? "a handler is `on ALLOW { ... }` or `on DENY { ... }`" : `did you mean \`${suggestion}\`?`,
-        });
+        this.#report(
+          "M102",
+          verdict,
+          { expected: "`ALLOW` or `DENY`", found: `\`${verdict.image}\`` },
+          {
+            help: suggestion === undefined ? "a handler is `on ALLOW { ... }` or `on DENY { ... }`" : `did you mean \`${suggestion}\`?`,
+          },
+        );
         return undefined;
       }
       const node: Handler = { kind: "Handler", verdict: verdict.image, body: [], range: this.#rangeFrom(keyword) };
@@ -373,17 +383,27 @@ export class MissionParser extends EmbeddedActionsParser {
    */
   #name(): IToken | undefined {
     if (!this.RECORDING_PHASE && startsConstruct(this.LA(1), this.LA(2), this.LA(3))) {
-      this.#report("M102", this.LA(1), `expected a name, found \`${this.LA(1).image}\``, {
-        help: `\`${this.LA(1).image}\` here starts the next ${this.LA(1).image === "mission" ? "mission" : "item"}; write the missing name before it`,
-      });
+      this.#report(
+        "M102",
+        this.LA(1),
+        { expected: "a name", found: `\`${this.LA(1).image}\`` },
+        {
+          help: `\`${this.LA(1).image}\` here starts the next ${this.LA(1).image === "mission" ? "mission" : "item"}; write the missing name before it`,
+        },
+      );
       return undefined;
     }
     const token = this.CONSUME(tokens.Name);
     if (this.RECORDING_PHASE || isMissing(token)) return isMissing(token) ? undefined : token;
     if (token.image.includes(".")) {
-      this.#report("M102", token, `expected a name, found \`${token.image}\``, {
-        help: "names are letters, digits and `_`, starting with a letter or `_`",
-      });
+      this.#report(
+        "M102",
+        token,
+        { expected: "a name", found: `\`${token.image}\`` },
+        {
+          help: "names are letters, digits and `_`, starting with a letter or `_`",
+        },
+      );
       return undefined;
     }
     return token;
@@ -400,18 +420,20 @@ export class MissionParser extends EmbeddedActionsParser {
     return { kind: "Identifier", name: token.image, range: this.#tokenRange(token) };
   }
 
+  /** A window bound: a number, or a clock time (whose validity the checker judges, M304). */
+  #bound(token: IToken): PhaseBound | undefined {
+    if (isMissing(token) || !tokenMatcher(token, tokens.ClockTime)) return this.#number(token);
+    return { kind: "ClockTime", value: clockTimeDegrees(token.image), raw: token.image, range: this.#tokenRange(token) };
+  }
+
   #number(token: IToken): NumberLiteral | undefined {
     if (isMissing(token)) return undefined;
     const value = Number(token.image);
     if (!STRICT_NUMBER.test(token.image)) {
-      this.#report("M103", token, `invalid number \`${token.image}\``, {
-        help: "write numbers as decimal digits with an optional fraction, such as 12 or 12.5",
-      });
+      this.#report("M103", token, { what: "number", text: token.image });
     } else if (!Number.isFinite(value)) {
       // Past about 1.8e308 digits read as Infinity, which would compile to a requirement nobody wrote.
-      this.#report("M108", token, `the number \`${token.image.slice(0, 20)}…\`, ${token.image.length} characters long, is too large to represent`, {
-        help: "no phase, carbon or HS-Bloch threshold needs more than a few digits; write the number you mean",
-      });
+      this.#report("M108", token, { text: token.image });
     }
     return { kind: "NumberLiteral", value, raw: token.image, range: this.#tokenRange(token) };
   }
@@ -420,8 +442,8 @@ export class MissionParser extends EmbeddedActionsParser {
     return { start: startOf(token), end: endOf(token) };
   }
 
-  #report(code: "M102" | "M103" | "M108" | "M205", token: IToken, message: string, details: { help: string; fixes?: Fix[] }): void {
-    this.#diagnostics.push(diagnostic(code, this.#filename, this.#tokenRange(token), message, details));
+  #report<C extends "M102" | "M103" | "M108" | "M205">(code: C, token: IToken, params: DiagnosticParams<C>, details?: DiagnosticDetails<C>): void {
+    this.#diagnostics.push(diagnostic(code, this.#filename, this.#tokenRange(token), params, details));
   }
 }
 

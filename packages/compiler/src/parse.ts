@@ -1,6 +1,6 @@
 import { EOF, type IRecognitionException, type IToken, type TokenType } from "chevrotain";
 import type { Comment, MissionFile, Position, SourceRange } from "./ast.js";
-import { compareDiagnostics, diagnostic, limitErrors, replacement, type Diagnostic, type Fix } from "./diagnostics.js";
+import { compareDiagnostics, diagnostic, limitErrors, quote, replacement, type Diagnostic, type Fix } from "./diagnostics.js";
 import { KEYWORDS, RCurly } from "./tokens.js";
 import { expectedTokens, MAX_SYNTAX_ERRORS, MissionParser } from "./grammar.js";
 import { tokenize, type ScannedSource } from "./tokenize.js";
@@ -35,11 +35,7 @@ export function parseFile(source: string, filename: string): ParseResult & { unc
   if (parsed.abandonedAt !== undefined) {
     const token = parsed.abandonedAt;
     const range = token.tokenType === EOF ? { start: scanned.end, end: scanned.end } : tokenRange(token);
-    diagnostics.push(
-      diagnostic("M105", filename, range, `stopped parsing after ${MAX_SYNTAX_ERRORS} syntax errors`, {
-        help: "fix the errors above first; this many usually means the file is not a mission file",
-      }),
-    );
+    diagnostics.push(diagnostic("M105", filename, range, { syntaxErrors: MAX_SYNTAX_ERRORS }));
   }
   diagnostics.sort(compareDiagnostics);
 
@@ -80,21 +76,12 @@ function lexicalDiagnostics(source: string, scanned: ScannedSource, filename: st
   const result: Diagnostic[] = [];
   for (const run of scanned.invalid) {
     const text = source.slice(run.start.offset, run.end.offset);
-    const plural = [...text].length > 1 ? "characters" : "character";
-    result.push(
-      diagnostic("M100", filename, run, `unexpected ${plural} ${quote(text)}`, {
-        help: "names use ASCII letters, digits and `_`; comments start with `//` or `/*`",
-      }),
-    );
+    result.push(diagnostic("M100", filename, run, { text }));
   }
   for (const comment of scanned.unterminatedComments) {
     const start = tokenRange(comment).start;
     const opening = { start, end: { ...start, column: start.column + 2, offset: start.offset + 2 } };
-    result.push(
-      diagnostic("M101", filename, opening, "unterminated block comment", {
-        help: "close the comment with `*/`",
-      }),
-    );
+    result.push(diagnostic("M101", filename, opening, {}));
   }
   return result;
 }
@@ -115,10 +102,16 @@ function syntaxDiagnostics(errors: IRecognitionException[], source: string, end:
     const certain = atEnd ? undefined : onlyClosestMatch(token.image, keywords);
     const fix = certain !== undefined ? replacement(range, certain) : atEnd && expected.includes(RCurly) ? closeBlockAtEnd(source, end) : undefined;
     result.push(
-      diagnostic("M102", filename, range, `expected ${describeExpected(expected)}, found ${found}`, {
-        ...(suggestion === undefined ? {} : { help: `did you mean \`${suggestion}\`?` }),
-        ...(fix === undefined ? {} : { fixes: [fix] }),
-      }),
+      diagnostic(
+        "M102",
+        filename,
+        range,
+        { expected: describeExpected(expected), found },
+        {
+          ...(suggestion === undefined ? {} : { help: `did you mean \`${suggestion}\`?` }),
+          ...(fix === undefined ? {} : { fixes: [fix] }),
+        },
+      ),
     );
   }
   return result;
@@ -159,12 +152,4 @@ function describeExpected(expected: TokenType[]): string {
   if (labels.length === 0) return "something else";
   if (labels.length === 1) return labels[0]!;
   return `${labels.slice(0, -1).join(", ")} or ${labels[labels.length - 1]!}`;
-}
-
-/** Shows source text in a message: short, on one line, control characters escaped. */
-function quote(text: string): string {
-  const chars = [...text];
-  const shown = chars.length > 24 ? `${chars.slice(0, 24).join("")}…` : text;
-  const escaped = shown.replace(/[\u0000-\u001f\u007f-\u009f\u2028\u2029\ufffd]/gu, (ch) => `\\u{${ch.codePointAt(0)!.toString(16)}}`);
-  return `\`${escaped}\``;
 }

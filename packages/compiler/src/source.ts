@@ -99,13 +99,7 @@ function sourceDiagnostic(code: "M106" | "M107", bytes: Uint8Array, byteOffset: 
   const lines = new LineMap(text);
   const range = lines.range(offset, Math.min(offset + 1, text.length));
   const hex = (bytes[byteOffset] ?? 0).toString(16).padStart(2, "0");
-  return code === "M106"
-    ? diagnostic(code, filename, range, "not a text file", {
-        help: "temporalc reads mission files as UTF-8 text; this one has NUL bytes or is mostly not UTF-8",
-      })
-    : diagnostic(code, filename, range, `invalid UTF-8: byte 0x${hex} at byte offset ${byteOffset}`, {
-        help: "save the file as UTF-8; text in another encoding (such as Latin-1) must be converted, e.g. with iconv",
-      });
+  return code === "M106" ? diagnostic(code, filename, range, {}) : diagnostic(code, filename, range, { hex, byteOffset });
 }
 
 /**

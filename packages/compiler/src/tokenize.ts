@@ -69,6 +69,7 @@ const SPACE = 32;
 const STAR = 42;
 const PLUS = 43;
 const COMMA = 44;
+const COLON = 58;
 const MINUS = 45;
 const DOT = 46;
 const SLASH = 47;
@@ -143,6 +144,29 @@ function numberEnd(text: string, offset: number): number {
   return i;
 }
 
+/** End of `\d+:\d+(:\d+)?` at `offset` (which holds a digit), or -1. */
+function clockTimeEnd(text: string, offset: number): number {
+  let i = skipDigits(text, offset);
+  if (text.charCodeAt(i) !== COLON || !isDigit(text.charCodeAt(i + 1))) return -1;
+  i = skipDigits(text, i + 1);
+  if (text.charCodeAt(i) === COLON && isDigit(text.charCodeAt(i + 1))) i = skipDigits(text, i + 1);
+  return i;
+}
+
+function isZoneNamePart(code: number): boolean {
+  return isNamePart(code) || code === PLUS || code === MINUS;
+}
+
+/** End of the `(/[A-Za-z0-9_+-]+)+` that continues a name ending at `offset`, or -1 when none does. */
+function zoneNameEnd(text: string, offset: number): number {
+  let i = offset;
+  while (text.charCodeAt(i) === SLASH && isZoneNamePart(text.charCodeAt(i + 1))) {
+    i += 2;
+    while (isZoneNamePart(text.charCodeAt(i))) i++;
+  }
+  return i === offset ? -1 : i;
+}
+
 /** End of `v\d+(\.\d+)*` at `offset` (which holds `v`), or -1. */
 function versionEnd(text: string, offset: number): number {
   if (!isDigit(text.charCodeAt(offset + 1))) return -1;
@@ -161,6 +185,8 @@ function match(text: string, offset: number): boolean {
   const next = text.charCodeAt(offset + 1);
   if (isNameStart(code)) {
     const end = skipNameParts(text, offset + 1);
+    const zoneName = zoneNameEnd(text, end);
+    if (zoneName >= 0) return found(t.TimeZoneName, zoneName);
     const version = code === LOWER_V ? versionEnd(text, offset) : -1;
     if (version >= end) return found(t.Version, version);
     return found(keywordOrIdentifier(text, offset, end), end);
@@ -206,6 +232,10 @@ function match(text: string, offset: number): boolean {
     case MINUS:
       if (next === GREATER) return found(t.Arrow, offset + 2);
       break;
+  }
+  if (isDigit(code)) {
+    const end = clockTimeEnd(text, offset);
+    if (end >= 0) return found(t.ClockTime, end);
   }
   if (isDigit(code) || code === MINUS || code === DOT) {
     const end = numberEnd(text, offset);

@@ -42,6 +42,18 @@ export const Anchor = keyword("anchor");
 export const Tsae = keyword("TSAE");
 export const Clockchain = keyword("clockchain");
 
+/**
+ * An IANA time zone name with at least one `/`: `Europe/Paris`,
+ * `America/Argentina/Buenos_Aires`, `Etc/GMT+5`, `America/Port-au-Prince`.
+ * Names without a slash (`UTC`) are identifiers. Listed before the keywords
+ * and identifiers: the first pattern that matches wins.
+ */
+export const TimeZoneName = createToken({
+  name: "TimeZoneName",
+  label: "a time zone such as `Europe/Paris`",
+  pattern: /[A-Za-z_][A-Za-z0-9_]*(?:\/[A-Za-z0-9_+-]+)+/,
+});
+
 /** `v4`, `v4.6`, `v4.6.2`; also a valid name (`execute v2`). */
 export const Version = createToken({
   name: "Version",
@@ -79,6 +91,17 @@ export const NumberToken = createToken({
   pattern: /-?(?:\d+(?:\.\d*)?|\.\d+)(?:[eE][+-]?\d+)?/,
 });
 
+/**
+ * A clock time, `20:00` or `20:00:30`. Deliberately wider than the
+ * language's clock times (`9:30`, `20:0`, `25:00`) so the checker can reject
+ * them with a precise message; listed before numbers, which start the same.
+ */
+export const ClockTime = createToken({
+  name: "ClockTime",
+  label: "a clock time such as `20:00`",
+  pattern: /\d+:\d+(?::\d+)?/,
+});
+
 export const LCurly = createToken({ name: "LCurly", label: "`{`", pattern: /{/ });
 export const RCurly = createToken({ name: "RCurly", label: "`}`", pattern: /}/ });
 export const LSquare = createToken({ name: "LSquare", label: "`[`", pattern: /\[/ });
@@ -114,6 +137,7 @@ export const allTokens: TokenType[] = [
   TemporalDirective,
   AnchorDirective,
   UnknownDirective,
+  TimeZoneName,
   Mission,
   Require,
   Phase,
@@ -129,6 +153,7 @@ export const allTokens: TokenType[] = [
   Version,
   Identifier,
   Name,
+  ClockTime,
   NumberToken,
   LCurly,
   RCurly,

@@ -1,5 +1,20 @@
 import fc from "fast-check";
-import type { AnchorDirective, Directive, Handler, Identifier, Mission, MissionFile, MissionItem, NumberLiteral, SourceRange, Statement, VersionDirective } from "../src/ast.js";
+import type {
+  AnchorDirective,
+  ClockTimeLiteral,
+  Directive,
+  Handler,
+  Identifier,
+  Mission,
+  MissionFile,
+  MissionItem,
+  NumberLiteral,
+  PhaseBound,
+  SourceRange,
+  Statement,
+  VersionDirective,
+} from "../src/ast.js";
+import { clockTimeDegrees } from "../src/clock-time.js";
 import { KEYWORDS } from "../src/tokens.js";
 
 /**
@@ -27,12 +42,27 @@ const versionArb: fc.Arbitrary<VersionDirective> = fc.tuple(fc.nat(20), fc.optio
   return { kind: "VersionDirective", version: { raw, major, minor, patch: p }, range };
 });
 
+/** Clock times as written, valid or not: `20:00`, `24:00`, `9:30`, `20:00:59`, `25:61`. */
+export const clockTimeArb: fc.Arbitrary<ClockTimeLiteral> = fc
+  .tuple(fc.integer({ min: 0, max: 25 }), fc.integer({ min: 0, max: 61 }), fc.option(fc.integer({ min: 0, max: 61 }), { nil: undefined }), fc.boolean())
+  .map(([hours, minutes, seconds, padded]) => {
+    const field = (n: number) => String(n).padStart(padded ? 2 : 1, "0");
+    const raw = `${field(hours)}:${String(minutes).padStart(2, "0")}${seconds === undefined ? "" : `:${String(seconds).padStart(2, "0")}`}`;
+    return { kind: "ClockTime", value: clockTimeDegrees(raw), raw, range };
+  });
+
+const boundArb: fc.Arbitrary<PhaseBound> = fc.oneof(numberArb(-20, 400), clockTimeArb);
+
+export const TIME_ZONE_NAMES = ["Europe/Paris", "America/New_York", "Australia/Sydney", "America/Argentina/Buenos_Aires", "Etc/GMT+5", "America/Port-au-Prince", "UTC"];
+
+/** SWT codes (valid or not) and IANA names (known, or not: `zone`, `Mars/Olympus`). */
 const anchorArb: fc.Arbitrary<AnchorDirective> = fc
   .oneof(
     fc.nat(11).map((zone): [string, number | null] => [`Z${zone}`, zone]),
-    fc.constantFrom<[string, number | null]>(["Z12", null], ["z1", null], ["Z01", null], ["zone", null]),
+    fc.constantFrom<[string, number | null]>(["Z12", null], ["Z01", null], ["z1", null]),
+    fc.constantFrom(...TIME_ZONE_NAMES, "zone", "Mars/Olympus").map((name): [string, number | null] => [name, null]),
   )
-  .map(([code, zone]) => ({ kind: "AnchorDirective", code: identifier(code), zone, range }));
+  .map(([code, zone]) => ({ kind: "AnchorDirective", code: identifier(code), zone, timeZone: /^[Zz]\d+$/.test(code) ? null : code, range }));
 
 const statementArb: fc.Arbitrary<Statement> = fc.oneof(
   nameArb.map((name): Statement => ({ kind: "ExecuteStatement", task: identifier(name), range })),
@@ -40,7 +70,7 @@ const statementArb: fc.Arbitrary<Statement> = fc.oneof(
 );
 
 const itemArb: fc.Arbitrary<MissionItem> = fc.oneof(
-  fc.tuple(numberArb(-20, 400), numberArb(-20, 400)).map(([start, end]): MissionItem => ({ kind: "PhaseRequirement", start, end, range })),
+  fc.tuple(boundArb, boundArb).map(([start, end]): MissionItem => ({ kind: "PhaseRequirement", start, end, range })),
   fc.tuple(fc.constantFrom("<" as const, "<=" as const), numberArb(-10, 2000)).map(([operator, threshold]): MissionItem => ({ kind: "CarbonRequirement", operator, threshold, range })),
   fc.tuple(fc.constantFrom(">=" as const, ">" as const), numberArb(-1, 2)).map(([operator, threshold]): MissionItem => ({ kind: "HsBlochRequirement", operator, threshold, range })),
   fc.tuple(fc.constantFrom("ALLOW" as const, "DENY" as const), fc.array(statementArb, { maxLength: 4 })).map(([verdict, body]): Handler => ({ kind: "Handler", verdict, body, range })),
@@ -86,7 +116,7 @@ export const validMissionFileArb: fc.Arbitrary<MissionFile> = fc
   .map(([zone, names, bodies]) => {
     const literal = (value: number): NumberLiteral => ({ kind: "NumberLiteral", value, raw: String(value), range });
     const directives: Directive[] = [{ kind: "VersionDirective", version: { raw: "v4.6.2", major: 4, minor: 6, patch: 2 }, range }];
-    if (zone !== undefined) directives.push({ kind: "AnchorDirective", code: identifier(`Z${zone}`), zone, range });
+    if (zone !== undefined) directives.push({ kind: "AnchorDirective", code: identifier(`Z${zone}`), zone, timeZone: null, range });
     const missions = names.map((name, i): Mission => {
       const body = bodies[i]!;
       const items: MissionItem[] = body.spans.map(([before, after]) => ({

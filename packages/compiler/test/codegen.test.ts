@@ -3,7 +3,7 @@ import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "no
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { originalPositionFor, TraceMap } from "@jridgewell/trace-mapping";
-import { contextAt, verifyInclusion, verifyReceipt, type Authority } from "@temporal/agent-sdk";
+import { clockTicks, contextAt, verifyInclusion, verifyReceipt, type Authority } from "@temporal/agent-sdk";
 import { createLocalAuthority } from "@temporal/agent-sdk/node";
 import fc from "fast-check";
 import * as prettier from "prettier";
@@ -22,6 +22,11 @@ const valid = fixtures("valid");
 const DAY = 86_400_000;
 const TICKS_PER_DEGREE = 240_000;
 const MIDDAY = Date.UTC(2026, 10, 22, 12);
+/** Daylight-saving time in the northern hemisphere, for missions anchored to an IANA time zone. */
+const SUMMER_MIDDAY = Date.UTC(2026, 6, 15, 12);
+/** 02:00 CET becomes 03:00 CEST, and 03:00 CEST becomes 02:00 CET. */
+const PARIS_SPRING_FORWARD = Date.UTC(2026, 2, 29, 1);
+const PARIS_FALL_BACK = Date.UTC(2026, 9, 25, 1);
 
 describe("generated code", () => {
   for (const fixture of valid) {
@@ -148,13 +153,18 @@ describe("generated modules at run time", () => {
       for (const mission of ast.missions) {
         const runtime = exports.missions[mission.name.name]!;
         const zone = runtime.zone;
-        const instants = [MIDDAY, MIDDAY + 1];
-        for (const window of mission.items.filter((i): i is PhaseRequirement => i.kind === "PhaseRequirement")) {
-          for (const degrees of [window.start.value, window.end.value]) {
-            // The instant whose phase in the mission's zone is exactly `degrees`.
-            const utcTicks = (Math.round(degrees * TICKS_PER_DEGREE) - zone * 30 * TICKS_PER_DEGREE + 2 * DAY) % DAY;
-            const onBoundary = Date.UTC(2026, 10, 22) + utcTicks;
-            instants.push(onBoundary - 1, onBoundary, onBoundary + 1);
+        // Around Paris's two changes too (for SWT zones, just more instants).
+        const instants = [MIDDAY, MIDDAY + 1, SUMMER_MIDDAY, ...[PARIS_SPRING_FORWARD, PARIS_FALL_BACK].flatMap((t) => [t - 1, t, t + 30 * 60_000])];
+        for (const day of [MIDDAY, SUMMER_MIDDAY]) {
+          // The zone's offset that day: fixed for an SWT zone, read from the clock for an IANA one (no change at midday).
+          const offset = typeof zone === "number" ? zone * 30 * TICKS_PER_DEGREE : clockTicks(day, zone) - (day % DAY);
+          for (const window of mission.items.filter((i): i is PhaseRequirement => i.kind === "PhaseRequirement")) {
+            for (const degrees of [window.start.value, window.end.value]) {
+              // The instant whose phase in the mission's zone is exactly `degrees`.
+              const utcTicks = (Math.round(degrees * TICKS_PER_DEGREE) - offset + 2 * DAY) % DAY;
+              const onBoundary = day - (day % DAY) + utcTicks;
+              instants.push(onBoundary - 1, onBoundary, onBoundary + 1);
+            }
           }
         }
         for (const at of instants) {
@@ -200,7 +210,7 @@ describe("generated modules at run time", () => {
                 const phasesOpenAt = (t: number) => referenceDecision(ast, mission, t, 1, 1).reasons.includes("PHASE_OUTSIDE_WINDOW") === false;
                 expect(phasesOpenAt(next)).toBe(true);
                 expect(phasesOpenAt(next - 1)).toBe(false);
-                expect(contextAt(next, { zone }).swt_zone).toBe(zone);
+                expect(contextAt(next, { zone: zone as number }).swt_zone).toBe(zone);
               }
             }
           }

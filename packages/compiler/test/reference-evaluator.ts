@@ -6,8 +6,10 @@ import type { CarbonRequirement, HsBlochRequirement, Mission, MissionFile, Phase
  * every requirement must hold (not only the strictest one).
  */
 export function referenceDecision(file: MissionFile, mission: Mission, unixMs: number, carbon: number | undefined, hsBloch: number | undefined) {
-  const zone = file.directives.find((d) => d.kind === "AnchorDirective")?.zone ?? 0;
-  const ctx = contextAt(unixMs, { zone });
+  const anchor = file.directives.find((d) => d.kind === "AnchorDirective");
+  const timeZone = anchor?.timeZone ?? null;
+  // For an IANA anchor, a UTC context of the zone's wall-clock reading: its phase is the local clock.
+  const ctx = timeZone === null ? contextAt(unixMs, { zone: anchor?.zone ?? 0 }) : contextAt(wallClock(unixMs, timeZone));
   const phases = mission.items.filter((i): i is PhaseRequirement => i.kind === "PhaseRequirement");
   const carbons = mission.items.filter((i): i is CarbonRequirement => i.kind === "CarbonRequirement");
   const hsBlochs = mission.items.filter((i): i is HsBlochRequirement => i.kind === "HsBlochRequirement");
@@ -22,4 +24,21 @@ export function referenceDecision(file: MissionFile, mission: Mission, unixMs: n
     else if (!hsBlochs.every((h) => (h.operator === ">=" ? hsBloch >= h.threshold.value : hsBloch > h.threshold.value))) reasons.push("HS_BLOCH_BELOW_THRESHOLD");
   }
   return { verdict: reasons.length === 0 ? "ALLOW" : "DENY", reasons };
+}
+
+/** The wall clock of `timeZone` at `unixMs`, read field by field from `Intl` and written as if it were UTC. */
+function wallClock(unixMs: number, timeZone: string): number {
+  const format = new Intl.DateTimeFormat("en-US", {
+    timeZone,
+    hourCycle: "h23",
+    year: "numeric",
+    month: "numeric",
+    day: "numeric",
+    hour: "numeric",
+    minute: "numeric",
+    second: "numeric",
+    fractionalSecondDigits: 3,
+  });
+  const part = Object.fromEntries(format.formatToParts(unixMs).map((p) => [p.type, Number(p.value)]));
+  return Date.UTC(part["year"]!, part["month"]! - 1, part["day"], part["hour"], part["minute"], part["second"], part["fractionalSecond"]);
 }

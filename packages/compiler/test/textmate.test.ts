@@ -143,6 +143,9 @@ const CASES: [string, string, string][] = [
   ["multi-mission.mission", "@temporal «v4»", "constant.other.version.mission"],
   ["all-requirements.mission", "@anchor «Z11»", "constant.language.zone.mission"],
   ["keywords-as-names.mission", "@anchor «Z0»", "constant.language.zone.mission"],
+  ["paris-evening.mission", "@anchor «Europe/Paris»", "constant.language.time-zone.mission"],
+  ["paris-evening.mission", "phase [«20:00», 02:00]", "constant.numeric.time.mission"],
+  ["paris-evening.mission", "[02:30, «05:00:30»]", "constant.numeric.time.mission"],
   [SNIPPET, "«@rogue»", "invalid.illegal.directive.mission"],
   // Missions, including names that are keywords.
   ["minimal.mission", "«mission» hello", "storage.type.mission.mission"],
@@ -258,6 +261,7 @@ const SCOPE_OF: Record<string, string> = {
   TSAE: "support.constant.mission",
   clockchain: "support.constant.mission",
   Number: "constant.numeric.mission",
+  ClockTime: "constant.numeric.time.mission",
   LCurly: "punctuation.section.block.begin.mission",
   RCurly: "punctuation.section.block.end.mission",
   LSquare: "punctuation.section.brackets.begin.mission",
@@ -276,7 +280,8 @@ const SCOPE_OF: Record<string, string> = {
 const NAME_AFTER: Record<string, (name: string) => string> = {
   mission: () => "entity.name.function.mission",
   execute: () => "entity.name.function.task.mission",
-  AnchorDirective: (name) => (/^Z(?:[0-9]|1[01])$/.test(name) ? "constant.language.zone.mission" : "invalid.illegal.zone.mission"),
+  AnchorDirective: (name) =>
+    /^Z(?:[0-9]|1[01])$/.test(name) ? "constant.language.zone.mission" : /^[Zz][0-9]+$/.test(name) ? "invalid.illegal.zone.mission" : "constant.language.time-zone.mission",
 };
 
 function expectedTokens(source: string): IToken[] {

@@ -100,6 +100,13 @@ const pieces = [
   "#",
   "\u0000",
   "\\",
+  ":",
+  "20:00",
+  "9:30:15",
+  "Europe/Paris",
+  "Etc/GMT+5",
+  "Port-au-Prince",
+  "+",
 ];
 
 describe("scanner", () => {

@@ -2,6 +2,7 @@ import type {
   AnchorDirective,
   AnchorStatement,
   CarbonRequirement,
+  ClockTimeLiteral,
   Comment,
   ExecuteStatement,
   Handler,
@@ -43,7 +44,7 @@ export type RequirementNode = (PhaseRequirement | CarbonRequirement | HsBlochReq
 export type HandlerNode = Omit<Handler, "body"> & Commented & { body: StatementNode[] };
 export type ItemNode = RequirementNode | HandlerNode;
 export type StatementNode = (ExecuteStatement | AnchorStatement) & Commented;
-export type LeafNode = (Identifier | NumberLiteral) & Commented;
+export type LeafNode = (Identifier | NumberLiteral | ClockTimeLiteral) & Commented;
 
 /** Every node the printer visits. */
 export type MissionNodeAny = FileNode | DirectiveNode | MissionNode | ItemNode | StatementNode | LeafNode | AttachedComment;

@@ -52,6 +52,8 @@ function printNode(path: AstPath<MissionNodeAny>, options: { originalText: strin
     case "Identifier":
       return node.name;
     case "NumberLiteral":
+    case "ClockTime":
+      // As written: the formatter never turns a clock time into degrees or back.
       return node.raw;
     case "LineComment":
     case "BlockComment":

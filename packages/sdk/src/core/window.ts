@@ -11,8 +11,8 @@ import { MAX_ABS_UNIX_MS, TICKS_PER_DAY, TICKS_PER_DEGREE } from "./units.js";
  */
 export function allow(ctx: PhaseContext, window: Window): boolean {
   const ticks = localTicks(ctx);
-  assertWindowShape(window);
-  return inWindow(ticks, boundTicks(window[0], "start"), boundTicks(window[1], "end"));
+  const [start, end] = windowTicks(window);
+  return inWindow(ticks, start, end);
 }
 
 /**
@@ -35,11 +35,18 @@ export function enforce(ctx: PhaseContext, window: Window): void {
 export function nextOpen(ctx: PhaseContext, window: Window): number {
   const unixMs = contextUnixMs(ctx);
   const ticks = localTicks(ctx);
-  assertWindowShape(window);
-  const start = boundTicks(window[0], "start");
-  const end = boundTicks(window[1], "end");
+  const [start, end] = windowTicks(window);
   if (inWindow(ticks, start, end)) return unixMs;
-  // Closed means the phase is outside the arc start -> end, so the arc's start is the next open tick.
+  return startReached(unixMs, ticks, start, window);
+}
+
+/**
+ * The instant a clock reading `ticks` at `unixMs` reaches the window's start,
+ * if it runs on without a jump: the next open tick of a closed window (closed
+ * means the phase is outside the arc start -> end, so the arc's start comes
+ * first). `BEYOND_DATE_RANGE` past the end of the Date range.
+ */
+export function startReached(unixMs: number, ticks: number, start: number, window: Window): number {
   const next = unixMs + (((start % TICKS_PER_DAY) - ticks + TICKS_PER_DAY) % TICKS_PER_DAY);
   if (next > MAX_ABS_UNIX_MS) {
     throw new TemporalError(
@@ -50,7 +57,14 @@ export function nextOpen(ctx: PhaseContext, window: Window): number {
   return next;
 }
 
-function inWindow(ticks: number, start: number, end: number): boolean {
+/** A window's bounds in ticks, rounded to the nearest; `INVALID_WINDOW` for anything but two numbers in [0, 360]. */
+export function windowTicks(window: Window): [start: number, end: number] {
+  assertWindowShape(window);
+  return [boundTicks(window[0], "start"), boundTicks(window[1], "end")];
+}
+
+/** Whether a phase in ticks lies in the window `[start, end]` (ticks), with `allow`'s rules. */
+export function inWindow(ticks: number, start: number, end: number): boolean {
   if (start === 0 && end === TICKS_PER_DAY) return true;
   const from = start === TICKS_PER_DAY ? 0 : start;
   const to = end === TICKS_PER_DAY ? 0 : end;

@@ -46,7 +46,8 @@ function offsetFormatter(ianaName: string): Intl.DateTimeFormat {
 // "GMT", "GMT+05:30", "GMT-10:00"; some engines print U+2212 for the minus sign.
 const LONG_OFFSET = /^GMT(?:([+\u2212-])(\d{1,2})(?::?(\d{2}))?(?::?(\d{2}))?)?$/;
 
-function utcOffsetMinutes(ianaName: string, instant: number): number {
+/** The UTC offset of an IANA time zone at an instant, in minutes (fractional for offsets with seconds); `INVALID_TIME_ZONE` for unknown names. */
+export function utcOffsetMinutes(ianaName: string, instant: number): number {
   if (typeof ianaName !== "string" || ianaName === "") {
     throw new TemporalRangeError("INVALID_TIME_ZONE", `time zone must be an IANA name such as "Europe/Paris", got ${describeValue(ianaName)}`);
   }

@@ -1,4 +1,4 @@
-import { contextAt, now } from "../core/phase.js";
+import { now } from "../core/phase.js";
 import type { Authority, PhaseContext } from "../core/types.js";
 import { syncClock, type TwatchSource } from "../remote/sync-clock.js";
 import { defaultSdk } from "#default-sdk";
@@ -6,6 +6,7 @@ import { AuthorityUnavailableError, MissionAbortedError } from "./errors.js";
 import { receiptRequest } from "./receipt-request.js";
 import { settle } from "./settle.js";
 import type { Decision, EvaluateOptions, MissionSpec } from "./types.js";
+import { missionContext } from "./zone.js";
 
 /** How a mission reaches its authority during one `evaluate` or `run`. */
 export interface AuthorityAccess {
@@ -48,7 +49,7 @@ export async function decisionContext(spec: MissionSpec, options: EvaluateOption
   if (authority.kind !== "remote") return localContext(spec, options);
   try {
     const unixMs = await settle(serviceTime(authority), access);
-    return contextAt(unixMs as number, { zone: spec.zone, source: "remote" });
+    return missionContext(spec.zone, unixMs as number, "remote");
   } catch (cause) {
     if (cause instanceof MissionAbortedError) throw cause;
     throw new AuthorityUnavailableError(spec.name, "the service could not tell the time (localClock: true, or temporalc run --local-clock, reads this machine's clock instead)", cause);
@@ -71,8 +72,10 @@ function isTwatchSource(authority: Authority): authority is Authority & TwatchSo
   return typeof (authority as Partial<TwatchSource>).getTwatchNow === "function";
 }
 
-function localContext(spec: MissionSpec, options: EvaluateOptions): Promise<PhaseContext> {
-  return now({ zone: spec.zone, ...(options.clock === undefined ? {} : { clock: options.clock }) });
+async function localContext(spec: MissionSpec, options: EvaluateOptions): Promise<PhaseContext> {
+  if (typeof spec.zone === "number") return now({ zone: spec.zone, ...(options.clock === undefined ? {} : { clock: options.clock }) });
+  const { unix_ms } = await now(options.clock === undefined ? {} : { clock: options.clock });
+  return missionContext(spec.zone, unix_ms, "local");
 }
 
 /**

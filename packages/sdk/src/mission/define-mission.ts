@@ -1,13 +1,13 @@
 import { TemporalError } from "../core/errors.js";
 import { contextAt } from "../core/phase.js";
 import type { AnchorProof, PhaseContext, Receipt, Window } from "../core/types.js";
-import { nextOpen } from "../core/window.js";
 import { assertCanAnchor, authorityAccess, decisionContext, type AuthorityAccess } from "./authority.js";
 import { AnchorFailedError, MissingTasksError, MissionAbortedError, TaskFailedError } from "./errors.js";
 import { CARBON, HS_BLOCH, readMeasure, valueOf, withFailures, type Reading } from "./measures.js";
 import { assertEvaluateOptions, assertRunOptions, DEFAULT_MEASURE_TIMEOUT_MS } from "./options.js";
 import { receiptRequest } from "./receipt-request.js";
-import type { Decision, EvaluateOptions, MeasureFailure, Mission, MissionSpec, RunOptions, RunResult, Task } from "./types.js";
+import type { Decision, EvaluateOptions, MeasureFailure, Mission, MissionSpec, MissionZone, RunOptions, RunResult, Task } from "./types.js";
+import { decisionClock, missionNextOpen } from "./zone.js";
 
 /**
  * The runtime half of a compiled mission: generated code supplies the
@@ -66,10 +66,11 @@ async function decide(spec: MissionSpec, options: EvaluateOptions, access: Autho
     reason: reasons[0] ?? null,
     reasons,
     ctx,
+    ...decisionClock(spec.zone, ctx),
     ...(failures.length === 0 ? {} : { measure_failures: failures }),
   };
   if (!reasons.includes("PHASE_OUTSIDE_WINDOW")) return decision;
-  const next = nextOpenAll(ctx, spec.requires.phase);
+  const next = nextOpenAll(spec.zone, ctx, spec.requires.phase);
   return next === undefined ? decision : { ...decision, next_open_unix_ms: next };
 }
 
@@ -78,12 +79,12 @@ async function decide(spec: MissionSpec, options: EvaluateOptions, access: Autho
  * latest of the windows' own next openings never passes a common opening,
  * so this converges within a few rounds when one exists.
  */
-function nextOpenAll(ctx: PhaseContext, windows: readonly Window[]): number | undefined {
+function nextOpenAll(zone: MissionZone, ctx: PhaseContext, windows: readonly Window[]): number | undefined {
   let at = ctx.unix_ms;
   try {
     for (let round = 0; round <= 4 * windows.length + 4; round++) {
       const here = contextAt(at, { zone: ctx.swt_zone });
-      const latest = Math.max(...windows.map((window) => nextOpen(here, window)));
+      const latest = Math.max(...windows.map((window) => missionNextOpen(zone, here, window)));
       if (latest === at) return at;
       at = latest;
     }

@@ -13,6 +13,7 @@ export type {
   MissionRequirements,
   MissionSpec,
   MissionStep,
+  MissionZone,
   RunArguments,
   RunOptions,
   RunOptionsBase,

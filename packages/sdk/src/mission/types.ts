@@ -64,11 +64,18 @@ export interface MissionMeasures {
   readonly hsBloch?: number;
 }
 
+/**
+ * Where a mission's windows are read: an SWT zone 0..11 (`@anchor Z<n>`),
+ * on the context of that zone; or an IANA time zone name (`@anchor
+ * Europe/Paris`), on its local clock, with contexts (and so receipts and
+ * tiles) in the SWT zone nearest to its UTC offset at the decision's instant.
+ */
+export type MissionZone = number | string;
+
 export interface MissionSpec {
   readonly name: string;
   readonly kernel_version: string;
-  /** SWT zone the windows are read in. */
-  readonly zone: number;
+  readonly zone: MissionZone;
   readonly requires: MissionRequirements;
   /** The reasons to deny, in the order of `DenyReason`; empty means ALLOW. */
   check(ctx: PhaseContext, measures: MissionMeasures): DenyReason[];
@@ -138,6 +145,12 @@ export interface Decision {
   readonly reason: DenyReason | null;
   readonly reasons: readonly DenyReason[];
   readonly ctx: PhaseContext;
+  /**
+   * For a mission anchored to an IANA time zone: the zone and its local clock
+   * at `ctx.unix_ms` as a phase (degrees, 15 an hour), which is what the
+   * windows were tested on (`ctx.phase_deg` is the nearest SWT zone's).
+   */
+  readonly clock?: { readonly time_zone: string; readonly phase_deg: number };
   /** When every phase window is next open, if the phase was a reason. */
   readonly next_open_unix_ms?: number;
   /** Measures whose provider failed (so the verdict is DENY), with what happened; absent when none did. */
@@ -159,7 +172,7 @@ export interface RunResult extends Decision {
 export interface Mission<Tasks extends string = string> {
   readonly name: string;
   readonly kernel_version: string;
-  readonly zone: number;
+  readonly zone: MissionZone;
   readonly requires: MissionRequirements;
   readonly on: Readonly<Record<Verdict, readonly MissionStep[]>>;
   /** Decides the verdict without running anything. */

@@ -1,0 +1,121 @@
+import type { AnchorDirective, ClockTimeLiteral, MissionFile, PhaseBound, SourceRange } from "./ast.js";
+import type { MissionModel, ResolvedWindow } from "./analyze.js";
+import { formatClockTime, paddedClockTime } from "./clock-time.js";
+import { replacement, type DiagnosticCode, type DiagnosticDetails, type DiagnosticParams } from "./diagnostics.js";
+import { degreesToTicks, TICKS_PER_CYCLE, TICKS_PER_DEGREE } from "./phase-windows.js";
+import { closestMatch, onlyClosestMatch } from "./suggest.js";
+import { clockShifts, inShift, isKnownTimeZone, timeZoneNames, TRANSITION_HORIZON, type ClockShift } from "./time-zones.js";
+
+/**
+ * The checks of how a file tells time: its `@anchor` (an SWT zone or an
+ * IANA time zone), clock-time bounds, and window edges that a
+ * daylight-saving change skips or repeats.
+ */
+
+type Report = <C extends DiagnosticCode>(code: C, range: SourceRange, params: DiagnosticParams<C>, details?: DiagnosticDetails<C>) => void;
+
+const ZONE_CODES = Array.from({ length: 12 }, (_, n) => `Z${n}`);
+
+/** M204 for a `Z<digits>` (or `z<digits>`) code that is not Z0..Z11; M206 for an IANA name this engine does not know. */
+export function checkAnchors(anchors: readonly AnchorDirective[], report: Report): void {
+  for (const { code, zone, timeZone } of anchors) {
+    if (code === null || zone !== null) continue;
+    if (timeZone === null) {
+      const certain = onlyClosestMatch(code.name, ZONE_CODES);
+      report("M204", code.range, { zone: code.name, suggestion: closestMatch(code.name, ZONE_CODES) }, certain === undefined ? {} : { fixes: [replacement(code.range, certain)] });
+    } else if (!isKnownTimeZone(timeZone)) {
+      const { suggestion, certain } = timeZoneSuggestion(timeZone);
+      report("M206", code.range, { timeZone, suggestion }, certain === undefined ? {} : { fixes: [replacement(code.range, certain)] });
+    }
+  }
+}
+
+/**
+ * The name closest to a misspelt one, and whether it is the only one that
+ * close (then a fix may write it): SWT codes and IANA names by edit distance
+ * (`Europe/Pari`, `utc`), else IANA names by their city (`Paris`, `new_york`).
+ */
+function timeZoneSuggestion(name: string): { suggestion?: string; certain?: string } {
+  const candidates = [...ZONE_CODES, ...timeZoneNames()];
+  const suggestion = closestMatch(name, candidates);
+  if (suggestion !== undefined) return { suggestion, certain: onlyClosestMatch(name, candidates) };
+  const byCity = new Map(timeZoneNames().map((zone) => [zone.slice(zone.lastIndexOf("/") + 1), zone]));
+  const city = byCity.has(name) ? name : onlyClosestMatch(name, [...byCity.keys()]);
+  const zone = city === undefined ? undefined : byCity.get(city);
+  return zone === undefined ? {} : { suggestion: zone, certain: zone };
+}
+
+/** M304: a clock time that is not `HH:MM` or `HH:MM:SS` of a real time of day (or `24:00`). */
+export function checkClockTimes(ast: MissionFile, report: Report): void {
+  for (const mission of ast.missions) {
+    for (const item of mission.items) {
+      if (item.kind !== "PhaseRequirement") continue;
+      for (const bound of [item.start, item.end]) if (isClockTime(bound) && Number.isNaN(bound.value)) reportClockTime(bound, report);
+    }
+  }
+}
+
+function isClockTime(bound: PhaseBound): bound is ClockTimeLiteral {
+  return bound.kind === "ClockTime";
+}
+
+function reportClockTime(bound: ClockTimeLiteral, report: Report): void {
+  const padded = paddedClockTime(bound.raw);
+  report("M304", bound.range, { text: bound.raw, padded }, padded === undefined ? {} : { fixes: [replacement(bound.range, padded)] });
+}
+
+/**
+ * M305: in a file anchored to an IANA time zone, a window that opens or
+ * closes at a local time a daylight-saving change skips or repeats, on any
+ * change of the ten years `TRANSITION_HORIZON` spans. An edge at the very
+ * start of the span is not reported unless it is a start in a gap (which
+ * opens an hour late): an end there closes as the clock jumps (`[20:00,
+ * 02:00]` in Paris in spring) or reopens for one tick when the clock goes
+ * back to it (in autumn), and a start there stays open through the change
+ * (`[01:00, 05:00]` in New York when 02:00 goes back to 01:00).
+ */
+export function checkClockShifts(model: MissionModel, report: Report): void {
+  const { timeZone } = model;
+  if (timeZone === null || !isKnownTimeZone(timeZone)) return;
+  const shifts = clockShifts(timeZone);
+  if (shifts.length === 0) return;
+  for (const mission of model.missions) {
+    for (const window of mission.windows) {
+      if (window.normalized === null || window.alwaysOpen || window.start % 360 === window.end % 360) continue;
+      checkEdge(window, "start", timeZone, shifts, report);
+      checkEdge(window, "end", timeZone, shifts, report);
+    }
+  }
+}
+
+function checkEdge(window: ResolvedWindow, edge: "start" | "end", timeZone: string, shifts: readonly ClockShift[], report: Report): void {
+  const ticks = degreesToTicks(window.normalized![edge]) % TICKS_PER_CYCLE;
+  const shift = shifts.find((s) => inShift(ticks, s) && !(ticks === s.from && (edge === "end" || s.kind === "overlap")));
+  if (shift === undefined) return;
+  const bound = window.requirement[edge];
+  const time = formatClockTime(ticks / TICKS_PER_DEGREE)!;
+  const from = clockOf(shift.from);
+  const to = clockOf(shift.to);
+  const verb = edge === "start" ? "opens" : "closes";
+  const thatDay = shift.kind === "overlap" ? `it ${verb} twice` : edge === "start" ? `it opens at ${to}` : `it closes when clocks jump to ${to}`;
+  report("M305", bound.range, {
+    verb,
+    written: bound.raw === time ? `\`${time}\`` : `\`${bound.raw}\` (${time})`,
+    shift: shift.kind,
+    timeZone,
+    from,
+    to,
+    firstDate: shift.firstDate,
+    thatDay,
+    horizon: `${year(TRANSITION_HORIZON.from)} to ${year(TRANSITION_HORIZON.to) - 1}`,
+  });
+}
+
+/** A shift's end as a clock time: `24:00` for the end of the day, as people say "at 24:00 clocks go back to 23:00". */
+function clockOf(ticks: number): string {
+  return formatClockTime((ticks === TICKS_PER_CYCLE ? ticks : ticks % TICKS_PER_CYCLE) / TICKS_PER_DEGREE)!;
+}
+
+function year(unixMs: number): number {
+  return new Date(unixMs).getUTCFullYear();
+}

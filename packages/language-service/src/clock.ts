@@ -1,0 +1,95 @@
+import { formatClockTime, type MissionModel } from "@temporal/compiler";
+import { clockTicks, contextAt, nextOpen, nextOpenInTimeZone, TICKS_PER_DEGREE, TICKS_PER_ZONE, type MissionZone } from "@temporal/agent-sdk";
+
+/**
+ * Clock times of the zone a file is anchored in: an SWT zone Z<n> (the clock
+ * of UTC+2n hours) or an IANA time zone (its wall clock, daylight saving
+ * included). A phase is that clock's time of day, 15 degrees an hour.
+ * Which instant a phase falls on is the runtime's answer (`nextOpen`,
+ * `nextOpenInTimeZone`), never worked out here.
+ */
+
+const MS_PER_MINUTE = 60_000;
+
+/**
+ * The zone the file's windows are read in, as the runtime takes it; undefined
+ * for an IANA name this runtime does not know (the checker reports it, M206).
+ */
+export function fileZone(model: MissionModel): MissionZone | undefined {
+  if (model.timeZone === null) return model.zone ?? 0;
+  return isTimeZone(model.timeZone) ? model.timeZone : undefined;
+}
+
+/** A point of the day (0 to 360 degrees) as a clock time: `300` is `20:00`, `360` is `24:00`. */
+export function degreesToClock(degrees: number): string {
+  return formatClockTime(degrees) ?? `${degrees} degrees`;
+}
+
+/** `Z1 (UTC+2)`, or the IANA name. */
+export function zoneLabel(zone: MissionZone): string {
+  if (typeof zone === "string") return zone;
+  const hours = zone * (TICKS_PER_ZONE / 3_600_000);
+  const offset = hours > 12 ? hours - 24 : hours;
+  return `Z${zone} (UTC${offset === 0 ? "" : offset > 0 ? `+${offset}` : `${offset}`})`;
+}
+
+/** Whether the zone's clock is the UTC clock. */
+export function isUtc(zone: MissionZone): boolean {
+  return zone === 0 || zone === "UTC" || zone === "Etc/UTC";
+}
+
+/** The first instant at or after `now` at which the zone's clock reads `degrees` (0 to 360), by the runtime's own search. */
+export function nextInstantAt(degrees: number, zone: MissionZone, now: Date): number {
+  const window: [number, number] = [degrees, degrees];
+  return typeof zone === "string" ? nextOpenInTimeZone(contextAt(now), window, zone) : nextOpen(contextAt(now, { zone }), window);
+}
+
+/** The time of day, in degrees, that an instant is on the zone's clock. */
+export function phaseAt(instant: number, zone: MissionZone): number {
+  return typeof zone === "string" ? clockTicks(instant, zone) / TICKS_PER_DEGREE : contextAt(instant, { zone }).phase_deg;
+}
+
+/** An instant's clock time (`HH:MM`) in an IANA time zone. */
+export function clockIn(timeZone: string, instant: number): string {
+  return formatterFor(timeZone).format(instant);
+}
+
+/** Minutes as `35 min`, `2 h 5 min`, `1 d 3 h`. */
+export function durationText(ms: number): string {
+  const minutes = Math.max(1, Math.ceil(ms / MS_PER_MINUTE));
+  if (minutes < 60) return `${minutes} min`;
+  const hours = Math.floor(minutes / 60);
+  if (hours < 24) return minutes % 60 === 0 ? `${hours} h` : `${hours} h ${minutes % 60} min`;
+  return hours % 24 === 0 ? `${Math.floor(hours / 24)} d` : `${Math.floor(hours / 24)} d ${hours % 24} h`;
+}
+
+const formatters = new Map<string, Intl.DateTimeFormat>();
+
+function formatterFor(timeZone: string): Intl.DateTimeFormat {
+  let formatter = formatters.get(timeZone);
+  if (formatter === undefined) {
+    formatter = new Intl.DateTimeFormat("en-GB", { timeZone, hour: "2-digit", minute: "2-digit", hourCycle: "h23" });
+    formatters.set(timeZone, formatter);
+  }
+  return formatter;
+}
+
+/** Whether this runtime's `Intl` knows the IANA time zone. */
+export function isTimeZone(name: string): boolean {
+  try {
+    formatterFor(name);
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+/** The IANA zone this runtime is in (a browser's or the machine's), UTC when it cannot tell. */
+export function systemTimeZone(): string {
+  return Intl.DateTimeFormat().resolvedOptions().timeZone ?? "UTC";
+}
+
+/** Every IANA time zone this runtime knows, for completion after `@anchor`. */
+export function knownTimeZones(): readonly string[] {
+  return Intl.supportedValuesOf("timeZone");
+}

@@ -1,0 +1,165 @@
+import { LANGUAGE_VERSION_TEXT } from "@temporal/compiler";
+import type { IToken } from "chevrotain";
+import { CompletionItemKind, type CompletionItem, type CompletionList, type Position, type Range } from "vscode-languageserver-types";
+import type { Analysis } from "./analysis.js";
+import { knownTimeZones, zoneLabel } from "./clock.js";
+import { isDirectiveToken, isNameToken } from "./tokens.js";
+
+/**
+ * Completion from the tokens before the cursor, so it works in half-typed
+ * code the parser gave up on: the token just before the cursor (and, for a
+ * name, the one before that) and which braces are open decide what can come
+ * next, following grammar/mission.ebnf.
+ */
+
+type Block = "file" | "mission" | "handler";
+
+/** The first `length` of `tokens`. */
+interface TokenPrefix {
+  tokens: readonly IToken[];
+  length: number;
+}
+
+const ZONE_COUNT = 12;
+
+export function completion(analysis: Analysis, position: Position): CompletionList {
+  const { document, scanned } = analysis;
+  const offset = document.offsetAt(position);
+  if (insideComment(analysis, offset)) return { isIncomplete: false, items: [] };
+  const typed = typedWord(analysis, offset);
+  const replace: Range = { start: document.positionAt(typed?.start ?? offset), end: position };
+  const before = tokensBefore(scanned.tokens, typed?.start ?? offset);
+  const items = candidates(analysis, before, typed?.text).map((item) => ({ ...item, textEdit: { range: replace, newText: item.insertText ?? item.label } }));
+  return { isIncomplete: false, items };
+}
+
+function candidates(analysis: Analysis, before: TokenPrefix, typed: string | undefined): CompletionItem[] {
+  const previous = before.tokens[before.length - 1];
+  const beforePrevious = before.tokens[before.length - 2];
+  const type = previous?.tokenType.name;
+  // A keyword right after `execute`, `mission` or `@anchor` is a name there (`execute phase`).
+  const previousIsName = beforePrevious !== undefined && ["execute", "mission", "AnchorDirective"].includes(beforePrevious.tokenType.name);
+  if (!previousIsName) {
+    switch (type) {
+      case "TemporalDirective":
+        return [{ label: LANGUAGE_VERSION_TEXT, kind: CompletionItemKind.Constant, detail: "the language version this compiler speaks" }];
+      case "AnchorDirective":
+        return zones();
+      case "mission":
+        return [];
+      case "require":
+        return keywords(["phase", "carbon", "hs_bloch"]);
+      case "carbon":
+        return operators(["<", "<="]);
+      case "hs_bloch":
+        return operators([">=", ">"]);
+      case "on":
+        return [keyword("ALLOW"), keyword("DENY")];
+      case "anchor":
+        return [keyword("TSAE")];
+      case "TSAE":
+        return operators(["->"]);
+      case "Arrow":
+        return [keyword("clockchain")];
+      case "execute":
+        return taskNames(analysis, typed);
+    }
+  }
+  if (previous !== undefined && !endsItem(previous, beforePrevious, previousIsName)) return [];
+  switch (enclosingBlock(before)) {
+    case "file":
+      return [keyword("mission"), ...(missionBefore(before) ? [] : [keyword("@temporal"), keyword("@anchor")])];
+    case "mission":
+      return [keyword("require"), keyword("on")];
+    case "handler":
+      return [keyword("execute"), { ...keyword("anchor TSAE -> clockchain"), detail: "issue a signed receipt and anchor it" }];
+  }
+}
+
+/** The tokens that end before `offset`: a prefix of the sorted tokens, found by binary search, not copied. */
+function tokensBefore(tokens: readonly IToken[], offset: number): TokenPrefix {
+  let low = 0;
+  let high = tokens.length;
+  while (low < high) {
+    const middle = (low + high) >>> 1;
+    if (tokens[middle]!.endOffset! < offset) low = middle + 1;
+    else high = middle;
+  }
+  return { tokens, length: low };
+}
+
+/** Whether the token can end a directive, requirement, statement or block, so a new one may start after it. */
+function endsItem(token: IToken, before: IToken | undefined, isName: boolean): boolean {
+  const type = token.tokenType.name;
+  if (type === "LCurly" || type === "RCurly" || type === "RSquare" || type === "clockchain" || type === "Version") return true;
+  if (type === "Number") return before !== undefined && ["Less", "LessEqual", "Greater", "GreaterEqual"].includes(before.tokenType.name);
+  return isName && before?.tokenType.name !== "mission";
+}
+
+/** The block the cursor is in, from the braces before it: a `{` after `ALLOW`/`DENY` opens a handler. */
+function enclosingBlock({ tokens, length }: TokenPrefix): Block {
+  const stack: Block[] = [];
+  for (let i = 0; i < length; i++) {
+    const type = tokens[i]!.tokenType.name;
+    if (type === "LCurly") {
+      const opener = tokens[i - 1]?.tokenType.name;
+      stack.push(opener === "ALLOW" || opener === "DENY" ? "handler" : "mission");
+    } else if (type === "RCurly") {
+      stack.pop();
+    }
+  }
+  return stack[stack.length - 1] ?? "file";
+}
+
+/** Directives come before the first mission. */
+function missionBefore({ tokens, length }: TokenPrefix): boolean {
+  for (let i = 0; i < length; i++) if (tokens[i]!.tokenType.name === "mission") return true;
+  return false;
+}
+
+/** The SWT zone codes, then every IANA time zone this runtime knows (sorted after them). */
+function zones(): CompletionItem[] {
+  const codes = Array.from({ length: ZONE_COUNT }, (_, zone) => ({
+    label: `Z${zone}`,
+    kind: CompletionItemKind.EnumMember,
+    detail: `SWT zone ${zoneLabel(zone)}`,
+    sortText: `0${String(zone).padStart(2, "0")}`,
+  }));
+  const names = knownTimeZones().map((name) => ({ label: name, kind: CompletionItemKind.EnumMember, detail: "IANA time zone (daylight saving included)", sortText: `1${name}` }));
+  return [...codes, ...names];
+}
+
+/** Task names executed elsewhere in the file, not counting the word being typed. */
+function taskNames(analysis: Analysis, typed: string | undefined): CompletionItem[] {
+  return analysis.model.symbols
+    .filter((symbol) => symbol.kind === "task" && !(symbol.name === typed && symbol.references.length === 1))
+    .map((symbol) => ({ label: symbol.name, kind: CompletionItemKind.Function, detail: `task, executed ${symbol.references.length} time${symbol.references.length === 1 ? "" : "s"}` }));
+}
+
+/** The name or directive the cursor is at the end of, being typed. */
+function typedWord(analysis: Analysis, offset: number): { start: number; text: string } | undefined {
+  const token = analysis.scanned.tokens.find((t) => t.endOffset! + 1 === offset);
+  if (token !== undefined && (isNameToken(token) || isDirectiveToken(token) || token.tokenType.name === "TimeZoneName")) return { start: token.startOffset, text: token.image };
+  // A lone `@` is no token yet: the start of a directive.
+  if (analysis.text[offset - 1] === "@") return { start: offset - 1, text: "@" };
+  return undefined;
+}
+
+/** Inside a comment, or at the end of a line comment (typing on in it); an unterminated comment runs to the end of the file. */
+function insideComment(analysis: Analysis, offset: number): boolean {
+  const { comments, unterminatedComments } = analysis.scanned;
+  const inComment = (c: IToken) => c.startOffset < offset && (offset <= c.endOffset! || (c.image.startsWith("//") && offset === c.endOffset! + 1));
+  return comments.some(inComment) || unterminatedComments.some((c) => c.startOffset < offset);
+}
+
+function keyword(label: string): CompletionItem {
+  return { label, kind: CompletionItemKind.Keyword };
+}
+
+function keywords(labels: readonly string[]): CompletionItem[] {
+  return labels.map(keyword);
+}
+
+function operators(labels: readonly string[]): CompletionItem[] {
+  return labels.map((label) => ({ label, kind: CompletionItemKind.Operator }));
+}
