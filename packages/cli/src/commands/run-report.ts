@@ -86,7 +86,9 @@ function opening(outcome: Outcome, windows: string): string {
   const timeZone = outcome.clock?.time_zone;
   const zone = outcome.ctx.swt_zone;
   const at =
-    timeZone === undefined ? `${clockTime(next, zone)} Z${zone}${zone === 0 ? "" : ` (${clockTime(next, 0)} UTC)`}` : `${timeZoneClockTime(next, timeZone)} ${timeZone} (${clockTime(next, 0)} UTC)`;
+    timeZone === undefined
+      ? `${clockTime(next, zone)} Z${zone}${zone === 0 ? "" : ` (${clockTime(next, 0)} UTC)`}`
+      : `${timeZoneClockTime(next, timeZone)} ${timeZone} (${clockTime(next, 0)} UTC)`;
   return `${windows} opens at ${at}, ${timeUntil(outcome.ctx.unix_ms, next)} (${new Date(next).toISOString()})`;
 }
 
