@@ -1,10 +1,14 @@
 import type { AnchorProof, Decision, DenyReason, Mission, MissionStep, RunResult } from "@temporal/agent-sdk";
-import { clockTime, timeUntil, utcOffsetLabel } from "./zone-clock.js";
+import { windowClockTimes } from "@temporal/compiler";
+import { clockTime, timeUntil, timeZoneClockTime, timeZoneOffsetLabel, utcOffsetLabel } from "./zone-clock.js";
 
 /**
  * The text `temporalc run` prints for each mission: the verdict, the phase
  * as degrees and as clock time, each reason for a DENY with what would
  * change it, and what ran and was anchored (or, with --dry-run, what would).
+ * A mission anchored to an IANA time zone is reported on that zone's wall
+ * clock (`Decision.clock`), windows as clock times; SWT missions in degrees
+ * and their zone's clock.
  */
 
 /** A decision (`--dry-run`), or a decision and what its block did. */
@@ -36,10 +40,17 @@ export function describeOutcome(outcome: Outcome, report: ReportContext): string
 }
 
 function head(outcome: Outcome, report: ReportContext): string {
-  const { ctx } = outcome;
+  const { ctx, clock } = outcome;
   const verdict = report.color ? `${outcome.verdict === "ALLOW" ? GREEN : RED}${outcome.verdict}${RESET}` : outcome.verdict;
-  const phase = `phase ${Number(ctx.phase_deg.toFixed(3))}° = ${clockTime(ctx.unix_ms, ctx.swt_zone)} in Z${ctx.swt_zone} (${utcOffsetLabel(ctx.swt_zone)})`;
+  const phase =
+    clock === undefined
+      ? `phase ${degrees(ctx.phase_deg)}° = ${clockTime(ctx.unix_ms, ctx.swt_zone)} in Z${ctx.swt_zone} (${utcOffsetLabel(ctx.swt_zone)})`
+      : `phase ${degrees(clock.phase_deg)}° = ${timeZoneClockTime(ctx.unix_ms, clock.time_zone)} in ${clock.time_zone} (${timeZoneOffsetLabel(ctx.unix_ms, clock.time_zone)}; receipts in Z${ctx.swt_zone})`;
   return `${outcome.mission}: ${verdict} at ${ctx.utc}, ${phase}`;
+}
+
+function degrees(phase: number): number {
+  return Number(phase.toFixed(3));
 }
 
 /** One reason for a DENY, said so that it says what to change. */
@@ -49,7 +60,7 @@ function explain(reason: DenyReason, outcome: Outcome, report: ReportContext): s
   if (failure !== undefined) return failure.message;
   switch (reason) {
     case "PHASE_OUTSIDE_WINDOW":
-      return opening(outcome, requires?.phase.map((w) => `[${w[0]}, ${w[1]}]`).join(" and ") ?? "the window");
+      return opening(outcome, requires?.phase.map((w) => windowText(w, outcome.clock !== undefined)).join(" and ") ?? "the window");
     case "CARBON_UNKNOWN":
       return "pass --carbon N (gCO2eq/kWh) or a carbon provider";
     case "HS_BLOCH_UNKNOWN":
@@ -63,12 +74,22 @@ function explain(reason: DenyReason, outcome: Outcome, report: ReportContext): s
   }
 }
 
+/** `[300, 30]` for an SWT mission; `[20:00, 02:00]` on a time zone's clock. */
+function windowText([start, end]: readonly [number, number], onClock: boolean): string {
+  const times = onClock ? windowClockTimes({ start, end }) : undefined;
+  return times === undefined ? `[${start}, ${end}]` : `[${times.start}, ${times.end}]`;
+}
+
 function opening(outcome: Outcome, windows: string): string {
   const next = outcome.next_open_unix_ms;
-  const zone = outcome.ctx.swt_zone;
   if (next === undefined) return `${windows} does not open again within the Date range`;
-  const utc = zone === 0 ? "" : ` (${clockTime(next, 0)} UTC)`;
-  return `${windows} opens at ${clockTime(next, zone)} Z${zone}${utc}, ${timeUntil(outcome.ctx.unix_ms, next)} (${new Date(next).toISOString()})`;
+  const timeZone = outcome.clock?.time_zone;
+  const zone = outcome.ctx.swt_zone;
+  const at =
+    timeZone === undefined
+      ? `${clockTime(next, zone)} Z${zone}${zone === 0 ? "" : ` (${clockTime(next, 0)} UTC)`}`
+      : `${timeZoneClockTime(next, timeZone)} ${timeZone} (${clockTime(next, 0)} UTC)`;
+  return `${windows} opens at ${at}, ${timeUntil(outcome.ctx.unix_ms, next)} (${new Date(next).toISOString()})`;
 }
 
 /** What the verdict's block would do, for --dry-run. */

@@ -14,7 +14,7 @@ export { MAX_INTENSITY, type CarbonSeries } from "./carbon-series.js";
 export { carbonRecommendation, constantCarbonSeries, parseCarbonForecast, type CarbonOptions, type ParseForecastOptions } from "./carbon.js";
 export { scheduleTasks, type ScheduleOptions } from "./schedule.js";
 export { parseIsoInstant, requireIsoInstant } from "./iso-instant.js";
-export { parseZone, zoneFromTimeZone, zoneFromUtcOffset } from "./zones.js";
+export { parseZone, utcOffsetMinutes, zoneFromTimeZone, zoneFromUtcOffset } from "./zones.js";
 export { TICKS_PER_DAY, TICKS_PER_DEGREE, TICKS_PER_ZONE, ZONE_COUNT } from "./units.js";
 export { canonicalJson } from "./canonical-json.js";
 export { sha256Hex } from "./sha256.js";

@@ -63,7 +63,7 @@ export function allowInTimeZone(ctx: PhaseContext, window: Window, timeZone: str
 export function nextOpenInTimeZone(ctx: PhaseContext, window: Window, timeZone: string): number {
   let at = contextUnixMs(ctx);
   const [start, end] = windowTicks(window);
-  // Each round ends at an offset change; a zone changes offset at most a few times a day.
+  // Each round ends at an offset change. An offset equal at both ends of a round is taken as unchanged between: no zone changes twice within a day.
   for (let round = 0; ; round++) {
     const offset = offsetMs(timeZone, at);
     const ticks = dayTicks(at + offset);

@@ -72,8 +72,8 @@ function isTwatchSource(authority: Authority): authority is Authority & TwatchSo
   return typeof (authority as Partial<TwatchSource>).getTwatchNow === "function";
 }
 
+/** `now()` reads (and checks) the clock; the mission's zone, SWT or IANA, makes the context. */
 async function localContext(spec: MissionSpec, options: EvaluateOptions): Promise<PhaseContext> {
-  if (typeof spec.zone === "number") return now({ zone: spec.zone, ...(options.clock === undefined ? {} : { clock: options.clock }) });
   const { unix_ms } = await now(options.clock === undefined ? {} : { clock: options.clock });
   return missionContext(spec.zone, unix_ms, "local");
 }
