@@ -5,13 +5,13 @@ import { EXIT_OK, UsageError } from "../errors.js";
 import { describeIoError } from "../files.js";
 import { writeFileDurably } from "@temporal/agent-sdk/node";
 
-const MISSION = `// A starter mission: back up at night, in UTC+1, and leave a signed
+const MISSION = `// A starter mission: back up at night, in UTC+2, and leave a signed
 // receipt either way. docs/language.md describes everything you can require.
 @temporal v4.6.2
-@anchor Z1 // read the phase in UTC+1
+@anchor Z1 // read the phase in zone Z1, UTC+2 all year (an IANA name such as Europe/Paris follows daylight saving)
 
 mission nightly_backup {
-  require phase [300, 30] // 20:00 to 02:00 local: wraps through midnight
+  require phase [20:00, 02:00] // the same as [300, 30]: wraps through midnight
   on ALLOW {
     execute snapshot_db
     execute upload_offsite
