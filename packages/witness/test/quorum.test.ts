@@ -31,7 +31,8 @@ import {
   type ComposedAuthority,
   type WitnessingStatus,
 } from "@temporal/agent-sdk";
-import { runWitnessCommand, startWitness, type RunningWitness } from "./witness-process.js";
+import { createWitnessKey } from "../src/index.js";
+import { startWitness, type RunningWitness } from "./witness-process.js";
 
 const AUTHORITY_NAME = "log.quorum.test";
 /** Two tiles: the first for the honest runs, the second for the fork. */
@@ -83,11 +84,11 @@ describe("witnessing with 4 temporal-witness processes, quorum 3", { timeout: 30
         const name = `witness.test/w${n}`;
         const folder = join(directory, `w${n}`);
         await mkdir(folder);
-        const created = await runWitnessCommand(["key", "create", join(folder, "witness.key"), "--name", name]);
-        expect(created.code, created.stderr).toBe(0);
+        // In process: the command itself is tested in witness-process.test.ts, and four more processes cost seconds.
+        const { vkey } = await createWitnessKey(join(folder, "witness.key"), name);
         const config = join(folder, "witness.json");
         await writeFile(config, JSON.stringify({ name, key_file: "witness.key", state_dir: "state", logs }));
-        const witness: WitnessSetup = { config, port: await freePort(), vkey: created.stdout.trim(), stateDir: join(folder, "state"), process: undefined };
+        const witness: WitnessSetup = { config, port: await freePort(), vkey, stateDir: join(folder, "state"), process: undefined };
         await start(witness);
         witnesses[n - 1] = witness;
       }),

@@ -9,7 +9,8 @@
 import { COSIGNATURE_V1_TYPE } from "../core/cosignature.js";
 import { TemporalError, describeValue } from "../core/errors.js";
 import { parseVerifierKey, type NoteVerifierKey } from "../core/note-key.js";
-import type { AnchorOptions, AnchorProof } from "../core/types.js";
+import { finalityWaitOf } from "../core/finality.js";
+import type { AnchorOptions } from "../core/types.js";
 import type { WitnessingStore } from "./witnessing-store.js";
 
 /** One witness: its add-checkpoint submission prefix and its cosignature/v1 vkey (`<name>+<key ID>+<key>`). */
@@ -32,7 +33,7 @@ export interface WitnessingOptions {
 
 export const DEFAULT_WITNESS_INTERVAL_MS = 1_000;
 export const DEFAULT_WITNESS_REQUEST_TIMEOUT_MS = 5_000;
-export const DEFAULT_FINALITY_TIMEOUT_MS = 30_000;
+/** An interval or request timeout longer than an hour is a mistake in the config. */
 const MAX_WAIT_MS = 3_600_000;
 
 /** A witness endpoint with its vkey parsed. */
@@ -85,26 +86,13 @@ export function checkWitnessingOptions(options: WitnessingOptions): CheckedWitne
   };
 }
 
-/** The wait an anchor asked for, or undefined when it asked for none. `witnesses`/`quorum`: what is configured (0/undefined without witnesses). */
+/** The wait an anchor asked for, its quorum defaulting to the configured one; undefined when it asked for none or there is nothing to wait for. */
 export function finalityWait(options: AnchorOptions | undefined, witnesses: number, quorum: number | undefined): { quorum: number; timeoutMs: number } | undefined {
-  if (options === undefined || (options.quorum === undefined && options.timeoutMs === undefined)) return undefined;
-  const bad = (problem: string) => new TemporalError("INVALID_ARGUMENT", `anchor options: ${problem}`);
-  if (options.quorum !== undefined && (!Number.isSafeInteger(options.quorum) || options.quorum < 1)) throw bad(`quorum must be a positive integer, got ${describeValue(options.quorum)}`);
-  const timeoutMs = checkDuration(options.timeoutMs, DEFAULT_FINALITY_TIMEOUT_MS, "timeoutMs", bad);
-  const wanted = options.quorum ?? quorum;
-  if (wanted === undefined) return undefined;
+  const wait = finalityWaitOf(options);
+  const wanted = wait?.quorum ?? quorum;
+  if (wait === undefined || wanted === undefined) return undefined;
   if (wanted > witnesses) throw unreachable(wanted, witnesses);
-  return { quorum: wanted, timeoutMs };
-}
-
-/** `FINALITY_TIMEOUT`: the anchor is durable but not yet `FINAL`; `proof` is its provisional proof. */
-export class FinalityTimeoutError extends TemporalError {
-  readonly proof: AnchorProof;
-  constructor(proof: AnchorProof, quorum: number, timeoutMs: number) {
-    super("FINALITY_TIMEOUT", `receipt ${proof.receipt_hash} is anchored (tile ${proof.tile_id}, leaf ${proof.leaf_index}) but no checkpoint covering it had ${quorum} cosignatures within ${timeoutMs} ms; its proof is PROVISIONAL`);
-    this.name = "FinalityTimeoutError";
-    this.proof = proof;
-  }
+  return { quorum: wanted, timeoutMs: wait.timeoutMs };
 }
 
 function unreachable(quorum: number, witnesses: number): TemporalError {

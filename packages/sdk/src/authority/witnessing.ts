@@ -18,7 +18,8 @@ import type { AnchorProof, SignedCheckpoint } from "../core/types.js";
 import { submitCheckpoint } from "../core/witness-client.js";
 import type { CosignedCheckpoint, ForkEvidence, WitnessError, WitnessTileState, WitnessingHealth, WitnessingStatus } from "../core/witnessing-types.js";
 import { onceUnlessRejected } from "./once-unless-rejected.js";
-import { FinalityTimeoutError, checkWitnessingOptions, type CheckedWitnessingOptions, type ParsedEndpoint, type WitnessingOptions } from "./witnessing-options.js";
+import { FinalityTimeoutError } from "../core/finality.js";
+import { checkWitnessingOptions, type CheckedWitnessingOptions, type ParsedEndpoint, type WitnessingOptions } from "./witnessing-options.js";
 import { MemoryWitnessingStore, type WitnessingRecord, type WitnessingStore } from "./witnessing-store.js";
 
 /** What witnessing needs of the log: consistency proofs between its tile trees. */
