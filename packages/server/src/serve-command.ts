@@ -38,7 +38,7 @@ export class ServiceStartError extends Error {
  * listening; the signal handlers end the process.
  */
 export async function serve(files: ServiceFiles, flags: Partial<ListenAddress> & NodeFlags, options: ServeOptions = {}): Promise<void> {
-  const { config, listen, node: nodeFile, logLevel } = await loadConfigFile(files.config, !files.explicit);
+  const { config, listen, node: nodeFile, logLevel, witnessing } = await loadConfigFile(files.config, !files.explicit);
   const address = resolveListenAddress(flags, process.env, listen, files.config);
   const node = resolveNodeSettings(flags, process.env, nodeFile, files.config);
   const previousKeys = await loadPreviousKeys(node.previousKeys, files.config);
@@ -49,6 +49,7 @@ export async function serve(files: ServiceFiles, flags: Partial<ListenAddress> &
     ...openNodeStore(node),
     nodeId: node.nodeId,
     previousKeys,
+    witnessing,
     tls,
     requestLog: { level: options.logLevel ?? logLevel ?? "info" },
   });
