@@ -25,7 +25,9 @@ import {
   type MissionSpec,
   type WitnessingStatus,
 } from "@temporal/agent-sdk";
+import { REPLIES } from "@temporal/agent-sdk/service";
 import { FileStateStore, Witness, createWitnessServer } from "@temporal/witness";
+import { Ajv2020 } from "ajv/dist/2020.js";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { DEFAULT_CONFIG, createApiKey, createService, loadConfigFile, type TemporalService } from "../src/index.js";
 import { tempDir } from "./helpers.js";
@@ -116,6 +118,10 @@ describe("a service with 3 witnesses, quorum 2", { timeout: 30_000 }, () => {
       status = (await client.getClockchainStatus()).witnessing;
       await new Promise((resolve) => setTimeout(resolve, 25));
     }
+    // The replies are what the OpenAPI document says.
+    const ajv = new Ajv2020({ strict: false });
+    expect(ajv.validate(REPLIES.anchorProof, proof), ajv.errorsText()).toBe(true);
+    expect(ajv.validate(REPLIES.status, await client.getClockchainStatus()), ajv.errorsText()).toBe(true);
     expect(status).toMatchObject({ quorum: 2, health: "HEALTHY", forks: [], tiles: [{ tile_id: CONTEXT.tile_id, tree_size: 1, final_size: 1, quorum_met: true }] });
     expect(status?.witnesses.map((witness) => witness.tiles)).toEqual([1, 2, 3].map(() => [expect.objectContaining({ tile_id: CONTEXT.tile_id, cosigned_size: 1 })]));
     const saved = JSON.parse(await readFile(join(home, "witnessing.json"), "utf8")) as { cosigned: { tree_size: number }[] };
