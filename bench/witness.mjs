@@ -25,8 +25,9 @@ const TURNS = Number(process.env.BENCH_TURNS ?? 3);
 const FINAL_ANCHORS = Number(process.env.BENCH_FINAL_ANCHORS ?? 60);
 const CALLERS = 16;
 const AUTHORITY_NAME = "bench.witness";
-const CONTEXT = contextAt(Date.UTC(2026, 0, 5, 3), { zone: 1 });
-const request = (tag, n) => createTsaeRequest(CONTEXT, { scope: "bench.witness.v1", action_hash_hex: sha256Hex(`${tag}:${n}`) });
+/** One tile for the throughput turns, another for the time to FINAL: a second log under the same key in one tile would be a fork. */
+const CONTEXTS = [contextAt(Date.UTC(2026, 0, 5, 3), { zone: 1 }), contextAt(Date.UTC(2026, 0, 5, 3), { zone: 2 })];
+const request = (tag, n, context = CONTEXTS[0]) => createTsaeRequest(context, { scope: "bench.witness.v1", action_hash_hex: sha256Hex(`${tag}:${n}`) });
 
 /** Starts `temporal-witness` on a free loopback port; resolves with its URL and a stop function. */
 async function startWitness(config) {
@@ -42,7 +43,10 @@ async function startWitness(config) {
 const directory = await mkdtemp(join(tmpdir(), "temporal-witness-bench-"));
 const signer = new MemorySigner();
 const { verifying } = await signer.load();
-const tileKey = tileVerifierKey(authorityVerifierKey(verifying.jwk, AUTHORITY_NAME), CONTEXT.tile_id);
+const logs = CONTEXTS.map(({ tile_id }) => {
+  const key = tileVerifierKey(authorityVerifierKey(verifying.jwk, AUTHORITY_NAME), tile_id);
+  return { origin: key.split("+")[0], keys: [key] };
+});
 const witnesses = [];
 try {
   for (let n = 1; n <= 4; n++) {
@@ -50,7 +54,7 @@ try {
     await mkdir(folder);
     const { vkey } = await createWitnessKey(join(folder, "witness.key"), `bench.witness/w${n}`);
     const config = join(folder, "witness.json");
-    await writeFile(config, JSON.stringify({ name: `bench.witness/w${n}`, key_file: "witness.key", state_dir: "state", logs: [{ origin: tileKey.split("+")[0], keys: [tileKey] }] }));
+    await writeFile(config, JSON.stringify({ name: `bench.witness/w${n}`, key_file: "witness.key", state_dir: "state", logs }));
     witnesses.push({ vkey, ...(await startWitness(config)) });
   }
   const endpoints = witnesses.map(({ url, vkey }) => ({ url, vkey }));
@@ -73,13 +77,12 @@ try {
   const status = await witnessed.clockchainStatus();
   await Promise.all([plain.close(), witnessed.close()]);
 
-  // Time to FINAL at the default interval: a fresh authority (its tile starts with the witnesses' sizes unknown, so it
-  // also pays the one 409 a restarted log pays), anchors at random moments, each waiting for quorum 3.
+  // Time to FINAL at the default interval: a fresh authority and tile, anchors at random moments, each waiting for quorum 3.
   const final = createMemoryAuthority({ signer, authorityName: AUTHORITY_NAME, witnessing: { witnesses: endpoints, quorum: 3 } });
   const latencies = await Promise.all(
     Array.from({ length: FINAL_ANCHORS }, async (_, n) => {
       await new Promise((resolve) => setTimeout(resolve, Math.random() * FINAL_ANCHORS * 100));
-      const receipt = await final.issueReceipt(request("final", n));
+      const receipt = await final.issueReceipt(request("final", n, CONTEXTS[1]));
       const start = performance.now();
       await final.anchor(receipt, { quorum: 3, timeoutMs: 30_000 });
       return performance.now() - start;
