@@ -197,12 +197,18 @@ export class Witnessing {
     (this.#timer as { unref?: () => void }).unref?.();
   }
 
-  /** Every (witness, tile) whose cosigned size is not the tile's latest. */
+  /**
+   * Every (witness, tile) whose cosignature of the tile's latest checkpoint we do not hold: its cosigned size is
+   * another, or it is that size but the cosignature was lost (a saved one that no longer verifies); an honest
+   * witness cosigns the same checkpoint again.
+   */
   #behind(): { witness: Witness; tile: TileWitnessing }[] {
     const pairs: { witness: Witness; tile: TileWitnessing }[] = [];
     for (const tile of this.#tiles.values()) {
+      const { tile_id, tree_size, root_hash } = tile.latest;
+      const held = tile.collections.find((collection) => collection.checkpoint.tree_size === tree_size && collection.checkpoint.root_hash === root_hash)?.lines;
       for (const witness of this.#witnesses) {
-        if ((witness.tiles.get(tile.latest.tile_id)?.cosigned_size ?? 0) !== tile.latest.tree_size) pairs.push({ witness, tile });
+        if ((witness.tiles.get(tile_id)?.cosigned_size ?? 0) !== tree_size || held?.has(witness.key.name) !== true) pairs.push({ witness, tile });
       }
     }
     return pairs;
