@@ -173,7 +173,8 @@ export async function readConfigObject(path: string, optional: boolean): Promise
     }
   }
   const witnessing = witnessingOptions((value as { witnessing?: WitnessingConfig | null }).witnessing);
-  const problem = trustProxyProblem(trustProxy) ?? limitsProblem({ ...DEFAULT_CONFIG.limits, ...limits }) ?? (witnessing !== undefined && "problem" in witnessing ? witnessing.problem : undefined);
+  const problem =
+    trustProxyProblem(trustProxy) ?? limitsProblem({ ...DEFAULT_CONFIG.limits, ...limits }) ?? (witnessing !== undefined && "problem" in witnessing ? witnessing.problem : undefined);
   if (problem !== undefined) throw new ConfigError(`config ${path} is invalid: ${problem}`);
   return value as Record<string, unknown>;
 }

@@ -52,7 +52,10 @@ describe("the config's witnessing section", () => {
 
   it("refuses a quorum above the witnesses, a log key for a witness key, a witness twice and a missing field, naming each", async () => {
     const one = [{ url: "http://127.0.0.1:7380", vkey: vkey("w.test/1") }];
-    await expect(load({ witnesses: one, quorum: 2 })).rejects.toMatchObject({ code: "INVALID_SERVICE_CONFIG", message: expect.stringContaining("needs 2 cosignatures, 1 witness is configured") });
+    await expect(load({ witnesses: one, quorum: 2 })).rejects.toMatchObject({
+      code: "INVALID_SERVICE_CONFIG",
+      message: expect.stringContaining("needs 2 cosignatures, 1 witness is configured"),
+    });
     const logKey = authorityVerifierKey(new Uint8Array(32).fill(7), "log.test");
     await expect(load({ witnesses: [{ url: "http://127.0.0.1:1", vkey: logKey }], quorum: 1 })).rejects.toThrow(/witnesses\[0\]\.vkey of log\.test is not a cosignature\/v1/);
     await expect(load({ witnesses: [...one, ...one], quorum: 1 })).rejects.toThrow(/names witness w\.test\/1 a second time/);
@@ -111,7 +114,11 @@ describe("a service with 3 witnesses, quorum 2", { timeout: 30_000 }, () => {
     const proof = await client.anchor(receipt, { quorum: 2, timeoutMs: 10_000 });
     expect(proof.finality).toBe("FINAL");
     expect(proof.witnessed?.checkpoint.cosignatures.length).toBeGreaterThanOrEqual(2);
-    await expect(client.anchor(receipt, { quorum: 4 })).rejects.toMatchObject({ status: 400, code: "QUORUM_UNREACHABLE", message: expect.stringContaining("needs 4 cosignatures, 3 witnesses are configured") });
+    await expect(client.anchor(receipt, { quorum: 4 })).rejects.toMatchObject({
+      status: 400,
+      code: "QUORUM_UNREACHABLE",
+      message: expect.stringContaining("needs 4 cosignatures, 3 witnesses are configured"),
+    });
 
     let status: WitnessingStatus | undefined;
     for (let i = 0; i < 200 && status?.health !== "HEALTHY"; i++) {
@@ -137,7 +144,13 @@ describe("a service with 3 witnesses, quorum 2", { timeout: 30_000 }, () => {
       check: () => [],
       on: { ALLOW: [{ execute: "work" }, { anchor: "clockchain", quorum: 2 }], DENY: [] },
     };
-    const result = await defineMission(spec).run({ sdk: createClient({ baseUrl: url, apiKey }), localClock: true, clock: () => AT, tasks: { work: () => undefined }, finalityTimeoutMs: 10_000 });
+    const result = await defineMission(spec).run({
+      sdk: createClient({ baseUrl: url, apiKey }),
+      localClock: true,
+      clock: () => AT,
+      tasks: { work: () => undefined },
+      finalityTimeoutMs: 10_000,
+    });
     expect(result.executed).toEqual(["work"]);
     expect(result.anchors).toEqual([expect.objectContaining({ finality: "FINAL", witnessed: expect.objectContaining({ quorum: 2 }) })]);
   });

@@ -110,7 +110,8 @@ export class ComposedAuthority implements Authority {
     this.#name = parts.name ?? "the authority";
     if (parts.authorityName !== undefined) assertNoteKeyName(parts.authorityName);
     this.#authorityName = parts.authorityName;
-    this.#witnessing = parts.witnessing === undefined ? undefined : new Witnessing(parts.witnessing, { consistencyProof: (tileId, first, second) => this.#log.consistencyProof(tileId, first, second) });
+    this.#witnessing =
+      parts.witnessing === undefined ? undefined : new Witnessing(parts.witnessing, { consistencyProof: (tileId, first, second) => this.#log.consistencyProof(tileId, first, second) });
   }
 
   get closed(): boolean {

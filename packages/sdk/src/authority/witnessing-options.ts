@@ -53,7 +53,9 @@ export interface CheckedWitnessingOptions {
 /** Checks witnessing options; throws `INVALID_WITNESSING` naming the field and what to fix. */
 export function checkWitnessingOptions(options: WitnessingOptions): CheckedWitnessingOptions {
   const bad = (problem: string) => new TemporalError("INVALID_WITNESSING", `witnessing: ${problem}`);
-  if (!Array.isArray(options.witnesses) || options.witnesses.length === 0) throw bad("witnesses must be a non-empty array of { url, vkey }");
+  // Checked as unknown: a config read from JSON may hold anything, and Array.isArray would widen the typed array to any[].
+  const given: unknown = options.witnesses;
+  if (!Array.isArray(given) || given.length === 0) throw bad("witnesses must be a non-empty array of { url, vkey }");
   const names = new Set<string>();
   const endpoints = options.witnesses.map((witness, i) => {
     const at = `witnesses[${i}]`;
@@ -70,7 +72,8 @@ export function checkWitnessingOptions(options: WitnessingOptions): CheckedWitne
     } catch (error) {
       throw bad(`${at}.vkey: ${(error as Error).message}`);
     }
-    if (key.signatureType !== COSIGNATURE_V1_TYPE) throw bad(`${at}.vkey of ${key.name} is not a cosignature/v1 (type 0x04) key; a witness prints its vkey with \`temporal-witness key create\``);
+    if (key.signatureType !== COSIGNATURE_V1_TYPE)
+      throw bad(`${at}.vkey of ${key.name} is not a cosignature/v1 (type 0x04) key; a witness prints its vkey with \`temporal-witness key create\``);
     if (names.has(key.name)) throw bad(`${at}.vkey names witness ${key.name} a second time; each witness counts once towards the quorum`);
     names.add(key.name);
     return { url, key, vkey: witness.vkey };

@@ -227,7 +227,8 @@ export class Witnessing {
     const size = checkpoint.tree_size;
     let oldSize = witness.tiles.get(tileId)?.cosigned_size ?? 0;
     for (let attempt = 0; attempt < 2; attempt++) {
-      if (oldSize > size) return this.#fail(witness, tileId, 409, `holds size ${oldSize} of tile ${tileId}, larger than the log's latest checkpoint (${size}): a rollback of the log or a fork`);
+      if (oldSize > size)
+        return this.#fail(witness, tileId, 409, `holds size ${oldSize} of tile ${tileId}, larger than the log's latest checkpoint (${size}): a rollback of the log or a fork`);
       let outcome;
       try {
         const proof = oldSize === 0 || oldSize === size ? [] : (await this.#log.consistencyProof(tileId, oldSize, size)).proof.map(hexToBytes);
@@ -264,7 +265,8 @@ export class Witnessing {
     const message = `holds a different checkpoint for size ${checkpoint.tree_size} of tile ${checkpoint.tile_id} (409 on its own size): the log signed two trees of that size, or the witness was shown a forged one`;
     this.#fail(witness, checkpoint.tile_id, 409, message);
     const known = this.#forks.some((fork) => fork.witness === witness.key.name && fork.tile_id === checkpoint.tile_id && fork.witness_size === checkpoint.tree_size);
-    if (!known) this.#forks.push({ tile_id: checkpoint.tile_id, witness: witness.key.name, note: checkpoint.note, witness_size: checkpoint.tree_size, message, detected_unix_ms: Date.now() });
+    if (!known)
+      this.#forks.push({ tile_id: checkpoint.tile_id, witness: witness.key.name, note: checkpoint.note, witness_size: checkpoint.tree_size, message, detected_unix_ms: Date.now() });
   }
 
   #collection(checkpoint: SignedCheckpoint): Collection {
@@ -284,9 +286,7 @@ export class Witnessing {
       for (const collection of tile.collections) {
         if (collection.lines.size >= this.#options.quorum && (tile.final === undefined || collection.checkpoint.tree_size >= tile.final.tree_size)) tile.final = cosignedOf(collection);
       }
-      tile.collections = tile.collections.filter(
-        (collection, i) => !tile.collections.slice(i + 1).some((newer) => [...collection.lines.keys()].every((name) => newer.lines.has(name))),
-      );
+      tile.collections = tile.collections.filter((collection, i) => !tile.collections.slice(i + 1).some((newer) => [...collection.lines.keys()].every((name) => newer.lines.has(name))));
     }
     for (const waiter of this.#waiters) {
       const cosigned = this.#covering(waiter.tileId, waiter.leafIndex, waiter.quorum);
@@ -337,7 +337,8 @@ export class Witnessing {
       for (const line of parseNote(saved.note).signatures) {
         const witness = this.#witnesses.find((candidate) => candidate.key.name === line.name && candidate.key.keyId === line.keyId);
         const cosignature = readCosignature(line);
-        if (witness !== undefined && cosignature !== undefined && (await (witness.verifier as NoteVerifier).verify(text, line.signature))) lines.set(line.name, { line, timestamp: cosignature.timestamp });
+        if (witness !== undefined && cosignature !== undefined && (await (witness.verifier as NoteVerifier).verify(text, line.signature)))
+          lines.set(line.name, { line, timestamp: cosignature.timestamp });
       }
       const checkpoint = logCheckpointOf(saved);
       const tile: TileWitnessing = { latest: checkpoint, collections: [{ checkpoint, text, lines }], final: undefined };

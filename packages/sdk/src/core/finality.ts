@@ -37,9 +37,11 @@ export class FinalityTimeoutError extends TemporalError {
   readonly proof: AnchorProof;
   constructor(proof: AnchorProof, quorum: number | undefined, timeoutMs: number) {
     const needed = quorum === undefined ? "a quorum of" : String(quorum);
-    super("FINALITY_TIMEOUT", `receipt ${proof.receipt_hash} is anchored (tile ${proof.tile_id}, leaf ${proof.leaf_index}) but no checkpoint covering it had ${needed} cosignatures within ${timeoutMs} ms; its proof is PROVISIONAL`);
+    super(
+      "FINALITY_TIMEOUT",
+      `receipt ${proof.receipt_hash} is anchored (tile ${proof.tile_id}, leaf ${proof.leaf_index}) but no checkpoint covering it had ${needed} cosignatures within ${timeoutMs} ms; its proof is PROVISIONAL`,
+    );
     this.name = "FinalityTimeoutError";
     this.proof = proof;
   }
 }
-

@@ -20,7 +20,6 @@ export interface AddCheckpointRequest {
   readonly note: string;
 }
 
-
 export type SubmitOutcome =
   /** The witness's signature lines, parsed but not verified: open the checkpoint with `cosignatureVerifier`s of the witnesses you trust. */
   | { readonly kind: "cosigned"; readonly signatures: readonly NoteSignature[] }

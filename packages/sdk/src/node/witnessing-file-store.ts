@@ -32,7 +32,8 @@ export class FileWitnessingStore implements WitnessingStore {
     } catch (error) {
       throw new TemporalError("WITNESS_STATE_FAILED", `the witnessing state ${this.#path} is not JSON (${(error as Error).message}); restore it from a backup or move it aside`);
     }
-    if (!isRecord(record)) throw new TemporalError("WITNESS_STATE_FAILED", `the witnessing state ${this.#path} lacks "cosigned", "witnesses" or "forks"; restore it from a backup or move it aside`);
+    if (!isRecord(record))
+      throw new TemporalError("WITNESS_STATE_FAILED", `the witnessing state ${this.#path} lacks "cosigned", "witnesses" or "forks"; restore it from a backup or move it aside`);
     return record;
   }
 

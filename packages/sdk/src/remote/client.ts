@@ -27,7 +27,21 @@ import type {
   VerifyResult,
 } from "../core/service-types.js";
 import { assertTsaeRequest } from "../core/tsae.js";
-import type { AnchorOptions, AnchorProof, AnchorSummary, Authority, AuthorityNowOptions, Duration, PhaseContext, PublicKeyJwk, Receipt, TimeStamp, TsaeRequest, Window, ZoneInput } from "../core/types.js";
+import type {
+  AnchorOptions,
+  AnchorProof,
+  AnchorSummary,
+  Authority,
+  AuthorityNowOptions,
+  Duration,
+  PhaseContext,
+  PublicKeyJwk,
+  Receipt,
+  TimeStamp,
+  TsaeRequest,
+  Window,
+  ZoneInput,
+} from "../core/types.js";
 import { toUnixMs } from "../core/phase.js";
 import { parseZone } from "../core/zones.js";
 import { TemporalApiError, type ApiErrorDetails } from "./errors.js";
