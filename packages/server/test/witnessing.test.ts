@@ -6,10 +6,7 @@
  * status's BFT state, the state kept in the home, and a hand-written mission
  * whose anchor step asks for a quorum.
  */
-import { generateKeyPairSync, sign } from "node:crypto";
 import { readFile, writeFile } from "node:fs/promises";
-import type { Server } from "node:http";
-import type { AddressInfo } from "node:net";
 import { join } from "node:path";
 import {
   MemorySigner,
@@ -19,14 +16,13 @@ import {
   createCosigner,
   createTsaeRequest,
   defineMission,
-  noteVerifier,
   sha256Hex,
   tileVerifierKey,
   type MissionSpec,
   type WitnessingStatus,
 } from "@temporal/agent-sdk";
 import { REPLIES } from "@temporal/agent-sdk/service";
-import { FileStateStore, Witness, createWitnessServer } from "@temporal/witness";
+import { startInProcessWitnesses, type InProcessWitnesses } from "@temporal/witness/testing";
 import { Ajv2020 } from "ajv/dist/2020.js";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { DEFAULT_CONFIG, createApiKey, createService, loadConfigFile, type TemporalService } from "../src/index.js";
@@ -65,8 +61,7 @@ describe("the config's witnessing section", () => {
 
 describe("a service with 3 witnesses, quorum 2", { timeout: 30_000 }, () => {
   const signer = new MemorySigner();
-  const servers: Server[] = [];
-  const stores: FileStateStore[] = [];
+  let running: InProcessWitnesses | undefined;
   let service: TemporalService;
   let home: string;
   let url: string;
@@ -75,20 +70,8 @@ describe("a service with 3 witnesses, quorum 2", { timeout: 30_000 }, () => {
   beforeAll(async () => {
     const { verifying } = await signer.load();
     const tileKey = tileVerifierKey(authorityVerifierKey(verifying.jwk, AUTHORITY_NAME), CONTEXT.tile_id);
-    const logs = new Map([[tileKey.split("+")[0] as string, [await noteVerifier(tileKey)]]]);
-    const witnesses = await Promise.all(
-      [1, 2, 3].map(async (n) => {
-        const store = await FileStateStore.open(await tempDir());
-        stores.push(store);
-        const { publicKey, privateKey } = generateKeyPairSync("ed25519");
-        const raw = new Uint8Array(Buffer.from(publicKey.export({ format: "jwk" }).x as string, "base64url"));
-        const cosigner = createCosigner(`witness.test/s${n}`, raw, async (message) => new Uint8Array(sign(null, message, privateKey)));
-        const server = createWitnessServer({ witness: new Witness({ cosigner, logs, store }), maxBodyBytes: 65_536 });
-        servers.push(server);
-        await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
-        return { url: `http://127.0.0.1:${(server.address() as AddressInfo).port}`, vkey: cosigner.vkey };
-      }),
-    );
+    running = await startInProcessWitnesses(await tempDir(), ["witness.test/s1", "witness.test/s2", "witness.test/s3"], [tileKey]);
+    const witnesses = running.witnesses.map(({ url, vkey }) => ({ url, vkey }));
     home = await tempDir();
     const { key, record } = createApiKey("enterprise", "witnessing test", new Date(0));
     apiKey = key;
@@ -103,9 +86,7 @@ describe("a service with 3 witnesses, quorum 2", { timeout: 30_000 }, () => {
 
   afterAll(async () => {
     await service?.close();
-    for (const server of servers) server.closeAllConnections();
-    await Promise.all(servers.map((server) => new Promise((resolve) => server.close(resolve))));
-    await Promise.all(stores.map((store) => store.close()));
+    await running?.close();
   });
 
   it("the client's anchor waits for FINAL; status shows the witnesses; the home keeps the cosigned checkpoint", async () => {

@@ -5,27 +5,13 @@
  * whose anchor step asks for a quorum it cannot get in time.
  */
 
-import { generateKeyPairSync, sign } from "node:crypto";
 import { mkdtemp, readFile, rm, writeFile } from "node:fs/promises";
-import type { Server } from "node:http";
-import type { AddressInfo } from "node:net";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import {
-  contextAt,
-  createCosigner,
-  createMemoryAuthority,
-  createTsaeRequest,
-  defineMission,
-  noteVerifier,
-  sha256Hex,
-  tileVerifierKey,
-  type Authority,
-  type WitnessEndpoint,
-} from "@temporal/agent-sdk";
+import { contextAt, createCosigner, createMemoryAuthority, createTsaeRequest, defineMission, sha256Hex, tileVerifierKey, type Authority, type WitnessEndpoint } from "@temporal/agent-sdk";
 import { createLocalAuthority } from "@temporal/agent-sdk/node";
-import { FileStateStore, Witness, createWitnessServer } from "../src/index.js";
+import { startInProcessWitnesses, type InProcessWitnesses } from "../src/testing.js";
 
 const AUTHORITY_NAME = "log.home.test";
 const CONTEXT = contextAt(Date.UTC(2026, 4, 6, 12), { zone: 4 });
@@ -36,14 +22,9 @@ const anchorNew = async (authority: Authority, options?: { quorum?: number; time
 describe("witnessing kept in a home, in-process witnesses", { timeout: 30_000 }, () => {
   let directory: string;
   let home: string;
-  const servers: Server[] = [];
-  const stores: FileStateStore[] = [];
+  let witnesses: InProcessWitnesses | undefined;
   let endpoints: WitnessEndpoint[];
-
-  const stopWitnesses = async () => {
-    for (const server of servers) server.closeAllConnections();
-    await Promise.all(servers.splice(0).map((server) => new Promise((resolve) => server.close(resolve))));
-  };
+  const stopWitnesses = () => Promise.all(witnesses?.witnesses.map((witness) => witness.stop()) ?? []);
 
   beforeAll(async () => {
     directory = await mkdtemp(join(tmpdir(), "witnessing-home-"));
@@ -53,25 +34,12 @@ describe("witnessing kept in a home, in-process witnesses", { timeout: 30_000 },
     const [authorityKey] = Object.values(await bootstrap.noteVerifierKeys());
     await bootstrap.close();
     const tileKey = tileVerifierKey(authorityKey as string, CONTEXT.tile_id);
-    const logs = new Map([[tileKey.split("+")[0] as string, [await noteVerifier(tileKey)]]]);
-    endpoints = await Promise.all(
-      [1, 2, 3].map(async (n) => {
-        const store = await FileStateStore.open(join(directory, `w${n}`));
-        stores.push(store);
-        const { publicKey, privateKey } = generateKeyPairSync("ed25519");
-        const raw = new Uint8Array(Buffer.from(publicKey.export({ format: "jwk" }).x as string, "base64url"));
-        const cosigner = createCosigner(`witness.test/h${n}`, raw, async (message) => new Uint8Array(sign(null, message, privateKey)));
-        const server = createWitnessServer({ witness: new Witness({ cosigner, logs, store }), maxBodyBytes: 65_536 });
-        servers.push(server);
-        await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
-        return { url: `http://127.0.0.1:${(server.address() as AddressInfo).port}`, vkey: cosigner.vkey };
-      }),
-    );
+    witnesses = await startInProcessWitnesses(join(directory, "witnesses"), ["witness.test/h1", "witness.test/h2", "witness.test/h3"], [tileKey]);
+    endpoints = witnesses.witnesses.map(({ url, vkey }) => ({ url, vkey }));
   });
 
   afterAll(async () => {
-    await stopWitnesses();
-    await Promise.all(stores.map((store) => store.close()));
+    await witnesses?.close();
     await rm(directory, { recursive: true, force: true });
   });
 
