@@ -21,8 +21,8 @@ import {
   type AddCheckpointRequest,
   type Checkpoint,
   type Cosigner,
-  type NoteVerifier,
 } from "@temporal/agent-sdk";
+import type { LogKeys } from "./known-logs.js";
 
 /** RFC 6962 section 2.1: the root hash of the empty tree is the hash of the empty string. */
 export const EMPTY_TREE_ROOT = sha256Hex(new Uint8Array(0));
@@ -70,7 +70,7 @@ export type AddCheckpointOutcome =
 export interface WitnessOptions {
   readonly cosigner: Cosigner;
   /** Each known log's origin and the verifiers of its keys. */
-  readonly logs: ReadonlyMap<string, readonly NoteVerifier[]>;
+  readonly logs: LogKeys;
   readonly store: WitnessStateStore;
   /** Unix ms; cosignature timestamps are its whole seconds. */
   readonly now?: () => number;
@@ -116,7 +116,7 @@ export class Witness {
     } catch (error) {
       return { status: 400, message: `the checkpoint is malformed: ${messageOf(error)}` };
     }
-    const verifiers = this.#options.logs.get(checkpoint.origin);
+    const verifiers = await this.#options.logs.get(checkpoint.origin);
     if (verifiers === undefined) return { status: 404, message: `this witness does not know the log ${JSON.stringify(checkpoint.origin)}` };
     try {
       await openNote(request.note, verifiers);

@@ -32,6 +32,7 @@ export {
   type WitnessStateStore,
 } from "./add-checkpoint.js";
 export { DEFAULT_MAX_BODY_BYTES, loadWitnessConfig, type WitnessConfig } from "./config.js";
+export { KnownLogs, type LogKeys } from "./known-logs.js";
 export { FileStateStore } from "./state-store.js";
 export { createWitnessServer, type WitnessServerOptions } from "./server.js";
 export { createWitnessKey, loadWitnessKey } from "./witness-key.js";
