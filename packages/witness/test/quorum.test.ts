@@ -32,6 +32,7 @@ import {
   type WitnessingStatus,
 } from "@temporal/agent-sdk";
 import { createWitnessKey } from "../src/index.js";
+import { verifiedLines } from "./independent.js";
 import { startWitness, type RunningWitness } from "./witness-process.js";
 
 const AUTHORITY_NAME = "log.quorum.test";
@@ -120,6 +121,8 @@ describe("witnessing with 4 temporal-witness processes, quorum 3", { timeout: 30
     const opened = await openNote(checkpoint.note, [await noteVerifier(tileVerifierKey(authorityVerifierKey(verifying.jwk, AUTHORITY_NAME), proof.tile_id)), ...verifiers]);
     expect(opened.signatures.length - 1).toBeGreaterThanOrEqual(quorum);
     expect(checkpoint.cosignatures.length).toBe(opened.signatures.length - 1);
+    // And with the verifier written from the specs alone (test/independent.ts), sharing no code with the SDK.
+    expect(witnesses.reduce((count, w) => count + verifiedLines(checkpoint.note, w.vkey).length, 0)).toBe(checkpoint.cosignatures.length);
     const timestamps = checkpoint.cosignatures.map((c) => c.timestamp).sort((a, b) => a - b);
     expect(witnessed.witnessed_unix_s).toBe(timestamps[quorum - 1]);
   }
