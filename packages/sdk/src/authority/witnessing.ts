@@ -149,6 +149,7 @@ export class Witnessing {
         final_size: final?.tree_size ?? 0,
         quorum_met: final !== undefined && final.tree_size >= latest.tree_size,
         witnessed_unix_s: final === undefined ? null : witnessedTime(final, quorum),
+        cosigned: final ?? null,
       }));
     const witnesses = this.#witnesses.map((witness) => ({
       name: witness.key.name,

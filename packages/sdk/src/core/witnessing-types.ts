@@ -86,6 +86,8 @@ export interface WitnessedTileState {
   readonly quorum_met: boolean;
   /** The quorum-th smallest cosignature timestamp of the final checkpoint, or null. */
   readonly witnessed_unix_s: number | null;
+  /** The final checkpoint itself with its cosignatures (what the log publishes), or null. */
+  readonly cosigned: CosignedCheckpoint | null;
 }
 
 /**

@@ -217,7 +217,14 @@ const WITNESSING_STATUS = {
     },
     tiles: {
       type: "array",
-      items: object({ tile_id: integer(0), tree_size: integer(1), final_size: integer(0), quorum_met: { type: "boolean" }, witnessed_unix_s: { type: ["integer", "null"] } }),
+      items: object({
+        tile_id: integer(0),
+        tree_size: integer(1),
+        final_size: integer(0),
+        quorum_met: { type: "boolean" },
+        witnessed_unix_s: { type: ["integer", "null"] },
+        cosigned: { oneOf: [cosignedCheckpoint, { type: "null" }] },
+      }),
     },
     forks: { type: "array", items: object({ tile_id: integer(0), witness: string(), note: string(), witness_size: integer(1), message: string(), detected_unix_ms: unixMs }) },
     store_error: { type: ["string", "null"] },
