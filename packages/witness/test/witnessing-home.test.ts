@@ -74,7 +74,7 @@ describe("witnessing kept in a home, in-process witnesses", { timeout: 30_000 },
     await damaged.close();
   });
 
-  it("a mission whose anchor cannot become FINAL in time fails ANCHOR_FAILED with the provisional proof; a quorum above the witnesses says so", async () => {
+  it("a mission whose anchor cannot become FINAL in time fails ANCHOR_FAILED with the provisional proof; a quorum above the witnesses is refused before anything runs", async () => {
     const authority = createMemoryAuthority({ witnessing: { witnesses: endpoints, quorum: 2, intervalMs: 20, requestTimeoutMs: 500 } });
     const mission = (quorum: number) =>
       defineMission({
@@ -94,7 +94,9 @@ describe("witnessing kept in a home, in-process witnesses", { timeout: 30_000 },
       const over = await mission(4)
         .run({ sdk: authority, clock: () => Date.UTC(2026, 4, 6, 12) })
         .catch((error: unknown) => error);
-      expect(over).toMatchObject({ code: "ANCHOR_FAILED", cause: { code: "QUORUM_UNREACHABLE", message: "needs 4 cosignatures, 3 witnesses are configured" }, anchors: [] });
+      // Known before anything runs: no task, no receipt.
+      expect(over).toMatchObject({ code: "AUTHORITY_UNAVAILABLE", cause: { code: "QUORUM_UNREACHABLE", message: "needs 4 cosignatures, 3 witnesses are configured" } });
+      expect((over as Error).message).toContain("needs 4 cosignatures, 3 witnesses are configured");
     } finally {
       await authority.close();
     }

@@ -233,6 +233,10 @@ export class ComposedAuthority implements Authority {
     return anchoring;
   }
 
+  assertQuorum(quorum: number): void {
+    finalityWait({ quorum }, this.#witnessing?.witnessCount ?? 0, this.#witnessing?.quorum);
+  }
+
   async #anchorAndWitness(receipt: Receipt, options: AnchorOptions | undefined): Promise<AnchorProof> {
     const witnessing = this.#witnessing;
     const wait = finalityWait(options, witnessing?.witnessCount ?? 0, witnessing?.quorum);

@@ -151,6 +151,12 @@ export interface Authority {
   ready(): Promise<void>;
   now(options?: AuthorityNowOptions): Promise<PhaseContext>;
   issueReceipt(request: TsaeRequest): Promise<Receipt>;
+  /**
+   * Throws `QUORUM_UNREACHABLE` when `anchor` could not wait for `quorum`
+   * cosignatures (more than the witnesses configured). Optional: an
+   * authority without it is asked at `anchor`.
+   */
+  assertQuorum?(quorum: number): void;
   /** Anchors the receipt; with `options`, waits until the anchor is `FINAL` (docs/witness.md). */
   anchor(receipt: Receipt, options?: AnchorOptions): Promise<AnchorProof>;
   getAnchorProof(receiptHash: string): Promise<AnchorProof | undefined>;

@@ -127,7 +127,9 @@ async function runBlock(spec: MissionSpec, decision: Decision, options: RunOptio
   const receipts: Receipt[] = [];
   const anchors: AnchorProof[] = [];
   const aborted = () => new MissionAbortedError(spec.name, decision.verdict, signal.reason, [...executed], [...receipts], [...anchors]);
-  if (steps.some((step) => "anchor" in step)) await assertCanAnchor(spec, decision, { ...access, onAbort: aborted });
+  const quorums = steps.flatMap((step) => ("anchor" in step && step.quorum !== undefined ? [step.quorum] : []));
+  const quorum = quorums.length === 0 ? undefined : Math.max(...quorums);
+  if (steps.some((step) => "anchor" in step)) await assertCanAnchor(spec, decision, { ...access, onAbort: aborted }, quorum);
   for (const step of steps) {
     if (signal.aborted) throw aborted();
     if ("execute" in step) {
