@@ -110,7 +110,12 @@ describe("a service with 3 witnesses, quorum 2", { timeout: 30_000 }, () => {
     const ajv = new Ajv2020({ strict: false });
     expect(ajv.validate(REPLIES.anchorProof, proof), ajv.errorsText()).toBe(true);
     expect(ajv.validate(REPLIES.status, await client.getClockchainStatus()), ajv.errorsText()).toBe(true);
-    expect(status).toMatchObject({ quorum: 2, health: "HEALTHY", forks: [], tiles: [{ tile_id: CONTEXT.tile_id, tree_size: 1, final_size: 1, quorum_met: true, cosigned: expect.objectContaining({ tree_size: 1 }) }] });
+    expect(status).toMatchObject({
+      quorum: 2,
+      health: "HEALTHY",
+      forks: [],
+      tiles: [{ tile_id: CONTEXT.tile_id, tree_size: 1, final_size: 1, quorum_met: true, cosigned: expect.objectContaining({ tree_size: 1 }) }],
+    });
     expect(status?.witnesses.map((witness) => witness.tiles)).toEqual([1, 2, 3].map(() => [expect.objectContaining({ tile_id: CONTEXT.tile_id, cosigned_size: 1 })]));
     const saved = JSON.parse(await readFile(join(home, "witnessing.json"), "utf8")) as { cosigned: { tree_size: number }[] };
     expect(saved.cosigned).toEqual([expect.objectContaining({ tile_id: CONTEXT.tile_id, tree_size: 1 })]);
