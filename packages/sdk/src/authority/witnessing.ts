@@ -189,7 +189,9 @@ export class Witnessing {
     const delay = Math.max(0, this.#lastRoundStart + this.#options.intervalMs - Date.now());
     this.#timer = setTimeout(() => {
       this.#timer = undefined;
-      this.#round = this.#runRound().finally(() => {
+      // A round handles each witness's failure itself; anything else (a log that cannot give a proof) is reported, never left unhandled.
+      const round = this.#runRound().catch((error: unknown) => void (this.#storeError = `a witnessing round failed: ${(error as Error).message}`));
+      this.#round = round.finally(() => {
         this.#round = undefined;
         if (this.#behind().length > 0) this.#schedule();
       });

@@ -105,6 +105,6 @@ export interface WitnessingStatus {
   readonly witnesses: readonly WitnessState[];
   readonly tiles: readonly WitnessedTileState[];
   readonly forks: readonly ForkEvidence[];
-  /** Why the last save of this state failed (cosigned checkpoints, sizes, evidence), or null. */
+  /** Why the last save of this state (cosigned checkpoints, sizes, evidence) or the last round failed, or null. */
   readonly store_error: string | null;
 }
