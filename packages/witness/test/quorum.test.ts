@@ -194,7 +194,8 @@ describe("witnessing with 4 temporal-witness processes, quorum 3", { timeout: 30
     expect((await authority.getAnchorProof(honest.proof.receipt_hash))?.finality).toBe("PROVISIONAL");
     // Each refusing witness keeps both notes: the one it cosigned and ours.
     const folder = join(witnesses[2]?.stateDir as string, "evidence");
-    const [file] = await readdir(folder);
+    // Only the evidence itself, not a temporary file of a write in progress.
+    const [file] = (await readdir(folder)).filter((name) => !name.startsWith("."));
     const evidence = JSON.parse(await readFile(join(folder, file as string), "utf8")) as { kind: string; refusedNote: string; cosigned: { note: string } };
     expect(evidence).toMatchObject({ kind: "fork", refusedNote: honest.proof.checkpoint.note });
     expect(evidence.cosigned.note).not.toBe(honest.proof.checkpoint.note);

@@ -211,7 +211,9 @@ export class Witnessing {
       const { tile_id, tree_size, root_hash } = tile.latest;
       const held = tile.collections.find((collection) => collection.checkpoint.tree_size === tree_size && collection.checkpoint.root_hash === root_hash)?.lines;
       for (const witness of this.#witnesses) {
-        if ((witness.tiles.get(tile_id)?.cosigned_size ?? 0) !== tree_size || held?.has(witness.key.name) !== true) pairs.push({ witness, tile });
+        // A witness that answered this very checkpoint with a fork will answer it the same way: asked again once the tile grows.
+        const forked = this.#forks.some((fork) => fork.witness === witness.key.name && fork.tile_id === tile_id && fork.witness_size === tree_size);
+        if (!forked && ((witness.tiles.get(tile_id)?.cosigned_size ?? 0) !== tree_size || held?.has(witness.key.name) !== true)) pairs.push({ witness, tile });
       }
     }
     return pairs;
