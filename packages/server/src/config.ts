@@ -2,13 +2,14 @@ import { readFile } from "node:fs/promises";
 import { dirname, resolve } from "node:path";
 import { makeDirectory, writeFileDurably } from "@temporal/agent-sdk/node";
 import { Ajv2020 } from "ajv/dist/2020.js";
-import { TemporalError } from "@temporal/agent-sdk";
+import { TemporalError, type WitnessingOptions } from "@temporal/agent-sdk";
 import { DEFAULT_CONFIG, TrustedProxies, type ServiceConfig } from "@temporal/agent-sdk/service";
 import { QuantumError, backendById } from "@temporal/quantum";
 import type { NodeFileSettings } from "./node-settings.js";
 import { schemaProblems } from "./schema-problems.js";
 import { LOG_LEVELS, type LogLevel } from "./request-log.js";
 import { TIERS } from "./tiers.js";
+import { WITNESSING_CONFIG_SCHEMA, witnessingOptions, type WitnessingConfig } from "./witnessing-config.js";
 
 // The config's shape and defaults are the SDK pipeline's, which the in-process stand-in runs with too.
 export { DEFAULT_CONFIG, type BucketConfig, type CarbonSource, type ConnectionLimits, type QualitySource, type ServiceConfig } from "@temporal/agent-sdk/service";
@@ -105,6 +106,8 @@ const CONFIG_SCHEMA = {
     store: { type: "string", pattern: "^postgres(ql)?://." },
     signing_key: { type: "string", minLength: 1 },
     node_id: { type: "string", minLength: 1, maxLength: 200 },
+    // Witnesses and quorum (witnessing-config.ts): read at start only.
+    witnessing: WITNESSING_CONFIG_SCHEMA,
     previous_keys: {
       type: "array",
       items: {
@@ -169,7 +172,9 @@ export async function readConfigObject(path: string, optional: boolean): Promise
       throw new ConfigError(`config ${path} is invalid: quality: ${error.message}`);
     }
   }
-  const problem = trustProxyProblem(trustProxy) ?? limitsProblem({ ...DEFAULT_CONFIG.limits, ...limits });
+  const witnessing = witnessingOptions((value as { witnessing?: WitnessingConfig | null }).witnessing);
+  const problem =
+    trustProxyProblem(trustProxy) ?? limitsProblem({ ...DEFAULT_CONFIG.limits, ...limits }) ?? (witnessing !== undefined && "problem" in witnessing ? witnessing.problem : undefined);
   if (problem !== undefined) throw new ConfigError(`config ${path} is invalid: ${problem}`);
   return value as Record<string, unknown>;
 }
@@ -199,9 +204,12 @@ export async function loadConfig(path: string, optional: boolean): Promise<Servi
 }
 
 /** Reads a config file: the service's config, completed with the defaults, the address it asks to listen on, the node settings it gives and the request log's level. */
-export async function loadConfigFile(path: string, optional: boolean): Promise<{ config: ServiceConfig; listen: ListenSettings; node: NodeFileSettings; logLevel?: LogLevel }> {
-  const { host, port, store, signing_key, node_id, previous_keys, log_level, ...rest } = (await readConfigObject(path, optional)) as ListenSettings &
-    NodeFileSettings & { log_level?: LogLevel } & Record<string, unknown>;
+export async function loadConfigFile(
+  path: string,
+  optional: boolean,
+): Promise<{ config: ServiceConfig; listen: ListenSettings; node: NodeFileSettings; logLevel?: LogLevel; witnessing?: WitnessingOptions }> {
+  const { host, port, store, signing_key, node_id, previous_keys, log_level, witnessing, ...rest } = (await readConfigObject(path, optional)) as ListenSettings &
+    NodeFileSettings & { log_level?: LogLevel; witnessing?: WitnessingConfig | null } & Record<string, unknown>;
   const base = dirname(path);
   const node: NodeFileSettings = {
     store,
@@ -209,7 +217,9 @@ export async function loadConfigFile(path: string, optional: boolean): Promise<{
     signing_key: signing_key === undefined ? undefined : resolve(base, signing_key),
     previous_keys: previous_keys?.map((key) => (typeof key === "string" ? resolve(base, key) : key)),
   };
-  return { config: completeConfig(rest, base), listen: { host, port }, node, logLevel: log_level };
+  // Checked by readConfigObject, so never a problem here.
+  const witnesses = witnessingOptions(witnessing) as WitnessingOptions | undefined;
+  return { config: completeConfig(rest, base), listen: { host, port }, node, logLevel: log_level, witnessing: witnesses };
 }
 
 /** The defaults filled in, and relative file paths resolved against `base`, the config file's directory. */

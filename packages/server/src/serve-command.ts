@@ -1,4 +1,5 @@
 import { collectDefaultMetrics } from "prom-client";
+import type { WitnessingOptions } from "@temporal/agent-sdk";
 import { createService, type TemporalService } from "./service.js";
 import { loadConfigFile } from "./config.js";
 import { EXIT_FAILURE, EXIT_OK, UsageError } from "./exit-status.js";
@@ -38,7 +39,7 @@ export class ServiceStartError extends Error {
  * listening; the signal handlers end the process.
  */
 export async function serve(files: ServiceFiles, flags: Partial<ListenAddress> & NodeFlags, options: ServeOptions = {}): Promise<void> {
-  const { config, listen, node: nodeFile, logLevel } = await loadConfigFile(files.config, !files.explicit);
+  const { config, listen, node: nodeFile, logLevel, witnessing } = await loadConfigFile(files.config, !files.explicit);
   const address = resolveListenAddress(flags, process.env, listen, files.config);
   const node = resolveNodeSettings(flags, process.env, nodeFile, files.config);
   const previousKeys = await loadPreviousKeys(node.previousKeys, files.config);
@@ -46,7 +47,16 @@ export async function serve(files: ServiceFiles, flags: Partial<ListenAddress> &
   const opened = openNodeStore(node);
   let service: TemporalService;
   try {
-    service = createService({ home: files.home, config, ...opened, nodeId: node.nodeId, previousKeys, tls, requestLog: { level: options.logLevel ?? logLevel ?? "info" } });
+    service = createService({
+      home: files.home,
+      config,
+      ...opened,
+      nodeId: node.nodeId,
+      previousKeys,
+      witnessing,
+      tls,
+      requestLog: { level: options.logLevel ?? logLevel ?? "info" },
+    });
   } catch (error) {
     // The store's pool is the service's to close once created; without a service it is given back here.
     await opened.store?.close?.();
@@ -66,7 +76,7 @@ export async function serve(files: ServiceFiles, flags: Partial<ListenAddress> &
     throw failure === undefined ? error : new ServiceStartError(failure, { cause: error });
   }
   // Handlers first: a supervisor may signal as soon as it reads the line, and until a handler is installed a signal kills the process.
-  handleSignals(service, files, flags, { address, node });
+  handleSignals(service, files, flags, { address, node, witnessing });
   process.stdout.write(`listening on ${url}\n`);
 }
 
@@ -84,6 +94,7 @@ async function tlsCredentials({ tlsCert, tlsKey }: ServeOptions): Promise<TlsCre
 interface StartSettings {
   readonly address: ListenAddress;
   readonly node: NodeSettings;
+  readonly witnessing: WitnessingOptions | undefined;
 }
 
 function handleSignals(service: TemporalService, files: ServiceFiles, flags: Partial<ListenAddress> & NodeFlags, running: StartSettings): void {
@@ -120,13 +131,14 @@ const NODE_FIELDS = [
 /** SIGHUP: serve with the config file as it is now, or keep the running config if the file cannot be used. Either way, one line says so. */
 async function reloadConfig(service: TemporalService, files: ServiceFiles, flags: Partial<ListenAddress> & NodeFlags, running: StartSettings): Promise<void> {
   try {
-    const { config, listen, node: nodeFile } = await loadConfigFile(files.config, !files.explicit);
+    const { config, listen, node: nodeFile, witnessing } = await loadConfigFile(files.config, !files.explicit);
     const address = resolveListenAddress(flags, process.env, listen, files.config);
     const node = resolveNodeSettings(flags, process.env, nodeFile, files.config);
     const startOnly: string[] = [
       ...service.reconfigure(config),
       ...(["host", "port"] as const).filter((field) => address[field] !== running.address[field]),
       ...NODE_FIELDS.filter(([field]) => JSON.stringify(node[field]) !== JSON.stringify(running.node[field])).map(([, name]) => name),
+      ...(JSON.stringify(witnessing) === JSON.stringify(running.witnessing) ? [] : ["witnessing"]),
     ];
     const later = startOnly.length === 0 ? "" : `; ${startOnly.join(", ")} changed, which takes effect at the next start`;
     process.stdout.write(`SIGHUP: reloaded ${files.config}: ${config.keys.length} API keys, ${config.cors.origins.length} CORS origins${later}\n`);

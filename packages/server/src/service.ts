@@ -1,5 +1,5 @@
 import type { IncomingMessage, Server, ServerResponse } from "node:http";
-import type { Signer, VerifyingKey } from "@temporal/agent-sdk";
+import type { Signer, VerifyingKey, WitnessingOptions } from "@temporal/agent-sdk";
 import { TrustedProxies } from "@temporal/agent-sdk/service";
 import type { Registry } from "prom-client";
 import { DEFAULT_CONFIG, type ServiceConfig } from "./config.js";
@@ -28,6 +28,8 @@ export interface ServiceOptions {
   readonly nodeId?: string;
   /** Retired verifying keys that `GET keys` still lists. */
   readonly previousKeys?: readonly VerifyingKey[];
+  /** Witnesses and quorum for the clockchain's checkpoints (the config file's `witnessing`); none by default. */
+  readonly witnessing?: WitnessingOptions;
   /** Service time in Unix ms; defaults to `Date.now`. */
   readonly clock?: () => number;
   /** Where unexpected errors (answered 500) and failures to accept a connection (EMFILE) are reported; defaults to stderr. */

@@ -9,8 +9,9 @@ import {
   type PublicKeyJwk,
   type Signer,
   type VerifyingKey,
+  type WitnessingOptions,
 } from "@temporal/agent-sdk";
-import { homeParts } from "@temporal/agent-sdk/node";
+import { homeParts, homeWitnessingStore } from "@temporal/agent-sdk/node";
 import type { ServiceAuthority } from "@temporal/agent-sdk/service";
 
 export type { ServiceAuthority } from "@temporal/agent-sdk/service";
@@ -53,6 +54,8 @@ export interface ServiceAuthorityOptions {
   readonly nodeId?: string;
   /** Retired keys that `GET keys` still lists, so what they signed stays verifiable. */
   readonly previousKeys?: readonly VerifyingKey[];
+  /** Witnesses and quorum; their state (cosigned checkpoints, fork evidence) is kept in the home's witnessing.json. */
+  readonly witnessing?: WitnessingOptions;
   /** Wraps the store the authority uses (the given one or the home's), so the service can time its calls for its metrics. */
   readonly instrument?: (store: ServiceStore) => ServiceStore;
 }
@@ -121,6 +124,8 @@ export function serviceAuthority(options: ServiceAuthorityOptions): ServiceAutho
       clock: options.clock,
       name: options.store === undefined ? `the service's authority (home ${options.home})` : `the service's authority (${store.log.kind} store)`,
       authorityName: options.authorityName,
+      // In the home even with a shared store: each node keeps what it saw of the witnesses (docs/witness.md).
+      witnessing: options.witnessing === undefined ? undefined : { store: homeWitnessingStore(options.home), ...options.witnessing },
     },
     options,
   );

@@ -1,12 +1,13 @@
 /**
  * The add-checkpoint call of C2SP tlog-witness v1.0.0, platform-free: the
- * request body's format (old size line, consistency proof lines, blank
- * line, signed checkpoint) and the witness's decision, every check in the
+ * request body's parser (the SDK's `formatAddCheckpointRequest` writes it)
+ * and the witness's decision, every check in the
  * order the spec lists them, with its status code. Where the state lives is
  * the `WitnessStateStore`'s business; it makes check-and-update atomic.
  */
 
 import {
+  MAX_PROOF_LINES,
   TemporalError,
   base64ToBytes,
   bytesToBase64,
@@ -17,27 +18,16 @@ import {
   parseNote,
   sha256Hex,
   verifyConsistency,
+  type AddCheckpointRequest,
   type Checkpoint,
-  type NoteVerifier,
+  type Cosigner,
 } from "@temporal/agent-sdk";
-import type { Cosigner } from "./cosignature.js";
-
-/** The spec forbids clients to send more; a proof between trees of up to 2^63 leaves fits. */
-export const MAX_PROOF_LINES = 63;
+import type { LogKeys } from "./known-logs.js";
 
 /** RFC 6962 section 2.1: the root hash of the empty tree is the hash of the empty string. */
 export const EMPTY_TREE_ROOT = sha256Hex(new Uint8Array(0));
 
 const OLD_SIZE_LINE = /^old (0|[1-9][0-9]*)$/;
-
-export interface AddCheckpointRequest {
-  /** The size of the latest checkpoint the client believes this witness cosigned for the log (0 if none). */
-  readonly oldSize: number;
-  /** RFC 6962 consistency proof from `oldSize` to the checkpoint's size: 32-byte hashes, empty when `oldSize` is 0. */
-  readonly proof: readonly Uint8Array[];
-  /** The log's signed checkpoint note. */
-  readonly note: string;
-}
 
 /** The latest checkpoint a witness cosigned for one origin. */
 export interface LatestCheckpoint {
@@ -80,23 +70,10 @@ export type AddCheckpointOutcome =
 export interface WitnessOptions {
   readonly cosigner: Cosigner;
   /** Each known log's origin and the verifiers of its keys. */
-  readonly logs: ReadonlyMap<string, readonly NoteVerifier[]>;
+  readonly logs: LogKeys;
   readonly store: WitnessStateStore;
   /** Unix ms; cosignature timestamps are its whole seconds. */
   readonly now?: () => number;
-}
-
-/** The request body: `old <size>`, one base64 hash per line, a blank line, then the note. Throws `INVALID_SUBMISSION`. */
-export function formatAddCheckpointRequest(request: AddCheckpointRequest): string {
-  const { oldSize, proof, note } = request;
-  const bad = (problem: string): TemporalError => new TemporalError("INVALID_SUBMISSION", `add-checkpoint request ${problem}`);
-  if (!Number.isSafeInteger(oldSize) || oldSize < 0) throw bad(`old size ${String(oldSize)} is not a non-negative safe integer`);
-  if (!Array.isArray(proof) || proof.length > MAX_PROOF_LINES) throw bad(`proof is not an array of at most ${MAX_PROOF_LINES} hashes`);
-  proof.forEach((hash, i) => {
-    if (!(hash instanceof Uint8Array) || hash.length !== 32) throw bad(`proof hash ${i + 1} is not 32 bytes`);
-  });
-  if (typeof note !== "string" || !note.endsWith("\n")) throw bad("note is not a signed note (text ending in a newline)");
-  return [`old ${oldSize}`, ...proof.map(bytesToBase64)].map((line) => `${line}\n`).join("") + `\n${note}`;
 }
 
 /** Parses a request body; the reason it is malformed (a 400) otherwise. The note is split off, not yet parsed. */
@@ -139,7 +116,7 @@ export class Witness {
     } catch (error) {
       return { status: 400, message: `the checkpoint is malformed: ${messageOf(error)}` };
     }
-    const verifiers = this.#options.logs.get(checkpoint.origin);
+    const verifiers = await this.#options.logs.get(checkpoint.origin);
     if (verifiers === undefined) return { status: 404, message: `this witness does not know the log ${JSON.stringify(checkpoint.origin)}` };
     try {
       await openNote(request.note, verifiers);

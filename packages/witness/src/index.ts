@@ -1,10 +1,17 @@
 /**
- * `@temporal/witness`: a C2SP tlog-witness (`temporal-witness`) and the
- * pieces a log needs to talk to one: cosignature/v1 and the add-checkpoint
- * client.
+ * `@temporal/witness`: a C2SP tlog-witness (`temporal-witness`). The pieces
+ * a log needs to talk to one, cosignature/v1 and the add-checkpoint client,
+ * live in the SDK's platform-free core (the log's quorum code uses them, and
+ * the SDK cannot depend on this package); they are re-exported here.
  */
 export {
   COSIGNATURE_V1_TYPE,
+  MAX_PROOF_LINES,
+  formatAddCheckpointRequest,
+  submitCheckpoint,
+  type AddCheckpointRequest,
+  type SubmitOptions,
+  type SubmitOutcome,
   cosignatureVerifier,
   cosignedMessage,
   cosignerKeyId,
@@ -13,22 +20,19 @@ export {
   readCosignature,
   type Cosignature,
   type Cosigner,
-} from "./cosignature.js";
+} from "@temporal/agent-sdk";
 export {
   EMPTY_TREE_ROOT,
-  MAX_PROOF_LINES,
   Witness,
-  formatAddCheckpointRequest,
   parseAddCheckpointRequest,
   type AddCheckpointOutcome,
-  type AddCheckpointRequest,
   type Evidence,
   type LatestCheckpoint,
   type WitnessOptions,
   type WitnessStateStore,
 } from "./add-checkpoint.js";
-export { submitCheckpoint, type SubmitOptions, type SubmitOutcome } from "./client.js";
 export { DEFAULT_MAX_BODY_BYTES, loadWitnessConfig, type WitnessConfig } from "./config.js";
+export { KnownLogs, type LogKeys } from "./known-logs.js";
 export { FileStateStore } from "./state-store.js";
 export { createWitnessServer, type WitnessServerOptions } from "./server.js";
 export { createWitnessKey, loadWitnessKey } from "./witness-key.js";

@@ -7,9 +7,8 @@ import { createPrivateKey, createPublicKey, generateKeyPair, randomBytes, sign, 
 import { link, readFile, rm } from "node:fs/promises";
 import { basename, dirname, join } from "node:path";
 import { promisify } from "node:util";
-import { TemporalError, isNoteKeyName } from "@temporal/agent-sdk";
+import { TemporalError, createCosigner, isNoteKeyName, type Cosigner } from "@temporal/agent-sdk";
 import { writeFileDurably } from "@temporal/agent-sdk/node";
-import { createCosigner, type Cosigner } from "./cosignature.js";
 
 const generateEd25519 = promisify(generateKeyPair);
 const signAsync = promisify(sign);

@@ -2,6 +2,7 @@ import { mkdtemp, rm, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { authorityVerifierKey, parseVerifierKey, tileVerifierKey } from "@temporal/agent-sdk";
 import { DEFAULT_MAX_BODY_BYTES, loadWitnessConfig } from "../src/config.js";
 import { TestLog } from "./test-log.js";
 
@@ -24,7 +25,18 @@ describe("loadWitnessConfig", () => {
   it("resolves paths against the file's folder and builds a verifier per log key", async () => {
     const config = await load(valid());
     expect(config).toMatchObject({ name: "witness.example/w1", keyFile: join(directory, "witness.key"), stateDir: join(directory, "state"), maxBodyBytes: DEFAULT_MAX_BODY_BYTES });
-    expect(config.logs.get(log.origin)?.map((verifier) => verifier.name)).toEqual([log.origin]);
+    expect((await config.logs.get(log.origin))?.map((verifier) => verifier.name)).toEqual([log.origin]);
+  });
+
+  it("knows every tile of a clockchain authority, with the tile key derived from the authority's vkey", async () => {
+    const authorityKey = authorityVerifierKey(new Uint8Array(32).fill(3), "clock.example.com");
+    const config = await load({ ...valid(), logs: [{ authority: "clock.example.com", keys: [authorityKey] }] });
+    const verifiers = await config.logs.get("clock.example.com/tile/249349");
+    expect(verifiers?.map(({ name, keyId }) => ({ name, keyId }))).toEqual([{ name: "clock.example.com/tile/249349", keyId: parseVerifierKey(tileVerifierKey(authorityKey, 249349)).keyId }]);
+    expect(await config.logs.get("clock.example.com/tile/x")).toBeUndefined();
+    expect(await config.logs.get("other.example.com/tile/1")).toBeUndefined();
+    await expect(load({ ...valid(), logs: [{ authority: "clock.example.org", keys: [authorityKey] }] })).rejects.toThrow(/logs\[0\]\.keys\[0\] is a key of "clock\.example\.com"/);
+    await expect(load({ ...valid(), logs: [{ authority: "clock.example.com", origin: "x", keys: [authorityKey] }] })).rejects.toThrow(/both "origin" and "authority"/);
   });
 
   it.each([

@@ -2,7 +2,7 @@ import { generateKeyPairSync, sign } from "node:crypto";
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import { bytesToHex, formatSignatureLine, hexToBytes, openNote, parseNote, parseVerifierKey, verifyConsistency } from "@temporal/agent-sdk";
-import { COSIGNATURE_V1_TYPE, cosignatureVerifier, cosignedMessage, createCosigner, readCosignature } from "../src/cosignature.js";
+import { COSIGNATURE_V1_TYPE, cosignatureVerifier, cosignedMessage, createCosigner, readCosignature } from "../src/index.js";
 import { consistencyProof, leafHash, treeHash, verifiedLines } from "./independent.js";
 
 // The example of c2sp.org/tlog-cosignature v1.0.1: a checkpoint with the log's signature and one cosignature.

@@ -7,8 +7,7 @@ import { fileURLToPath } from "node:url";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { generateKeyPairSync, sign } from "node:crypto";
 import { noteVerifier } from "@temporal/agent-sdk";
-import { Witness, formatAddCheckpointRequest } from "../src/add-checkpoint.js";
-import { createCosigner } from "../src/cosignature.js";
+import { Witness, createCosigner, formatAddCheckpointRequest } from "../src/index.js";
 import { FileStateStore } from "../src/state-store.js";
 import { TestLog } from "./test-log.js";
 

@@ -32,9 +32,9 @@ export interface RunningWitness {
   stop(): Promise<number | null>;
 }
 
-/** Starts `temporal-witness --config <config> --port 0` and resolves with the URL it prints. */
-export async function startWitness(config: string): Promise<RunningWitness> {
-  const child = spawn(process.execPath, [BIN, "--config", config, "--host", "127.0.0.1", "--port", "0"], { stdio: ["ignore", "pipe", "pipe"] });
+/** Starts `temporal-witness --config <config> --port <port>` (default 0, a free one) and resolves with the URL it prints. */
+export async function startWitness(config: string, port = 0): Promise<RunningWitness> {
+  const child = spawn(process.execPath, [BIN, "--config", config, "--host", "127.0.0.1", "--port", String(port)], { stdio: ["ignore", "pipe", "pipe"] });
   let stderr = "";
   child.stderr.on("data", (chunk: Buffer) => (stderr += chunk.toString()));
   const url = await new Promise<string>((resolve, reject) => {

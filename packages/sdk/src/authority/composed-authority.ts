@@ -7,7 +7,7 @@ import { RECEIPT_VERSION, receiptHash, receiptIssues, verifyReceipt } from "../c
 import type { AnchorPage, Challenge, ClockchainStatus, ConsistencyProof, TsaeIssueRequest, VerifyResult } from "../core/service-types.js";
 import { signingPayload } from "../core/signed-record.js";
 import { assertTsaeRequest } from "../core/tsae.js";
-import type { AnchorProof, AnchorSummary, Authority, AuthorityNowOptions, PhaseContext, PublicKeyJwk, Receipt, SignedCheckpoint, TsaeRequest } from "../core/types.js";
+import type { AnchorOptions, AnchorProof, AnchorSummary, Authority, AuthorityNowOptions, PhaseContext, PublicKeyJwk, Receipt, SignedCheckpoint, TsaeRequest } from "../core/types.js";
 import { assertNoteKeyName } from "../core/note-key.js";
 import { authorityVerifierKey, defaultAuthorityName } from "../core/tile-origin.js";
 import { AnchorQueue } from "./anchor-queue.js";
@@ -25,6 +25,8 @@ import {
 } from "./arguments.js";
 import type { ChallengeStore, HeadSigning, LogEntry, LogRecovery, LogStore, Signer, SigningKey } from "./seams.js";
 import { verifyAnchored } from "./verify-anchored.js";
+import { Witnessing } from "./witnessing.js";
+import { finalityWait, type WitnessingOptions } from "./witnessing-options.js";
 
 export interface AuthorityParts {
   readonly signer: Signer;
@@ -40,6 +42,8 @@ export interface AuthorityParts {
    * `defaultAuthorityName(key)`, `temporal-authority/<key id>` (docs/checkpoints.md).
    */
   readonly authorityName?: string;
+  /** Witnesses and a quorum: checkpoints are submitted to them after appends, and anchors become `FINAL` (docs/witness.md). */
+  readonly witnessing?: WitnessingOptions;
 }
 
 export interface ChallengeOptions {
@@ -96,6 +100,7 @@ export class ComposedAuthority implements Authority {
   /** Anchor calls not yet settled, which `close` waits for. */
   readonly #anchoring = new Set<Promise<AnchorProof>>();
   readonly #queue = new AnchorQueue((entries, joining) => this.#commit(entries, joining));
+  readonly #witnessing: Witnessing | undefined;
 
   constructor(parts: AuthorityParts) {
     this.#signer = parts.signer;
@@ -105,6 +110,8 @@ export class ComposedAuthority implements Authority {
     this.#name = parts.name ?? "the authority";
     if (parts.authorityName !== undefined) assertNoteKeyName(parts.authorityName);
     this.#authorityName = parts.authorityName;
+    this.#witnessing =
+      parts.witnessing === undefined ? undefined : new Witnessing(parts.witnessing, { consistencyProof: (tileId, first, second) => this.#log.consistencyProof(tileId, first, second) });
   }
 
   get closed(): boolean {
@@ -211,13 +218,31 @@ export class ComposedAuthority implements Authority {
     }
   }
 
-  /** Anchors a receipt signed by this authority; resolves once it is durable. Anchoring the same receipt again returns its proof. */
-  anchor(receipt: Receipt): Promise<AnchorProof> {
-    const anchoring = this.#anchor(receipt);
+  /**
+   * Anchors a receipt signed by this authority; resolves once it is durable
+   * (with witnesses: `PROVISIONAL`), or with `options`, once it is `FINAL`
+   * (`QUORUM_UNREACHABLE` for a quorum above the witnesses configured,
+   * `FINALITY_TIMEOUT` carrying the provisional proof). Anchoring the same
+   * receipt again returns its proof.
+   */
+  anchor(receipt: Receipt, options?: AnchorOptions): Promise<AnchorProof> {
+    const anchoring = this.#anchorAndWitness(receipt, options);
     this.#anchoring.add(anchoring);
     const forget = () => this.#anchoring.delete(anchoring);
     anchoring.then(forget, forget);
     return anchoring;
+  }
+
+  assertQuorum(quorum: number): void {
+    finalityWait({ quorum }, this.#witnessing?.witnessCount ?? 0, this.#witnessing?.quorum);
+  }
+
+  async #anchorAndWitness(receipt: Receipt, options: AnchorOptions | undefined): Promise<AnchorProof> {
+    const witnessing = this.#witnessing;
+    const wait = finalityWait(options, witnessing?.witnessCount ?? 0, witnessing?.quorum);
+    const proof = await this.#anchor(receipt);
+    if (witnessing === undefined) return proof;
+    return wait === undefined ? witnessing.finish(proof) : witnessing.waitFinal(proof, wait.quorum, wait.timeoutMs);
   }
 
   async #anchor(receipt: Receipt): Promise<AnchorProof> {
@@ -247,7 +272,9 @@ export class ComposedAuthority implements Authority {
       sign: (message) => key.sign(message),
     };
     try {
-      return await this.#log.append(entries, signing, joining);
+      const proofs = await this.#log.append(entries, signing, joining);
+      this.#witnessing?.observe(proofs.map((proof) => proof.checkpoint));
+      return proofs;
     } catch (error) {
       const failure = this.#log.failure;
       if (failure !== undefined) {
@@ -272,7 +299,8 @@ export class ComposedAuthority implements Authority {
 
   async getAnchorProof(receiptHashHex: string): Promise<AnchorProof | undefined> {
     assertReceiptHash(receiptHashHex);
-    return (await this.#openLog()).proof(receiptHashHex);
+    const proof = await (await this.#openLog()).proof(receiptHashHex);
+    return proof === undefined || this.#witnessing === undefined ? proof : this.#witnessing.finish(proof);
   }
 
   async listAnchors(tileId: number): Promise<AnchorSummary[]> {
@@ -325,6 +353,7 @@ export class ComposedAuthority implements Authority {
       last_checkpoint: last_checkpoint ?? null,
       store: { kind: log.kind, records },
       recovered: recovered === undefined ? null : { offset: recovered.offset, bytes: recovered.bytes },
+      ...(this.#witnessing === undefined ? {} : { witnessing: this.#witnessing.status() }),
     };
   }
 
@@ -367,10 +396,12 @@ export class ComposedAuthority implements Authority {
     return this.#authorityName ?? defaultAuthorityName(key.verifying.jwk);
   }
 
-  /** Refuses new calls, waits for anchors in progress, then closes the log and challenge stores. Idempotent. */
+  /** Refuses new calls, stops witnessing, waits for anchors in progress, then closes the log and challenge stores. Idempotent. */
   async close(): Promise<void> {
     if (this.#closed) return;
     this.#closed = true;
+    // First, so anchors waiting for finality give up (AUTHORITY_CLOSED) instead of holding the close for their timeout.
+    await this.#witnessing?.close();
     await Promise.allSettled(this.#anchoring);
     await this.#queue.idle();
     if (this.#releasing !== undefined) return this.#releasing;
@@ -386,6 +417,7 @@ export class ComposedAuthority implements Authority {
   readonly #openParts = onceUnlessRejected(async () => {
     const key = await this.#signer.load();
     await this.#log.open(key.verifying);
+    if (this.#witnessing !== undefined) await this.#witnessing.open((await this.#log.status()).last_checkpoint);
     return key;
   });
 

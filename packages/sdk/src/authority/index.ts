@@ -31,5 +31,8 @@ export {
   type Tile,
 } from "./clockchain-state.js";
 export type { ReceiptLocation, SortedRun } from "./receipt-index.js";
+export { Witnessing, type WitnessedLog } from "./witnessing.js";
+export { DEFAULT_WITNESS_INTERVAL_MS, checkWitnessingOptions, type WitnessEndpoint, type WitnessingOptions } from "./witnessing-options.js";
+export { MemoryWitnessingStore, type WitnessingRecord, type WitnessingStore } from "./witnessing-store.js";
 export { SerialQueue } from "./serial-queue.js";
 export type { ChallengeStore, HeadSigning, LogEntry, LogRecovery, LogStatus, LogStore, Signer, SigningKey } from "./seams.js";

@@ -3,6 +3,7 @@ import { MemoryChallengeStore } from "./memory-challenge-store.js";
 import { MemoryLogStore } from "./memory-log-store.js";
 import { MemorySigner } from "./memory-signer.js";
 import type { Signer } from "./seams.js";
+import type { WitnessingOptions } from "./witnessing-options.js";
 
 export interface MemoryAuthorityOptions {
   /** Time source for `now()`, `issued_unix_ms` and signed heads; defaults to `Date.now`. */
@@ -11,6 +12,8 @@ export interface MemoryAuthorityOptions {
   readonly signer?: Signer;
   /** The authority name of its checkpoints' origins; see `AuthorityParts.authorityName`. */
   readonly authorityName?: string;
+  /** Witnesses and quorum (docs/witness.md); their state is kept in memory unless `witnessing.store` says otherwise. */
+  readonly witnessing?: WitnessingOptions;
 }
 
 /**
@@ -27,5 +30,6 @@ export function createMemoryAuthority(options: MemoryAuthorityOptions = {}): Com
     clock: options.clock,
     name: "the in-memory authority",
     authorityName: options.authorityName,
+    witnessing: options.witnessing,
   });
 }

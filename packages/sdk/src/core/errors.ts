@@ -75,6 +75,10 @@ export type ErrorCode =
   | "INVALID_SUBMISSION"
   | "WITNESS_UNREACHABLE"
   | "INVALID_WITNESS_REPLY"
+  // the log's witnessing (src/authority/witnessing.ts): its options, a quorum above the witnesses, a wait that ran out
+  | "INVALID_WITNESSING"
+  | "QUORUM_UNREACHABLE"
+  | "FINALITY_TIMEOUT"
   // the mission runtime (src/mission)
   | "INVALID_MISSION_OPTIONS"
   | "INVALID_MEASURE"

@@ -46,9 +46,36 @@ export {
 export { MAX_NOTE_SIGNATURES, formatNote, formatSignatureLine, openNote, parseNote, signNote, type Note, type NoteSignature, type VerifiedNote } from "./signed-note.js";
 export { formatCheckpoint, openCheckpoint, parseCheckpoint, signCheckpoint, type Checkpoint, type VerifiedCheckpoint } from "./checkpoint.js";
 export { authorityVerifierKey, authorityVerifierKeys, defaultAuthorityName, parseTileOrigin, tileCheckpointSigner, tileOrigin, tileVerifierKey, type TileOrigin } from "./tile-origin.js";
+export {
+  COSIGNATURE_V1_TYPE,
+  cosignatureVerifier,
+  cosignedMessage,
+  cosignerKeyId,
+  createCosigner,
+  formatCosignerVerifierKey,
+  readCosignature,
+  type Cosignature,
+  type Cosigner,
+} from "./cosignature.js";
+export { DEFAULT_FINALITY_TIMEOUT_MS, FinalityTimeoutError } from "./finality.js";
+export { MAX_PROOF_LINES, formatAddCheckpointRequest, submitCheckpoint, type AddCheckpointRequest, type SubmitOptions, type SubmitOutcome } from "./witness-client.js";
 export { GENESIS_CHECKPOINT_HASH, checkpointHash, formatTileCheckpoint, openTileCheckpoint, parseTileCheckpoint, type TileCheckpoint } from "./tile-checkpoint.js";
 export { PhaseWindowError, TemporalError, TemporalRangeError, TemporalTypeError, TsaeRequestError, type ErrorCode, type FieldIssue } from "./errors.js";
 export type {
+  CosignedCheckpoint,
+  Finality,
+  ForkEvidence,
+  WitnessCosignature,
+  WitnessError,
+  WitnessState,
+  WitnessTileState,
+  Witnessed,
+  WitnessedTileState,
+  WitnessingHealth,
+  WitnessingStatus,
+} from "./witnessing-types.js";
+export type {
+  AnchorOptions,
   AnchorProof,
   AnchorSummary,
   Authority,

@@ -5,6 +5,7 @@
  * of each.
  */
 
+import type { WitnessingStatus } from "./witnessing-types.js";
 import type { AnchorProof, AnchorSummary, KernelVersion, PhaseContext, PublicKeyJwk, Receipt, SignedCheckpoint, TimeStamp, TsaeRequest, Window, ZoneInput } from "./types.js";
 
 /** Access tiers, lowest first (spec section 5). The client mapping's "Paid" is `managed`. */
@@ -237,6 +238,8 @@ export interface ClockchainStatus {
   readonly store: StoreStatus;
   /** A torn tail removed when the store was opened, if any. */
   readonly recovered: { readonly offset: number; readonly bytes: number } | null;
+  /** The witnesses' BFT state; absent when the authority has no witnesses (docs/witness.md). */
+  readonly witnessing?: WitnessingStatus;
 }
 
 /** `GET keys` reply: the service's public keys by key id. */

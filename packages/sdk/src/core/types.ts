@@ -4,6 +4,7 @@
  */
 
 import type { TileCheckpoint } from "./tile-checkpoint.js";
+import type { Finality, Witnessed } from "./witnessing-types.js";
 
 export type KernelVersion = "4.6.2";
 
@@ -98,6 +99,22 @@ export interface AnchorProof {
   readonly inclusion_proof: readonly string[];
   /** The tile's signed checkpoint stating `tree_size` and `root_hash`. */
   readonly checkpoint: SignedCheckpoint;
+  /** Present when the authority has witnesses: `FINAL` once a checkpoint covering the leaf has a quorum of cosignatures. */
+  readonly finality?: Finality;
+  /** When `FINAL`: the cosigned checkpoint and the consistency step from `tree_size` to it (docs/witness.md). */
+  readonly witnessed?: Witnessed;
+}
+
+/** `anchor`'s options: wait until the anchor is `FINAL`. */
+export interface AnchorOptions {
+  /**
+   * Cosignatures the checkpoint covering the anchor needs, 1..the witnesses
+   * configured; default the authority's quorum when `timeoutMs` is given.
+   * Above the witnesses configured: `QUORUM_UNREACHABLE`.
+   */
+  readonly quorum?: number;
+  /** How long to wait for finality, ms; then `FINALITY_TIMEOUT` carrying the provisional proof. Default 30 000 when `quorum` is given. */
+  readonly timeoutMs?: number;
 }
 
 export interface AnchorSummary {
@@ -134,7 +151,14 @@ export interface Authority {
   ready(): Promise<void>;
   now(options?: AuthorityNowOptions): Promise<PhaseContext>;
   issueReceipt(request: TsaeRequest): Promise<Receipt>;
-  anchor(receipt: Receipt): Promise<AnchorProof>;
+  /**
+   * Throws `QUORUM_UNREACHABLE` when `anchor` could not wait for `quorum`
+   * cosignatures (more than the witnesses configured). Optional: an
+   * authority without it is asked at `anchor`.
+   */
+  assertQuorum?(quorum: number): void;
+  /** Anchors the receipt; with `options`, waits until the anchor is `FINAL` (docs/witness.md). */
+  anchor(receipt: Receipt, options?: AnchorOptions): Promise<AnchorProof>;
   getAnchorProof(receiptHash: string): Promise<AnchorProof | undefined>;
   listAnchors(tileId: number): Promise<AnchorSummary[]>;
   /** Key id -> public key of every key whose signatures this authority issues. */

@@ -81,9 +81,10 @@ async function localContext(spec: MissionSpec, options: EvaluateOptions): Promis
 /**
  * Before the first task of a block that anchors: the receipt must be able
  * to record the decision's time, and the authority must be ready to issue
- * and anchor it. Otherwise the tasks would run and no receipt say so.
+ * and anchor it, with as many witness cosignatures as its anchor steps ask
+ * for. Otherwise the tasks would run and no receipt say so.
  */
-export async function assertCanAnchor(spec: MissionSpec, decision: Decision, access: AuthorityAccess): Promise<void> {
+export async function assertCanAnchor(spec: MissionSpec, decision: Decision, access: AuthorityAccess, quorum: number | undefined): Promise<void> {
   try {
     receiptRequest(spec, decision, []);
   } catch (cause) {
@@ -95,5 +96,10 @@ export async function assertCanAnchor(spec: MissionSpec, decision: Decision, acc
   } catch (cause) {
     if (cause instanceof MissionAbortedError) throw cause;
     throw new AuthorityUnavailableError(spec.name, `its ${authority.kind} authority cannot issue and anchor receipts`, cause);
+  }
+  try {
+    if (quorum !== undefined) authority.assertQuorum?.(quorum);
+  } catch (cause) {
+    throw new AuthorityUnavailableError(spec.name, "its anchor step asks for more witness cosignatures than its authority can give", cause);
   }
 }

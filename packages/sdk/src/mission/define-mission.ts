@@ -1,4 +1,5 @@
 import { TemporalError } from "../core/errors.js";
+import { DEFAULT_FINALITY_TIMEOUT_MS, FinalityTimeoutError } from "../core/finality.js";
 import { contextAt } from "../core/phase.js";
 import type { AnchorProof, PhaseContext, Receipt, Window } from "../core/types.js";
 import { assertCanAnchor, authorityAccess, decisionContext, type AuthorityAccess } from "./authority.js";
@@ -127,7 +128,9 @@ async function runBlock(spec: MissionSpec, decision: Decision, options: RunOptio
   const receipts: Receipt[] = [];
   const anchors: AnchorProof[] = [];
   const aborted = () => new MissionAbortedError(spec.name, decision.verdict, signal.reason, [...executed], [...receipts], [...anchors]);
-  if (steps.some((step) => "anchor" in step)) await assertCanAnchor(spec, decision, { ...access, onAbort: aborted });
+  const quorums = steps.flatMap((step) => ("anchor" in step && step.quorum !== undefined ? [step.quorum] : []));
+  const quorum = quorums.length === 0 ? undefined : Math.max(...quorums);
+  if (steps.some((step) => "anchor" in step)) await assertCanAnchor(spec, decision, { ...access, onAbort: aborted }, quorum);
   for (const step of steps) {
     if (signal.aborted) throw aborted();
     if ("execute" in step) {
@@ -144,8 +147,10 @@ async function runBlock(spec: MissionSpec, decision: Decision, options: RunOptio
         const authority = access.get();
         const receipt = await authority.issueReceipt(receiptRequest(spec, decision, executed));
         receipts.push(receipt);
-        anchors.push(await authority.anchor(receipt));
+        anchors.push(await authority.anchor(receipt, step.quorum === undefined ? undefined : { quorum: step.quorum, timeoutMs: options.finalityTimeoutMs ?? DEFAULT_FINALITY_TIMEOUT_MS }));
       } catch (cause) {
+        // Anchored but not yet FINAL: the provisional proof is still what the run anchored.
+        if (cause instanceof FinalityTimeoutError) anchors.push(cause.proof);
         throw new AnchorFailedError(spec.name, decision.verdict, cause, [...executed], [...receipts], [...anchors]);
       }
     }

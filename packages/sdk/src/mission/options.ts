@@ -1,4 +1,5 @@
 import { describeValue, TemporalTypeError } from "../core/errors.js";
+import { MAX_FINALITY_TIMEOUT_MS } from "../core/finality.js";
 import type { EvaluateOptions, RunOptions } from "./types.js";
 
 export const DEFAULT_MEASURE_TIMEOUT_MS = 10_000;
@@ -28,7 +29,10 @@ export function assertEvaluateOptions(options: EvaluateOptions): void {
 
 export function assertRunOptions(options: RunOptions): void {
   assertEvaluateOptions(options);
-  const { tasks } = options;
+  const { tasks, finalityTimeoutMs } = options;
+  if (finalityTimeoutMs !== undefined && !(Number.isSafeInteger(finalityTimeoutMs) && finalityTimeoutMs > 0 && finalityTimeoutMs <= MAX_FINALITY_TIMEOUT_MS)) {
+    throw invalid(`options.finalityTimeoutMs must be a whole number of milliseconds in 1..${MAX_FINALITY_TIMEOUT_MS}, got ${describeValue(finalityTimeoutMs)}`);
+  }
   if (tasks !== undefined && (tasks === null || typeof tasks !== "object")) {
     throw invalid(`options.tasks must be an object of task functions, got ${describeValue(tasks)}`);
   }

@@ -56,8 +56,12 @@ export interface MissionRequirements {
   readonly hs_bloch: Threshold<">=" | ">"> | null;
 }
 
-/** One statement of an `on` block. */
-export type MissionStep = { readonly execute: string } | { readonly anchor: "clockchain" };
+/**
+ * One statement of an `on` block. An anchor with `quorum` waits until the
+ * receipt is `FINAL`: a checkpoint covering it has that many witness
+ * cosignatures (docs/witness.md), within the run's `finalityTimeoutMs`.
+ */
+export type MissionStep = { readonly execute: string } | { readonly anchor: "clockchain"; readonly quorum?: number };
 
 export interface MissionMeasures {
   readonly carbon?: number;
@@ -129,7 +133,14 @@ export type RunOptions<Tasks extends string = string> = RunOptionsBase &
       : { /** The host's task functions by name: exactly the tasks the mission can execute. */ readonly tasks: TaskMap<Tasks> });
 
 /** The options of `Mission.run` other than `tasks`. */
-export type RunOptionsBase = EvaluateOptions;
+export type RunOptionsBase = EvaluateOptions & {
+  /**
+   * How long an anchor step with a `quorum` waits for its receipt to become
+   * `FINAL`, ms; default 30 000. Then the run fails with `ANCHOR_FAILED`
+   * (cause `FINALITY_TIMEOUT`), the provisional proof in its `anchors`.
+   */
+  readonly finalityTimeoutMs?: number;
+};
 
 /** `run`'s parameters: the options are required when there are tasks to supply. */
 export type RunArguments<Tasks extends string = string> = string extends Tasks

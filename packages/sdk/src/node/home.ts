@@ -22,6 +22,8 @@ export interface HomePaths {
   readonly snapshot: string;
   /** One file per outstanding challenge. */
   readonly challenges: string;
+  /** Witnessing's cosigned checkpoints, witnesses' sizes and fork evidence (`FileWitnessingStore`). */
+  readonly witnessing: string;
   /** `*`: keeps the home, and above all its private key, out of any git repository it sits in. */
   readonly gitignore: string;
 }
@@ -35,6 +37,7 @@ export function homePaths(home: string): HomePaths {
     ledger: join(root, "clockchain.log"),
     snapshot: join(root, "clockchain.snapshot"),
     challenges: join(root, "challenges"),
+    witnessing: join(root, "witnessing.json"),
     gitignore: join(root, ".gitignore"),
   };
 }

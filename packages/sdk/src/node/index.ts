@@ -5,7 +5,8 @@
  */
 export { defaultSdk } from "./default-sdk.js";
 export { defaultHome } from "./home.js";
-export { LocalAuthority, createLocalAuthority, homeParts, type HomeParts, type LocalAuthorityOptions, type LocalAuthorityStatus } from "./local-authority.js";
+export { FileWitnessingStore } from "./witnessing-file-store.js";
+export { LocalAuthority, createLocalAuthority, homeParts, homeWitnessingStore, type HomeParts, type LocalAuthorityOptions, type LocalAuthorityStatus } from "./local-authority.js";
 export { FileLogStore, type FileLogStoreOptions, type LedgerStatus, type TornTailRecovery } from "./ledger.js";
 export { FileSigner, KeyFileSigner, createSigningKeyFile, type FileSignerOptions } from "./signing-key.js";
 export { FileChallengeStore } from "./file-challenge-store.js";

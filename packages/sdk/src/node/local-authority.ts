@@ -3,6 +3,8 @@ import { FileChallengeStore } from "./file-challenge-store.js";
 import { defaultHome, homePaths } from "./home.js";
 import { FileLogStore, type LedgerStatus } from "./ledger.js";
 import { FileSigner } from "./signing-key.js";
+import type { WitnessingOptions } from "../authority/witnessing-options.js";
+import { FileWitnessingStore } from "./witnessing-file-store.js";
 
 export type { AnchorPageOptions, ChallengeOptions, IssueReceiptOptions } from "../authority/composed-authority.js";
 
@@ -19,6 +21,8 @@ export interface LocalAuthorityOptions {
   readonly lockWaitMs?: number;
   /** The authority name of its checkpoints' origins; see `AuthorityParts.authorityName`. */
   readonly authorityName?: string;
+  /** Witnesses and quorum (docs/witness.md); their state is kept in the home's `witnessing.json` unless `witnessing.store` says otherwise. */
+  readonly witnessing?: WitnessingOptions;
 }
 
 /** The file seams of one home: its key file, its ledger and its challenge directory. */
@@ -54,7 +58,8 @@ export class LocalAuthority extends ComposedAuthority {
   constructor(options: LocalAuthorityOptions = {}) {
     const { home } = homePaths(options.home ?? defaultHome());
     const parts = homeParts({ home, lockWaitMs: options.lockWaitMs, authorityName: options.authorityName });
-    super({ ...parts, clock: options.clock, name: `the local authority at ${home}`, authorityName: options.authorityName });
+    const witnessing = options.witnessing === undefined ? undefined : { store: homeWitnessingStore(home), ...options.witnessing };
+    super({ ...parts, clock: options.clock, name: `the local authority at ${home}`, authorityName: options.authorityName, witnessing });
     this.home = home;
     this.#ledger = parts.log;
   }
@@ -64,6 +69,11 @@ export class LocalAuthority extends ComposedAuthority {
     const { key_id } = await super.status();
     return { home: this.home, key_id, ...(await this.#ledger.ledgerStatus()) };
   }
+}
+
+/** The witnessing state of a home, `<home>/witnessing.json`. */
+export function homeWitnessingStore(home: string): FileWitnessingStore {
+  return new FileWitnessingStore(homePaths(home).witnessing);
 }
 
 export function createLocalAuthority(options: LocalAuthorityOptions = {}): LocalAuthority {

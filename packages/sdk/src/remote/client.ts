@@ -4,6 +4,7 @@
  */
 
 import { isHash } from "../core/encoding.js";
+import { FinalityTimeoutError, finalityWaitOf } from "../core/finality.js";
 import { TemporalError, TemporalRangeError, TemporalTypeError, describeIssues, describeValue, type ErrorCode } from "../core/errors.js";
 import { isVerifierKey } from "../core/note-key.js";
 import { receiptIssues } from "../core/receipt.js";
@@ -26,7 +27,21 @@ import type {
   VerifyResult,
 } from "../core/service-types.js";
 import { assertTsaeRequest } from "../core/tsae.js";
-import type { AnchorProof, AnchorSummary, Authority, AuthorityNowOptions, Duration, PhaseContext, PublicKeyJwk, Receipt, TimeStamp, TsaeRequest, Window, ZoneInput } from "../core/types.js";
+import type {
+  AnchorOptions,
+  AnchorProof,
+  AnchorSummary,
+  Authority,
+  AuthorityNowOptions,
+  Duration,
+  PhaseContext,
+  PublicKeyJwk,
+  Receipt,
+  TimeStamp,
+  TsaeRequest,
+  Window,
+  ZoneInput,
+} from "../core/types.js";
 import { toUnixMs } from "../core/phase.js";
 import { parseZone } from "../core/zones.js";
 import { TemporalApiError, type ApiErrorDetails } from "./errors.js";
@@ -370,12 +385,23 @@ export class TemporalClient implements Authority {
   }
 
   /** Checks the receipt's shape (`RECEIPT_REJECTED`, nothing sent), then `anchorTsaeHash`. The service checks the signature. */
-  async anchor(receipt: Receipt): Promise<AnchorProof> {
+  /**
+   * With `options`, the service waits until the anchor is `FINAL` (docs/witness.md);
+   * a `PROVISIONAL` answer after `timeoutMs` rejects with `FINALITY_TIMEOUT`
+   * carrying it. The request's own timeout is extended by the wait.
+   */
+  async anchor(receipt: Receipt, options?: AnchorOptions): Promise<AnchorProof> {
     this.#assertOpen();
+    const wait = finalityWaitOf(options);
     const snapshot = plainCopy(receipt);
     const issues = receiptIssues(snapshot);
     if (issues.length > 0) throw new TemporalError("RECEIPT_REJECTED", `cannot anchor a malformed receipt: ${describeIssues(issues)}`);
-    return this.anchorTsaeHash(snapshot);
+    if (wait === undefined) return this.anchorTsaeHash(snapshot);
+    const body = { receipt: snapshot, ...(wait.quorum === undefined ? {} : { quorum: wait.quorum }), timeout_ms: wait.timeoutMs };
+    const proof = anchorProof(await this.#post("clockchain/anchor", body, this.#timeoutMs + wait.timeoutMs));
+    // A service without witnesses answers without finality: there is nothing to wait for.
+    if (proof.finality === "PROVISIONAL") throw new FinalityTimeoutError(proof, wait.quorum, wait.timeoutMs);
+    return proof;
   }
 
   /** Every anchor of a tile, following `next_offset` from 0. */
@@ -417,14 +443,15 @@ export class TemporalClient implements Authority {
     return this.#track(this.#request("GET", path, query, undefined));
   }
 
-  #post(path: string, body: unknown): Promise<Reply> {
+  /** `timeoutMs`: this request's bound when it is not the client's (an anchor that waits for finality). */
+  #post(path: string, body: unknown, timeoutMs = this.#timeoutMs): Promise<Reply> {
     let json: string;
     try {
       json = JSON.stringify(body);
     } catch (cause) {
       throw new TemporalTypeError("INVALID_ARGUMENT", `the body of POST ${path} cannot be serialised as JSON: ${cause instanceof Error ? cause.message : String(cause)}`);
     }
-    return this.#track(this.#request("POST", path, undefined, json));
+    return this.#track(this.#request("POST", path, undefined, json, timeoutMs));
   }
 
   #track<T>(request: Promise<T>): Promise<T> {
@@ -434,14 +461,14 @@ export class TemporalClient implements Authority {
     return request;
   }
 
-  async #request(method: "GET" | "POST", path: string, query: Query | undefined, body: string | undefined): Promise<Reply> {
+  async #request(method: "GET" | "POST", path: string, query: Query | undefined, body: string | undefined, timeoutMs = this.#timeoutMs): Promise<Reply> {
     this.#assertOpen();
     const url = this.#url(path, query);
     const attempts = method === "GET" ? this.#retries + 1 : 1;
     for (let attempt = 1; ; attempt++) {
       let failure: TemporalApiError;
       try {
-        return await this.#attempt(method, url, body);
+        return await this.#attempt(method, url, body, timeoutMs);
       } catch (error) {
         if (!(error instanceof TemporalApiError)) throw error;
         failure = error;
@@ -462,7 +489,7 @@ export class TemporalClient implements Authority {
   }
 
   /** One request, bounded by the timeout from sending to the end of the body. */
-  async #attempt(method: "GET" | "POST", url: string, body: string | undefined): Promise<Reply> {
+  async #attempt(method: "GET" | "POST", url: string, body: string | undefined, timeoutMs: number): Promise<Reply> {
     const controller = new AbortController();
     let timedOut = false;
     let onTimeout: (error: TemporalApiError) => void = () => undefined;
@@ -473,8 +500,8 @@ export class TemporalClient implements Authority {
     const timer = setTimeout(() => {
       timedOut = true;
       controller.abort();
-      onTimeout(this.#timeout(method, url, controller.signal.reason));
-    }, this.#timeoutMs);
+      onTimeout(this.#timeout(method, url, timeoutMs, controller.signal.reason));
+    }, timeoutMs);
     const headers = body === undefined ? { ...this.#headers } : { ...this.#headers, "content-type": "application/json" };
     const init: FetchInit = body === undefined ? { method, headers, signal: controller.signal } : { method, headers, body, signal: controller.signal };
     let response: FetchResponse;
@@ -484,7 +511,7 @@ export class TemporalClient implements Authority {
       text = await Promise.race([response.text(), deadline]);
     } catch (cause) {
       if (cause instanceof TemporalApiError) throw cause;
-      if (timedOut) throw this.#timeout(method, url, cause);
+      if (timedOut) throw this.#timeout(method, url, timeoutMs, cause);
       throw new TemporalApiError({ status: 0, code: "NETWORK_ERROR", method, url, message: `${method} ${url} failed: ${describeCause(cause)}`, cause });
     } finally {
       clearTimeout(timer);
@@ -492,8 +519,8 @@ export class TemporalClient implements Authority {
     return interpret(method, url, response, text);
   }
 
-  #timeout(method: string, url: string, cause: unknown): TemporalApiError {
-    return new TemporalApiError({ status: 0, code: "TIMEOUT", method, url, message: `${method} ${url} timed out after ${this.#timeoutMs} ms`, cause });
+  #timeout(method: string, url: string, timeoutMs: number, cause: unknown): TemporalApiError {
+    return new TemporalApiError({ status: 0, code: "TIMEOUT", method, url, message: `${method} ${url} timed out after ${timeoutMs} ms`, cause });
   }
 
   /** The wait before attempt `attempt + 1`, or `undefined` when the service asks for longer than the ceiling. */

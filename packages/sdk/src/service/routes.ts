@@ -1,4 +1,5 @@
 import {
+  FinalityTimeoutError,
   allowResult,
   canonicalJson,
   carbonRecommendation,
@@ -11,6 +12,7 @@ import {
   temporalPrompt,
   tpeVectorResult,
   type AllowRequest,
+  type AnchorProof,
   type AllowResult,
   type DiffRequest,
   type PhaseContext,
@@ -275,11 +277,11 @@ export const ROUTES: readonly Route[] = [
     path: "/clockchain/anchor",
     operationId: "anchorTsaeHash",
     tier: "enterprise",
-    summary: "Anchor a receipt (verified first); durable when answered",
+    summary: "Anchor a receipt (verified first); durable when answered; with quorum or timeout_ms, answered once FINAL or the wait ran out (PROVISIONAL)",
     body: REQUESTS.anchor,
     status: 200,
     reply: REPLIES.anchorProof,
-    handle: ({ body }, context) => context.authority.anchor((body as { receipt: Receipt }).receipt),
+    handle: ({ body }, context) => anchorAndWait(context.authority, body as { receipt: Receipt; quorum?: number; timeout_ms?: number }),
   },
   {
     method: "GET",
@@ -350,5 +352,16 @@ function payloadMatches(payload: unknown, receipt: unknown): boolean {
     return typeof expected === "string" && sha256Hex(canonicalJson(payload)) === expected;
   } catch {
     return false; // not plain JSON (only undefined can arrive here, as JSON bodies are plain), so not what was hashed
+  }
+}
+
+/** A wait that runs out still anchored the receipt: the answer is its PROVISIONAL proof, which the client turns into its own `FINALITY_TIMEOUT`. */
+async function anchorAndWait(authority: ServiceAuthority, body: { receipt: Receipt; quorum?: number; timeout_ms?: number }): Promise<AnchorProof> {
+  const wait = body.quorum === undefined && body.timeout_ms === undefined ? undefined : { quorum: body.quorum, timeoutMs: body.timeout_ms };
+  try {
+    return await authority.anchor(body.receipt, wait);
+  } catch (error) {
+    if (error instanceof FinalityTimeoutError) return error.proof;
+    throw error;
   }
 }

@@ -85,32 +85,48 @@ export const RECEIPT = object(
   ["challenge_nonce"],
 );
 
-export const SIGNED_CHECKPOINT = {
-  ...object({
-    tile_id: integer(0),
-    origin: string({ description: "<authority name>/tile/<tile id>" }),
-    tree_size: integer(1),
-    root_hash: hash,
-    sequence: integer(0),
-    prev_checkpoint_hash: hash,
-    issued_unix_ms: unixMs,
-    note: string({
-      description:
-        "The C2SP signed note: the tlog-checkpoint body (origin, size, base64 root, temporal-chain and temporal-issued lines), a blank line, signature lines. This is what is verified; the other fields are its parsed body.",
-    }),
+const signedCheckpointFields = {
+  tile_id: integer(0),
+  origin: string({ description: "<authority name>/tile/<tile id>" }),
+  tree_size: integer(1),
+  root_hash: hash,
+  sequence: integer(0),
+  prev_checkpoint_hash: hash,
+  issued_unix_ms: unixMs,
+  note: string({
+    description:
+      "The C2SP signed note: the tlog-checkpoint body (origin, size, base64 root, temporal-chain and temporal-issued lines), a blank line, signature lines. This is what is verified; the other fields are its parsed body.",
   }),
+};
+export const SIGNED_CHECKPOINT = {
+  ...object(signedCheckpointFields),
   description: "A tile head as a C2SP tlog-checkpoint in a signed note (docs/checkpoints.md)",
 };
 
-export const ANCHOR_PROOF = object({
-  receipt_hash: hash,
-  tile_id: integer(0),
-  leaf_index: integer(0),
-  tree_size: integer(1),
-  root_hash: hash,
-  inclusion_proof: { type: "array", items: hash },
-  checkpoint: SIGNED_CHECKPOINT,
-});
+/** A checkpoint with witnesses' cosignature/v1 lines appended to its note (docs/witness.md). */
+const cosignedCheckpoint = {
+  ...object({ ...signedCheckpointFields, cosignatures: { type: "array", items: object({ witness: string(), timestamp: integer(1) }) } }),
+  description: "A tile checkpoint whose note also carries the valid cosignature/v1 lines of the witnesses listed in cosignatures",
+};
+
+export const ANCHOR_PROOF = object(
+  {
+    receipt_hash: hash,
+    tile_id: integer(0),
+    leaf_index: integer(0),
+    tree_size: integer(1),
+    root_hash: hash,
+    inclusion_proof: { type: "array", items: hash },
+    checkpoint: SIGNED_CHECKPOINT,
+    finality: { enum: ["PROVISIONAL", "FINAL"], description: "With witnesses: FINAL once a checkpoint covering the leaf has a quorum of cosignatures" },
+    witnessed: {
+      ...object({ checkpoint: cosignedCheckpoint, consistency_proof: { type: "array", items: hash }, quorum: integer(1), witnessed_unix_s: integer(1) }),
+      description:
+        "When FINAL: the cosigned checkpoint, the RFC 9162 consistency proof between tree_size and its size (smaller first), and the witnessed time: the quorum-th smallest cosignature timestamp",
+    },
+  },
+  ["finality", "witnessed"],
+);
 
 const anchorSummary = object({ tile_id: integer(0), leaf_index: integer(0), receipt_hash: hash, anchored_unix_ms: unixMs });
 const jwk = object({ kty: { const: "OKP" }, crv: { const: "Ed25519" }, x: string(), kid: string() });
@@ -165,7 +181,17 @@ export const REQUESTS = {
     { receipt: { type: "object" }, proof: { type: "object" }, result: { description: "the action payload; its canonical JSON SHA-256 must be the receipt's action_hash_hex" } },
     ["result"],
   ),
-  anchor: object({ receipt: { type: "object" } }),
+  anchor: object(
+    {
+      receipt: { type: "object" },
+      quorum: {
+        ...integer(1, 1000),
+        description: "Wait until a checkpoint covering the receipt has this many witness cosignatures (default: the service's quorum, when timeout_ms is given)",
+      },
+      timeout_ms: { ...integer(1, 3_600_000), description: "How long to wait for FINAL; the answer is then the PROVISIONAL proof (default 30000 when quorum is given)" },
+    },
+    ["quorum", "timeout_ms"],
+  ),
   proof: object(
     { receipt_hash: string({ minLength: 1 }), tile_id: integer(0, Number.MAX_SAFE_INTEGER), first: integer(1, Number.MAX_SAFE_INTEGER), second: integer(1, Number.MAX_SAFE_INTEGER) },
     ["receipt_hash", "tile_id", "first", "second"],
@@ -174,6 +200,37 @@ export const REQUESTS = {
   none: object({}),
 } as const;
 
+const witnessError = object({ tile_id: integer(0), status: { type: ["integer", "null"] }, message: string(), unix_ms: unixMs });
+const WITNESSING_STATUS = {
+  ...object({
+    quorum: integer(1),
+    health: { enum: ["HEALTHY", "DEGRADED", "STALLED", "FORKED"] },
+    witnesses: {
+      type: "array",
+      items: object({
+        name: string(),
+        url: string(),
+        vkey: string(),
+        tiles: { type: "array", items: object({ tile_id: integer(0), cosigned_size: integer(1), cosigned_unix_s: integer(1) }) },
+        last_error: { oneOf: [witnessError, { type: "null" }] },
+      }),
+    },
+    tiles: {
+      type: "array",
+      items: object({
+        tile_id: integer(0),
+        tree_size: integer(1),
+        final_size: integer(0),
+        quorum_met: { type: "boolean" },
+        witnessed_unix_s: { type: ["integer", "null"] },
+        cosigned: { oneOf: [cosignedCheckpoint, { type: "null" }] },
+      }),
+    },
+    forks: { type: "array", items: object({ tile_id: integer(0), witness: string(), note: string(), witness_size: integer(1), message: string(), detected_unix_ms: unixMs }) },
+    store_error: { type: ["string", "null"] },
+  }),
+  description: "The witnesses' BFT state (docs/witness.md); absent when the service has no witnesses",
+};
 const tileStatus = object({ tile_id: integer(0), tree_size: integer(1), root_hash: hash });
 const carbonWindow = object({ start_unix_ms: unixMs, end_unix_ms: unixMs, intensity: number({ minimum: 0 }) });
 const scheduledTask = object(
@@ -245,23 +302,27 @@ export const REPLIES = {
     anchors: { type: "array", items: anchorSummary },
     next_offset: { type: ["integer", "null"] },
   }),
-  status: object({
-    kernel_version: { const: "4.6.2" },
-    chain_valid: { type: "boolean" },
-    tiles: { type: "array", items: tileStatus },
-    anchors: integer(0),
-    last_checkpoint: { oneOf: [SIGNED_CHECKPOINT, { type: "null" }] },
-    store: object(
-      {
-        kind: string({ description: '"file" (a home), "postgres" or "memory"' }),
-        records: integer(0),
-        node_id: string({ description: "The service node that answered (temporal-service --node-id)" }),
-        reachable: { type: "boolean", description: "Whether that node reached its store when asked" },
-      },
-      ["node_id", "reachable"],
-    ),
-    recovered: { oneOf: [object({ offset: integer(0), bytes: integer(0) }), { type: "null" }] },
-  }),
+  status: object(
+    {
+      kernel_version: { const: "4.6.2" },
+      chain_valid: { type: "boolean" },
+      tiles: { type: "array", items: tileStatus },
+      anchors: integer(0),
+      last_checkpoint: { oneOf: [SIGNED_CHECKPOINT, { type: "null" }] },
+      store: object(
+        {
+          kind: string({ description: '"file" (a home), "postgres" or "memory"' }),
+          records: integer(0),
+          node_id: string({ description: "The service node that answered (temporal-service --node-id)" }),
+          reachable: { type: "boolean", description: "Whether that node reached its store when asked" },
+        },
+        ["node_id", "reachable"],
+      ),
+      recovered: { oneOf: [object({ offset: integer(0), bytes: integer(0) }), { type: "null" }] },
+      witnessing: WITNESSING_STATUS,
+    },
+    ["witnessing"],
+  ),
   keys: object({
     keys: { type: "object", additionalProperties: jwk },
     note_verifier_keys: {

@@ -4,8 +4,21 @@
  * cosignature lines (200), the witness's size (409), or a refusal.
  */
 
-import { TemporalError, parseNote, type NoteSignature } from "@temporal/agent-sdk";
-import { formatAddCheckpointRequest, type AddCheckpointRequest } from "./add-checkpoint.js";
+import { bytesToBase64 } from "./encoding.js";
+import { TemporalError } from "./errors.js";
+import { parseNote, type NoteSignature } from "./signed-note.js";
+
+/** The spec forbids clients to send more; a proof between trees of up to 2^63 leaves fits. */
+export const MAX_PROOF_LINES = 63;
+
+export interface AddCheckpointRequest {
+  /** The size of the latest checkpoint the client believes this witness cosigned for the log (0 if none). */
+  readonly oldSize: number;
+  /** RFC 6962 consistency proof from `oldSize` to the checkpoint's size: 32-byte hashes, empty when `oldSize` is 0. */
+  readonly proof: readonly Uint8Array[];
+  /** The log's signed checkpoint note. */
+  readonly note: string;
+}
 
 export type SubmitOutcome =
   /** The witness's signature lines, parsed but not verified: open the checkpoint with `cosignatureVerifier`s of the witnesses you trust. */
@@ -54,6 +67,19 @@ export async function submitCheckpoint(submissionPrefix: string | URL, request: 
     return { kind: "conflict", size: Number(size[1]) };
   }
   return { kind: "refused", status: response.status, message: text.trim() };
+}
+
+/** The request body: `old <size>`, one base64 hash per line, a blank line, then the note. Throws `INVALID_SUBMISSION`. */
+export function formatAddCheckpointRequest(request: AddCheckpointRequest): string {
+  const { oldSize, proof, note } = request;
+  const bad = (problem: string): TemporalError => new TemporalError("INVALID_SUBMISSION", `add-checkpoint request ${problem}`);
+  if (!Number.isSafeInteger(oldSize) || oldSize < 0) throw bad(`old size ${String(oldSize)} is not a non-negative safe integer`);
+  if (!Array.isArray(proof) || proof.length > MAX_PROOF_LINES) throw bad(`proof is not an array of at most ${MAX_PROOF_LINES} hashes`);
+  proof.forEach((hash, i) => {
+    if (!(hash instanceof Uint8Array) || hash.length !== 32) throw bad(`proof hash ${i + 1} is not 32 bytes`);
+  });
+  if (typeof note !== "string" || !note.endsWith("\n")) throw bad("note is not a signed note (text ending in a newline)");
+  return [`old ${oldSize}`, ...proof.map(bytesToBase64)].map((line) => `${line}\n`).join("") + `\n${note}`;
 }
 
 function addCheckpointUrl(prefix: string | URL): URL {

@@ -7,18 +7,11 @@
  * caller provides, verifying through WebCrypto.
  */
 
-import {
-  TemporalError,
-  VerifyingKey,
-  bytesToBase64,
-  bytesToHex,
-  noteKeyId,
-  noteKeyIdHex,
-  parseVerifierKey,
-  type Ed25519Sign,
-  type NoteSignature,
-  type NoteVerifier,
-} from "@temporal/agent-sdk";
+import { bytesToBase64, bytesToHex } from "./encoding.js";
+import { TemporalError } from "./errors.js";
+import { noteKeyId, noteKeyIdHex, parseVerifierKey, type Ed25519Sign, type NoteVerifier } from "./note-key.js";
+import type { NoteSignature } from "./signed-note.js";
+import { VerifyingKey } from "./verifying-key.js";
 
 /** The signed-note signature type of Ed25519 cosignature/v1 keys. */
 export const COSIGNATURE_V1_TYPE = 0x04;
