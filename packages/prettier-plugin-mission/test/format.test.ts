@@ -109,7 +109,11 @@ describe("comments", () => {
       "mission a {\n  on DENY { /* nothing */ }\n  on ALLOW { // nothing\n  }\n}\n\nmission b { /* empty */ /* really */ }\n",
     ],
     ["inside a window", "mission a { require phase [ /* start */ 45 , 90 /* end */ ] }", "mission a {\n  require phase [/* start */ 45, 90 /* end */]\n}\n"],
-    ["around a quorum", "mission a { on DENY { anchor TSAE -> clockchain/* a */quorum/* b */3 // c\n} }", "mission a {\n  on DENY {\n    anchor TSAE -> clockchain /* a */ quorum /* b */ 3 // c\n  }\n}\n"],
+    [
+      "around a quorum",
+      "mission a { on DENY { anchor TSAE -> clockchain/* a */quorum/* b */3 // c\n} }",
+      "mission a {\n  on DENY {\n    anchor TSAE -> clockchain /* a */ quorum /* b */ 3 // c\n  }\n}\n",
+    ],
     ["before the comma of a window", "mission a { require phase [45/* a */,/* b */90] }", "mission a {\n  require phase [45 /* a */, /* b */ 90]\n}\n"],
     [
       "between any two tokens",
