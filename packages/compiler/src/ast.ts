@@ -112,9 +112,15 @@ export interface ExecuteStatement {
   range: SourceRange;
 }
 
-/** `anchor TSAE -> clockchain`: issue a receipt and anchor it in the ledger. */
+/**
+ * `anchor TSAE -> clockchain [quorum <n>]`: issue a receipt and anchor it in
+ * the ledger; with a quorum, the run waits until the receipt is in a
+ * checkpoint that at least n witnesses have cosigned.
+ */
 export interface AnchorStatement {
   kind: "AnchorStatement";
+  /** The number after `quorum`, as written; null without a quorum. */
+  quorum: NumberLiteral | null;
   range: SourceRange;
 }
 

@@ -1,5 +1,6 @@
 import type {
   AnchorDirective,
+  AnchorStatement,
   Comment,
   CarbonRequirement,
   Handler,
@@ -17,6 +18,7 @@ import {
   diagnostic,
   MAX_ANCHORING_NAME_LENGTH,
   MAX_REALISTIC_CARBON,
+  MAX_REALISTIC_QUORUM,
   replacement,
   type Diagnostic,
   type DiagnosticCode,
@@ -168,6 +170,7 @@ function checkMission(mission: Mission, info: MissionInfo, comments: readonly Co
   checkHandlers(
     mission,
     mission.items.filter((i): i is Handler => i.kind === "Handler"),
+    comments,
     report,
   );
   if (info.anchors && mission.name.name.length > MAX_ANCHORING_NAME_LENGTH) {
@@ -311,7 +314,7 @@ function reportIneffective<R extends CarbonRequirement | HsBlochRequirement>(
   }
 }
 
-function checkHandlers(mission: Mission, handlers: Handler[], report: Reporter): void {
+function checkHandlers(mission: Mission, handlers: Handler[], comments: readonly Comment[], report: Reporter): void {
   const firstByVerdict = new Map<string, Handler>();
   for (const handler of handlers) {
     const first = firstByVerdict.get(handler.verdict);
@@ -320,14 +323,14 @@ function checkHandlers(mission: Mission, handlers: Handler[], report: Reporter):
     } else {
       firstByVerdict.set(handler.verdict, handler);
     }
-    checkHandlerBody(handler, report);
+    checkHandlerBody(handler, comments, report);
   }
   if (!firstByVerdict.has("ALLOW")) {
     report("M502", mission.name.range, { mission: mission.name.name });
   }
 }
 
-function checkHandlerBody(handler: Handler, report: Reporter): void {
+function checkHandlerBody(handler: Handler, comments: readonly Comment[], report: Reporter): void {
   reportDuplicateNames(
     handler.body.flatMap((s) => (s.kind === "ExecuteStatement" ? [s.task] : [])),
     (task, first) =>
@@ -340,8 +343,34 @@ function checkHandlerBody(handler: Handler, report: Reporter): void {
         },
       ),
   );
-  const [firstAnchor, ...moreAnchors] = handler.body.filter((s) => s.kind === "AnchorStatement");
+  const anchors = handler.body.filter((s) => s.kind === "AnchorStatement");
+  for (const anchor of anchors) checkQuorum(anchor, comments, report);
+  const [firstAnchor, ...moreAnchors] = anchors;
   for (const anchor of moreAnchors) {
     report("M504", anchor.range, {}, { notes: [{ message: "first anchor here", range: firstAnchor!.range }] });
+  }
+}
+
+/**
+ * A quorum counts witness cosignatures: a whole number from 1 up. Whether
+ * that many witnesses are configured is known only when the mission runs,
+ * so a quorum above them is the runtime's error, not the checker's.
+ */
+function checkQuorum(anchor: AnchorStatement, comments: readonly Comment[], report: Reporter): void {
+  const quorum = anchor.quorum;
+  // A number too large to be finite already has its error (M108).
+  if (quorum === null || !Number.isFinite(quorum.value)) return;
+  const { value, raw } = quorum;
+  if (value <= 0) {
+    const fixes = hasComment(anchor.range, comments) ? [] : [replacement(anchor.range, "anchor TSAE -> clockchain")];
+    report("M508", quorum.range, { quorum: raw, problem: "not positive", rounded: undefined }, { fixes });
+  } else if (!Number.isInteger(value)) {
+    const rounded = Math.ceil(value);
+    const certain = Number.isSafeInteger(rounded) ? String(rounded) : undefined;
+    report("M508", quorum.range, { quorum: raw, problem: "fraction", rounded: certain }, certain === undefined ? {} : { fixes: [replacement(quorum.range, certain)] });
+  } else if (!Number.isSafeInteger(value)) {
+    report("M508", quorum.range, { quorum: raw, problem: "too large", rounded: undefined });
+  } else if (value > MAX_REALISTIC_QUORUM) {
+    report("M509", quorum.range, { quorum: raw });
   }
 }

@@ -212,7 +212,8 @@ function emitBlock(out: Output, verdict: Verdict, handler: Block | undefined): v
 }
 
 function stepLiteral(step: Step): string {
-  return step.kind === "execute" ? `{ execute: ${JSON.stringify(step.task)} }` : `{ anchor: "clockchain" }`;
+  if (step.kind === "execute") return `{ execute: ${JSON.stringify(step.task)} }`;
+  return step.quorum === null ? `{ anchor: "clockchain" }` : `{ anchor: "clockchain", quorum: ${jsNumber(step.quorum)} }`;
 }
 
 /** The columns of each step written one after another on `line`. */

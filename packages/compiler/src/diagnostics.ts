@@ -69,9 +69,14 @@ const MAX_REPORTED_ERRORS = 100;
 export const MAX_ANCHORING_NAME_LENGTH = 128 - "missions.".length - ".v1".length;
 /** No real grid's hourly carbon intensity reaches this (gCO2eq/kWh). */
 export const MAX_REALISTIC_CARBON = 1200;
+/** Witness networks are a handful to a few dozen witnesses; a larger quorum is almost surely a typo. */
+export const MAX_REALISTIC_QUORUM = 100;
 
 const ANCHOR_FORMS = "anchor is an SWT zone, Z0 to Z11, or an IANA time zone such as `Europe/Paris`";
 const TOO_MANY_ERRORS_HELP = "fix the errors above first; this many usually means the file is not a mission file";
+
+/** Why a quorum is invalid (M508). */
+type QuorumProblem = "not positive" | "fraction" | "too large";
 
 /** `repeated`: the same requirement again; otherwise a looser one. Shared by M402 and M411. */
 function ineffectiveRequirement(p: { requirement: string; strictest: string; repeated: boolean }): string {
@@ -282,6 +287,25 @@ export const DIAGNOSTIC_CODES = {
     message: (p: { first: string; second: string }) =>
       `missions \`${p.first}\` and \`${p.second}\` differ only in case, so their receipts would share the scope \`missions.${p.first.toLowerCase()}.v1\``,
     help: "rename one of them",
+  },
+  M508: {
+    severity: "error",
+    title: "invalid quorum",
+    message: (p: { quorum: string; problem: QuorumProblem }) =>
+      `the quorum ${p.quorum} ${p.problem === "not positive" ? "is not positive" : p.problem === "fraction" ? "is not a whole number" : "is too large to count exactly"}: it counts witness cosignatures`,
+    help: (p: { quorum: string; problem: QuorumProblem; rounded: string | undefined }) =>
+      p.problem === "not positive"
+        ? "write `anchor TSAE -> clockchain` to anchor without waiting for witnesses, or a quorum of 1 or more"
+        : p.problem === "fraction"
+          ? `cosignatures are counted in whole numbers${p.rounded === undefined ? "" : `: at least ${p.quorum} means at least ${p.rounded}`}`
+          : `a quorum is a whole number from 1 to ${Number.MAX_SAFE_INTEGER}, and in practice a few witnesses`,
+    fix: "removes a quorum of 0 or less, leaving a plain anchor (not when a comment is inside the statement); rounds a fraction up (at least 2.5 cosignatures means at least 3)",
+  },
+  M509: {
+    severity: "warning",
+    title: "quorum unrealistically high",
+    message: (p: { quorum: string }) => `a quorum of ${p.quorum} witness cosignatures is more than any witness network has: the run fails unless that many witnesses are configured`,
+    help: `a quorum is usually a majority of a few witnesses, such as 3 of 4; more than ${MAX_REALISTIC_QUORUM} is almost surely a typo`,
   },
 } as const satisfies Record<string, DiagnosticDefinition>;
 

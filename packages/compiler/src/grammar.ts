@@ -363,7 +363,12 @@ export class MissionParser extends EmbeddedActionsParser {
           this.CONSUME(tokens.Tsae);
           this.CONSUME(tokens.Arrow);
           this.CONSUME(tokens.Clockchain);
-          return this.ACTION(() => ({ kind: "AnchorStatement" as const, range: this.#rangeFrom(keyword) }));
+          const count = this.OPTION(() => {
+            this.CONSUME(tokens.Quorum);
+            return this.CONSUME(tokens.NumberToken);
+          });
+          // A quorum whose number is missing has its syntax error; the anchor stays in the tree for tools.
+          return this.ACTION(() => ({ kind: "AnchorStatement" as const, quorum: count === undefined ? null : (this.#number(count) ?? null), range: this.#rangeFrom(keyword) }));
         },
       },
     ]);

@@ -37,7 +37,7 @@ function printHandler(handler: Handler): string {
 }
 
 function printStatement(statement: Statement): string {
-  return statement.kind === "ExecuteStatement" ? `execute ${statement.task.name}` : "anchor TSAE -> clockchain";
+  return statement.kind === "ExecuteStatement" ? `execute ${statement.task.name}` : `anchor TSAE -> clockchain${statement.quorum === null ? "" : ` quorum ${statement.quorum.raw}`}`;
 }
 
 function indent(text: string): string {

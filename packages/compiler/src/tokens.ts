@@ -41,6 +41,7 @@ export const Execute = keyword("execute");
 export const Anchor = keyword("anchor");
 export const Tsae = keyword("TSAE");
 export const Clockchain = keyword("clockchain");
+export const Quorum = keyword("quorum");
 
 /**
  * An IANA time zone name with at least one `/`: `Europe/Paris`,
@@ -150,6 +151,7 @@ export const allTokens: TokenType[] = [
   Anchor,
   Tsae,
   Clockchain,
+  Quorum,
   Version,
   Identifier,
   Name,
@@ -167,7 +169,7 @@ export const allTokens: TokenType[] = [
   Greater,
 ];
 
-export const KEYWORD_TOKENS: readonly TokenType[] = [Mission, Require, Phase, Carbon, HsBloch, On, Allow, Deny, Execute, Anchor, Tsae, Clockchain];
+export const KEYWORD_TOKENS: readonly TokenType[] = [Mission, Require, Phase, Carbon, HsBloch, On, Allow, Deny, Execute, Anchor, Tsae, Clockchain, Quorum];
 
 export const KEYWORDS: readonly string[] = KEYWORD_TOKENS.map((type) => type.name);
 

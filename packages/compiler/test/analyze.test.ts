@@ -52,6 +52,20 @@ describe("analyze", () => {
     expect([nightly!.anchors, weekly!.anchors]).toEqual([true, false]);
   });
 
+  it("keeps an anchor's quorum, as written in the tree and as a number in the step, and null without one", () => {
+    const source = "@temporal v4.6.2\nmission m {\n  on ALLOW { anchor TSAE -> clockchain quorum 3 }\n  on DENY { anchor TSAE -> clockchain }\n}\n";
+    const { ast, diagnostics } = parse(source);
+    expect(diagnostics).toEqual([]);
+    const [allow, deny] = ast.missions[0]!.items;
+    const quorum = allow!.kind === "Handler" ? allow.body[0] : undefined;
+    expect(quorum).toMatchObject({ kind: "AnchorStatement", quorum: { kind: "NumberLiteral", value: 3, raw: "3" } });
+    expect(source.slice(quorum!.range.start.offset, quorum!.range.end.offset)).toBe("anchor TSAE -> clockchain quorum 3");
+    expect(deny!.kind === "Handler" ? deny.body[0] : undefined).toMatchObject({ kind: "AnchorStatement", quorum: null });
+    const { blocks } = analyze(ast).missions[0]!;
+    expect(blocks.ALLOW!.steps).toMatchObject([{ kind: "anchor", quorum: 3 }]);
+    expect(blocks.DENY!.steps).toMatchObject([{ kind: "anchor", quorum: null }]);
+  });
+
   it("lists missions and tasks with their definition and every reference, as source ranges", () => {
     const text = (range: { start: { offset: number }; end: { offset: number } }) => SOURCE.slice(range.start.offset, range.end.offset);
     const backup = model.symbols.find((s) => s.kind === "task" && s.name === "backup")!;

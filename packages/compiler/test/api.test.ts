@@ -74,6 +74,8 @@ describe("public API contracts", () => {
         "M505:error",
         "M506:error",
         "M507:error",
+        "M508:error",
+        "M509:warning",
       ]
     `);
   });

@@ -66,7 +66,7 @@ const anchorArb: fc.Arbitrary<AnchorDirective> = fc
 
 const statementArb: fc.Arbitrary<Statement> = fc.oneof(
   nameArb.map((name): Statement => ({ kind: "ExecuteStatement", task: identifier(name), range })),
-  fc.constant<Statement>({ kind: "AnchorStatement", range }),
+  fc.option(numberArb(-2, 200), { nil: null }).map((quorum): Statement => ({ kind: "AnchorStatement", quorum, range })),
 );
 
 const itemArb: fc.Arbitrary<MissionItem> = fc.oneof(
@@ -108,6 +108,7 @@ export const validMissionFileArb: fc.Arbitrary<MissionFile> = fc
         hsBloch: fc.option(fc.tuple(fc.constantFrom(">=" as const, ">" as const), fc.integer({ min: 0, max: 999 })), { nil: undefined }),
         allow: fc.uniqueArray(nameArb, { maxLength: 3 }),
         anchorOnAllow: fc.boolean(),
+        quorum: fc.option(fc.integer({ min: 1, max: 100 }), { nil: null }),
         deny: fc.option(fc.uniqueArray(nameArb, { maxLength: 2 }), { nil: undefined }),
       }),
       { minLength: 3, maxLength: 3 },
@@ -129,7 +130,7 @@ export const validMissionFileArb: fc.Arbitrary<MissionFile> = fc
       if (body.hsBloch) items.push({ kind: "HsBlochRequirement", operator: body.hsBloch[0], threshold: literal(body.hsBloch[1] / 1000), range });
       const steps = (tasks: string[], anchor: boolean): Statement[] => [
         ...tasks.map((task): Statement => ({ kind: "ExecuteStatement", task: identifier(task), range })),
-        ...(anchor ? [{ kind: "AnchorStatement", range } as const] : []),
+        ...(anchor ? [{ kind: "AnchorStatement", quorum: body.quorum === null ? null : literal(body.quorum), range } as const] : []),
       ];
       items.push({ kind: "Handler", verdict: "ALLOW", body: steps(body.allow, body.anchorOnAllow), range });
       if (body.deny) items.push({ kind: "Handler", verdict: "DENY", body: steps(body.deny, true), range });

@@ -72,10 +72,27 @@ describe("structured fixes", () => {
     expect(result).toEqual({ text: "ABcdefGhiJ", applied: 2 });
   });
 
+  it("removes a quorum of 0 or less and rounds a fractional quorum up", () => {
+    const withQuorum = (quorum: string) => `@temporal v4.6.2\nmission a {\n  on ALLOW {\n    execute x\n    anchor TSAE -> clockchain${quorum}\n  }\n}\n`;
+    for (const none of [" quorum 0", " quorum -3", " quorum 0.0"]) {
+      expect(fixAll(withQuorum(none), "a.mission")).toMatchObject({ text: withQuorum(""), applied: 1, diagnostics: [] });
+    }
+    expect(fixAll(withQuorum(" quorum 2.5"), "a.mission")).toMatchObject({ text: withQuorum(" quorum 3"), applied: 1, diagnostics: [] });
+    expect(fixAll(withQuorum(" quorum 0.01"), "a.mission")).toMatchObject({ text: withQuorum(" quorum 1"), applied: 1, diagnostics: [] });
+    expect(compile(withQuorum(" quorum 3")).code).toContain(`{ anchor: "clockchain", quorum: 3 }`);
+    // Removing the quorum rewrites the statement, so it is not offered where that would drop a comment.
+    const commented = withQuorum(" /* witnessed */ quorum 0");
+    expect(fixAll(commented, "a.mission")).toMatchObject({ text: commented, applied: 0 });
+    // A quorum too large to count exactly has no number to round to.
+    const huge = withQuorum(" quorum 99999999999999999999");
+    expect(compile(huge).diagnostics).toMatchObject([{ code: "M508", message: "the quorum 99999999999999999999 is too large to count exactly: it counts witness cosignatures" }]);
+    expect(fixAll(huge, "a.mission")).toMatchObject({ text: huge, applied: 0 });
+  });
+
   it("documents in the message table what each code's fix does, for every code that offers one", () => {
     const sources = [
       "mission a {\n  requier phase [0, 30]\n  require phase [400, 30]\n  require hs_bloch > 1\n  on ALLOW { execute x }\n",
-      "@temporal v4.6.2\n@anchor z5\nmission a {\n  on ALLOW { execute x }\n}\n",
+      "@temporal v4.6.2\n@anchor z5\nmission a {\n  on ALLOW { execute x anchor TSAE -> clockchain quorum 0 }\n}\n",
       "@temporal v4.6.2\n@anchor Europe/Pariss\nmission a {\n  require phase [9:30, 12:00]\n  on ALLOW { execute x }\n}\n",
     ];
     const fixed = new Set(
@@ -85,7 +102,7 @@ describe("structured fixes", () => {
           .map((d) => d.code),
       ),
     );
-    expect([...fixed].sort()).toEqual(["M102", "M202", "M204", "M206", "M300", "M304", "M412"]);
+    expect([...fixed].sort()).toEqual(["M102", "M202", "M204", "M206", "M300", "M304", "M412", "M508"]);
     for (const code of fixed) expect(DIAGNOSTIC_CODES[code], code).toHaveProperty("fix");
   });
 });

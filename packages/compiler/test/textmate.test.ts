@@ -182,6 +182,9 @@ const CASES: [string, string, string][] = [
   ["nightly-backup.mission", "anchor «TSAE» ->", "support.constant.mission"],
   ["nightly-backup.mission", "TSAE «->» clockchain", "keyword.operator.arrow.mission"],
   ["nightly-backup.mission", "-> «clockchain»", "support.constant.mission"],
+  ["witnessed.mission", "clockchain «quorum» 3", "keyword.control.mission"],
+  ["witnessed.mission", "quorum «3»", "constant.numeric.mission"],
+  ["witnessed.mission", "execute «quorum»", "entity.name.function.task.mission"],
   // Task names that are keywords or look like versions.
   ["keywords-as-names.mission", "«execute» phase", "keyword.control.mission"],
   ["keywords-as-names.mission", "execute «phase»", "entity.name.function.task.mission"],
@@ -253,6 +256,7 @@ const SCOPE_OF: Record<string, string> = {
   on: "keyword.control.mission",
   execute: "keyword.control.mission",
   anchor: "keyword.control.mission",
+  quorum: "keyword.control.mission",
   phase: "support.type.property-name.mission",
   carbon: "support.type.property-name.mission",
   hs_bloch: "support.type.property-name.mission",

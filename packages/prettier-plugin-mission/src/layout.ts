@@ -109,8 +109,10 @@ function walk(node: SpannedNode, text: string): TokenWalk {
       return w.token("on").token(node.verdict).token("{");
     case "ExecuteStatement":
       return w.token("execute").node(node.task);
-    case "AnchorStatement":
-      return w.token("anchor").token("TSAE").token("->").token("clockchain");
+    case "AnchorStatement": {
+      const anchor = w.token("anchor").token("TSAE").token("->").token("clockchain");
+      return node.quorum === null ? anchor : anchor.token("quorum").node(node.quorum);
+    }
   }
 }
 

@@ -48,7 +48,9 @@ function printNode(path: AstPath<MissionNodeAny>, options: { originalText: strin
     case "ExecuteStatement":
       return sequence(node, ["execute", print("task")], ["space"]);
     case "AnchorStatement":
-      return sequence(node, ["anchor", "TSAE", "->", "clockchain"], ["space", "space", "space"]);
+      return node.quorum === null
+        ? sequence(node, ["anchor", "TSAE", "->", "clockchain"], ["space", "space", "space"])
+        : sequence(node, ["anchor", "TSAE", "->", "clockchain", "quorum", print("quorum")], ["space", "space", "space", "space", "space"]);
     case "Identifier":
       return node.name;
     case "NumberLiteral":
@@ -234,6 +236,7 @@ const VISITOR_KEYS: Record<string, string[]> = {
   HsBlochRequirement: ["threshold"],
   Handler: ["body"],
   ExecuteStatement: ["task"],
+  AnchorStatement: ["quorum"],
 };
 
 export const missionPrinter: Printer<MissionNodeAny> = {

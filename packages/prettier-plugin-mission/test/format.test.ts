@@ -53,6 +53,11 @@ describe("layout", () => {
     ],
     ["numbers as written", "mission a { require phase [0.50, 007] require carbon < 12.50 }", "mission a {\n  require phase [0.50, 007]\n  require carbon < 12.50\n}\n"],
     [
+      "an anchor with a quorum, its number as written",
+      "mission a{on ALLOW{anchor TSAE->clockchain   quorum\n03 execute quorum}}",
+      "mission a {\n  on ALLOW {\n    anchor TSAE -> clockchain quorum 03\n    execute quorum\n  }\n}\n",
+    ],
+    [
       "one blank line kept between items, at most one",
       "mission a {\n  require carbon < 1\n\n\n\n  require carbon < 2\n  on ALLOW {\n    execute x\n\n    execute y\n  }\n}\n",
       "mission a {\n  require carbon < 1\n\n  require carbon < 2\n  on ALLOW {\n    execute x\n\n    execute y\n  }\n}\n",
@@ -104,6 +109,11 @@ describe("comments", () => {
       "mission a {\n  on DENY { /* nothing */ }\n  on ALLOW { // nothing\n  }\n}\n\nmission b { /* empty */ /* really */ }\n",
     ],
     ["inside a window", "mission a { require phase [ /* start */ 45 , 90 /* end */ ] }", "mission a {\n  require phase [/* start */ 45, 90 /* end */]\n}\n"],
+    [
+      "around a quorum",
+      "mission a { on DENY { anchor TSAE -> clockchain/* a */quorum/* b */3 // c\n} }",
+      "mission a {\n  on DENY {\n    anchor TSAE -> clockchain /* a */ quorum /* b */ 3 // c\n  }\n}\n",
+    ],
     ["before the comma of a window", "mission a { require phase [45/* a */,/* b */90] }", "mission a {\n  require phase [45 /* a */, /* b */ 90]\n}\n"],
     [
       "between any two tokens",
