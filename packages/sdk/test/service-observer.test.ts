@@ -91,7 +91,13 @@ describe("the pipeline's request observer", () => {
     broken.clockchainStatus = async () => ({ ...(await authority.clockchainStatus()), tiles: 1n }) as never;
     const { key, record } = createApiKey("enterprise", "broken", new Date(0));
     const unexpected: unknown[] = [];
-    const pipeline = createPipeline({ config: { ...DEFAULT_CONFIG, keys: [record] }, authority: broken, clock: () => 0, version: "0.0.0", onUnexpectedError: (error) => unexpected.push(error) });
+    const pipeline = createPipeline({
+      config: { ...DEFAULT_CONFIG, keys: [record] },
+      authority: broken,
+      clock: () => 0,
+      version: "0.0.0",
+      onUnexpectedError: (error) => unexpected.push(error),
+    });
     const reply: Reply = {};
     pipeline.handler(transport)({ method: "GET", url: "/v1/clockchain/status", headers: { authorization: `Bearer ${key}` } }, reply);
     await new Promise((resolve) => setTimeout(resolve, 50));

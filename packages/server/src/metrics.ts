@@ -29,8 +29,6 @@ interface RequestSeries {
  */
 export class ServiceMetrics {
   readonly registry = new Registry();
-  /** Counted in `#series` per request and added up here when scraped (prom-client's `collect`): see RequestSeries. */
-  readonly #requests: Counter<"route" | "method" | "status">;
   readonly #duration = new Histogram({
     name: "temporal_http_request_duration_seconds",
     help: "Time from a request's arrival to its reply being handed to Node, by route template",
@@ -69,7 +67,8 @@ export class ServiceMetrics {
 
   constructor() {
     const series = this.#series;
-    this.#requests = new Counter({
+    // Counted in `#series` per request, and added up here when scraped (prom-client's `collect`): see RequestSeries.
+    new Counter({
       name: "temporal_http_requests_total",
       help: "HTTP requests answered, by route template, method and status",
       labelNames: ["route", "method", "status"] as const,
@@ -97,9 +96,9 @@ export class ServiceMetrics {
 
   #seriesOf(route: string, method: string, status: number): RequestSeries {
     let byMethod = this.#series.get(route);
-    if (byMethod === undefined) this.#series.set(route, (byMethod = new Map()));
+    if (byMethod === undefined) this.#series.set(route, (byMethod = new Map<string, Map<number, RequestSeries>>()));
     let byStatus = byMethod.get(method);
-    if (byStatus === undefined) byMethod.set(method, (byStatus = new Map()));
+    if (byStatus === undefined) byMethod.set(method, (byStatus = new Map<number, RequestSeries>()));
     let one = byStatus.get(status);
     if (one === undefined) byStatus.set(status, (one = { labels: { route, method, status }, uncounted: 0, duration: this.#duration.labels({ route }) }));
     return one;

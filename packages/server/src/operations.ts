@@ -80,7 +80,11 @@ export class Operations {
         answer = await this.#answer(path);
       } catch (error) {
         this.#options.onUnexpectedError(error);
-        answer = { status: 500, contentType: "application/json", body: JSON.stringify({ error: { code: "INTERNAL_ERROR", message: "the service failed unexpectedly; the error was logged" } }) };
+        answer = {
+          status: 500,
+          contentType: "application/json",
+          body: JSON.stringify({ error: { code: "INTERNAL_ERROR", message: "the service failed unexpectedly; the error was logged" } }),
+        };
       }
     }
     const { status, contentType, body } = answer;

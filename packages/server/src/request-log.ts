@@ -70,10 +70,8 @@ export class RequestLog {
   }
 
   #lineLogger(route: string | null, method: string, tier: string, keyId: string): Logger {
-    const routeKey = route ?? "";
-    const byMethod = this.#lineLoggers.get(routeKey) ?? setNew(this.#lineLoggers, routeKey, new Map());
-    const byTier = byMethod.get(method) ?? setNew(byMethod, method, new Map());
-    const byKey = byTier.get(tier) ?? setNew(byTier, tier, new Map());
+    const byMethod = inner(this.#lineLoggers, route ?? "");
+    const byKey = inner(inner(byMethod, method), tier);
     const found = byKey.get(keyId);
     if (found !== undefined) return found;
     if (this.#lineLoggerCount >= MAX_LINE_LOGGERS) {
@@ -82,14 +80,18 @@ export class RequestLog {
       return this.#lineLogger(route, method, tier, keyId);
     }
     this.#lineLoggerCount++;
-    // undefined bindings are left out of the line, as in a field of the line itself.
-    return setNew(byKey, keyId, this.#logger.child({ method: method === "" ? undefined : method, route, tier, key_id: keyId === "" ? undefined : keyId }));
+    // undefined bindings are left out of the line, as undefined fields of the line itself are.
+    const logger = this.#logger.child({ method: method === "" ? undefined : method, route, tier, key_id: keyId === "" ? undefined : keyId });
+    byKey.set(keyId, logger);
+    return logger;
   }
 }
 
-function setNew<K, V>(map: Map<K, V>, key: K, value: V): V {
-  map.set(key, value);
-  return value;
+/** The map under `key` in `outer`, made empty when missing. */
+function inner<V>(outer: Map<string, Map<string, V>>, key: string): Map<string, V> {
+  let found = outer.get(key);
+  if (found === undefined) outer.set(key, (found = new Map<string, V>()));
+  return found;
 }
 
 /** Written at once when this much is pending: about a pipe's default capacity (64 KiB on Linux), so one write rarely has to wait for the reader. */

@@ -163,7 +163,15 @@ export function createPipeline(options: PipelineOptions): Pipeline {
     }
 
     /** Sends a route's result once it is settled; a rejection, or a failure to serialize or send the value, is answered by `fail`. */
-    async function respondLater(request: Req, reply: Res, headers: HeaderList, route: Route, result: Promise<unknown>, fail: (error: unknown) => void, exchange: Exchange | undefined): Promise<void> {
+    async function respondLater(
+      request: Req,
+      reply: Res,
+      headers: HeaderList,
+      route: Route,
+      result: Promise<unknown>,
+      fail: (error: unknown) => void,
+      exchange: Exchange | undefined,
+    ): Promise<void> {
       try {
         const value = await result;
         sendJson(request, reply, route.status, headers, (route.serialize ?? JSON.stringify)(value), exchange);
