@@ -3,7 +3,7 @@ import type { ServiceAuthority, ServiceStore, StoreHealth } from "./store.js";
 /** A store that answers no health check within this is reported unreachable, so a hung database cannot hang the probe. */
 const CHECK_TIMEOUT_MS = 2_000;
 /** Probes arriving within this of the last check get its answer: a load balancer probing often never makes the store work harder. */
-const CHECK_REUSE_MS = 1_000;
+export const CHECK_REUSE_MS = 1_000;
 /** What `Retry-After` says on a 503 from /readyz. */
 export const NOT_READY_RETRY_AFTER_S = 5;
 
@@ -22,12 +22,7 @@ export interface Readiness {
  */
 export function readinessCheck(authority: ServiceAuthority, store: ServiceStore | undefined): () => Promise<Readiness> {
   const kind = store?.log.kind ?? "file";
-  let last: { readonly at: number; readonly answer: Promise<Readiness> } | undefined;
-  return () => {
-    const now = performance.now();
-    if (last === undefined || now - last.at >= CHECK_REUSE_MS) last = { at: now, answer: check() };
-    return last.answer;
-  };
+  return reusedFor(CHECK_REUSE_MS, check);
 
   async function check(): Promise<Readiness> {
     if (authority.closed) return notReady("the service is shutting down", { kind, reachable: true, migrations: "unknown" });
@@ -61,6 +56,19 @@ export function readinessCheck(authority: ServiceAuthority, store: ServiceStore 
       clearTimeout(timer);
     }
   }
+}
+
+/**
+ * `check`, called at most once per `ms`: calls within `ms` of the last one get its promise (its answer or its
+ * failure), so however often a probe or a client asks, the store is asked at most once per `ms`.
+ */
+export function reusedFor<T>(ms: number, check: () => Promise<T>): () => Promise<T> {
+  let last: { readonly at: number; readonly answer: Promise<T> } | undefined;
+  return () => {
+    const now = performance.now();
+    if (last === undefined || now - last.at >= ms) last = { at: now, answer: check() };
+    return last.answer;
+  };
 }
 
 function notReady(reason: string, store: StoreHealth): Readiness {

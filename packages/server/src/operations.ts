@@ -1,8 +1,8 @@
 import type { IncomingMessage, ServerResponse } from "node:http";
-import { commonHeaders, jsonHeaders, type RequestObserver, type RequestOutcome, type Transport } from "@temporal/agent-sdk/service";
+import { commonHeaders, jsonHeaders, type HeaderList, type RequestObserver, type RequestOutcome } from "@temporal/agent-sdk/service";
 import { NOT_READY_RETRY_AFTER_S, type Readiness } from "./health.js";
 import type { ServiceMetrics } from "./metrics.js";
-import type { RequestLog } from "./request-log.js";
+import { requestIdOf, type RequestLog } from "./request-log.js";
 
 const PROMETHEUS_TYPE = "text/plain; version=0.0.4; charset=utf-8";
 
@@ -12,6 +12,14 @@ const PROMETHEUS_TYPE = "text/plain; version=0.0.4; charset=utf-8";
  */
 const ENDPOINTS = ["/healthz", "/readyz", "/metrics"] as const;
 type Endpoint = (typeof ENDPOINTS)[number];
+
+/** A reply of one of the operators' endpoints. */
+interface Answer {
+  readonly status: number;
+  readonly contentType: string;
+  readonly body: string;
+  readonly headers?: readonly string[];
+}
 
 export interface OperationsOptions {
   readonly metrics: ServiceMetrics;
@@ -36,27 +44,7 @@ export class Operations {
     const query = url.indexOf("?");
     const path = query === -1 ? url : url.slice(0, query);
     if (!(ENDPOINTS as readonly string[]).includes(path)) return false;
-    const started = performance.now();
-    const reply = (status: number, contentType: string, body: string, extra: readonly string[] = []) => {
-      const headers = commonHeaders();
-      if (contentType === "application/json") jsonHeaders(headers, body);
-      else headers.push("content-type", contentType, "content-length", String(Buffer.byteLength(body)));
-      headers.push(...extra);
-      this.#send(response, status, headers, request.method === "HEAD" ? "" : body);
-      this.#report(request, { route: path, status, durationMs: performance.now() - started, tier: "public", keyId: undefined, rateLimited: undefined, errorCode: undefined });
-    };
-    if (request.method !== "GET" && request.method !== "HEAD") {
-      const body = JSON.stringify({ error: { code: "METHOD_NOT_ALLOWED", message: `${request.method ?? ""} is not allowed at ${path}; use GET, HEAD` } });
-      reply(405, "application/json", body, ["allow", "GET, HEAD"]);
-      return true;
-    }
-    this.#answer(path as Endpoint).then(
-      ({ status, contentType, body, headers }) => reply(status, contentType, body, headers),
-      (error: unknown) => {
-        this.#options.onUnexpectedError(error);
-        reply(500, "application/json", JSON.stringify({ error: { code: "INTERNAL_ERROR", message: "the service failed unexpectedly; the error was logged" } }));
-      },
-    );
+    void this.#serveEndpoint(request, response, path as Endpoint);
     return true;
   }
 
@@ -65,26 +53,50 @@ export class Operations {
     this.#closing = true;
   }
 
-  /** Told of every reply the API pipeline sends. */
-  readonly observer: RequestObserver = (request, outcome) => this.#report(request as IncomingMessage, outcome);
+  /**
+   * Told of every reply of the API pipeline just before it is sent: adds the request id to its headers, counts it
+   * in the metrics and logs it. One call per reply, and the id is a local, so nothing is kept on the request.
+   */
+  readonly observer: RequestObserver = (request, outcome, headers) => this.#record(request as IncomingMessage, outcome, headers);
 
-  /** `base` with the request id added to every reply. */
-  transport(base: Transport<IncomingMessage, ServerResponse>): Transport<IncomingMessage, ServerResponse> {
-    return { ...base, send: (response, status, headers, body) => this.#send(response, status, headers, body) };
-  }
-
-  #send(response: ServerResponse, status: number, headers: string[], body: string | undefined): void {
-    const { log } = this.#options;
-    if (log !== undefined) headers.push("x-request-id", log.requestId(response.req));
-    response.writeHead(status, headers).end(body);
-  }
-
-  #report(request: IncomingMessage, outcome: RequestOutcome): void {
+  #record(request: IncomingMessage, outcome: RequestOutcome, headers: HeaderList): void {
     this.#options.metrics.observeRequest(request.method ?? "", outcome);
-    this.#options.log?.reply(request, outcome);
+    const { log } = this.#options;
+    if (log === undefined) return;
+    const id = requestIdOf(request);
+    headers.push("x-request-id", id);
+    log.reply(id, request.method, outcome);
   }
 
-  async #answer(path: Endpoint): Promise<{ status: number; contentType: string; body: string; headers?: readonly string[] }> {
+  /** Answers one of the operators' endpoints: not the hot path, so plain async/await. */
+  async #serveEndpoint(request: IncomingMessage, response: ServerResponse, path: Endpoint): Promise<void> {
+    const started = performance.now();
+    let answer: Answer;
+    if (request.method !== "GET" && request.method !== "HEAD") {
+      const body = JSON.stringify({ error: { code: "METHOD_NOT_ALLOWED", message: `${request.method ?? ""} is not allowed at ${path}; use GET, HEAD` } });
+      answer = { status: 405, contentType: "application/json", body, headers: ["allow", "GET, HEAD"] };
+    } else {
+      try {
+        answer = await this.#answer(path);
+      } catch (error) {
+        this.#options.onUnexpectedError(error);
+        answer = {
+          status: 500,
+          contentType: "application/json",
+          body: JSON.stringify({ error: { code: "INTERNAL_ERROR", message: "the service failed unexpectedly; the error was logged" } }),
+        };
+      }
+    }
+    const { status, contentType, body } = answer;
+    const headers = commonHeaders();
+    if (contentType === "application/json") jsonHeaders(headers, body);
+    else headers.push("content-type", contentType, "content-length", String(Buffer.byteLength(body)));
+    headers.push(...(answer.headers ?? []));
+    this.#record(request, { route: path, status, durationMs: performance.now() - started, tier: "public", keyId: undefined, rateLimited: undefined, errorCode: undefined }, headers);
+    response.writeHead(status, headers).end(request.method === "HEAD" ? "" : body);
+  }
+
+  async #answer(path: Endpoint): Promise<Answer> {
     switch (path) {
       case "/healthz":
         return { status: 200, contentType: "application/json", body: '{"status":"ok"}' };

@@ -83,10 +83,9 @@ export function createService(options: ServiceOptions): TemporalService {
   const onUnexpectedError = options.onUnexpectedError ?? ((error: unknown) => console.error("temporal-service: unexpected error:", error));
   const requestLog = options.requestLog === undefined ? undefined : new RequestLog(options.requestLog);
   const operations = new Operations({ metrics, readiness: readinessCheck(authority, options.store), log: requestLog, onUnexpectedError });
-  const transport = operations.transport(NODE_TRANSPORT);
   const servedWith = (next: ServiceConfig) => {
     const pipeline = createPipeline({ config: next, clock, authority, onUnexpectedError, observer: operations.observer, openApiPaths: OPERATIONS_OPENAPI_PATHS });
-    return { pipeline, handle: pipeline.handler(transport) };
+    return { pipeline, handle: pipeline.handler(NODE_TRANSPORT) };
   };
   let current = servedWith(config);
   let closing: Promise<void> | undefined;

@@ -13,6 +13,7 @@ import {
 } from "@temporal/agent-sdk";
 import { homeParts, homeWitnessingStore } from "@temporal/agent-sdk/node";
 import type { ServiceAuthority } from "@temporal/agent-sdk/service";
+import { CHECK_REUSE_MS, reusedFor } from "./health.js";
 
 export type { ServiceAuthority } from "@temporal/agent-sdk/service";
 
@@ -73,6 +74,8 @@ export function fileStore(home: string): ServiceStore {
  */
 class ServiceNodeAuthority extends ComposedAuthority {
   readonly #store: ServiceStore;
+  /** The store's health for `clockchain/status`, asked at most once a second: the status is public, so a client polling it must not make every call a database round trip. */
+  readonly #health: (() => Promise<StoreHealth>) | undefined;
   readonly #nodeId: string | undefined;
   readonly #previousKeys: readonly VerifyingKey[];
   readonly #authorityName: string | undefined;
@@ -80,13 +83,15 @@ class ServiceNodeAuthority extends ComposedAuthority {
   constructor(parts: AuthorityParts & { readonly store: ServiceStore }, options: ServiceAuthorityOptions) {
     super(parts);
     this.#store = parts.store;
+    const { health } = parts.store;
+    this.#health = health === undefined ? undefined : reusedFor(CHECK_REUSE_MS, () => health.call(parts.store));
     this.#nodeId = options.nodeId;
     this.#previousKeys = options.previousKeys ?? [];
     this.#authorityName = options.authorityName;
   }
 
   override async clockchainStatus(): Promise<ClockchainStatus> {
-    const [status, health] = await Promise.all([super.clockchainStatus(), this.#store.health?.() ?? { reachable: true }]);
+    const [status, health] = await Promise.all([super.clockchainStatus(), this.#health?.() ?? { reachable: true }]);
     return { ...status, store: { ...status.store, ...(this.#nodeId === undefined ? {} : { node_id: this.#nodeId }), reachable: health.reachable } };
   }
 

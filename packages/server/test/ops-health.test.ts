@@ -2,7 +2,7 @@ import { writeFile, mkdir } from "node:fs/promises";
 import { describe, expect, it } from "vitest";
 import { createMemoryChallengeStore, createMemoryLogStore } from "@temporal/agent-sdk";
 import { homePaths } from "@temporal/agent-sdk/node";
-import { DEFAULT_CONFIG, createService, type ServiceStore } from "../src/index.js";
+import { DEFAULT_CONFIG, createApiKey, createService, type ServiceStore } from "../src/index.js";
 import type { StoreHealth } from "../src/store.js";
 import { startService, tempDir } from "./helpers.js";
 
@@ -101,6 +101,29 @@ describe("GET /healthz and GET /readyz", () => {
     expect(calls).toBe(4);
     for (const close of afterEachClose.splice(0)) await close();
   }, 30_000);
+
+  it("clockchain/status asks the store's health at most once a second, however often it is called", async () => {
+    let calls = 0;
+    const store: ServiceStore = {
+      log: createMemoryLogStore(),
+      challenges: createMemoryChallengeStore(),
+      health: async () => ({ kind: "postgres", reachable: calls++ === 0, migrations: "applied" }),
+    };
+    const { key, record } = createApiKey("enterprise", "status", new Date(0));
+    const service = createService({ home: await tempDir(), config: { ...DEFAULT_CONFIG, keys: [record] }, store });
+    const url = await service.listen({ host: "127.0.0.1", port: 0 });
+    try {
+      const status = async () => (await get(`${url}/v1/clockchain/status`, { headers: { authorization: `Bearer ${key}` } })).body.store;
+      for (let i = 0; i < 10; i++) expect(await status()).toMatchObject({ reachable: true });
+      expect(calls).toBe(1);
+      await new Promise((resolve) => setTimeout(resolve, 1_050));
+      // The next call after the second asks again, and reports what the store says now.
+      expect(await status()).toMatchObject({ reachable: false });
+      expect(calls).toBe(2);
+    } finally {
+      await service.close();
+    }
+  }, 15_000);
 
   it("are in the OpenAPI document, at the root, with no security", async () => {
     const { url } = await startService();

@@ -131,10 +131,10 @@ export function createPipeline(options: PipelineOptions): Pipeline {
   let closing = false;
 
   function handler<Req extends RequestHead, Res>(transport: Transport<Req, Res>): (request: Req, reply: Res) => void {
-    /** Sends the reply and tells the observer, if there is one. */
+    /** Tells the observer, if there is one (it may add headers), then sends the reply. */
     function send(request: Req, reply: Res, status: number, headers: HeaderList, body: string | undefined, exchange: Exchange | undefined): void {
+      if (exchange !== undefined) reportExchange(observer as RequestObserver, request, exchange, status, headers);
       transport.send(reply, status, headers, body);
-      if (exchange !== undefined) reportExchange(observer as RequestObserver, request, exchange, status);
     }
 
     function sendJson(request: Req, reply: Res, status: number, headers: HeaderList, json: string, exchange: Exchange | undefined): void {
@@ -152,12 +152,32 @@ export function createPipeline(options: PipelineOptions): Pipeline {
       sendJson(request, reply, error.status, headers, JSON.stringify(error.body), exchange);
     }
 
-    /** Runs a route and sends its result. Most routes answer synchronously, without a promise per request; those that touch the store or a source return one. */
+    /**
+     * Runs a route and sends its result. Most routes (`core/state`, `allow`, ...) answer synchronously, and those are
+     * sent at once, without a promise per request; those that touch the store or a source return one (respondLater).
+     */
     function respond(request: Req, reply: Res, headers: HeaderList, route: Route, input: RouteInput, fail: (error: unknown) => void, exchange: Exchange | undefined): void {
       const result = route.handle(input, context);
-      const serialize = route.serialize ?? JSON.stringify;
-      if (result instanceof Promise) result.then((value) => sendJson(request, reply, route.status, headers, serialize(value), exchange), fail);
-      else sendJson(request, reply, route.status, headers, serialize(result), exchange);
+      if (result instanceof Promise) void respondLater(request, reply, headers, route, result, fail, exchange);
+      else sendJson(request, reply, route.status, headers, (route.serialize ?? JSON.stringify)(result), exchange);
+    }
+
+    /** Sends a route's result once it is settled; a rejection, or a failure to serialize or send the value, is answered by `fail`. */
+    async function respondLater(
+      request: Req,
+      reply: Res,
+      headers: HeaderList,
+      route: Route,
+      result: Promise<unknown>,
+      fail: (error: unknown) => void,
+      exchange: Exchange | undefined,
+    ): Promise<void> {
+      try {
+        const value = await result;
+        sendJson(request, reply, route.status, headers, (route.serialize ?? JSON.stringify)(value), exchange);
+      } catch (error) {
+        fail(error);
+      }
     }
 
     /**

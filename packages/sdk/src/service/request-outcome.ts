@@ -1,5 +1,6 @@
 import type { Tier } from "../core/index.js";
 import type { RequestHead } from "./pipeline.js";
+import type { HeaderList } from "./reply-headers.js";
 
 /** Which rate limit turned a request away with 429. */
 export type RateLimitScope = "per_ip" | "per_key";
@@ -24,8 +25,12 @@ export interface RequestOutcome {
   readonly errorCode: string | undefined;
 }
 
-/** Called once per reply sent, after it was handed to the transport; it must not throw. */
-export type RequestObserver = (request: RequestHead, outcome: RequestOutcome) => void;
+/**
+ * Called once per reply, just before it is handed to the transport, with the reply's headers, to which it may add
+ * (the platform's request id); it must not throw. Before rather than after the send, so the platform adds its
+ * header and records the reply in one call, keeping nothing on the request in between.
+ */
+export type RequestObserver = (request: RequestHead, outcome: RequestOutcome, headers: HeaderList) => void;
 
 /**
  * The pipeline's record of one request while it is handled, allocated only when an observer is set; completed
@@ -46,9 +51,9 @@ export function beginExchange(): Exchange {
   return { route: undefined, status: 0, durationMs: performance.now(), tier: "public", keyId: undefined, rateLimited: undefined, errorCode: undefined };
 }
 
-/** Reports `exchange` as answered with `status`. */
-export function reportExchange(observer: RequestObserver, request: RequestHead, exchange: Exchange, status: number): void {
+/** Reports `exchange` as about to be answered with `status` and `headers`. */
+export function reportExchange(observer: RequestObserver, request: RequestHead, exchange: Exchange, status: number, headers: HeaderList): void {
   exchange.status = status;
   exchange.durationMs = performance.now() - exchange.durationMs;
-  observer(request, exchange);
+  observer(request, exchange, headers);
 }
