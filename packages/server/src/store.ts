@@ -1,15 +1,4 @@
-import {
-  ComposedAuthority,
-  authorityVerifierKey,
-  defaultAuthorityName,
-  type AuthorityParts,
-  type ChallengeStore,
-  type ClockchainStatus,
-  type LogStore,
-  type PublicKeyJwk,
-  type Signer,
-  type VerifyingKey,
-} from "@temporal/agent-sdk";
+import { ComposedAuthority, type AuthorityParts, type ChallengeStore, type ClockchainStatus, type LogStore, type Signer, type VerifyingKey } from "@temporal/agent-sdk";
 import { homeParts } from "@temporal/agent-sdk/node";
 import type { ServiceAuthority } from "@temporal/agent-sdk/service";
 
@@ -51,7 +40,7 @@ export interface ServiceAuthorityOptions {
   readonly authorityName?: string;
   /** How this node names itself in `GET clockchain/status`; default: absent. */
   readonly nodeId?: string;
-  /** Retired keys that `GET keys` still lists, so what they signed stays verifiable. */
+  /** Retired keys the clockchain rotated from: its older checkpoints may be signed by them, and `GET keys` still lists them (see `AuthorityParts.previousKeys`). */
   readonly previousKeys?: readonly VerifyingKey[];
   /** Wraps the store the authority uses (the given one or the home's), so the service can time its calls for its metrics. */
   readonly instrument?: (store: ServiceStore) => ServiceStore;
@@ -65,36 +54,22 @@ export function fileStore(home: string): ServiceStore {
 
 /**
  * The SDK's composed authority as one service node runs it: its status
- * names the node and whether the store answers, its key set keeps the
- * retired keys, and closing it also closes the store.
+ * names the node and whether the store answers, and closing it also
+ * closes the store.
  */
 class ServiceNodeAuthority extends ComposedAuthority {
   readonly #store: ServiceStore;
   readonly #nodeId: string | undefined;
-  readonly #previousKeys: readonly VerifyingKey[];
-  readonly #authorityName: string | undefined;
 
   constructor(parts: AuthorityParts & { readonly store: ServiceStore }, options: ServiceAuthorityOptions) {
     super(parts);
     this.#store = parts.store;
     this.#nodeId = options.nodeId;
-    this.#previousKeys = options.previousKeys ?? [];
-    this.#authorityName = options.authorityName;
   }
 
   override async clockchainStatus(): Promise<ClockchainStatus> {
     const [status, health] = await Promise.all([super.clockchainStatus(), this.#store.health?.() ?? { reachable: true }]);
     return { ...status, store: { ...status.store, ...(this.#nodeId === undefined ? {} : { node_id: this.#nodeId }), reachable: health.reachable } };
-  }
-
-  override async publicKeys(): Promise<Record<string, PublicKeyJwk>> {
-    return { ...Object.fromEntries(this.#previousKeys.map((key) => [key.key_id, key.jwk])), ...(await super.publicKeys()) };
-  }
-
-  override async noteVerifierKeys(): Promise<Record<string, string>> {
-    // A retired key signed under the authority name it had: the configured one, else the name derived from that key.
-    const retired = this.#previousKeys.map((key): [string, string] => [key.key_id, authorityVerifierKey(key.jwk, this.#authorityName ?? defaultAuthorityName(key.jwk))]);
-    return { ...Object.fromEntries(retired), ...(await super.noteVerifierKeys()) };
   }
 
   override async close(): Promise<void> {
@@ -121,6 +96,7 @@ export function serviceAuthority(options: ServiceAuthorityOptions): ServiceAutho
       clock: options.clock,
       name: options.store === undefined ? `the service's authority (home ${options.home})` : `the service's authority (${store.log.kind} store)`,
       authorityName: options.authorityName,
+      previousKeys: options.previousKeys,
     },
     options,
   );

@@ -1,5 +1,6 @@
 import {
   ClockchainState,
+  LogKeys,
   SerialQueue,
   TemporalError,
   type AnchorPage,
@@ -41,7 +42,7 @@ export class PostgresLogStore implements LogStore {
   readonly #db: Database;
   /** Appends and catch-ups change the state: one at a time. */
   readonly #exclusive = new SerialQueue();
-  #opened: { key: VerifyingKey; state: ClockchainState } | undefined;
+  #opened: { keys: LogKeys; state: ClockchainState } | undefined;
   /** Why the log was found corrupt: every call rejects with it until `open()` verifies the log again. */
   #corrupt: TemporalError | undefined;
   /** A catch-up queued and not yet started, which every read arriving meanwhile joins. */
@@ -52,15 +53,16 @@ export class PostgresLogStore implements LogStore {
     this.#db = db;
   }
 
-  /** Migrates the schema if needed, then reads and verifies the whole log against `key`. */
-  async open(key: VerifyingKey): Promise<void> {
+  /** Migrates the schema if needed, then reads and verifies the whole log against `key` and the retired `previousKeys`. */
+  async open(key: VerifyingKey, previousKeys: readonly VerifyingKey[] = []): Promise<void> {
     this.#assertOpen();
     await this.#db.migrated();
+    const keys = new LogKeys(key, previousKeys);
     await this.#exclusive.run(async () => {
-      if (this.#opened?.key.key_id === key.key_id) return;
+      if (this.#opened?.keys.equals(keys)) return;
       const state = new ClockchainState();
-      await this.#catchUp(this.#db.pool, state, key);
-      this.#opened = { key, state };
+      await this.#catchUp(this.#db.pool, state, keys);
+      this.#opened = { keys, state };
       this.#corrupt = undefined;
     });
   }
@@ -69,13 +71,13 @@ export class PostgresLogStore implements LogStore {
   async append(entries: readonly LogEntry[], signing: HeadSigning): Promise<AnchorProof[]> {
     this.#assertOpen();
     return this.#exclusive.run(async () => {
-      const { key, state } = this.#current();
+      const { keys, state } = this.#current();
       let leaves: StagedLeaf[] = [];
       let signed: SignedHeads | undefined;
       try {
         await this.#db.transaction(
           async (client) => {
-            await this.#catchUp(client, state, key);
+            await this.#catchUp(client, state, keys);
             leaves = state.stage(entries);
             if (leaves.length === 0) return;
             signed = await state.signHeads(leaves, signing);
@@ -133,17 +135,17 @@ export class PostgresLogStore implements LogStore {
     this.#assertOpen();
     return (this.#refresh ??= this.#exclusive.run(async () => {
       this.#refresh = undefined;
-      const { key, state } = this.#current();
-      await this.#catchUp(this.#db.pool, state, key);
+      const { keys, state } = this.#current();
+      await this.#catchUp(this.#db.pool, state, keys);
       return state;
     }));
   }
 
   /**
    * Replays the records the state lacks, verifying each (leaf order, chain links, roots, head signatures by
-   * `key`). A record that fails leaves the store unusable: it is closed to further use until reopened.
+   * one of `keys`). A record that fails leaves the store unusable: it is closed to further use until reopened.
    */
-  async #catchUp(db: pg.Pool | pg.PoolClient, state: ClockchainState, key: VerifyingKey): Promise<void> {
+  async #catchUp(db: pg.Pool | pg.PoolClient, state: ClockchainState, keys: LogKeys): Promise<void> {
     for (;;) {
       const from = state.records;
       let rows: { seq: string; body: string }[];
@@ -155,11 +157,11 @@ export class PostgresLogStore implements LogStore {
       try {
         const checks = rows.flatMap((row, i) => {
           if (Number(row.seq) !== from + i) throw corrupt(this.#db.name, from + i, `record ${from + i} is missing (the next one is ${row.seq})`);
-          return state.replay(JSON.parse(row.body) as RecordBody, key, (reason, detail) => corrupt(this.#db.name, Number(row.seq), `${reason}: ${detail}`));
+          return state.replay(JSON.parse(row.body) as RecordBody, keys, (reason, detail) => corrupt(this.#db.name, Number(row.seq), `${reason}: ${detail}`));
         });
         const valid = await Promise.all(checks.map((check) => check.valid));
         const forged = valid.indexOf(false);
-        if (forged >= 0) throw corrupt(this.#db.name, -1, `the signature of head ${checks[forged]?.head.sequence} does not verify with key ${key.key_id}`);
+        if (forged >= 0) throw corrupt(this.#db.name, -1, `the signature of head ${checks[forged]?.head.sequence} does not verify with key ${checks[forged]?.key.key_id}`);
       } catch (error) {
         // Part of a record may be in the state: it must be read again from the start.
         this.#opened = undefined;
@@ -171,7 +173,7 @@ export class PostgresLogStore implements LogStore {
   }
 
   /** The opened state; whether the store is closed was checked when the call was made. */
-  #current(): { key: VerifyingKey; state: ClockchainState } {
+  #current(): { keys: LogKeys; state: ClockchainState } {
     if (this.#corrupt !== undefined) throw this.#corrupt;
     if (this.#opened === undefined) throw new TemporalError("AUTHORITY_CLOSED", `the PostgreSQL log ${this.#db.name} is not open: call open() first`);
     return this.#opened;

@@ -32,4 +32,5 @@ export {
 } from "./clockchain-state.js";
 export type { ReceiptLocation, SortedRun } from "./receipt-index.js";
 export { SerialQueue } from "./serial-queue.js";
+export { LogKeys, type HeadSignature } from "./log-keys.js";
 export type { ChallengeStore, HeadSigning, LogEntry, LogRecovery, LogStatus, LogStore, Signer, SigningKey } from "./seams.js";
