@@ -27,5 +27,5 @@ export function describeKeyMismatch(error: unknown, node: NodeSettings): string 
   if (!(error instanceof TemporalError) || error.code !== "LOG_KEY_UNKNOWN") return undefined;
   const own = node.signingKeyFile === undefined ? "Without --signing-key this node signs with its home's key" : `This node signs with ${node.signingKeyFile}`;
   const shared = node.storeUrl === undefined ? "" : "; on a shared database give every node the same --signing-key file and previous_keys";
-  return `${error.message}. ${own}${shared}`;
+  return `${error.code}: ${error.message}. ${own}${shared}`;
 }
