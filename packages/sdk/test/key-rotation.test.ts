@@ -1,0 +1,111 @@
+/**
+ * Key rotation within one log, in the SDK's shared code: an authority over a log store whose earlier checkpoints a
+ * retired key signed (the memory store here; the file store and PostgreSQL in packages/server/test/key-rotation.test.ts).
+ */
+import { describe, expect, it } from "vitest";
+import {
+  LogKeys,
+  MemoryChallengeStore,
+  MemoryLogStore,
+  MemorySigner,
+  contextAt,
+  createAuthority,
+  createTsaeRequest,
+  parseNote,
+  sha256Hex,
+  verifyAnchorProof,
+  verifyConsistencyProof,
+  type AnchorProof,
+  type AuthorityParts,
+  type ComposedAuthority,
+  type Receipt,
+} from "../src/index.js";
+
+const T0 = Date.UTC(2026, 10, 25, 12);
+
+function authorityOver(log: MemoryLogStore, signer: MemorySigner, parts: Partial<AuthorityParts> = {}): ComposedAuthority {
+  return createAuthority({ signer, log, challenges: new MemoryChallengeStore(), clock: () => T0, ...parts });
+}
+
+async function anchorSome(authority: ComposedAuthority, count: number, tag: string): Promise<{ receipt: Receipt; proof: AnchorProof }[]> {
+  const anchored = [];
+  for (let i = 0; i < count; i++) {
+    const receipt = await authority.issueReceipt(createTsaeRequest(contextAt(T0, { zone: 3 }), { scope: "test.rotation.v1", action_hash_hex: sha256Hex(`${tag} ${i}`) }));
+    anchored.push({ receipt, proof: await authority.anchor(receipt) });
+  }
+  return anchored;
+}
+
+describe("key rotation within one log (memory store)", () => {
+  it("continues the log under key B with A retired: old and new proofs verify with the published keys, consistency holds", async () => {
+    const log = new MemoryLogStore();
+    const [signerA, signerB] = [new MemorySigner(), new MemorySigner()];
+    const [keyA, keyB] = [(await signerA.load()).verifying, (await signerB.load()).verifying];
+    const before = await anchorSome(authorityOver(log, signerA, { authorityName: "rotation.example" }), 3, "before");
+    const rotated = authorityOver(log, signerB, { authorityName: "rotation.example", previousKeys: [keyA] });
+    const after = await anchorSome(rotated, 2, "after");
+
+    const keys = await rotated.publicKeys();
+    expect(Object.keys(keys).sort()).toEqual([keyA.key_id, keyB.key_id].sort());
+    const vkeys = await rotated.noteVerifierKeys();
+    for (const [{ receipt, proof }, signer] of [...before.map((x) => [x, keyA] as const), ...after.map((x) => [x, keyB] as const)]) {
+      expect(receipt.key_id).toBe(signer.key_id);
+      expect(await verifyAnchorProof(proof, keys[signer.key_id]!)).toBe(true);
+      expect(await verifyAnchorProof(proof, vkeys[signer.key_id]!)).toBe(true);
+      expect(await rotated.verifyAnchored(receipt, proof)).toEqual({ signature: true, inclusion: true, chain: true, valid: true });
+    }
+    const [first, last] = [before.at(-1)!.proof, after.at(-1)!.proof];
+    expect(last.checkpoint.origin).toBe(first.checkpoint.origin);
+    const consistency = await rotated.getConsistencyProof(first.tile_id, first.tree_size, last.tree_size);
+    expect(verifyConsistencyProof(consistency)).toBe(true);
+    expect([consistency.first_root, consistency.second_root]).toEqual([first.root_hash, last.root_hash]);
+    // A receipt the retired key signs now is not anchored: the key may have been retired because it leaked.
+    const late = await authorityOver(new MemoryLogStore(), signerA).issueReceipt(createTsaeRequest(contextAt(T0, { zone: 3 }), { scope: "test.rotation.v1", action_hash_hex: sha256Hex("late") }));
+    await expect(rotated.anchor(late)).rejects.toMatchObject({ code: "RECEIPT_REJECTED" });
+  });
+
+  it("refuses a key that neither signed the log's last checkpoint nor lists the key that did (LOG_KEY_UNKNOWN)", async () => {
+    const log = new MemoryLogStore();
+    const [signerA, signerB, signerC] = [new MemorySigner(), new MemorySigner(), new MemorySigner()];
+    const keyA = (await signerA.load()).verifying;
+    await anchorSome(authorityOver(log, signerA, { authorityName: "rotation.example" }), 1, "a");
+    await expect(authorityOver(log, signerC, { authorityName: "rotation.example" }).ready()).rejects.toMatchObject({
+      code: "LOG_KEY_UNKNOWN",
+      message: expect.stringMatching(/none of this node's keys \(signing key [0-9a-f]{16}, no previous keys\)\. Start the node with the key the clockchain is signed by/),
+    });
+    await anchorSome(authorityOver(log, signerB, { authorityName: "rotation.example", previousKeys: [keyA] }), 1, "b");
+    // The log's last checkpoint is now B's: A listed alone does not make C its successor.
+    await expect(authorityOver(log, signerC, { authorityName: "rotation.example", previousKeys: [keyA] }).ready()).rejects.toMatchObject({ code: "LOG_KEY_UNKNOWN" });
+  });
+
+  it("refuses a rotation that would change the log's origin, naming the authority name to configure (AUTHORITY_NAME_CHANGED)", async () => {
+    const log = new MemoryLogStore();
+    const [signerA, signerB] = [new MemorySigner(), new MemorySigner()];
+    const keyA = (await signerA.load()).verifying;
+    // The default authority name derives from the key.
+    await anchorSome(authorityOver(log, signerA), 1, "a");
+    await expect(authorityOver(log, signerB, { previousKeys: [keyA] }).ready()).rejects.toMatchObject({
+      code: "AUTHORITY_NAME_CHANGED",
+      message: expect.stringContaining(`configure the authority name "temporal-authority/${keyA.key_id}"`),
+    });
+    const [{ proof }] = await anchorSome(authorityOver(log, signerB, { previousKeys: [keyA], authorityName: `temporal-authority/${keyA.key_id}` }), 1, "b");
+    expect(proof!.checkpoint.origin).toBe(`temporal-authority/${keyA.key_id}/tile/${proof!.tile_id}`);
+  });
+});
+
+describe("LogKeys", () => {
+  it("finds the key a checkpoint's signature line names, and leaves out the current key and repeats among the previous keys", async () => {
+    const [signerA, signerB] = [new MemorySigner(), new MemorySigner()];
+    const [keyA, keyB] = [(await signerA.load()).verifying, (await signerB.load()).verifying];
+    const keys = new LogKeys(keyB, [keyA, keyB, keyA]);
+    expect(keys.all).toEqual([keyB, keyA]);
+    expect(keys.byId(keyA.key_id)).toBe(keyA);
+    expect(keys.byId("0".repeat(16))).toBeUndefined();
+    expect(keys.equals(new LogKeys(keyB, [keyA]))).toBe(true);
+    expect(keys.equals(new LogKeys(keyA, [keyB]))).toBe(false);
+    const [{ proof }] = await anchorSome(authorityOver(new MemoryLogStore(), signerA, { authorityName: "keys.example" }), 1, "x");
+    const { checkpoint } = proof!;
+    expect(keys.signatureOf(parseNote(checkpoint.note), checkpoint.origin)?.key).toBe(keyA);
+    expect(new LogKeys(keyB).signatureOf(parseNote(checkpoint.note), checkpoint.origin)).toBeUndefined();
+  });
+});
