@@ -11,6 +11,7 @@ import {
   contextAt,
   createAuthority,
   createTsaeRequest,
+  openTileCheckpoint,
   parseNote,
   sha256Hex,
   verifyAnchorProof,
@@ -52,6 +53,8 @@ describe("key rotation within one log (memory store)", () => {
       expect(receipt.key_id).toBe(signer.key_id);
       expect(await verifyAnchorProof(proof, keys[signer.key_id]!)).toBe(true);
       expect(await verifyAnchorProof(proof, vkeys[signer.key_id]!)).toBe(true);
+      // A verifier given every published vkey opens any checkpoint: the signature line's key ID picks the key.
+      expect((await openTileCheckpoint(proof.checkpoint.note, Object.values(vkeys))).head.tree_size).toBe(proof.tree_size);
       expect(await rotated.verifyAnchored(receipt, proof)).toEqual({ signature: true, inclusion: true, chain: true, valid: true });
     }
     const [first, last] = [before.at(-1)!.proof, after.at(-1)!.proof];
