@@ -63,7 +63,9 @@ describe("key rotation within one log (memory store)", () => {
     expect(verifyConsistencyProof(consistency)).toBe(true);
     expect([consistency.first_root, consistency.second_root]).toEqual([first.root_hash, last.root_hash]);
     // A receipt the retired key signs now is not anchored: the key may have been retired because it leaked.
-    const late = await authorityOver(new MemoryLogStore(), signerA).issueReceipt(createTsaeRequest(contextAt(T0, { zone: 3 }), { scope: "test.rotation.v1", action_hash_hex: sha256Hex("late") }));
+    const late = await authorityOver(new MemoryLogStore(), signerA).issueReceipt(
+      createTsaeRequest(contextAt(T0, { zone: 3 }), { scope: "test.rotation.v1", action_hash_hex: sha256Hex("late") }),
+    );
     await expect(rotated.anchor(late)).rejects.toMatchObject({ code: "RECEIPT_REJECTED" });
   });
 

@@ -129,7 +129,8 @@ function expectRefused(result: { status: number | null; stderr: string }, patter
   expect(result.stderr.trim().split("\n")).toEqual([expect.stringMatching(pattern)]);
 }
 
-const UNKNOWN_KEY = /^temporal-service: LOG_KEY_UNKNOWN: the clockchain's checkpoint \d+ \(tile \d+\) is signed under \S+ by note key ID [0-9a-f]{8}, which is none of this node's keys .*previous_keys/;
+const UNKNOWN_KEY =
+  /^temporal-service: LOG_KEY_UNKNOWN: the clockchain's checkpoint \d+ \(tile \d+\) is signed under \S+ by note key ID [0-9a-f]{8}, which is none of this node's keys .*previous_keys/;
 
 describe("key rotation within one log, the file store (--home)", () => {
   it("rotates from key A to key B and keeps the log; the old key alone, or an unrelated key, refuses to start", { timeout: 90_000 }, async () => {
@@ -179,7 +180,20 @@ describe("key rotation within one log, PostgreSQL with two nodes", () => {
   it("both nodes restart with key B and A listed: the log continues; an unrelated key refuses to start", { timeout: 120_000 }, async () => {
     const s = await setup();
     const storeUrl = await postgres.createDatabase();
-    const args = (name: string, key: KeyName, config: string) => ["--home", join(s.dir, name), "--config", config, "--port", "0", "--store", storeUrl, "--signing-key", s.keyFiles[key], "--node-id", name];
+    const args = (name: string, key: KeyName, config: string) => [
+      "--home",
+      join(s.dir, name),
+      "--config",
+      config,
+      "--port",
+      "0",
+      "--store",
+      storeUrl,
+      "--signing-key",
+      s.keyFiles[key],
+      "--node-id",
+      name,
+    ];
     const startBoth = async (key: KeyName, config: string) => {
       const nodes = await Promise.all(["n1", "n2"].map((name) => startServiceProcess(args(name, key, config))));
       return { nodes, clients: nodes.map((node) => client(node.url, s.apiKey)) };
