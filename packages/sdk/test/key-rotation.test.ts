@@ -2,7 +2,9 @@
  * Key rotation within one log, in the SDK's shared code: an authority over a log store whose earlier checkpoints a
  * retired key signed (the memory store here; the file store and PostgreSQL in packages/server/test/key-rotation.test.ts).
  */
+import { stat } from "node:fs/promises";
 import { describe, expect, it } from "vitest";
+import { FileLogStore, checkLedgerFile, homePaths } from "../src/node/index.js";
 import {
   LogKeys,
   MemoryChallengeStore,
@@ -19,19 +21,22 @@ import {
   type AnchorProof,
   type AuthorityParts,
   type ComposedAuthority,
+  type LogStore,
   type Receipt,
+  type VerifyingKey,
 } from "../src/index.js";
+import { tempDir } from "./helpers.js";
 
 const T0 = Date.UTC(2026, 10, 25, 12);
 
-function authorityOver(log: MemoryLogStore, signer: MemorySigner, parts: Partial<AuthorityParts> = {}): ComposedAuthority {
+function authorityOver(log: LogStore, signer: MemorySigner, parts: Partial<AuthorityParts> = {}): ComposedAuthority {
   return createAuthority({ signer, log, challenges: new MemoryChallengeStore(), clock: () => T0, ...parts });
 }
 
-async function anchorSome(authority: ComposedAuthority, count: number, tag: string): Promise<{ receipt: Receipt; proof: AnchorProof }[]> {
+async function anchorSome(authority: ComposedAuthority, count: number, tag: string, zone = 3): Promise<{ receipt: Receipt; proof: AnchorProof }[]> {
   const anchored = [];
   for (let i = 0; i < count; i++) {
-    const receipt = await authority.issueReceipt(createTsaeRequest(contextAt(T0, { zone: 3 }), { scope: "test.rotation.v1", action_hash_hex: sha256Hex(`${tag} ${i}`) }));
+    const receipt = await authority.issueReceipt(createTsaeRequest(contextAt(T0, { zone }), { scope: "test.rotation.v1", action_hash_hex: sha256Hex(`${tag} ${i}`) }));
     anchored.push({ receipt, proof: await authority.anchor(receipt) });
   }
   return anchored;
@@ -95,6 +100,36 @@ describe("key rotation within one log (memory store)", () => {
     });
     const [{ proof }] = await anchorSome(authorityOver(log, signerB, { previousKeys: [keyA], authorityName: `temporal-authority/${keyA.key_id}` }), 1, "b");
     expect(proof!.checkpoint.origin).toBe(`temporal-authority/${keyA.key_id}/tile/${proof!.tile_id}`);
+  });
+});
+
+describe("key rotation within one log (file store)", () => {
+  it("opens a log whose tiles' latest checkpoints two keys signed, from its stored state and from its records, and checks the ledger file with both", async () => {
+    const home = await tempDir();
+    const paths = homePaths(home);
+    // A snapshot after every record, so that reopening reads the stored state and not only the records.
+    const fileAuthority = (signer: MemorySigner, previousKeys: readonly VerifyingKey[] = []) =>
+      authorityOver(new FileLogStore(paths, { snapshotEveryRecords: 1 }), signer, { authorityName: "rotation.example", previousKeys });
+    const [signerA, signerB, signerC] = [new MemorySigner(), new MemorySigner(), new MemorySigner()];
+    const [keyA, keyB] = [(await signerA.load()).verifying, (await signerB.load()).verifying];
+    const first = fileAuthority(signerA);
+    const before = [...(await anchorSome(first, 2, "a")), ...(await anchorSome(first, 1, "a", 7))];
+    await first.close();
+    const second = fileAuthority(signerB, [keyA]);
+    const after = await anchorSome(second, 2, "b");
+    await second.close();
+    expect((await stat(paths.snapshot)).size).toBeGreaterThan(0);
+
+    // Zone 7's latest checkpoint is A's, zone 3's is B's.
+    const reopened = fileAuthority(signerB, [keyA]);
+    for (const { receipt, proof } of [...before, ...after]) expect((await reopened.verifyAnchored(receipt, proof)).valid).toBe(true);
+    const consistency = await reopened.getConsistencyProof(before[1]!.proof.tile_id, before[1]!.proof.tree_size, after[1]!.proof.tree_size);
+    expect([consistency.first_root, consistency.second_root]).toEqual([before[1]!.proof.root_hash, after[1]!.proof.root_hash]);
+    await reopened.close();
+    await expect(fileAuthority(signerC, [keyA]).ready()).rejects.toMatchObject({ code: "LOG_KEY_UNKNOWN" });
+
+    expect(await checkLedgerFile(paths.ledger, keyB, { previousKeys: [keyA] })).toMatchObject({ records: 5, anchors: 5 });
+    await expect(checkLedgerFile(paths.ledger, keyB)).rejects.toMatchObject({ code: "LOG_KEY_UNKNOWN" });
   });
 });
 
