@@ -2,9 +2,11 @@
  * Key rotation within one log, in the SDK's shared code: an authority over a log store whose earlier checkpoints a
  * retired key signed (the memory store here; the file store and PostgreSQL in packages/server/test/key-rotation.test.ts).
  */
-import { stat } from "node:fs/promises";
+import { open } from "node:fs/promises";
 import { describe, expect, it } from "vitest";
+import { BlockCache } from "../src/node/checked-item-file.js";
 import { FileLogStore, checkLedgerFile, homePaths } from "../src/node/index.js";
+import { restoreSnapshot } from "../src/node/snapshot-store.js";
 import {
   LogKeys,
   MemoryChallengeStore,
@@ -118,7 +120,16 @@ describe("key rotation within one log (file store)", () => {
     const second = fileAuthority(signerB, [keyA]);
     const after = await anchorSome(second, 2, "b");
     await second.close();
-    expect((await stat(paths.snapshot)).size).toBeGreaterThan(0);
+    // The stored state is usable with both keys (its heads are checked without replaying), and only with both.
+    const ledger = await open(paths.ledger, "r");
+    const restore = async (keys: LogKeys) => {
+      const restored = await restoreSnapshot(paths, ledger, (await ledger.stat()).size, keys, new BlockCache(64));
+      if (typeof restored !== "string") restored.files.close();
+      return typeof restored === "string" ? restored : "usable";
+    };
+    expect(await restore(new LogKeys(keyB, [keyA]))).toBe("usable");
+    expect(await restore(new LogKeys(keyB))).toBe("unusable");
+    await ledger.close();
 
     // Zone 7's latest checkpoint is A's, zone 3's is B's.
     const reopened = fileAuthority(signerB, [keyA]);
