@@ -7,7 +7,7 @@ export { defaultSdk } from "./default-sdk.js";
 export { defaultHome } from "./home.js";
 export { LocalAuthority, createLocalAuthority, homeParts, type HomeParts, type LocalAuthorityOptions, type LocalAuthorityStatus } from "./local-authority.js";
 export { FileLogStore, type FileLogStoreOptions, type LedgerStatus, type TornTailRecovery } from "./ledger.js";
-export { FileSigner, KeyFileSigner, createSigningKeyFile, type FileSignerOptions } from "./signing-key.js";
+export { FileSigner, KeyFileSigner, createSigningKeyFile, readVerifyingKeyFile, type FileSignerOptions } from "./signing-key.js";
 export { FileChallengeStore } from "./file-challenge-store.js";
 export { homePaths, type HomePaths } from "./home.js";
 export { HomeLockedError, LedgerCorruptError, type HomeLockHolder, type LedgerCorruptionReason } from "./errors.js";

@@ -195,3 +195,21 @@ async function signingKeyFrom(path: string, pem: string): Promise<SigningKey> {
     },
   };
 }
+
+/**
+ * The Ed25519 public key in a PEM file holding the private key or only its
+ * public half: how a retired key (`previousKeys`) is given to a service or
+ * to `temporalc ledger verify`. `KEY_INVALID` (naming the file) for anything else.
+ */
+export async function readVerifyingKeyFile(path: string): Promise<VerifyingKey> {
+  let jwk: { crv?: string; kty?: string; x?: string };
+  try {
+    // createPublicKey takes a private key too and gives its public half.
+    jwk = createPublicKey(await readFile(path, "utf8")).export({ format: "jwk" });
+  } catch (error) {
+    if (isErrno(error, "ENOENT") || isErrno(error, "EACCES") || isErrno(error, "EISDIR")) throw error;
+    throw new TemporalError("KEY_INVALID", `key file ${path} is not a readable PEM key`, { cause: error });
+  }
+  if (jwk.crv !== "Ed25519" || jwk.x === undefined) throw new TemporalError("KEY_INVALID", `key file ${path} holds a ${String(jwk.crv ?? jwk.kty)} key, not Ed25519`);
+  return VerifyingKey.from(new Uint8Array(Buffer.from(jwk.x, "base64url")));
+}
