@@ -184,7 +184,7 @@ describe("key rotation within one log, PostgreSQL with two nodes", () => {
   }, 60_000);
   afterAll(() => postgres?.stop());
 
-  it("both nodes restart with key B and A listed: the log continues; an unrelated key refuses to start", { timeout: 120_000 }, async () => {
+  it("two nodes start with key B and A listed: the log continues; a node left on key A stops serving it (503); an unrelated key refuses to start", { timeout: 120_000 }, async () => {
     const s = await setup();
     const storeUrl = await postgres.createDatabase();
     const args = (name: string, key: KeyName, config: string) => [
@@ -201,23 +201,27 @@ describe("key rotation within one log, PostgreSQL with two nodes", () => {
       "--node-id",
       name,
     ];
-    const startBoth = async (key: KeyName, config: string) => {
-      const nodes = await Promise.all(["n1", "n2"].map((name) => startServiceProcess(args(name, key, config))));
+    const startNodes = async (names: readonly string[], key: KeyName, config: string) => {
+      const nodes = await Promise.all(names.map((name) => startServiceProcess(args(name, key, config))));
       return { nodes, clients: nodes.map((node) => client(node.url, s.apiKey)) };
     };
     const named = { authority_name: "rotation.example" };
-    let both = await startBoth("a", await s.config(named));
-    const a = await keyIdOf(both.clients[0]!);
-    const before = await anchorSome(both.clients, 4, "before");
-    await Promise.all(both.nodes.map((node) => node.stop()));
+    const old = await startNodes(["n1", "n2"], "a", await s.config(named));
+    const a = await keyIdOf(old.clients[0]!);
+    const before = await anchorSome(old.clients, 4, "before");
+    // n2 is left running with the old key, as a forgotten node would be.
+    await old.nodes[0]!.stop();
 
     const rotated = await s.config({ ...named, previous_keys: [s.keyFiles.a] });
-    both = await startBoth("b", rotated);
+    const both = await startNodes(["n1", "n3"], "b", rotated);
     const after = await anchorSome(both.clients, 4, "after");
     const b = after[0]!.receipt.key_id;
     await expectRotatedLog(both.clients[0]!, both.nodes[0]!.url, s.apiKey, before, after, { a, b });
     await expectServesOldReceipts(both.clients[1]!, before, { a, b });
-    expectRefused(runCommand(args("n3", "c", rotated)), UNKNOWN_KEY);
+    // The forgotten node meets checkpoints by a key it does not know: it stops serving the log, and says why.
+    await expect(old.clients[1]!.get(`clockchain/proof?receipt_hash=${before[0]!.proof.receipt_hash}`)).rejects.toMatchObject({ status: 503, code: "LOG_KEY_UNKNOWN" });
+    await old.nodes[1]!.stop();
+    expectRefused(runCommand(args("n4", "c", rotated)), UNKNOWN_KEY);
     await Promise.all(both.nodes.map((node) => node.stop()));
   });
 });
