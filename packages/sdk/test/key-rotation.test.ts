@@ -60,6 +60,9 @@ describe("key rotation within one log (memory store)", () => {
       expect(receipt.key_id).toBe(signer.key_id);
       expect(await verifyAnchorProof(proof, keys[signer.key_id]!)).toBe(true);
       expect(await verifyAnchorProof(proof, vkeys[signer.key_id]!)).toBe(true);
+      expect(await verifyAnchorProof(proof, { keys, note_verifier_keys: vkeys })).toBe(true);
+      // The key set of another authority does not verify it.
+      expect(await verifyAnchorProof(proof, { keys: { [signer.key_id]: (await new MemorySigner().load()).verifying.jwk }, note_verifier_keys: {} })).toBe(false);
       // A verifier given every published vkey opens any checkpoint: the signature line's key ID picks the key.
       expect((await openTileCheckpoint(proof.checkpoint.note, Object.values(vkeys))).head.tree_size).toBe(proof.tree_size);
       expect(await rotated.verifyAnchored(receipt, proof)).toEqual({ signature: true, inclusion: true, chain: true, valid: true });

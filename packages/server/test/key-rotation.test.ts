@@ -103,6 +103,7 @@ async function expectRotatedLog(reader: Client, url: string, apiKey: string, bef
     expect(await verifyAnchorProof(proof, note_verifier_keys[signer]!)).toBe(true);
     expect((await openTileCheckpoint(proof.checkpoint.note, Object.values(note_verifier_keys))).head.root_hash).toBe(proof.root_hash);
     expect(await verifyAnchorProof(proof, keys[other]!)).toBe(false);
+    expect(await verifyAnchorProof(proof, { keys, note_verifier_keys })).toBe(true);
     expect(await verifyOnService(url, apiKey, anchored)).toEqual({ signature: true, inclusion: true, chain: true, valid: true });
     // Asked again, the service proves the receipt against its tile's newest checkpoint, signed by the new key.
     const fresh = await reader.get<AnchorProof>(`clockchain/proof?receipt_hash=${proof.receipt_hash}`);
