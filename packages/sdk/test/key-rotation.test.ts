@@ -3,11 +3,13 @@
  * retired key signed (the memory store here; the file store and PostgreSQL in packages/server/test/key-rotation.test.ts).
  */
 import { open } from "node:fs/promises";
+import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import { BlockCache } from "../src/node/checked-item-file.js";
 import { FileLogStore, checkLedgerFile, homePaths } from "../src/node/index.js";
 import { restoreSnapshot } from "../src/node/snapshot-store.js";
 import {
+  ClockchainState,
   LogKeys,
   MemoryChallengeStore,
   MemoryLogStore,
@@ -17,14 +19,17 @@ import {
   createTsaeRequest,
   openTileCheckpoint,
   parseNote,
+  receiptHash,
   sha256Hex,
   verifyAnchorProof,
   verifyConsistencyProof,
   type AnchorProof,
   type AuthorityParts,
   type ComposedAuthority,
+  type LogEntry,
   type LogStore,
   type Receipt,
+  type RecordBody,
   type VerifyingKey,
 } from "../src/index.js";
 import { tempDir } from "./helpers.js";
@@ -144,6 +149,62 @@ describe("key rotation within one log (file store)", () => {
 
     expect(await checkLedgerFile(paths.ledger, keyB, { previousKeys: [keyA] })).toMatchObject({ records: 5, anchors: 5 });
     await expect(checkLedgerFile(paths.ledger, keyB)).rejects.toMatchObject({ code: "LOG_KEY_UNKNOWN" });
+  });
+});
+
+describe("ClockchainState across rotations (property)", () => {
+  /** Unsigned receipts suffice: the state hashes them, it does not check their signatures. */
+  const entry = (n: number, tile: number): LogEntry => {
+    const receipt = { scope: "test.rotation.v1", tile_id: 240_000 + tile, action_hash_hex: sha256Hex(`rotation ${n}`), signature: "0".repeat(128) } as unknown as Receipt;
+    return { receipt, hash: receiptHash(receipt) };
+  };
+  const signers = Array.from({ length: 4 }, () => new MemorySigner());
+  const rejectWith = (reason: string, detail: string) => Object.assign(new Error(detail), { reason });
+
+  it("a log written under any sequence of keys replays with exactly those keys; without one of them it stops, unchanged, at that key's first record", async () => {
+    const keys = await Promise.all(signers.map(async (signer) => await signer.load()));
+    // Each record: the key that signs it (by index) and the tiles its anchors go to.
+    const records = fc.array(fc.record({ key: fc.integer({ min: 0, max: 3 }), tiles: fc.array(fc.integer({ min: 0, max: 2 }), { minLength: 1, maxLength: 3 }) }), {
+      minLength: 1,
+      maxLength: 8,
+    });
+    await fc.assert(
+      fc.asyncProperty(records, fc.integer({ min: 0, max: 3 }), async (plan, left) => {
+        const writer = new ClockchainState();
+        const bodies: RecordBody[] = [];
+        let n = 0;
+        for (const { key, tiles } of plan) {
+          const k = keys[key]!;
+          const leaves = writer.stage(tiles.map((tile) => entry(n++, tile)));
+          const signed = await writer.signHeads(leaves, { key: k.verifying, authority_name: "rotation.example", issuedUnixMs: () => T0, sign: (m) => k.sign(m) });
+          writer.publish(leaves, signed);
+          bodies.push(ClockchainState.recordOf(leaves, signed.heads));
+        }
+        const used = [...new Set(plan.map((record) => record.key))].map((i) => keys[i]!.verifying);
+        const last = keys[plan.at(-1)!.key]!.verifying;
+
+        const reader = new ClockchainState();
+        for (const body of bodies) for (const check of reader.replay(body, new LogKeys(last, used), rejectWith)) expect(await check.valid).toBe(true);
+        expect(reader.tiles()).toEqual(writer.tiles());
+        expect(reader.headHashAt(reader.lastCheckpoint!.sequence)).toBe(writer.headHashAt(writer.lastCheckpoint!.sequence));
+
+        // Leave one key out (as current or previous, whichever it was): the first record it signed is refused as LOG_KEY_UNKNOWN.
+        const missing = keys[left]!.verifying;
+        const held = keys.map((k) => k.verifying).filter((key) => key !== missing);
+        const partial = new ClockchainState();
+        const firstByMissing = plan.findIndex((record) => record.key === left);
+        for (const [i, body] of bodies.entries()) {
+          if (i === firstByMissing) {
+            expect(() => partial.replay(body, new LogKeys(held[0]!, held.slice(1)), rejectWith)).toThrow(expect.objectContaining({ code: "LOG_KEY_UNKNOWN" }));
+            break;
+          }
+          partial.replay(body, new LogKeys(held[0]!, held.slice(1)), rejectWith);
+        }
+        expect(partial.records).toBe(firstByMissing < 0 ? bodies.length : firstByMissing);
+        expect(partial.anchors).toBe(bodies.slice(0, partial.records).reduce((sum, body) => sum + body.anchors.length, 0));
+      }),
+      { numRuns: 40 },
+    );
   });
 });
 
