@@ -81,6 +81,7 @@ function storedOf(state: ClockchainState): StoredState {
     headHashes: copied(parts.headHashes),
     runs: [HashList.adopt(parts.index.addedTable(), 40)],
     tiles: parts.tiles.map((tile) => ({ ...tile, levels: tile.levels.map((level) => copied(level)), receiptHashes: copied(tile.receiptHashes), anchoredAt: copied(tile.anchoredAt, 8) })),
+    retiredKeys: parts.retiredKeys,
   };
 }
 
@@ -148,6 +149,8 @@ describe("ClockchainState", () => {
     (changedLeaf.tiles[0]!.levels[0] as HashList).get(0).fill(7);
     await expect(ClockchainState.over(changedLeaf, records[1] as RecordBody, new LogKeys(k.verifying), reject)).rejects.toThrow(/does not have its head's root/);
     await expect(ClockchainState.over({ ...storedOf(state), runs: [] }, records[1] as RecordBody, new LogKeys(k.verifying), reject)).rejects.toThrow(/receipt index holds 0 receipts/);
+    // The last head's key is one the stored state says the log moved past.
+    await expect(ClockchainState.over({ ...storedOf(state), retiredKeys: [k.verifying.key_id] }, records[1] as RecordBody, new LogKeys(k.verifying), reject)).rejects.toThrow(/moved past/);
   });
 
   it("refuses a record whose receipts, leaf order, heads or chain were changed", async () => {

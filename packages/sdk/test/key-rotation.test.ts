@@ -98,6 +98,18 @@ describe("key rotation within one log (memory store)", () => {
     await expect(authorityOver(log, signerC, { authorityName: "rotation.example", previousKeys: [keyA] }).ready()).rejects.toMatchObject({ code: "LOG_KEY_UNKNOWN" });
   });
 
+  it("refuses a key the log has moved past, even with the key that did listed as previous (LOG_KEY_RETIRED)", async () => {
+    const log = new MemoryLogStore();
+    const [signerA, signerB] = [new MemorySigner(), new MemorySigner()];
+    const [keyA, keyB] = [(await signerA.load()).verifying, (await signerB.load()).verifying];
+    await anchorSome(authorityOver(log, signerA, { authorityName: "rotation.example" }), 1, "a");
+    await anchorSome(authorityOver(log, signerB, { authorityName: "rotation.example", previousKeys: [keyA] }), 1, "b");
+    await expect(authorityOver(log, signerA, { authorityName: "rotation.example", previousKeys: [keyB] }).ready()).rejects.toMatchObject({
+      code: "LOG_KEY_RETIRED",
+      message: expect.stringContaining(`a later key (${keyB.key_id}) signed after it`),
+    });
+  });
+
   it("refuses a rotation that would change the log's origin, naming the authority name to configure (AUTHORITY_NAME_CHANGED)", async () => {
     const log = new MemoryLogStore();
     const [signerA, signerB] = [new MemorySigner(), new MemorySigner()];
@@ -114,6 +126,25 @@ describe("key rotation within one log (memory store)", () => {
 });
 
 describe("key rotation within one log (file store)", () => {
+  it("refuses a ledger whose checkpoints return to a key it moved past (A, B, A, B: LEDGER_CORRUPT, reason KEY_RETIRED)", async () => {
+    const paths = homePaths(await tempDir());
+    const [signerA, signerB] = [new MemorySigner(), new MemorySigner()];
+    const [a, b] = [await signerA.load(), await signerB.load()];
+    const issuer = authorityOver(new MemoryLogStore(), signerA, { authorityName: "rotation.example" });
+    // The store appends with whatever signing it is handed: a leaked A in the hands of a writer past the authority's checks.
+    const store = new FileLogStore(paths);
+    await store.open(b.verifying, [a.verifying]);
+    for (const [i, k] of [a, b, a, b].entries()) {
+      const receipt = await issuer.issueReceipt(createTsaeRequest(contextAt(T0, { zone: 3 }), { scope: "test.rotation.v1", action_hash_hex: sha256Hex(`abab ${i}`) }));
+      await store.append([{ receipt, hash: receiptHash(receipt) }], { key: k.verifying, authority_name: "rotation.example", issuedUnixMs: () => T0, sign: (m) => k.sign(m) });
+    }
+    await store.close();
+    const reopened = new FileLogStore(paths);
+    await expect(reopened.open(b.verifying, [a.verifying])).rejects.toMatchObject({ code: "LEDGER_CORRUPT", reason: "KEY_RETIRED" });
+    await reopened.close();
+    await expect(checkLedgerFile(paths.ledger, b.verifying, { previousKeys: [a.verifying] })).rejects.toMatchObject({ code: "LEDGER_CORRUPT", reason: "KEY_RETIRED" });
+  });
+
   it("opens a log whose tiles' latest checkpoints two keys signed, from its stored state and from its records, and checks the ledger file with both", async () => {
     const home = await tempDir();
     const paths = homePaths(home);
@@ -133,9 +164,10 @@ describe("key rotation within one log (file store)", () => {
     const restore = async (keys: LogKeys) => {
       const restored = await restoreSnapshot(paths, ledger, (await ledger.stat()).size, keys, new BlockCache(64));
       if (typeof restored !== "string") restored.files.close();
-      return typeof restored === "string" ? restored : "usable";
+      // Usable: which keys it says the log moved past.
+      return typeof restored === "string" ? restored : restored.state.retiredKeys;
     };
-    expect(await restore(new LogKeys(keyB, [keyA]))).toBe("usable");
+    expect(await restore(new LogKeys(keyB, [keyA]))).toEqual([keyA.key_id]);
     expect(await restore(new LogKeys(keyB))).toBe("unusable");
     await ledger.close();
 
@@ -145,7 +177,15 @@ describe("key rotation within one log (file store)", () => {
     const consistency = await reopened.getConsistencyProof(before[1]!.proof.tile_id, before[1]!.proof.tree_size, after[1]!.proof.tree_size);
     expect([consistency.first_root, consistency.second_root]).toEqual([before[1]!.proof.root_hash, after[1]!.proof.root_hash]);
     await reopened.close();
-    await expect(fileAuthority(signerC, [keyA]).ready()).rejects.toMatchObject({ code: "LOG_KEY_UNKNOWN" });
+    const refused = fileAuthority(signerC, [keyA]);
+    await expect(refused.ready()).rejects.toMatchObject({ code: "LOG_KEY_UNKNOWN" });
+    await refused.close();
+    // Back to A once B signed: refused from the stored state and from the records alike.
+    for (const snapshotEveryRecords of [1, 1_000_000]) {
+      const back = authorityOver(new FileLogStore(paths, { snapshotEveryRecords }), signerA, { authorityName: "rotation.example", previousKeys: [keyB] });
+      await expect(back.ready()).rejects.toMatchObject({ code: "LOG_KEY_RETIRED", message: expect.stringContaining(`moved past this node's signing key ${keyA.key_id}`) });
+      await back.close();
+    }
 
     expect(await checkLedgerFile(paths.ledger, keyB, { previousKeys: [keyA] })).toMatchObject({ records: 5, anchors: 5 });
     await expect(checkLedgerFile(paths.ledger, keyB)).rejects.toMatchObject({ code: "LOG_KEY_UNKNOWN" });
@@ -161,7 +201,11 @@ describe("ClockchainState across rotations (property)", () => {
   const signers = Array.from({ length: 4 }, () => new MemorySigner());
   const rejectWith = (reason: string, detail: string) => Object.assign(new Error(detail), { reason });
 
-  it("a log written under any sequence of keys replays with exactly those keys; without one of them it stops, unchanged, at that key's first record", async () => {
+  /** Index of the first record signed by a key the log had moved past (A, B, A: 2), or -1. */
+  const firstReturn = (plan: readonly { key: number }[]): number =>
+    plan.findIndex((record, i) => i > 0 && record.key !== plan[i - 1]!.key && plan.slice(0, i).some((earlier) => earlier.key === record.key));
+
+  it("a log whose keys never return to one it moved past replays with exactly those keys; a return is refused at the latest there; without a key it stops, unchanged, at that key's first record", async () => {
     const keys = await Promise.all(signers.map(async (signer) => await signer.load()));
     // Each record: the key that signs it (by index) and the tiles its anchors go to.
     const records = fc.array(fc.record({ key: fc.integer({ min: 0, max: 3 }), tiles: fc.array(fc.integer({ min: 0, max: 2 }), { minLength: 1, maxLength: 3 }) }), {
@@ -182,15 +226,40 @@ describe("ClockchainState across rotations (property)", () => {
         }
         const used = [...new Set(plan.map((record) => record.key))].map((i) => keys[i]!.verifying);
         const last = keys[plan.at(-1)!.key]!.verifying;
+        const returns = firstReturn(plan);
 
         const reader = new ClockchainState();
-        for (const body of bodies) for (const check of reader.replay(body, new LogKeys(last, used), rejectWith)) expect(await check.valid).toBe(true);
-        expect(reader.tiles()).toEqual(writer.tiles());
-        expect(reader.headHashAt(reader.lastCheckpoint!.sequence)).toBe(writer.headHashAt(writer.lastCheckpoint!.sequence));
+        let refused: unknown;
+        try {
+          for (const body of bodies) for (const check of reader.replay(body, new LogKeys(last, used), rejectWith)) expect(await check.valid).toBe(true);
+        } catch (error) {
+          refused = error;
+        }
+        if (returns < 0) {
+          expect(refused).toBeUndefined();
+          expect(reader.tiles()).toEqual(writer.tiles());
+          expect(reader.headHashAt(reader.lastCheckpoint!.sequence)).toBe(writer.headHashAt(writer.lastCheckpoint!.sequence));
+          expect(reader.retiredKeys.sort()).toEqual(
+            used
+              .filter((key) => key !== last)
+              .map((key) => key.key_id)
+              .sort(),
+          );
+          // The current key the log moved past is refused, whatever else is listed.
+          const retired = used.find((key) => key !== last);
+          if (retired !== undefined) expect(() => reader.assertSignsNext(new LogKeys(retired, used))).toThrow(expect.objectContaining({ code: "LOG_KEY_RETIRED" }));
+        } else {
+          // A return to a retired key (KEY_RETIRED), or the current key, which is the returning one, moved past first (LOG_KEY_RETIRED).
+          expect(refused).toSatisfy((error: { reason?: string; code?: string }) => error.reason === "KEY_RETIRED" || error.code === "LOG_KEY_RETIRED");
+          expect(reader.records).toBeLessThanOrEqual(returns);
+        }
 
         // Leave one key out (as current or previous, whichever it was): the first record it signed is refused as LOG_KEY_UNKNOWN.
+        if (returns >= 0) return;
         const missing = keys[left]!.verifying;
-        const held = keys.map((k) => k.verifying).filter((key) => key !== missing);
+        // The latest key held signs next (`used` is in signing order): the reader never moves past its own key before the missing one's record.
+        const held = used.filter((key) => key !== missing).reverse();
+        if (held.length === 0) held.push(keys[(left + 1) % keys.length]!.verifying);
         const partial = new ClockchainState();
         const firstByMissing = plan.findIndex((record) => record.key === left);
         for (const [i, body] of bodies.entries()) {
@@ -203,8 +272,31 @@ describe("ClockchainState across rotations (property)", () => {
         expect(partial.records).toBe(firstByMissing < 0 ? bodies.length : firstByMissing);
         expect(partial.anchors).toBe(bodies.slice(0, partial.records).reduce((sum, body) => sum + body.anchors.length, 0));
       }),
-      { numRuns: 40 },
+      { numRuns: 60 },
     );
+  });
+
+  it("refuses A, B, A: KEY_RETIRED when the log moved past A, LOG_KEY_RETIRED when the reader's own key A is the one moved past", async () => {
+    const [a, b] = await Promise.all(signers.slice(0, 2).map(async (signer) => await signer.load()));
+    const writer = new ClockchainState();
+    const bodies = [];
+    for (const [i, k] of [a!, b!, a!].entries()) {
+      const leaves = writer.stage([entry(1000 + i, 0)]);
+      const signed = await writer.signHeads(leaves, { key: k.verifying, authority_name: "rotation.example", issuedUnixMs: () => T0, sign: (m) => k.sign(m) });
+      writer.publish(leaves, signed);
+      bodies.push(ClockchainState.recordOf(leaves, signed.heads));
+    }
+    const asB = new ClockchainState();
+    const keysB = new LogKeys(b!.verifying, [a!.verifying]);
+    asB.replay(bodies[0]!, keysB, rejectWith);
+    asB.replay(bodies[1]!, keysB, rejectWith);
+    expect(() => asB.replay(bodies[2]!, keysB, rejectWith)).toThrow(expect.objectContaining({ reason: "KEY_RETIRED" }));
+    expect(asB.records).toBe(2);
+    const asA = new ClockchainState();
+    const keysA = new LogKeys(a!.verifying, [b!.verifying]);
+    asA.replay(bodies[0]!, keysA, rejectWith);
+    expect(() => asA.replay(bodies[1]!, keysA, rejectWith)).toThrow(expect.objectContaining({ code: "LOG_KEY_RETIRED" }));
+    expect(asA.records).toBe(1);
   });
 });
 

@@ -29,7 +29,8 @@ export interface RecordBody {
 }
 
 /** Why a stored record fails verification (`LedgerCorruptError.reason` of the file store). */
-export type RecordFailure = "RECORD_FORMAT" | "LEAF_ORDER" | "DUPLICATE_RECEIPT" | "ROOT_MISMATCH" | "CHAIN_BROKEN";
+/** `KEY_RETIRED`: a checkpoint signed by a key the log had moved past (a later key signed before it): a rotation is one way, so a leaked retired key cannot extend the log. */
+export type RecordFailure = "RECORD_FORMAT" | "LEAF_ORDER" | "DUPLICATE_RECEIPT" | "ROOT_MISMATCH" | "CHAIN_BROKEN" | "KEY_RETIRED";
 
 /** Makes the error a store throws for a record that fails verification. */
 export type RejectRecord = (reason: RecordFailure, detail: string) => Error;
@@ -84,6 +85,8 @@ export interface StoredState {
   /** Every receipt hash with its tile and leaf, as sorted runs (see `ReceiptIndex`). */
   readonly runs: readonly SortedRun[];
   readonly tiles: readonly StoredTile[];
+  /** Key ids of the keys the log has moved past (see `ClockchainState.retiredKeys`). */
+  readonly retiredKeys: readonly string[];
 }
 
 /** The live state's parts, to save what it added since it was stored: views, valid until it next changes. */
@@ -94,6 +97,7 @@ export interface StateParts {
   readonly index: ReceiptIndex;
   /** Tiles with a signed checkpoint. */
   readonly tiles: readonly StoredTile[];
+  readonly retiredKeys: readonly string[];
 }
 
 export const TIME_BYTES = 8;
@@ -102,6 +106,8 @@ export interface SignedHeads {
   readonly heads: readonly SignedCheckpoint[];
   /** `checkpointHash` of each head's body. */
   readonly hashes: readonly string[];
+  /** The key id of the key that signed each head. */
+  readonly keyIds: readonly string[];
 }
 
 /**
@@ -121,6 +127,10 @@ export class ClockchainState {
   #headHashes: ItemSeq = new HashList();
   /** False if a head was ever published out of sequence or not linked to the one before (see `chainIntact`). */
   #chainIntact = true;
+  /** The key id of the key that signed the last head. */
+  #lastKeyId: string | undefined;
+  /** Key ids of keys that signed heads before another key did: the log moved past them for good. */
+  #retiredKeys = new Set<string>();
 
   get records(): number {
     return this.#records;
@@ -137,6 +147,19 @@ export class ClockchainState {
   /** True while every head held links, by sequence and `prev_checkpoint_hash`, to the one before it back to genesis. */
   get chainIntact(): boolean {
     return this.#chainIntact;
+  }
+
+  /** Key ids of the keys the log has moved past: each signed heads, then a later key did. No head they sign is accepted any more. */
+  get retiredKeys(): readonly string[] {
+    return [...this.#retiredKeys];
+  }
+
+  /**
+   * `LOG_KEY_RETIRED` when the log has moved past `keys.current`: a node started with a key it rotated away from
+   * would fork the log's key history (A, B, A), which replay refuses. Stores call it once the log is read.
+   */
+  assertSignsNext(keys: LogKeys): void {
+    if (this.#retiredKeys.has(keys.current.key_id)) throw keys.retiredKeyError(this.#lastKeyId);
   }
 
   /**
@@ -195,7 +218,7 @@ export class ClockchainState {
       const note = formatNote({ text: body, signatures: [{ name: origin, keyId: noteKeyId(origin, ED25519_SIGNATURE_TYPE, publicKey), signature }] });
       return { tile_id: tileId, ...head, note };
     });
-    return { heads, hashes };
+    return { heads, hashes, keyIds: heads.map(() => signing.key.key_id) };
   }
 
   /** The record an append of `leaves` under `heads` stores. */
@@ -204,7 +227,7 @@ export class ClockchainState {
   }
 
   /** Makes a durable (or verified) record visible to readers. */
-  publish(leaves: readonly StagedLeaf[], { heads, hashes }: SignedHeads): void {
+  publish(leaves: readonly StagedLeaf[], { heads, hashes, keyIds }: SignedHeads): void {
     const anchoredAt = new Map(heads.map((head) => [head.tile_id, head.issued_unix_ms]));
     for (const { tile, hash, leafIndex } of leaves) {
       tile.receiptHashes.push(hexToBytes(hash));
@@ -219,6 +242,9 @@ export class ClockchainState {
       this.#lastHead = head;
       this.#lastHeadHash = hashes[i] as string;
       this.#headHashes.push(hexToBytes(this.#lastHeadHash));
+      const keyId = keyIds[i] as string;
+      if (this.#lastKeyId !== undefined && this.#lastKeyId !== keyId) this.#retiredKeys.add(this.#lastKeyId);
+      this.#lastKeyId = keyId;
     });
     this.#records++;
   }
@@ -231,12 +257,15 @@ export class ClockchainState {
    * started: the caller awaits the returned checks
    * (batched) before trusting anything built on them. Throws `reject(...)`;
    * the state is then unusable, and the store starts again from scratch.
-   * A head signed by none of `keys` throws `LOG_KEY_UNKNOWN` before the
+   * A head signed by none of `keys` throws `LOG_KEY_UNKNOWN`, and a later
+   * key signing after `keys.current` throws `LOG_KEY_RETIRED`, before the
    * state changes: the node holds the wrong keys, the log is not damaged.
+   * A head signed by a key the log had moved past is `KEY_RETIRED`.
    */
   replay(body: RecordBody, keys: LogKeys, reject: RejectRecord): PendingSignature[] {
     if (body.anchors.length === 0) throw reject("RECORD_FORMAT", "the record anchors nothing, which the writer never commits");
     const signatures = body.heads.map((head) => signatureOf(head, keys));
+    this.#checkKeyOrder(body.heads, signatures, keys, reject);
     const leaves = this.#replayAnchors(body.anchors, reject);
     const hashes = this.#checkHeads(body.heads, signatures, leaves, reject);
     // Checked concurrently on the thread pool; the checks never reject, so an early throw leaves nothing unhandled.
@@ -244,7 +273,7 @@ export class ClockchainState {
       const { key, signatureHex, message } = signatures[i] as HeadSignature;
       return { head, key, valid: key.verify(signatureHex, message).catch(() => false) };
     });
-    this.publish(leaves, { heads: body.heads, hashes });
+    this.publish(leaves, { heads: body.heads, hashes, keyIds: signatures.map((signature) => signature.key.key_id) });
     return checks;
   }
 
@@ -325,7 +354,7 @@ export class ClockchainState {
     for (const tile of this.#tiles.values()) {
       if (tile.head !== undefined) tiles.push({ id: tile.id, head: tile.head, levels: tile.tree.levels(), receiptHashes: tile.receiptHashes, anchoredAt: tile.anchoredAt });
     }
-    return { records: this.#records, chainIntact: this.#chainIntact, headHashes: this.#headHashes, index: this.#index, tiles };
+    return { records: this.#records, chainIntact: this.#chainIntact, headHashes: this.#headHashes, index: this.#index, tiles, retiredKeys: this.retiredKeys };
   }
 
   /**
@@ -334,8 +363,9 @@ export class ClockchainState {
    * hashes per tile: each tile's levels give its head's size and root, each
    * head is signed by one of `keys` and is the head the chain holds at its
    * sequence, and the chain ends with the latest of them, which is the last
-   * head of `lastRecord` (the last record the stored state covers). Throws
-   * `reject(detail)` otherwise. The leaves below the heads are taken as
+   * head of `lastRecord` (the last record the stored state covers), whose
+   * key is not one the stored state says the log moved past. Throws
+   * `reject(detail)` otherwise (`LOG_KEY_RETIRED` as `assertSignsNext`). The leaves below the heads are taken as
    * stored (each block checksummed, each proof served checked against the
    * signed root): they were verified when they were stored.
    */
@@ -372,6 +402,8 @@ export class ClockchainState {
     if (last === undefined || last.sequence !== stored.headHashes.length - 1) throw reject("the chain does not end with the latest tile head");
     if (recordHead === undefined || recordHead.note !== last.note) throw reject("the chain does not end with the last head of the record it says it ends with");
     if (runEntries !== state.#anchors) throw reject(`the receipt index holds ${runEntries} receipts, the tiles ${state.#anchors}`);
+    const lastKeyId = (signatures[stored.tiles.findIndex((tile) => tile.head === last)] as HeadSignature).key.key_id;
+    if (stored.retiredKeys.includes(lastKeyId)) throw reject(`the last head is signed by key ${lastKeyId}, which the stored state says the log moved past`);
     const valid = await Promise.all(signatures.map(({ key, signatureHex, message }) => key.verify(signatureHex, message).catch(() => false)));
     if (valid.includes(false)) throw reject(`the signature of the head of tile ${stored.tiles[valid.indexOf(false)]?.id} does not verify`);
     state.#headHashes = stored.headHashes;
@@ -380,6 +412,9 @@ export class ClockchainState {
     state.#chainIntact = stored.chainIntact;
     state.#lastHead = last;
     state.#lastHeadHash = signedCheckpointHash(last);
+    state.#lastKeyId = lastKeyId;
+    state.#retiredKeys = new Set(stored.retiredKeys);
+    state.assertSignsNext(keys);
     return state;
   }
 
@@ -412,6 +447,28 @@ export class ClockchainState {
       tile.tree.append(leafHash(hexToBytes(hash)));
       return { tile, receipt, hash, leafIndex: leaf_index };
     });
+  }
+
+  /**
+   * Refuses a record whose heads return to a key the log moved past (`KEY_RETIRED`), and a record by which the
+   * log moves past `keys.current` (`LOG_KEY_RETIRED`: this node's key is the stale one, the log is not damaged).
+   */
+  #checkKeyOrder(heads: readonly SignedCheckpoint[], signatures: readonly HeadSignature[], keys: LogKeys, reject: RejectRecord): void {
+    let lastKeyId = this.#lastKeyId;
+    const retired = new Set(this.#retiredKeys);
+    for (const [i, { key }] of signatures.entries()) {
+      if (lastKeyId === undefined || key.key_id === lastKeyId) {
+        lastKeyId = key.key_id;
+        continue;
+      }
+      const head = heads[i] as SignedCheckpoint;
+      if (retired.has(key.key_id)) {
+        throw reject("KEY_RETIRED", `head ${head.sequence} (tile ${head.tile_id}) is signed by key ${key.key_id}, which the log had moved past (a later key signed before it)`);
+      }
+      if (lastKeyId === keys.current.key_id) throw keys.retiredKeyError(key.key_id);
+      retired.add(lastKeyId);
+      lastKeyId = key.key_id;
+    }
   }
 
   /** Checks a record's checkpoints, whose signature lines are `signatures`, against the rebuilt trees and the chain; returns their `checkpointHash`es. */

@@ -72,6 +72,18 @@ export class LogKeys {
         `(temporal-service: "previous_keys" in the config, each a key file or the JWK that GET keys published for it)`,
     );
   }
+
+  /**
+   * `LOG_KEY_RETIRED` for a log that moved past the current key: after it signed, `laterKeyId` (one of the previous
+   * keys) signed. A rotation is one way; restarting on the retired key would let a leaked key extend the log.
+   */
+  retiredKeyError(laterKeyId: string | undefined): TemporalError {
+    return new TemporalError(
+      "LOG_KEY_RETIRED",
+      `the clockchain has moved past this node's signing key ${this.current.key_id}: a later key${laterKeyId === undefined ? "" : ` (${laterKeyId})`} signed after it, and a rotation is one way. ` +
+        `Start the node with the key that signs the clockchain now, listing ${this.current.key_id} among the previous keys (temporal-service: "previous_keys" in the config)`,
+    );
+  }
 }
 
 function describeKeys(keys: LogKeys): string {

@@ -33,6 +33,7 @@ export class MemoryLogStore implements LogStore {
     const keys = new LogKeys(key, previousKeys);
     const note = parseNote(last.note);
     if (keys.signatureOf(note, last.origin) === undefined) throw keys.unknownKeyError(last, note);
+    this.#state.assertSignsNext(keys);
   }
 
   append(entries: readonly LogEntry[], signing: HeadSigning): Promise<AnchorProof[]> {

@@ -129,7 +129,7 @@ async function restoreFrom(paths: HomePaths, bytes: Buffer, file: ReadableFile, 
       anchoredAt: opened(timesFile(tile.id), TIME_BYTES, tile.times),
     }));
     const runs = head.runs.map((run) => new CheckedItemFile(files.fd(runFile(run.number)), `${head.generation}/${runFile(run.number)}`, INDEX_ENTRY_BYTES, run, cache));
-    const stored = { records: head.records, chainIntact: head.chainIntact, headHashes: opened(HEADS_FILE, HASH_BYTES, head.heads), runs, tiles };
+    const stored = { records: head.records, chainIntact: head.chainIntact, headHashes: opened(HEADS_FILE, HASH_BYTES, head.heads), runs, tiles, retiredKeys: head.retiredKeys };
     const state = await ClockchainState.over(stored, lastRecord, keys, (detail) => new Error(detail));
     return { state, cover, head, files };
   } catch {
@@ -190,7 +190,7 @@ export async function saveSnapshot(paths: HomePaths, cover: SnapshotCover, state
     const runs = saveRuns(files, written, base, parts);
     files.sync(written);
     await syncDirectory(directory);
-    const head: StateHead = { generation, cover, records: parts.records, chainIntact: parts.chainIntact, heads, tiles, runs: runs.kept };
+    const head: StateHead = { generation, cover, records: parts.records, chainIntact: parts.chainIntact, heads, tiles, runs: runs.kept, retiredKeys: parts.retiredKeys };
     await writeFileDurably(paths.snapshot, encodeStateHead(head));
     // Readers of the old head keep these open; new readers never see them.
     await Promise.all(runs.dropped.map((run) => unlink(join(directory, runFile(run.number))).catch(() => undefined)));
