@@ -122,6 +122,19 @@ describe("key rotation within one log (memory store)", () => {
     });
     const [{ proof }] = await anchorSome(authorityOver(log, signerB, { previousKeys: [keyA], authorityName: `temporal-authority/${keyA.key_id}` }), 1, "b");
     expect(proof!.checkpoint.origin).toBe(`temporal-authority/${keyA.key_id}/tile/${proof!.tile_id}`);
+    // Dropping the configured name would change the origin too, whoever signed last: B did, under A's default name.
+    await expect(authorityOver(log, signerB, { previousKeys: [keyA] }).ready()).rejects.toMatchObject({ code: "AUTHORITY_NAME_CHANGED" });
+  });
+
+  it("refuses an unconfigured name that differs from the log's even when the same key signed last (AUTHORITY_NAME_CHANGED)", async () => {
+    const log = new MemoryLogStore();
+    const signer = new MemorySigner();
+    await anchorSome(authorityOver(log, signer, { authorityName: "rotation.example" }), 1, "named");
+    await expect(authorityOver(log, signer).ready()).rejects.toMatchObject({
+      code: "AUTHORITY_NAME_CHANGED",
+      message: expect.stringContaining('configure the authority name "rotation.example"'),
+    });
+    await expect(authorityOver(log, signer, { authorityName: "rotation.example" }).ready()).resolves.toBeUndefined();
   });
 });
 

@@ -414,19 +414,21 @@ export class ComposedAuthority implements Authority {
   });
 
   /**
-   * A log whose last checkpoint a retired key signed is being rotated: the checkpoints this key signs next must
-   * carry the same origin, or verifiers and witnesses would see a new log. The default authority name derives from
-   * the key, so it changes with it: `AUTHORITY_NAME_CHANGED` says which name to configure.
+   * The checkpoints this key signs next must carry the log's origin, or verifiers and witnesses would see a new log.
+   * Without a configured name the name derives from the key, so it is checked whoever signed last (a name configured
+   * once and dropped since changes it too); a configured name is checked when a retired key signed last (a rotation).
+   * `AUTHORITY_NAME_CHANGED` says which name to configure.
    */
   async #assertSameOrigin(key: SigningKey): Promise<void> {
     const last = (await this.#log.status()).last_checkpoint;
-    if (last === undefined || originSignature(parseNote(last.note), last.origin, rawPublicKey(key.verifying.jwk)) !== undefined) return;
+    if (last === undefined) return;
+    if (this.#authorityName !== undefined && originSignature(parseNote(last.note), last.origin, rawPublicKey(key.verifying.jwk)) !== undefined) return;
     const logName = parseTileOrigin(last.origin).authority_name;
     const name = this.#authorityNameOf(key);
     if (name === logName) return;
     throw new TemporalError(
       "AUTHORITY_NAME_CHANGED",
-      `${this.#name} rotates its clockchain to key ${key.verifying.key_id}, whose checkpoints would carry authority name ${name}, but the clockchain's are ${logName}` +
+      `${this.#name} signs with key ${key.verifying.key_id}, whose checkpoints would carry authority name ${name}, but the clockchain's are ${logName}` +
         `${this.#authorityName === undefined ? " (without a configured name, the name derives from the key)" : ""}: configure the authority name ${JSON.stringify(logName)} (temporal-service: "authority_name" in the config) so the log keeps its origin`,
     );
   }
