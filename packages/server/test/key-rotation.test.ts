@@ -225,6 +225,10 @@ describe("key rotation within one log, PostgreSQL with two nodes", () => {
     await expectServesOldReceipts(both.clients[1]!, before, { a, b });
     // The forgotten node meets checkpoints by a key it does not know: it stops serving the log, and says why.
     await expect(old.clients[1]!.get(`clockchain/proof?receipt_hash=${before[0]!.proof.receipt_hash}`)).rejects.toMatchObject({ status: 503, code: "LOG_KEY_UNKNOWN" });
+    // Its database answers pings, but readiness reports the node stuck, so a load balancer stops sending it requests.
+    const readiness = await fetch(`${old.nodes[1]!.url}/readyz`, { headers: { connection: "close" } });
+    expect(readiness.status).toBe(503);
+    expect(await readiness.json()).toMatchObject({ status: "not_ready", reason: expect.stringMatching(/^the postgres store refuses every call: LOG_KEY_UNKNOWN: /) });
     await old.nodes[1]!.stop();
     expectRefused(runCommand(args("n4", "c", rotated)), UNKNOWN_KEY);
     await Promise.all(both.nodes.map((node) => node.stop()));

@@ -37,8 +37,10 @@ const CATCH_UP_PAGE = 500;
  */
 export class PostgresLogStore implements LogStore {
   readonly kind = "postgres";
-  /** Never set: a failed append is rolled back by the database, so nothing is left to undo. */
-  readonly failure = undefined;
+  /** Why the log was found corrupt or signed by keys this node lacks (a failed append is rolled back by the database, so nothing is left to undo). */
+  get failure(): TemporalError | undefined {
+    return this.#corrupt;
+  }
   readonly #db: Database;
   /** Appends and catch-ups change the state: one at a time. */
   readonly #exclusive = new SerialQueue();

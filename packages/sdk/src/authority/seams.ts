@@ -77,7 +77,10 @@ export interface LogStatus {
 export interface LogStore {
   /** What `clockchainStatus().store.kind` reports, e.g. "memory" or "file". */
   readonly kind: string;
-  /** Set once an append failed and could not be undone; every call then rejects with it. */
+  /**
+   * Set while every call rejects with it: an append failed and could not be undone, or (a shared store) the log
+   * was found corrupt or signed by keys this node lacks. Readiness reports it.
+   */
   readonly failure: TemporalError | undefined;
   /**
    * Opens the store and verifies what it holds against `key`, the key new
