@@ -60,7 +60,15 @@ export async function checkLedgerFile(path: string, key: VerifyingKey, options: 
       const corrupt = (reason: LedgerCorruptionReason, detail: string): LedgerCorruptError => new LedgerCorruptError(reason, path, offset, detail);
       const parsed = parseRecordBody(body);
       if (parsed === undefined) throw corrupt("RECORD_FORMAT", "the record is not a well-formed anchors/checkpoints object (format 2)");
-      for (const check of state.replay(parsed, keys, corrupt)) pending.push({ offset, check });
+      let checks: PendingSignature[];
+      try {
+        checks = state.replay(parsed, keys, corrupt);
+      } catch (error) {
+        // An earlier record's forged signature is the first problem: it must not hide behind this one (LOG_KEY_UNKNOWN would say the keys are wrong).
+        await checkSignatures();
+        throw error;
+      }
+      for (const check of checks) pending.push({ offset, check });
       if (options.onAnchor !== undefined) for (const anchor of parsed.anchors) options.onAnchor(anchor, receiptHash(anchor.receipt));
       if (pending.length >= SIGNATURE_BATCH) await checkSignatures();
     });

@@ -507,7 +507,15 @@ export class FileLogStore implements LogStore {
     const corrupt = (reason: LedgerCorruptionReason, detail: string): LedgerCorruptError => new LedgerCorruptError(reason, this.path, offset, detail);
     const parsed = parseRecordBody(body);
     if (parsed === undefined) throw corrupt("RECORD_FORMAT", "the record is not a well-formed anchors/checkpoints object");
-    for (const check of this.#state.replay(parsed, this.#keys as LogKeys, corrupt)) this.#signatureChecks.push({ offset, check });
+    let checks: PendingSignature[];
+    try {
+      checks = this.#state.replay(parsed, this.#keys as LogKeys, corrupt);
+    } catch (error) {
+      // An earlier record's forged signature is the first problem: it must not hide behind this one (LOG_KEY_UNKNOWN would say the node holds the wrong keys).
+      await this.#checkSignatures();
+      throw error;
+    }
+    for (const check of checks) this.#signatureChecks.push({ offset, check });
     this.#lastRecord = { offset, header: recordHeader(body) };
     if (this.#signatureChecks.length >= SIGNATURE_BATCH) await this.#checkSignatures();
   }
