@@ -36,6 +36,9 @@ import { tempDir } from "./helpers.js";
 
 const T0 = Date.UTC(2026, 10, 25, 12);
 
+/** A copy the authority did not issue itself, so `anchor` checks its signature as it would a client's. */
+const plainCopy = (receipt: Receipt): Receipt => JSON.parse(JSON.stringify(receipt)) as Receipt;
+
 function authorityOver(log: LogStore, signer: MemorySigner, parts: Partial<AuthorityParts> = {}): ComposedAuthority {
   return createAuthority({ signer, log, challenges: new MemoryChallengeStore(), clock: () => T0, ...parts });
 }
@@ -82,6 +85,9 @@ describe("key rotation within one log (memory store)", () => {
       createTsaeRequest(contextAt(T0, { zone: 3 }), { scope: "test.rotation.v1", action_hash_hex: sha256Hex("late") }),
     );
     await expect(rotated.anchor(late)).rejects.toMatchObject({ code: "RECEIPT_REJECTED" });
+    // A retried anchor of a receipt A signed before the rotation answers with its proof.
+    const retried = await rotated.anchor(plainCopy(before[0]!.receipt));
+    expect([retried.receipt_hash, retried.leaf_index]).toEqual([before[0]!.proof.receipt_hash, before[0]!.proof.leaf_index]);
   });
 
   it("refuses a key that neither signed the log's last checkpoint nor lists the key that did (LOG_KEY_UNKNOWN)", async () => {

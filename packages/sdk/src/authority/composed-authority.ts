@@ -226,7 +226,10 @@ export class ComposedAuthority implements Authority {
     }
   }
 
-  /** Anchors a receipt signed by this authority; resolves once it is durable. Anchoring the same receipt again returns its proof. */
+  /**
+   * Anchors a receipt signed by this authority; resolves once it is durable. Anchoring the same receipt again
+   * returns its proof, also for a receipt a retired key signed that the log already holds.
+   */
   anchor(receipt: Receipt): Promise<AnchorProof> {
     const anchoring = this.#anchor(receipt);
     this.#anchoring.add(anchoring);
@@ -244,6 +247,9 @@ export class ComposedAuthority implements Authority {
       if (issues.length > 0) throw new TemporalError("RECEIPT_REJECTED", `cannot anchor a malformed receipt: ${describeIssues(issues)}`);
       const key = await this.#open();
       if (!(await verifyReceipt(snapshot, key.verifying))) {
+        // A retried anchor of a receipt a retired key signed, anchored before the rotation: the log vouches for it already.
+        const anchored = await this.#log.proof(receiptHash(snapshot));
+        if (anchored !== undefined) return anchored;
         throw new TemporalError("RECEIPT_REJECTED", `receipt signature does not verify with this authority's key ${key.verifying.key_id} (receipt key_id ${describeValue(snapshot.key_id)})`);
       }
     }
