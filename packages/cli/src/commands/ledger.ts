@@ -68,6 +68,9 @@ async function guarded(home: Home, options: LedgerCommandOptions, work: () => Pr
       print(options, { valid: false, reason: error.reason, offset: error.offset, message: error.message }, `invalid: ${error.message}`);
       return EXIT_FAILURE;
     }
+    // The SDK's message says how a service lists retired keys; here they are files given on the command line.
+    if (error instanceof home.sdk.TemporalError && error.code === "LOG_KEY_UNKNOWN")
+      throw new UsageError(`${error.message}. With temporalc ledger, give each retired key's file with --previous-key <file>`);
     if (error instanceof home.sdk.TemporalError || (error as NodeJS.ErrnoException).syscall !== undefined) throw new UsageError((error as Error).message);
     throw error;
   }
