@@ -2,11 +2,11 @@
  * Key rotation within one log, in the SDK's shared code: an authority over a log store whose earlier checkpoints a
  * retired key signed (the memory store here; the file store and PostgreSQL in packages/server/test/key-rotation.test.ts).
  */
-import { open } from "node:fs/promises";
+import { open, rename } from "node:fs/promises";
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import { BlockCache } from "../src/node/checked-item-file.js";
-import { FileLogStore, checkLedgerFile, homePaths } from "../src/node/index.js";
+import { FileLogStore, checkLedgerFile, createLocalAuthority, createSigningKeyFile, homePaths, readVerifyingKeyFile } from "../src/node/index.js";
 import { restoreSnapshot } from "../src/node/snapshot-store.js";
 import {
   ClockchainState,
@@ -145,6 +145,27 @@ describe("key rotation within one log (memory store)", () => {
 });
 
 describe("key rotation within one log (file store)", () => {
+  it("a local authority opens a home whose key file was replaced, given the retired key and the log's authority name", async () => {
+    const home = await tempDir();
+    const paths = homePaths(home);
+    const named = { home, clock: () => T0, authorityName: "rotation.example" };
+    const first = createLocalAuthority(named);
+    const [before] = await anchorSome(first, 1, "a");
+    await first.close();
+    const retired = `${home}/retired-key.pem`;
+    await rename(paths.signingKey, retired);
+    await createSigningKeyFile(paths.signingKey);
+    const keyA = await readVerifyingKeyFile(retired);
+    const without = createLocalAuthority(named);
+    await expect(without.ready()).rejects.toMatchObject({ code: "LOG_KEY_UNKNOWN" });
+    await without.close();
+    const rotated = createLocalAuthority({ ...named, previousKeys: [keyA] });
+    const [after] = await anchorSome(rotated, 1, "b");
+    expect(after!.receipt.key_id).not.toBe(keyA.key_id);
+    expect((await rotated.verifyAnchored(before!.receipt, before!.proof)).valid).toBe(true);
+    await rotated.close();
+  });
+
   it("refuses a ledger whose checkpoints return to a key it moved past (A, B, A, B: LEDGER_CORRUPT, reason KEY_RETIRED)", async () => {
     const paths = homePaths(await tempDir());
     const [signerA, signerB] = [new MemorySigner(), new MemorySigner()];

@@ -1,4 +1,5 @@
 import { ComposedAuthority } from "../authority/composed-authority.js";
+import type { VerifyingKey } from "../core/verifying-key.js";
 import { FileChallengeStore } from "./file-challenge-store.js";
 import { defaultHome, homePaths } from "./home.js";
 import { FileLogStore, type LedgerStatus } from "./ledger.js";
@@ -19,6 +20,11 @@ export interface LocalAuthorityOptions {
   readonly lockWaitMs?: number;
   /** The authority name of its checkpoints' origins; see `AuthorityParts.authorityName`. */
   readonly authorityName?: string;
+  /**
+   * Retired keys of a home whose key was rotated (`readVerifyingKeyFile` reads their PEM files); see
+   * `AuthorityParts.previousKeys`. A rotated home also needs the `authorityName` its log was signed under.
+   */
+  readonly previousKeys?: readonly VerifyingKey[];
 }
 
 /** The file seams of one home: its key file, its ledger and its challenge directory. */
@@ -54,7 +60,7 @@ export class LocalAuthority extends ComposedAuthority {
   constructor(options: LocalAuthorityOptions = {}) {
     const { home } = homePaths(options.home ?? defaultHome());
     const parts = homeParts({ home, lockWaitMs: options.lockWaitMs, authorityName: options.authorityName });
-    super({ ...parts, clock: options.clock, name: `the local authority at ${home}`, authorityName: options.authorityName });
+    super({ ...parts, clock: options.clock, name: `the local authority at ${home}`, authorityName: options.authorityName, previousKeys: options.previousKeys });
     this.home = home;
     this.#ledger = parts.log;
   }
