@@ -330,12 +330,12 @@ describe("ClockchainState across rotations (property)", () => {
     const keysB = new LogKeys(b!.verifying, [a!.verifying]);
     asB.replay(bodies[0]!, keysB, rejectWith);
     asB.replay(bodies[1]!, keysB, rejectWith);
-    expect(() => asB.replay(bodies[2]!, keysB, rejectWith)).toThrow(expect.objectContaining({ reason: "KEY_RETIRED" }));
+    expect(() => asB.replay(bodies[2], keysB, rejectWith)).toThrow(expect.objectContaining({ reason: "KEY_RETIRED" }));
     expect(asB.records).toBe(2);
     const asA = new ClockchainState();
     const keysA = new LogKeys(a!.verifying, [b!.verifying]);
     asA.replay(bodies[0]!, keysA, rejectWith);
-    expect(() => asA.replay(bodies[1]!, keysA, rejectWith)).toThrow(expect.objectContaining({ code: "LOG_KEY_RETIRED" }));
+    expect(() => asA.replay(bodies[1], keysA, rejectWith)).toThrow(expect.objectContaining({ code: "LOG_KEY_RETIRED" }));
     expect(asA.records).toBe(1);
   });
 });
