@@ -255,10 +255,14 @@ Examples:
       .description(description)
       .option("--home <dir>", "the home whose ledger to use (default: $TEMPORAL_HOME or ./.temporal)")
       .option("--json", "print the result as JSON", false)
-      .action(async (options: { home?: string; json: boolean; authorityName?: string }) => {
+      .action(async (options: { home?: string; json: boolean; authorityName?: string; previousKey?: string[] }) => {
         const commands = await import("./commands/ledger.js");
         process.exitCode = await commands[runner](options);
       });
+    if (name !== "migrate") {
+      // A log rotated to the home's current key holds checkpoints the retired keys signed (docs/service.md, Key rotation).
+      command.option("--previous-key <file...>", "key files (PEM) of retired keys that signed earlier checkpoints of a rotated log");
+    }
     if (name === "migrate") {
       // The checkpoints it signs name the authority: give the name the service's `authority_name` or createLocalAuthority's `authorityName` will use.
       command.option("--authority-name <name>", "the authority name the new checkpoints' origin carries (default: temporal-authority/<key id>)");

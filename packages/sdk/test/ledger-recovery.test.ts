@@ -3,7 +3,7 @@ import { join } from "node:path";
 import fc from "fast-check";
 import { afterEach, beforeAll, describe, expect, it, vi } from "vitest";
 import { contextAt, createTsaeRequest, formatNote, parseNote, sha256Hex, type AnchorProof, type NoteSignature, type Receipt } from "../src/index.js";
-import { LedgerCorruptError, createLocalAuthority, type LocalAuthority } from "../src/node/index.js";
+import { LedgerCorruptError, checkLedgerFile, createLocalAuthority, readVerifyingKeyFile, type LocalAuthority } from "../src/node/index.js";
 import { HEADER_BYTES, frameRecord, recordAt } from "../src/node/record-frame.js";
 import { failNextOn } from "./file-faults.js";
 import { steppingClock, tempDir } from "./helpers.js";
@@ -278,14 +278,6 @@ describe("ledger recovery", () => {
       },
     ],
     ["a record replayed", "DUPLICATE_RECEIPT", (b: Bodies) => [...b, b[0]]],
-    [
-      "a head by another key",
-      "UNKNOWN_KEY",
-      (b: Bodies) => {
-        b[1].checkpoints[0] = withSignature(b[1].checkpoints[0], (line) => ({ ...line, keyId: (line.keyId ^ 1) >>> 0 }));
-        return b;
-      },
-    ],
     ["a record that is not JSON", "RECORD_FORMAT", (b: Bodies) => [b[0], "{not json", b[2]]],
     [
       "a record without its head",
@@ -299,6 +291,28 @@ describe("ledger recovery", () => {
     ["a last record that anchors nothing", "RECORD_FORMAT", (b: Bodies) => [...b, { anchors: [], checkpoints: [] }]],
   ])("reports %s as %s and leaves the file as it was", async (_label, reason, edit) => {
     await expectCorrupt(rewrite(pristineLedger, edit), reason);
+  });
+
+  it("reports a head by another key as LOG_KEY_UNKNOWN (the wrong keys, not damage) and leaves the file as it was", async () => {
+    const ledger = rewrite(pristineLedger, (b: Bodies) => {
+      b[1].checkpoints[0] = withSignature(b[1].checkpoints[0], (line) => ({ ...line, keyId: (line.keyId ^ 1) >>> 0 }));
+      return b;
+    });
+    const home = await homeWith(ledger, "other-key");
+    await expect(withAuthority(home, (authority) => authority.status())).rejects.toMatchObject({ code: "LOG_KEY_UNKNOWN", message: expect.stringContaining("checkpoint 1 ") });
+    expect(await readFile(join(home, "clockchain.log"))).toEqual(ledger);
+  });
+
+  it("reports an earlier record's forged signature rather than a later head by another key (damage is not hidden behind LOG_KEY_UNKNOWN)", async () => {
+    const ledger = rewrite(pristineLedger, (b: Bodies) => {
+      b[0].checkpoints[0] = withSignature(b[0].checkpoints[0], (line) => ({ ...line, signature: signatureOf(b[1].checkpoints[0]) }));
+      b[2].checkpoints[0] = withSignature(b[2].checkpoints[0], (line) => ({ ...line, keyId: (line.keyId ^ 1) >>> 0 }));
+      return b;
+    });
+    await expectCorrupt(ledger, "HEAD_SIGNATURE", 0);
+    await expect(checkLedgerFile(join(await homeWith(ledger, "forged-then-other-key"), "clockchain.log"), await readVerifyingKeyFile(keyFile))).rejects.toMatchObject({
+      reason: "HEAD_SIGNATURE",
+    });
   });
 });
 

@@ -2,7 +2,7 @@ import { copyFile, cp, mkdir, readFile, readdir, rm, writeFile } from "node:fs/p
 import { join } from "node:path";
 import fc from "fast-check";
 import { beforeAll, describe, expect, it } from "vitest";
-import { contextAt, createTsaeRequest, formatNote, parseNote, receiptHash, sha256Hex, verifyAnchorProof, type AnchorProof, type Receipt } from "../src/index.js";
+import { contextAt, createTsaeRequest, defaultAuthorityName, formatNote, parseNote, receiptHash, sha256Hex, verifyAnchorProof, type AnchorProof, type Receipt } from "../src/index.js";
 import { FileLogStore, FileSigner, homePaths } from "../src/node/index.js";
 import { HEADER_BYTES, frameRecord, recordAt } from "../src/node/record-frame.js";
 import { mergeRunsAside } from "../src/node/snapshot-store.js";
@@ -196,7 +196,8 @@ describe("ledger snapshot", () => {
     const home = await homeWith(Buffer.alloc(0), undefined);
     const paths = homePaths(home);
     const key = await new FileSigner(paths).load();
-    const signing = { key: key.verifying, authority_name: "snapshot.test", issuedUnixMs: () => T0, sign: (message: string) => key.sign(message) };
+    // The name a local authority without a configured one signs under: the home is reopened by one below.
+    const signing = { key: key.verifying, authority_name: defaultAuthorityName(key.verifying.jwk), issuedUnixMs: () => T0, sign: (message: string) => key.sign(message) };
     const log = new FileLogStore(paths, { snapshotEveryRecords: 2 });
     await log.open(key.verifying);
     const entry = (n: number) => {

@@ -16,7 +16,8 @@ export interface Readiness {
 }
 
 /**
- * Whether the service can do its work: the store is reachable with its migrations applied (`store.health`), or, for
+ * Whether the service can do its work: the store is reachable with its migrations applied (`store.health`) and does
+ * not refuse every call (`log.failure`, e.g. `LOG_KEY_UNKNOWN` on a database a newer key signed), or, for
  * a store without a health check such as the home's files, the authority opened it (a damaged home is not ready).
  * Checks at most once per second, however often it is asked.
  */
@@ -28,6 +29,9 @@ export function readinessCheck(authority: ServiceAuthority, store: ServiceStore 
     if (authority.closed) return notReady("the service is shutting down", { kind, reachable: true, migrations: "unknown" });
     const health = store?.health;
     const reported = health === undefined ? await openedHealth() : await withTimeout(health.call(store));
+    // A store that refuses every call (e.g. a database log signed by a key this node lacks) answers pings all the same.
+    const blocked = store?.log.failure;
+    if (blocked !== undefined) return notReady(`the ${reported.kind} store refuses every call: ${describe(blocked)}`, reported);
     if (authority.failed) return notReady("a write to the store failed and could not be undone; restart the service", reported);
     if (!reported.reachable) return notReady(`the ${reported.kind} store is not reachable${reported.detail === undefined ? "" : `: ${reported.detail}`}`, reported);
     if (reported.migrations !== "applied") return notReady(`the ${reported.kind} store's migrations are ${reported.migrations}`, reported);

@@ -120,7 +120,7 @@ export class ServiceMetrics {
         get failure() {
           return log.failure;
         },
-        open: (key) => log.open(key),
+        open: (key, previousKeys) => log.open(key, previousKeys),
         append: (entries, signing, joining) => time("append", () => log.append(entries, signing, joining)).then((proofs) => this.#appended(proofs)),
         proof: (receiptHash) => time("proof", () => log.proof(receiptHash)),
         list: (tileId) => time("list", () => log.list(tileId)),

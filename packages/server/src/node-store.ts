@@ -28,13 +28,15 @@ export function describeStoreUnavailable(error: unknown, node: NodeSettings): st
 }
 
 /**
- * What to do when a shared store's clockchain does not verify with this
- * node's key (the SDK's `LEDGER_CORRUPT` for an `UNKNOWN_KEY` head): not
- * damage, almost always a node started with another key than the others.
- * Undefined for any other failure.
+ * Which key file the node holds, beside the SDK's `LOG_KEY_UNKNOWN` (a
+ * clockchain checkpoint signed by none of the node's keys): not damage, but a
+ * node started with another key than the log's (on a shared store, than
+ * the other nodes'), or a rotation without the retired key in
+ * `previous_keys`. Undefined for any other failure.
  */
 export function describeKeyMismatch(error: unknown, node: NodeSettings): string | undefined {
-  if (node.storeUrl === undefined || !(error instanceof TemporalError) || error.code !== "LEDGER_CORRUPT" || !error.message.includes("UNKNOWN_KEY")) return undefined;
-  const own = node.signingKeyFile === undefined ? "without --signing-key this node signs with its home's key" : `this node signs with ${node.signingKeyFile}`;
-  return `${error.message}. The database's clockchain is signed by another key: ${own}; give every node the same --signing-key file`;
+  if (!(error instanceof TemporalError) || error.code !== "LOG_KEY_UNKNOWN") return undefined;
+  const own = node.signingKeyFile === undefined ? "Without --signing-key this node signs with its home's key" : `This node signs with ${node.signingKeyFile}`;
+  const shared = node.storeUrl === undefined ? "" : "; on a shared database give every node the same --signing-key file and previous_keys";
+  return `${error.code}: ${error.message}. ${own}${shared}`;
 }

@@ -1,6 +1,5 @@
-import { createPublicKey } from "node:crypto";
-import { readFile } from "node:fs/promises";
 import { VerifyingKey, type PublicKeyJwk } from "@temporal/agent-sdk";
+import { readVerifyingKeyFile } from "@temporal/agent-sdk/node";
 import { ConfigError } from "./config.js";
 import type { PreviousKey } from "./node-settings.js";
 
@@ -24,9 +23,5 @@ export async function loadPreviousKeys(keys: readonly PreviousKey[], configPath:
 
 async function loadPreviousKey(key: PreviousKey): Promise<VerifyingKey> {
   // A JWK's kid is optional here; when given, VerifyingKey checks it matches the key.
-  if (typeof key !== "string") return VerifyingKey.from(key as PublicKeyJwk);
-  // createPublicKey takes a private key too and gives its public half.
-  const jwk = createPublicKey(await readFile(key, "utf8")).export({ format: "jwk" });
-  if (jwk.crv !== "Ed25519" || jwk.x === undefined) throw new Error(`it is a ${String(jwk.crv ?? jwk.kty)} key`);
-  return VerifyingKey.from(new Uint8Array(Buffer.from(jwk.x, "base64url")));
+  return typeof key === "string" ? readVerifyingKeyFile(key) : VerifyingKey.from(key as PublicKeyJwk);
 }

@@ -1,16 +1,4 @@
-import {
-  ComposedAuthority,
-  authorityVerifierKey,
-  defaultAuthorityName,
-  type AuthorityParts,
-  type ChallengeStore,
-  type ClockchainStatus,
-  type LogStore,
-  type PublicKeyJwk,
-  type Signer,
-  type VerifyingKey,
-  type WitnessingOptions,
-} from "@temporal/agent-sdk";
+import { ComposedAuthority, type AuthorityParts, type ChallengeStore, type ClockchainStatus, type LogStore, type Signer, type VerifyingKey, type WitnessingOptions } from "@temporal/agent-sdk";
 import { homeParts, homeWitnessingStore } from "@temporal/agent-sdk/node";
 import type { ServiceAuthority } from "@temporal/agent-sdk/service";
 import { CHECK_REUSE_MS, reusedFor } from "./health.js";
@@ -53,7 +41,7 @@ export interface ServiceAuthorityOptions {
   readonly authorityName?: string;
   /** How this node names itself in `GET clockchain/status`; default: absent. */
   readonly nodeId?: string;
-  /** Retired keys that `GET keys` still lists, so what they signed stays verifiable. */
+  /** Retired keys the clockchain rotated from: its older checkpoints may be signed by them, and `GET keys` still lists them (see `AuthorityParts.previousKeys`). */
   readonly previousKeys?: readonly VerifyingKey[];
   /** Witnesses and quorum; their state (cosigned checkpoints, fork evidence) is kept in the home's witnessing.json. */
   readonly witnessing?: WitnessingOptions;
@@ -69,16 +57,14 @@ export function fileStore(home: string): ServiceStore {
 
 /**
  * The SDK's composed authority as one service node runs it: its status
- * names the node and whether the store answers, its key set keeps the
- * retired keys, and closing it also closes the store.
+ * names the node and whether the store answers, and closing it also
+ * closes the store.
  */
 class ServiceNodeAuthority extends ComposedAuthority {
   readonly #store: ServiceStore;
   /** The store's health for `clockchain/status`, asked at most once a second: the status is public, so a client polling it must not make every call a database round trip. */
   readonly #health: (() => Promise<StoreHealth>) | undefined;
   readonly #nodeId: string | undefined;
-  readonly #previousKeys: readonly VerifyingKey[];
-  readonly #authorityName: string | undefined;
 
   constructor(parts: AuthorityParts & { readonly store: ServiceStore }, options: ServiceAuthorityOptions) {
     super(parts);
@@ -86,23 +72,11 @@ class ServiceNodeAuthority extends ComposedAuthority {
     const { health } = parts.store;
     this.#health = health === undefined ? undefined : reusedFor(CHECK_REUSE_MS, () => health.call(parts.store));
     this.#nodeId = options.nodeId;
-    this.#previousKeys = options.previousKeys ?? [];
-    this.#authorityName = options.authorityName;
   }
 
   override async clockchainStatus(): Promise<ClockchainStatus> {
     const [status, health] = await Promise.all([super.clockchainStatus(), this.#health?.() ?? { reachable: true }]);
     return { ...status, store: { ...status.store, ...(this.#nodeId === undefined ? {} : { node_id: this.#nodeId }), reachable: health.reachable } };
-  }
-
-  override async publicKeys(): Promise<Record<string, PublicKeyJwk>> {
-    return { ...Object.fromEntries(this.#previousKeys.map((key) => [key.key_id, key.jwk])), ...(await super.publicKeys()) };
-  }
-
-  override async noteVerifierKeys(): Promise<Record<string, string>> {
-    // A retired key signed under the authority name it had: the configured one, else the name derived from that key.
-    const retired = this.#previousKeys.map((key): [string, string] => [key.key_id, authorityVerifierKey(key.jwk, this.#authorityName ?? defaultAuthorityName(key.jwk))]);
-    return { ...Object.fromEntries(retired), ...(await super.noteVerifierKeys()) };
   }
 
   override async close(): Promise<void> {
@@ -129,6 +103,7 @@ export function serviceAuthority(options: ServiceAuthorityOptions): ServiceAutho
       clock: options.clock,
       name: options.store === undefined ? `the service's authority (home ${options.home})` : `the service's authority (${store.log.kind} store)`,
       authorityName: options.authorityName,
+      previousKeys: options.previousKeys,
       // In the home even with a shared store: each node keeps what it saw of the witnesses (docs/witness.md).
       witnessing: options.witnessing === undefined ? undefined : { store: homeWitnessingStore(options.home), ...options.witnessing },
     },

@@ -233,7 +233,9 @@ describe("temporal-service nodes on one PostgreSQL", () => {
       const result = runCommand(["--home", await tempDir(), "--port", "0", "--store", cluster.storeUrl]);
       expect(result.status).toBe(1);
       expect(result.stderr.trim().split("\n")).toEqual([
-        expect.stringMatching(/^temporal-service: .* signed by another key: without --signing-key this node signs with its home's key; give every node the same --signing-key file$/),
+        expect.stringMatching(
+          /^temporal-service: LOG_KEY_UNKNOWN: the clockchain's checkpoint 0 \(tile \d+\) is signed under .* none of this node's keys .*\. Without --signing-key this node signs with its home's key; on a shared database give every node the same --signing-key file and previous_keys$/,
+        ),
       ]);
       await node.stop();
     },

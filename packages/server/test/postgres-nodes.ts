@@ -44,8 +44,11 @@ export class Refused extends Error {
   }
 }
 
-/** A JSON API client of one node; a network failure (a node killed) rejects with fetch's TypeError. */
-export function client(url: string, apiKey: string) {
+/**
+ * A JSON API client of one node; a network failure (a node killed) rejects with fetch's TypeError. `clock` times the
+ * requests it issues, so a test can keep them all in one tile (a tile is a UTC day).
+ */
+export function client(url: string, apiKey: string, clock: () => number = Date.now) {
   const call = async <T>(method: "GET" | "POST", path: string, expected: number, body?: unknown): Promise<T> => {
     const response = await fetch(`${url}/api/v1/${path}`, {
       method,
@@ -61,7 +64,7 @@ export function client(url: string, apiKey: string) {
   };
   return {
     get: <T>(path: string) => call<T>("GET", path, 200),
-    issue: (tag: string, challenge?: Challenge) => call<Receipt>("POST", "security/tsae", 201, { ...tsaeRequest(tag), ...(challenge === undefined ? {} : { challenge }) }),
+    issue: (tag: string, challenge?: Challenge) => call<Receipt>("POST", "security/tsae", 201, { ...tsaeRequest(tag, clock()), ...(challenge === undefined ? {} : { challenge }) }),
     anchor: (receipt: Receipt) => call<AnchorProof>("POST", "clockchain/anchor", 200, { receipt }),
   };
 }
@@ -69,6 +72,6 @@ export function client(url: string, apiKey: string) {
 export type Client = ReturnType<typeof client>;
 
 /** A request for a new action each time, so every anchor is a new leaf. */
-function tsaeRequest(tag: string) {
-  return createTsaeRequest(contextAt(Date.now(), { zone: 1 }), { scope: "test.cluster.v1", action_hash_hex: sha256Hex(tag) });
+function tsaeRequest(tag: string, unixMs: number) {
+  return createTsaeRequest(contextAt(unixMs, { zone: 1 }), { scope: "test.cluster.v1", action_hash_hex: sha256Hex(tag) });
 }

@@ -1,5 +1,6 @@
 import {
   ClockchainState,
+  LogKeys,
   SerialQueue,
   TemporalError,
   type AnchorPage,
@@ -37,12 +38,14 @@ const CATCH_UP_PAGE = 500;
  */
 export class PostgresLogStore implements LogStore {
   readonly kind = "postgres";
-  /** Never set: a failed append is rolled back by the database, so nothing is left to undo. */
-  readonly failure = undefined;
+  /** Why the log was found corrupt or signed by keys this node lacks (a failed append is rolled back by the database, so nothing is left to undo). */
+  get failure(): TemporalError | undefined {
+    return this.#corrupt;
+  }
   readonly #db: Database;
   /** Appends and catch-ups change the state: one at a time. */
   readonly #exclusive = new SerialQueue();
-  #opened: { key: VerifyingKey; state: ClockchainState } | undefined;
+  #opened: { keys: LogKeys; state: ClockchainState } | undefined;
   /** Why the log was found corrupt: every call rejects with it until `open()` verifies the log again. */
   #corrupt: TemporalError | undefined;
   /** A catch-up queued and not yet started, which every read arriving meanwhile joins. */
@@ -53,15 +56,16 @@ export class PostgresLogStore implements LogStore {
     this.#db = db;
   }
 
-  /** Migrates the schema if needed, then reads and verifies the whole log against `key`. */
-  async open(key: VerifyingKey): Promise<void> {
+  /** Migrates the schema if needed, then reads and verifies the whole log against `key` and the retired `previousKeys`. */
+  async open(key: VerifyingKey, previousKeys: readonly VerifyingKey[] = []): Promise<void> {
     this.#assertOpen();
     await this.#db.migrated();
+    const keys = new LogKeys(key, previousKeys);
     await this.#exclusive.run(async () => {
-      if (this.#opened?.key.key_id === key.key_id) return;
+      if (this.#opened?.keys.equals(keys)) return;
       const state = new ClockchainState();
-      await this.#catchUp(this.#db.pool, state, key);
-      this.#opened = { key, state };
+      await this.#catchUp(this.#db.pool, state, keys);
+      this.#opened = { keys, state };
       this.#corrupt = undefined;
     });
   }
@@ -74,7 +78,7 @@ export class PostgresLogStore implements LogStore {
   async append(entries: readonly LogEntry[], signing: HeadSigning, joining?: () => readonly LogEntry[]): Promise<AnchorProof[]> {
     this.#assertOpen();
     return this.#exclusive.run(async () => {
-      const { key, state } = this.#current();
+      const { keys, state } = this.#current();
       let batch = entries;
       let leaves: StagedLeaf[] = [];
       let signed: SignedHeads | undefined;
@@ -82,7 +86,7 @@ export class PostgresLogStore implements LogStore {
         await this.#db.session(async (client) => {
           // The lock is held until COMMIT or ROLLBACK (or the connection's end); the catch-up runs once it is held.
           const [, , firstPage] = (await client.query(`BEGIN; SELECT pg_advisory_xact_lock(${LOG_LOCK}); ${catchUpQuery(state.records)}`)) as unknown as pg.QueryResult<RecordRow>[];
-          const { signatures } = await this.#replay(client, state, key, firstPage?.rows);
+          const { signatures } = await this.#replay(client, state, keys, firstPage?.rows);
           if (joining !== undefined) batch = [...entries, ...joining()];
           leaves = state.stage(batch);
           if (leaves.length === 0) {
@@ -144,26 +148,26 @@ export class PostgresLogStore implements LogStore {
     this.#assertOpen();
     return (this.#refresh ??= this.#exclusive.run(async () => {
       this.#refresh = undefined;
-      const { key, state } = this.#current();
-      await this.#catchUp(this.#db.pool, state, key);
+      const { keys, state } = this.#current();
+      await this.#catchUp(this.#db.pool, state, keys);
       return state;
     }));
   }
 
   /** Replays the records the state lacks and waits for their checks (see `#replay`). */
-  async #catchUp(db: pg.Pool | pg.PoolClient, state: ClockchainState, key: VerifyingKey): Promise<void> {
-    const { signatures } = await this.#replay(db, state, key);
+  async #catchUp(db: pg.Pool | pg.PoolClient, state: ClockchainState, keys: LogKeys): Promise<void> {
+    const { signatures } = await this.#replay(db, state, keys);
     await signatures;
   }
 
   /**
    * Replays the records the state lacks, from `firstPage` (the first page of them, when the caller read it
    * already) on, checking each (leaf order, chain links, roots) as it goes. Resolves once they are in the state,
-   * with `signatures`: the check of the last page's head signatures by `key`, still running, so that an append
+   * with `signatures`: the check of the last page's head signatures by one of `keys`, still running, so that an append
    * signs its own heads meanwhile. Nothing may be written on top of the records before it resolves. A record that
    * fails leaves the store unusable: it is closed to further use until reopened.
    */
-  async #replay(db: pg.Pool | pg.PoolClient, state: ClockchainState, key: VerifyingKey, firstPage?: readonly RecordRow[]): Promise<{ readonly signatures: Promise<void> }> {
+  async #replay(db: pg.Pool | pg.PoolClient, state: ClockchainState, keys: LogKeys, firstPage?: readonly RecordRow[]): Promise<{ readonly signatures: Promise<void> }> {
     let page = firstPage;
     for (;;) {
       const from = state.records;
@@ -178,12 +182,12 @@ export class PostgresLogStore implements LogStore {
       try {
         checks = rows.flatMap((row, i) => {
           if (Number(row.seq) !== from + i) throw corrupt(from + i, `record ${from + i} is missing (the next one is ${row.seq})`);
-          return state.replay(JSON.parse(row.body) as RecordBody, key, (reason, detail) => corrupt(Number(row.seq), `${reason}: ${detail}`));
+          return state.replay(JSON.parse(row.body) as RecordBody, keys, (reason, detail) => corrupt(Number(row.seq), `${reason}: ${detail}`));
         });
       } catch (error) {
         throw this.#corrupted(error, from);
       }
-      const signatures = this.#verified(checks, key);
+      const signatures = this.#verified(checks);
       // Marked handled: a caller that fails before awaiting it must not turn a forged head into an unhandled rejection.
       signatures.catch(() => {});
       if (rows.length < CATCH_UP_PAGE) return { signatures };
@@ -192,10 +196,10 @@ export class PostgresLogStore implements LogStore {
   }
 
   /** Resolves once every head signature verified; otherwise the store is unusable and it rejects with why. */
-  async #verified(checks: readonly PendingSignature[], key: VerifyingKey): Promise<void> {
+  async #verified(checks: readonly PendingSignature[]): Promise<void> {
     const valid = await Promise.all(checks.map((check) => check.valid));
     const forged = valid.indexOf(false);
-    if (forged >= 0) throw this.#corrupted(corrupt(-1, `the signature of head ${checks[forged]?.head.sequence} does not verify with key ${key.key_id}`), -1);
+    if (forged >= 0) throw this.#corrupted(corrupt(-1, `the signature of head ${checks[forged]?.head.sequence} does not verify with key ${checks[forged]?.key.key_id}`), -1);
   }
 
   /** Closes the store to further use until `open()` verifies the log again (part of a record may be in the state); returns the error to throw. */
@@ -206,7 +210,7 @@ export class PostgresLogStore implements LogStore {
   }
 
   /** The opened state; whether the store is closed was checked when the call was made. */
-  #current(): { key: VerifyingKey; state: ClockchainState } {
+  #current(): { keys: LogKeys; state: ClockchainState } {
     if (this.#corrupt !== undefined) throw this.#corrupt;
     if (this.#opened === undefined) throw new TemporalError("AUTHORITY_CLOSED", "the PostgreSQL log is not open: call open() first");
     return this.#opened;

@@ -15,6 +15,8 @@ export interface LedgerCommandOptions {
   json: boolean;
   /** `migrate` only: the authority name the rewritten checkpoints carry. */
   authorityName?: string;
+  /** Key files (PEM) of retired keys that signed earlier checkpoints of a rotated log. */
+  previousKey?: string[];
 }
 
 type Sdk = typeof import("@temporal/agent-sdk") & typeof import("@temporal/agent-sdk/node");
@@ -46,9 +48,15 @@ async function openHome(options: LedgerCommandOptions): Promise<Home> {
   return { sdk, home, ledger, lock, paths, size, format: size === 0 ? undefined : await sdk.ledgerFormat(ledger) };
 }
 
-/** The home's public key, never creating one: only a ledger with records needs it. */
-async function homeKey({ sdk, paths }: Home): Promise<VerifyingKey> {
-  return (await new sdk.FileSigner(paths).load()).verifying;
+/** The home's public key, never creating one (only a ledger with records needs it), and the retired keys given with `--previous-key`. */
+async function homeKeys({ sdk, paths }: Home, options: LedgerCommandOptions): Promise<{ key: VerifyingKey; previousKeys: VerifyingKey[] }> {
+  const previousKeys = await Promise.all((options.previousKey ?? []).map((file) => sdk.readVerifyingKeyFile(file)));
+  return { key: (await new sdk.FileSigner(paths).load()).verifying, previousKeys };
+}
+
+async function checkHomeLedger(home: Home, options: LedgerCommandOptions): Promise<LedgerCheck> {
+  const { key, previousKeys } = await homeKeys(home, options);
+  return home.sdk.checkLedgerFile(home.ledger, key, { previousKeys });
 }
 
 /** Runs `work`, turning the SDK's storage errors into usage errors (exit 2) and corruption into a report (exit 1). */
@@ -60,6 +68,9 @@ async function guarded(home: Home, options: LedgerCommandOptions, work: () => Pr
       print(options, { valid: false, reason: error.reason, offset: error.offset, message: error.message }, `invalid: ${error.message}`);
       return EXIT_FAILURE;
     }
+    // The SDK's message says how a service lists retired keys; here they are files given on the command line.
+    if (error instanceof home.sdk.TemporalError && error.code === "LOG_KEY_UNKNOWN")
+      throw new UsageError(`${error.message}. With temporalc ledger, give each retired key's file with --previous-key <file>`);
     if (error instanceof home.sdk.TemporalError || (error as NodeJS.ErrnoException).syscall !== undefined) throw new UsageError((error as Error).message);
     throw error;
   }
@@ -93,7 +104,7 @@ export async function runLedgerStatus(options: LedgerCommandOptions): Promise<nu
     return EXIT_OK;
   }
   return guarded(home, options, async () => {
-    const check: LedgerCheck | undefined = home.size === 0 ? undefined : await home.sdk.checkLedgerFile(home.ledger, await homeKey(home));
+    const check: LedgerCheck | undefined = home.size === 0 ? undefined : await checkHomeLedger(home, options);
     const counts = { records: check?.records ?? 0, tiles: check?.tiles ?? 0, anchors: check?.anchors ?? 0 };
     const torn = check?.torn_tail;
     print(
@@ -120,7 +131,7 @@ export async function runLedgerVerify(options: LedgerCommandOptions): Promise<nu
       print(options, { valid: true, records: 0, anchors: 0 }, `valid: ${home.ledger} is empty`);
       return EXIT_OK;
     }
-    const check = await home.sdk.checkLedgerFile(home.ledger, await homeKey(home));
+    const check = await checkHomeLedger(home, options);
     if (check.torn_tail !== undefined) {
       const { offset, bytes } = check.torn_tail;
       print(
@@ -148,10 +159,10 @@ export async function runLedgerRepair(options: LedgerCommandOptions): Promise<nu
   }
   return guarded(home, options, async () => {
     // Opening the file store verifies every record and, under the home's lock, cuts a torn tail after saving it; it refuses any other damage untouched.
-    const key = await homeKey(home);
+    const { key, previousKeys } = await homeKeys(home, options);
     const store = new home.sdk.FileLogStore(home.paths);
     try {
-      await store.open(key);
+      await store.open(key, previousKeys);
       const { recovered, records, anchors } = await store.status();
       if (recovered === undefined) {
         print(options, { repaired: false, records, anchors }, `nothing to repair: ${records} records, ${anchors} anchors verified`);

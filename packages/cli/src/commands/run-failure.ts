@@ -96,7 +96,17 @@ function causeJson(cause: unknown): Failure["cause"] {
   return { ...(typeof code === "string" ? { code } : {}), ...(typeof status === "number" ? { status } : {}), message: describeCause(cause) };
 }
 
-const STORAGE_CODES = new Set(["HOME_LOCKED", "HOME_NOT_WRITABLE", "LEDGER_CORRUPT", "LEDGER_IO_FAILED", "LEDGER_MIGRATION_REQUIRED", "KEY_MISSING", "KEY_INVALID"]);
+const STORAGE_CODES = new Set([
+  "HOME_LOCKED",
+  "HOME_NOT_WRITABLE",
+  "LEDGER_CORRUPT",
+  "LEDGER_IO_FAILED",
+  "LEDGER_MIGRATION_REQUIRED",
+  "KEY_MISSING",
+  "KEY_INVALID",
+  "LOG_KEY_UNKNOWN",
+  "LOG_KEY_RETIRED",
+]);
 
 /** Problems with the ledger's folder or files are I/O errors (exit 2), not failures of the mission. */
 function isStorageProblem(cause: unknown): boolean {

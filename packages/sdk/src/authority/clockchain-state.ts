@@ -4,7 +4,7 @@ import { HashList, type ItemSeq } from "../core/hash-list.js";
 import { MerkleTree, leafHash, verifyMerklePath } from "../core/merkle.js";
 import { ED25519_SIGNATURE_TYPE, noteKeyId } from "../core/note-key.js";
 import { receiptHash } from "../core/receipt.js";
-import { originSignature, signedCheckpointHash } from "../core/signed-checkpoint.js";
+import { signedCheckpointHash } from "../core/signed-checkpoint.js";
 import { formatNote, parseNote } from "../core/signed-note.js";
 import type { AnchorPage, ConsistencyProof, TileStatus } from "../core/service-types.js";
 import { GENESIS_CHECKPOINT_HASH, checkpointHash, formatTileCheckpoint } from "../core/tile-checkpoint.js";
@@ -12,6 +12,7 @@ import { tileOrigin } from "../core/tile-origin.js";
 import type { AnchorProof, AnchorSummary, Receipt, SignedCheckpoint } from "../core/types.js";
 import { rawPublicKey, type VerifyingKey } from "../core/verifying-key.js";
 import { DerivedStateDamaged } from "./derived-state-damaged.js";
+import type { HeadSignature, LogKeys } from "./log-keys.js";
 import { ReceiptIndex, type SortedRun } from "./receipt-index.js";
 import type { HeadSigning, LogEntry } from "./seams.js";
 
@@ -28,7 +29,8 @@ export interface RecordBody {
 }
 
 /** Why a stored record fails verification (`LedgerCorruptError.reason` of the file store). */
-export type RecordFailure = "RECORD_FORMAT" | "LEAF_ORDER" | "DUPLICATE_RECEIPT" | "ROOT_MISMATCH" | "CHAIN_BROKEN" | "UNKNOWN_KEY";
+/** `KEY_RETIRED`: a checkpoint signed by a key the log had moved past (a later key signed before it): a rotation is one way, so a leaked retired key cannot extend the log. */
+export type RecordFailure = "RECORD_FORMAT" | "LEAF_ORDER" | "DUPLICATE_RECEIPT" | "ROOT_MISMATCH" | "CHAIN_BROKEN" | "KEY_RETIRED";
 
 /** Makes the error a store throws for a record that fails verification. */
 export type RejectRecord = (reason: RecordFailure, detail: string) => Error;
@@ -36,6 +38,8 @@ export type RejectRecord = (reason: RecordFailure, detail: string) => Error;
 /** A checkpoint signature being checked (on the thread pool); the check never rejects. */
 export interface PendingSignature {
   readonly head: SignedCheckpoint;
+  /** The key whose signature line the head carries. */
+  readonly key: VerifyingKey;
   readonly valid: Promise<boolean>;
 }
 
@@ -81,6 +85,8 @@ export interface StoredState {
   /** Every receipt hash with its tile and leaf, as sorted runs (see `ReceiptIndex`). */
   readonly runs: readonly SortedRun[];
   readonly tiles: readonly StoredTile[];
+  /** Key ids of the keys the log has moved past (see `ClockchainState.retiredKeys`). */
+  readonly retiredKeys: readonly string[];
 }
 
 /** The live state's parts, to save what it added since it was stored: views, valid until it next changes. */
@@ -91,6 +97,7 @@ export interface StateParts {
   readonly index: ReceiptIndex;
   /** Tiles with a signed checkpoint. */
   readonly tiles: readonly StoredTile[];
+  readonly retiredKeys: readonly string[];
 }
 
 export const TIME_BYTES = 8;
@@ -99,6 +106,8 @@ export interface SignedHeads {
   readonly heads: readonly SignedCheckpoint[];
   /** `checkpointHash` of each head's body. */
   readonly hashes: readonly string[];
+  /** The key id of the key that signed each head. */
+  readonly keyIds: readonly string[];
 }
 
 /**
@@ -118,6 +127,10 @@ export class ClockchainState {
   #headHashes: ItemSeq = new HashList();
   /** False if a head was ever published out of sequence or not linked to the one before (see `chainIntact`). */
   #chainIntact = true;
+  /** The key id of the key that signed the last head. */
+  #lastKeyId: string | undefined;
+  /** Key ids of keys that signed heads before another key did: the log moved past them for good. */
+  #retiredKeys = new Set<string>();
 
   get records(): number {
     return this.#records;
@@ -134,6 +147,19 @@ export class ClockchainState {
   /** True while every head held links, by sequence and `prev_checkpoint_hash`, to the one before it back to genesis. */
   get chainIntact(): boolean {
     return this.#chainIntact;
+  }
+
+  /** Key ids of the keys the log has moved past: each signed heads, then a later key did. No head they sign is accepted any more. */
+  get retiredKeys(): readonly string[] {
+    return [...this.#retiredKeys];
+  }
+
+  /**
+   * `LOG_KEY_RETIRED` when the log has moved past `keys.current`: a node started with a key it rotated away from
+   * would fork the log's key history (A, B, A), which replay refuses. Stores call it once the log is read.
+   */
+  assertSignsNext(keys: LogKeys): void {
+    if (this.#retiredKeys.has(keys.current.key_id)) throw keys.retiredKeyError(this.#lastKeyId);
   }
 
   /**
@@ -192,7 +218,7 @@ export class ClockchainState {
       const note = formatNote({ text: body, signatures: [{ name: origin, keyId: noteKeyId(origin, ED25519_SIGNATURE_TYPE, publicKey), signature }] });
       return { tile_id: tileId, ...head, note };
     });
-    return { heads, hashes };
+    return { heads, hashes, keyIds: heads.map(() => signing.key.key_id) };
   }
 
   /** The record an append of `leaves` under `heads` stores. */
@@ -201,7 +227,7 @@ export class ClockchainState {
   }
 
   /** Makes a durable (or verified) record visible to readers. */
-  publish(leaves: readonly StagedLeaf[], { heads, hashes }: SignedHeads): void {
+  publish(leaves: readonly StagedLeaf[], { heads, hashes, keyIds }: SignedHeads): void {
     const anchoredAt = new Map(heads.map((head) => [head.tile_id, head.issued_unix_ms]));
     for (const { tile, hash, leafIndex } of leaves) {
       tile.receiptHashes.push(hexToBytes(hash));
@@ -216,29 +242,38 @@ export class ClockchainState {
       this.#lastHead = head;
       this.#lastHeadHash = hashes[i] as string;
       this.#headHashes.push(hexToBytes(this.#lastHeadHash));
+      const keyId = keyIds[i] as string;
+      if (this.#lastKeyId !== undefined && this.#lastKeyId !== keyId) this.#retiredKeys.add(this.#lastKeyId);
+      this.#lastKeyId = keyId;
     });
     this.#records++;
   }
 
   /**
-   * Verifies a stored record against the state and `key` and publishes it:
+   * Verifies a stored record against the state and `keys` and publishes it:
    * each receipt's hash, leaf order, no receipt twice, exactly one head per
    * tile touched, each checkpoint's signature line (key name = origin, key
-   * ID of `key`), chain link, size and root. Checkpoint signatures are only
+   * ID of one of `keys`), chain link, size and root. Checkpoint signatures are only
    * started: the caller awaits the returned checks
    * (batched) before trusting anything built on them. Throws `reject(...)`;
    * the state is then unusable, and the store starts again from scratch.
+   * A head signed by none of `keys` throws `LOG_KEY_UNKNOWN`, and a later
+   * key signing after `keys.current` throws `LOG_KEY_RETIRED`, before the
+   * state changes: the node holds the wrong keys, the log is not damaged.
+   * A head signed by a key the log had moved past is `KEY_RETIRED`.
    */
-  replay(body: RecordBody, key: VerifyingKey, reject: RejectRecord): PendingSignature[] {
+  replay(body: RecordBody, keys: LogKeys, reject: RejectRecord): PendingSignature[] {
     if (body.anchors.length === 0) throw reject("RECORD_FORMAT", "the record anchors nothing, which the writer never commits");
+    const signatures = body.heads.map((head) => signatureOf(head, keys));
+    this.#checkKeyOrder(body.heads, signatures, keys, reject);
     const leaves = this.#replayAnchors(body.anchors, reject);
-    const { hashes, signatures } = this.#checkHeads(body.heads, leaves, key, reject);
+    const hashes = this.#checkHeads(body.heads, signatures, leaves, reject);
     // Checked concurrently on the thread pool; the checks never reject, so an early throw leaves nothing unhandled.
     const checks = body.heads.map((head, i) => {
-      const { signatureHex, message } = signatures[i] as { signatureHex: string; message: string };
-      return { head, valid: key.verify(signatureHex, message).catch(() => false) };
+      const { key, signatureHex, message } = signatures[i] as HeadSignature;
+      return { head, key, valid: key.verify(signatureHex, message).catch(() => false) };
     });
-    this.publish(leaves, { heads: body.heads, hashes });
+    this.publish(leaves, { heads: body.heads, hashes, keyIds: signatures.map((signature) => signature.key.key_id) });
     return checks;
   }
 
@@ -319,31 +354,31 @@ export class ClockchainState {
     for (const tile of this.#tiles.values()) {
       if (tile.head !== undefined) tiles.push({ id: tile.id, head: tile.head, levels: tile.tree.levels(), receiptHashes: tile.receiptHashes, anchoredAt: tile.anchoredAt });
     }
-    return { records: this.#records, chainIntact: this.#chainIntact, headHashes: this.#headHashes, index: this.#index, tiles };
+    return { records: this.#records, chainIntact: this.#chainIntact, headHashes: this.#headHashes, index: this.#index, tiles, retiredKeys: this.retiredKeys };
   }
 
   /**
    * The state stored beside the records, read on demand rather than loaded.
-   * Checks what binds it to `key` without replaying, reading O(log n)
+   * Checks what binds it to `keys` without replaying, reading O(log n)
    * hashes per tile: each tile's levels give its head's size and root, each
-   * head is signed by `key` and is the head the chain holds at its
+   * head is signed by one of `keys` and is the head the chain holds at its
    * sequence, and the chain ends with the latest of them, which is the last
-   * head of `lastRecord` (the last record the stored state covers). Throws
-   * `reject(detail)` otherwise. The leaves below the heads are taken as
+   * head of `lastRecord` (the last record the stored state covers), whose
+   * key is not one the stored state says the log moved past. Throws
+   * `reject(detail)` otherwise (`LOG_KEY_RETIRED` as `assertSignsNext`). The leaves below the heads are taken as
    * stored (each block checksummed, each proof served checked against the
    * signed root): they were verified when they were stored.
    */
-  static async over(stored: StoredState, lastRecord: RecordBody, key: VerifyingKey, reject: (detail: string) => Error): Promise<ClockchainState> {
+  static async over(stored: StoredState, lastRecord: RecordBody, keys: LogKeys, reject: (detail: string) => Error): Promise<ClockchainState> {
     const state = new ClockchainState();
-    const publicKey = rawPublicKey(key.jwk);
-    const signatures: { signatureHex: string; message: string }[] = [];
+    const signatures: HeadSignature[] = [];
     let last: SignedCheckpoint | undefined;
     let runEntries = 0;
     for (const run of stored.runs) runEntries += run.length;
     try {
       for (const { id, head, levels, receiptHashes, anchoredAt } of stored.tiles) {
-        const signature = head.tile_id === id ? originSignature(parseNote(head.note), head.origin, publicKey) : undefined;
-        if (signature === undefined) throw reject(`the head of tile ${id} is not a checkpoint of that tile signed by key ${key.key_id}`);
+        const signature = head.tile_id === id ? keys.signatureOf(parseNote(head.note), head.origin) : undefined;
+        if (signature === undefined) throw reject(`the head of tile ${id} is not a checkpoint of that tile signed by one of the log's keys`);
         signatures.push(signature);
         if (receiptHashes.length !== head.tree_size || anchoredAt.length !== head.tree_size) throw reject(`tile ${id} holds other than its head's ${head.tree_size} leaves`);
         let tree: MerkleTree;
@@ -367,7 +402,9 @@ export class ClockchainState {
     if (last === undefined || last.sequence !== stored.headHashes.length - 1) throw reject("the chain does not end with the latest tile head");
     if (recordHead === undefined || recordHead.note !== last.note) throw reject("the chain does not end with the last head of the record it says it ends with");
     if (runEntries !== state.#anchors) throw reject(`the receipt index holds ${runEntries} receipts, the tiles ${state.#anchors}`);
-    const valid = await Promise.all(signatures.map(({ signatureHex, message }) => key.verify(signatureHex, message).catch(() => false)));
+    const lastKeyId = (signatures[stored.tiles.findIndex((tile) => tile.head === last)] as HeadSignature).key.key_id;
+    if (stored.retiredKeys.includes(lastKeyId)) throw reject(`the last head is signed by key ${lastKeyId}, which the stored state says the log moved past`);
+    const valid = await Promise.all(signatures.map(({ key, signatureHex, message }) => key.verify(signatureHex, message).catch(() => false)));
     if (valid.includes(false)) throw reject(`the signature of the head of tile ${stored.tiles[valid.indexOf(false)]?.id} does not verify`);
     state.#headHashes = stored.headHashes;
     state.#index = new ReceiptIndex(stored.runs);
@@ -375,6 +412,9 @@ export class ClockchainState {
     state.#chainIntact = stored.chainIntact;
     state.#lastHead = last;
     state.#lastHeadHash = signedCheckpointHash(last);
+    state.#lastKeyId = lastKeyId;
+    state.#retiredKeys = new Set(stored.retiredKeys);
+    state.assertSignsNext(keys);
     return state;
   }
 
@@ -409,27 +449,38 @@ export class ClockchainState {
     });
   }
 
-  /** Checks a record's checkpoints against the rebuilt trees and the chain; returns their `checkpointHash`es and the signatures to verify. */
-  #checkHeads(
-    heads: readonly SignedCheckpoint[],
-    leaves: readonly StagedLeaf[],
-    key: VerifyingKey,
-    reject: RejectRecord,
-  ): { hashes: string[]; signatures: { signatureHex: string; message: string }[] } {
+  /**
+   * Refuses a record whose heads return to a key the log moved past (`KEY_RETIRED`), and a record by which the
+   * log moves past `keys.current` (`LOG_KEY_RETIRED`: this node's key is the stale one, the log is not damaged).
+   */
+  #checkKeyOrder(heads: readonly SignedCheckpoint[], signatures: readonly HeadSignature[], keys: LogKeys, reject: RejectRecord): void {
+    let lastKeyId = this.#lastKeyId;
+    const retired = new Set(this.#retiredKeys);
+    for (const [i, { key }] of signatures.entries()) {
+      if (lastKeyId === undefined || key.key_id === lastKeyId) {
+        lastKeyId = key.key_id;
+        continue;
+      }
+      const head = heads[i] as SignedCheckpoint;
+      if (retired.has(key.key_id)) {
+        throw reject("KEY_RETIRED", `head ${head.sequence} (tile ${head.tile_id}) is signed by key ${key.key_id}, which the log had moved past (a later key signed before it)`);
+      }
+      if (lastKeyId === keys.current.key_id) throw keys.retiredKeyError(key.key_id);
+      retired.add(lastKeyId);
+      lastKeyId = key.key_id;
+    }
+  }
+
+  /** Checks a record's checkpoints, whose signature lines are `signatures`, against the rebuilt trees and the chain; returns their `checkpointHash`es. */
+  #checkHeads(heads: readonly SignedCheckpoint[], signatures: readonly HeadSignature[], leaves: readonly StagedLeaf[], reject: RejectRecord): string[] {
     const touched = new Set(leaves.map((leaf) => leaf.tile.id));
     if (heads.length !== touched.size || !heads.every((head) => touched.delete(head.tile_id))) {
       throw reject("RECORD_FORMAT", "the record does not carry exactly one head per tile it anchors into");
     }
     let prevHeadHash = this.#lastHeadHash;
     let sequence = this.#nextSequence();
-    const publicKey = rawPublicKey(key.jwk);
     const hashes: string[] = [];
-    const signatures: { signatureHex: string; message: string }[] = [];
-    for (const head of heads) {
-      const note = parseNote(head.note);
-      const signature = originSignature(note, head.origin, publicKey);
-      if (signature === undefined) throw reject("UNKNOWN_KEY", `head ${head.sequence} (tile ${head.tile_id}) carries no signature by key ${key.key_id} under its origin ${head.origin}`);
-      signatures.push(signature);
+    for (const [i, head] of heads.entries()) {
       if (head.prev_checkpoint_hash !== prevHeadHash || head.sequence !== sequence) {
         throw reject("CHAIN_BROKEN", `head ${head.sequence} (tile ${head.tile_id}) does not link to the head before it`);
       }
@@ -440,12 +491,21 @@ export class ClockchainState {
           `head ${head.sequence} states tile ${head.tile_id} has ${head.tree_size} leaves with root ${head.root_hash}, the records give ${tree.size} leaves with root ${bytesToHex(tree.root())}`,
         );
       }
-      prevHeadHash = checkpointHash(note.text);
+      // The signed message is the checkpoint body.
+      prevHeadHash = checkpointHash((signatures[i] as HeadSignature).message);
       hashes.push(prevHeadHash);
       sequence++;
     }
-    return { hashes, signatures };
+    return hashes;
   }
+}
+
+/** The signature line of the head by one of `keys`; `LOG_KEY_UNKNOWN` when it has none. */
+function signatureOf(head: SignedCheckpoint, keys: LogKeys): HeadSignature {
+  const note = parseNote(head.note);
+  const signature = keys.signatureOf(note, head.origin);
+  if (signature === undefined) throw keys.unknownKeyError(head, note);
+  return signature;
 }
 
 function summary(tile: Tile, leafIndex: number): AnchorSummary {

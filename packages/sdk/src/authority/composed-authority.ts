@@ -9,8 +9,12 @@ import { signingPayload } from "../core/signed-record.js";
 import { assertTsaeRequest } from "../core/tsae.js";
 import type { AnchorOptions, AnchorProof, AnchorSummary, Authority, AuthorityNowOptions, PhaseContext, PublicKeyJwk, Receipt, SignedCheckpoint, TsaeRequest } from "../core/types.js";
 import { assertNoteKeyName } from "../core/note-key.js";
-import { authorityVerifierKey, defaultAuthorityName } from "../core/tile-origin.js";
+import { originSignature } from "../core/signed-checkpoint.js";
+import { parseNote } from "../core/signed-note.js";
+import { authorityVerifierKey, defaultAuthorityName, parseTileOrigin } from "../core/tile-origin.js";
+import { rawPublicKey, type VerifyingKey } from "../core/verifying-key.js";
 import { AnchorQueue } from "./anchor-queue.js";
+import { LogKeys } from "./log-keys.js";
 import { onceUnlessRejected } from "./once-unless-rejected.js";
 import {
   DEFAULT_CHALLENGE_TTL_MS,
@@ -44,6 +48,15 @@ export interface AuthorityParts {
   readonly authorityName?: string;
   /** Witnesses and a quorum: checkpoints are submitted to them after appends, and anchors become `FINAL` (docs/witness.md). */
   readonly witnessing?: WitnessingOptions;
+  /**
+   * Retired keys this authority rotated from: the log's earlier checkpoints
+   * may be signed by them (it opens with `LogKeys`), `publicKeys()` and
+   * `noteVerifierKeys()` keep publishing them, and `verifyAnchored` checks
+   * what they signed. New receipts, challenges and checkpoints are signed by
+   * the signer's key only, and `anchor` takes only receipts it signed: a
+   * retired key may have been retired because it leaked.
+   */
+  readonly previousKeys?: readonly VerifyingKey[];
 }
 
 export interface ChallengeOptions {
@@ -88,6 +101,7 @@ export class ComposedAuthority implements Authority {
   readonly #clock: () => number | Date;
   readonly #name: string;
   readonly #authorityName: string | undefined;
+  readonly #previousKeys: readonly VerifyingKey[];
   #closed = false;
   /** Set when the log could not undo a failed append; every call then rejects with it. */
   #failure: TemporalError | undefined;
@@ -112,6 +126,7 @@ export class ComposedAuthority implements Authority {
     this.#authorityName = parts.authorityName;
     this.#witnessing =
       parts.witnessing === undefined ? undefined : new Witnessing(parts.witnessing, { consistencyProof: (tileId, first, second) => this.#log.consistencyProof(tileId, first, second) });
+    this.#previousKeys = parts.previousKeys ?? [];
   }
 
   get closed(): boolean {
@@ -223,7 +238,8 @@ export class ComposedAuthority implements Authority {
    * (with witnesses: `PROVISIONAL`), or with `options`, once it is `FINAL`
    * (`QUORUM_UNREACHABLE` for a quorum above the witnesses configured,
    * `FINALITY_TIMEOUT` carrying the provisional proof). Anchoring the same
-   * receipt again returns its proof.
+   * receipt again returns its proof, also for a receipt a retired key signed
+   * that the log already holds.
    */
   anchor(receipt: Receipt, options?: AnchorOptions): Promise<AnchorProof> {
     const anchoring = this.#anchorAndWitness(receipt, options);
@@ -254,6 +270,9 @@ export class ComposedAuthority implements Authority {
       if (issues.length > 0) throw new TemporalError("RECEIPT_REJECTED", `cannot anchor a malformed receipt: ${describeIssues(issues)}`);
       const key = await this.#open();
       if (!(await verifyReceipt(snapshot, key.verifying))) {
+        // A retried anchor of a receipt a retired key signed, anchored before the rotation: the log vouches for it already.
+        const anchored = await this.#log.proof(receiptHash(snapshot));
+        if (anchored !== undefined) return anchored;
         throw new TemporalError("RECEIPT_REJECTED", `receipt signature does not verify with this authority's key ${key.verifying.key_id} (receipt key_id ${describeValue(snapshot.key_id)})`);
       }
     }
@@ -371,12 +390,13 @@ export class ComposedAuthority implements Authority {
   async verifyAnchored(receipt: unknown, proof: unknown): Promise<VerifyResult> {
     const key = await this.#open();
     const log = await this.#openLog();
-    return verifyAnchored(receipt as Receipt, proof as AnchorProof, key.verifying, (sequence) => log.headHashAt(sequence));
+    return verifyAnchored(receipt as Receipt, proof as AnchorProof, this.#keysOf(key), (sequence) => log.headHashAt(sequence));
   }
 
+  /** Key id -> public key: the signing key and the retired keys, which verify what they signed. */
   async publicKeys(): Promise<Record<string, PublicKeyJwk>> {
-    const { verifying } = await this.#open();
-    return { [verifying.key_id]: verifying.jwk };
+    const keys = this.#keysOf(await this.#open());
+    return Object.fromEntries(keys.all.map((key) => [key.key_id, key.jwk]));
   }
 
   /** The key id and the log's counts, including any torn tail the log removed. */
@@ -386,14 +406,21 @@ export class ComposedAuthority implements Authority {
     return { key_id: key.verifying.key_id, records, tiles: tiles.length, anchors, last_checkpoint, recovered };
   }
 
-  /** Key id -> the key as a C2SP note verifier key under the authority name (what `GET keys` gives as `note_verifier_keys`). */
+  /**
+   * Key id -> the key as a C2SP note verifier key under the authority name (what `GET keys` gives as `note_verifier_keys`),
+   * retired keys included. Without a configured name each key is under the default name it signed with, its own.
+   */
   async noteVerifierKeys(): Promise<Record<string, string>> {
-    const key = await this.#open();
-    return { [key.verifying.key_id]: authorityVerifierKey(key.verifying.jwk, this.#authorityNameOf(key)) };
+    const keys = this.#keysOf(await this.#open());
+    return Object.fromEntries(keys.all.map((key) => [key.key_id, authorityVerifierKey(key.jwk, this.#authorityName ?? defaultAuthorityName(key.jwk))]));
   }
 
   #authorityNameOf(key: SigningKey): string {
     return this.#authorityName ?? defaultAuthorityName(key.verifying.jwk);
+  }
+
+  #keysOf(key: SigningKey): LogKeys {
+    return new LogKeys(key.verifying, this.#previousKeys);
   }
 
   /** Refuses new calls, stops witnessing, waits for anchors in progress, then closes the log and challenge stores. Idempotent. */
@@ -416,10 +443,31 @@ export class ComposedAuthority implements Authority {
 
   readonly #openParts = onceUnlessRejected(async () => {
     const key = await this.#signer.load();
-    await this.#log.open(key.verifying);
+    await this.#log.open(key.verifying, this.#previousKeys);
+    await this.#assertSameOrigin(key);
     if (this.#witnessing !== undefined) await this.#witnessing.open((await this.#log.status()).last_checkpoint);
     return key;
   });
+
+  /**
+   * The checkpoints this key signs next must carry the log's origin, or verifiers and witnesses would see a new log.
+   * Without a configured name the name derives from the key, so it is checked whoever signed last (a name configured
+   * once and dropped since changes it too); a configured name is checked when a retired key signed last (a rotation).
+   * `AUTHORITY_NAME_CHANGED` says which name to configure.
+   */
+  async #assertSameOrigin(key: SigningKey): Promise<void> {
+    const last = (await this.#log.status()).last_checkpoint;
+    if (last === undefined) return;
+    if (this.#authorityName !== undefined && originSignature(parseNote(last.note), last.origin, rawPublicKey(key.verifying.jwk)) !== undefined) return;
+    const logName = parseTileOrigin(last.origin).authority_name;
+    const name = this.#authorityNameOf(key);
+    if (name === logName) return;
+    throw new TemporalError(
+      "AUTHORITY_NAME_CHANGED",
+      `${this.#name} signs with key ${key.verifying.key_id}, whose checkpoints would carry authority name ${name}, but the clockchain's are ${logName}` +
+        `${this.#authorityName === undefined ? " (without a configured name, the name derives from the key)" : ""}: configure the authority name ${JSON.stringify(logName)} (temporal-service: "authority_name" in the config) so the log keeps its origin`,
+    );
+  }
 
   async #openLog(): Promise<LogStore> {
     await this.#open();

@@ -2,7 +2,9 @@ import { TemporalError } from "../core/errors.js";
 import type { AnchorPage, ConsistencyProof } from "../core/service-types.js";
 import type { AnchorProof, AnchorSummary } from "../core/types.js";
 import type { VerifyingKey } from "../core/verifying-key.js";
+import { parseNote } from "../core/signed-note.js";
 import { ClockchainState } from "./clockchain-state.js";
+import { LogKeys } from "./log-keys.js";
 import type { HeadSigning, LogEntry, LogStatus, LogStore } from "./seams.js";
 import { SerialQueue } from "./serial-queue.js";
 
@@ -18,8 +20,20 @@ export class MemoryLogStore implements LogStore {
   readonly #appends = new SerialQueue();
   #closed = false;
 
-  async open(_key: VerifyingKey): Promise<void> {
+  /**
+   * Its heads were signed in this process, so they need no verifying; but a
+   * store shared by authorities with different keys (one rotating another's
+   * key) refuses an authority whose keys did not sign its last head, as the
+   * other stores do (`LOG_KEY_UNKNOWN`).
+   */
+  async open(key: VerifyingKey, previousKeys: readonly VerifyingKey[] = []): Promise<void> {
     this.#assertOpen();
+    const last = this.#state.lastCheckpoint;
+    if (last === undefined) return;
+    const keys = new LogKeys(key, previousKeys);
+    const note = parseNote(last.note);
+    if (keys.signatureOf(note, last.origin) === undefined) throw keys.unknownKeyError(last, note);
+    this.#state.assertSignsNext(keys);
   }
 
   append(entries: readonly LogEntry[], signing: HeadSigning): Promise<AnchorProof[]> {

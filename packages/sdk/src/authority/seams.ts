@@ -77,14 +77,19 @@ export interface LogStatus {
 export interface LogStore {
   /** What `clockchainStatus().store.kind` reports, e.g. "memory" or "file". */
   readonly kind: string;
-  /** Set once an append failed and could not be undone; every call then rejects with it. */
+  /**
+   * Set while every call rejects with it: an append failed and could not be undone, or (a shared store) the log
+   * was found corrupt or signed by keys this node lacks. Readiness reports it.
+   */
   readonly failure: TemporalError | undefined;
   /**
-   * Opens the store and verifies what it holds against `key`, which every
-   * head must be signed by. Called once before any other call (again after
-   * a rejection). Rejects with a coded error saying what to fix.
+   * Opens the store and verifies what it holds against `key`, the key new
+   * heads are signed by, and `previousKeys`, retired keys that signed earlier
+   * heads (a key rotation keeps one log): every head must be signed by one of
+   * them (`LogKeys`), else `LOG_KEY_UNKNOWN`. Called once before any other
+   * call (again after a rejection). Rejects with a coded error saying what to fix.
    */
-  open(key: VerifyingKey): Promise<void>;
+  open(key: VerifyingKey, previousKeys?: readonly VerifyingKey[]): Promise<void>;
   /**
    * Anchors the entries as one group commit, signing one new head per tile
    * they touch with `signing`; resolves, once the commit is durable, with one

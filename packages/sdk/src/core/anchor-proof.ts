@@ -1,6 +1,7 @@
 import { isHash, hexToBytes } from "./encoding.js";
 import { leafHash, verifyMerklePath } from "./merkle.js";
 import { isSignedCheckpoint, verifySignedCheckpoint } from "./signed-checkpoint.js";
+import type { KeySet } from "./service-types.js";
 import type { AnchorProof } from "./types.js";
 import type { PublicKeyInput } from "./verifying-key.js";
 
@@ -23,8 +24,18 @@ export function verifyInclusion(proof: AnchorProof): boolean {
 
 /**
  * `verifyInclusion` plus the checkpoint's signature, with the authority's
- * public key (JWK, raw bytes, `VerifyingKey`) or its authority vkey.
+ * public key (JWK, raw bytes, `VerifyingKey`), its authority vkey, or the
+ * whole `GET keys` reply: after a key rotation the checkpoint may be signed
+ * by the current key or a retired one, and its signature line names which.
  */
-export async function verifyAnchorProof(proof: AnchorProof, key: PublicKeyInput | string): Promise<boolean> {
-  return verifyInclusion(proof) && (await verifySignedCheckpoint(proof.checkpoint, key));
+export async function verifyAnchorProof(proof: AnchorProof, key: PublicKeyInput | string | KeySet): Promise<boolean> {
+  if (!verifyInclusion(proof)) return false;
+  if (!isKeySet(key)) return verifySignedCheckpoint(proof.checkpoint, key);
+  // A key whose key ID the signature line does not carry is passed over before any signature check.
+  for (const jwk of Object.values(key.keys)) if (await verifySignedCheckpoint(proof.checkpoint, jwk)) return true;
+  return false;
+}
+
+function isKeySet(key: PublicKeyInput | string | KeySet): key is KeySet {
+  return typeof key === "object" && !(key instanceof Uint8Array) && "keys" in key && typeof key.keys === "object" && key.keys !== null;
 }

@@ -35,6 +35,11 @@ export type ErrorCode =
   | "HOME_LOCKED"
   | "KEY_MISSING"
   | "KEY_INVALID"
+  // a clockchain with a checkpoint none of the authority's keys (signing and previous) signed, and a rotation that would change the log's origin
+  | "LOG_KEY_UNKNOWN"
+  // the clockchain moved past the authority's signing key (a later key signed after it): rotation is one way
+  | "LOG_KEY_RETIRED"
+  | "AUTHORITY_NAME_CHANGED"
   | "AUTHORITY_CLOSED"
   // a database-backed store (e.g. @temporal/store-postgres): unreachable for now (transient, retry later), or its schema is newer than this code
   | "STORE_UNAVAILABLE"

@@ -1,7 +1,8 @@
 import { hostname } from "node:os";
 import { TemporalError } from "../core/errors.js";
 
-export type LedgerCorruptionReason = "RECORD_CHECKSUM" | "RECORD_FORMAT" | "LEAF_ORDER" | "DUPLICATE_RECEIPT" | "ROOT_MISMATCH" | "HEAD_SIGNATURE" | "CHAIN_BROKEN" | "UNKNOWN_KEY";
+export type LedgerCorruptionReason =
+  "RECORD_CHECKSUM" | "RECORD_FORMAT" | "LEAF_ORDER" | "DUPLICATE_RECEIPT" | "ROOT_MISMATCH" | "HEAD_SIGNATURE" | "CHAIN_BROKEN" | "UNKNOWN_KEY" | "KEY_RETIRED";
 
 /** The ledger file fails verification somewhere other than a torn tail. The file is left untouched. */
 export class LedgerCorruptError extends TemporalError {

@@ -1,5 +1,6 @@
 import { open } from "node:fs/promises";
 import { ClockchainState, type PendingSignature, type StoredAnchor } from "../authority/clockchain-state.js";
+import { LogKeys } from "../authority/log-keys.js";
 import { receiptHash } from "../core/receipt.js";
 import type { SignedCheckpoint } from "../core/types.js";
 import type { VerifyingKey } from "../core/verifying-key.js";
@@ -24,6 +25,8 @@ export interface LedgerCheck {
 }
 
 export interface LedgerCheckOptions {
+  /** Retired keys that signed earlier checkpoints of a rotated log (see `LogKeys`). */
+  readonly previousKeys?: readonly VerifyingKey[];
   /** Called for every anchor, in file order, once its record verified (checkpoint signatures aside, which are checked in batches). */
   readonly onAnchor?: (anchor: StoredAnchor, receiptHash: string) => void;
 }
@@ -31,7 +34,8 @@ export interface LedgerCheckOptions {
 /**
  * Reads a format-2 ledger file from start to end without changing it and
  * verifies every record: checksum, leaf order, no receipt twice, roots,
- * chain links and every checkpoint signature against `key`. Throws
+ * chain links and every checkpoint signature against `key` (or one of
+ * `options.previousKeys`; `LOG_KEY_UNKNOWN` for another). Throws
  * `LedgerCorruptError` (reason, byte offset of the record, and which tile
  * or leaf) for the first problem, including damage after the last whole
  * record that cannot be a torn final write.
@@ -41,6 +45,7 @@ export async function checkLedgerFile(path: string, key: VerifyingKey, options: 
   try {
     const { size } = await handle.stat();
     const state = new ClockchainState();
+    const keys = new LogKeys(key, options.previousKeys);
     const pending: { offset: number; check: PendingSignature }[] = [];
     const checkSignatures = async (): Promise<void> => {
       const checks = pending.splice(0);
@@ -55,7 +60,15 @@ export async function checkLedgerFile(path: string, key: VerifyingKey, options: 
       const corrupt = (reason: LedgerCorruptionReason, detail: string): LedgerCorruptError => new LedgerCorruptError(reason, path, offset, detail);
       const parsed = parseRecordBody(body);
       if (parsed === undefined) throw corrupt("RECORD_FORMAT", "the record is not a well-formed anchors/checkpoints object (format 2)");
-      for (const check of state.replay(parsed, key, corrupt)) pending.push({ offset, check });
+      let checks: PendingSignature[];
+      try {
+        checks = state.replay(parsed, keys, corrupt);
+      } catch (error) {
+        // An earlier record's forged signature is the first problem: it must not hide behind this one (LOG_KEY_UNKNOWN would say the keys are wrong).
+        await checkSignatures();
+        throw error;
+      }
+      for (const check of checks) pending.push({ offset, check });
       if (options.onAnchor !== undefined) for (const anchor of parsed.anchors) options.onAnchor(anchor, receiptHash(anchor.receipt));
       if (pending.length >= SIGNATURE_BATCH) await checkSignatures();
     });

@@ -3,6 +3,7 @@ import { access, lstat, open, writeFile, type FileHandle } from "node:fs/promise
 import { dirname } from "node:path";
 import { ClockchainState, type PendingSignature, type StagedLeaf } from "../authority/clockchain-state.js";
 import { DerivedStateDamaged } from "../authority/derived-state-damaged.js";
+import { LogKeys } from "../authority/log-keys.js";
 import type { HeadSigning, LogEntry, LogRecovery, LogStatus, LogStore } from "../authority/seams.js";
 import { onceUnlessRejected } from "../authority/once-unless-rejected.js";
 import { SerialQueue } from "../authority/serial-queue.js";
@@ -76,7 +77,7 @@ export class FileLogStore implements LogStore {
   /** Opening, catching up and appending, one at a time: each reads and extends the state. */
   readonly #ops = new SerialQueue();
   #handle: FileHandle | undefined;
-  #key: VerifyingKey | undefined;
+  #keys: LogKeys | undefined;
   #state = new ClockchainState();
   /** File length up to the end of the last record read and verified: where catching up resumes and a failed append is cut back to. */
   #length = 0;
@@ -120,17 +121,18 @@ export class FileLogStore implements LogStore {
    * Opens (creating if needed) and fully verifies the ledger. Only a torn
    * final record is removed, and only under the home's lock after
    * everything before it verified; any other damage throws
-   * `LedgerCorruptError` and leaves the file as it is.
+   * `LedgerCorruptError` and leaves the file as it is. Every checkpoint must
+   * be signed by `key` or one of `previousKeys` (`LOG_KEY_UNKNOWN`).
    */
-  open(key: VerifyingKey): Promise<void> {
-    this.#key ??= key;
+  open(key: VerifyingKey, previousKeys: readonly VerifyingKey[] = []): Promise<void> {
+    this.#keys ??= new LogKeys(key, previousKeys);
     return this.#open();
   }
 
   readonly #open = onceUnlessRejected(() =>
     this.#ops.run(async () => {
       this.#assertOpen();
-      if (this.#handle === undefined) await migrateOnOpen(this.#paths, this.#key as VerifyingKey, { lockWaitMs: this.#lockWaitMs, authorityName: this.#authorityName });
+      if (this.#handle === undefined) await migrateOnOpen(this.#paths, (this.#keys as LogKeys).current, { lockWaitMs: this.#lockWaitMs, authorityName: this.#authorityName });
       this.#handle ??= await this.#openFile();
       await this.#catchUp();
       if ((await this.#fileSize()) > this.#length) await this.#locked(() => this.#catchUp(true));
@@ -372,7 +374,7 @@ export class FileLogStore implements LogStore {
   /** Starts the state from the home's stored state when it verifies against the file and the key (see `restoreSnapshot`). */
   async #restore(size: number): Promise<void> {
     if (this.#ignoreStored) return;
-    const restored = await restoreSnapshot(this.#paths, this.#handle as FileHandle, size, this.#key as VerifyingKey, this.#cache);
+    const restored = await restoreSnapshot(this.#paths, this.#handle as FileHandle, size, this.#keys as LogKeys, this.#cache);
     if (typeof restored !== "string") this.#adopt(restored);
     // Damaged or stale: the next save starts a new generation rather than extend it.
     else if (restored === "unusable") this.#ignoreStored = true;
@@ -422,7 +424,7 @@ export class FileLogStore implements LogStore {
     if (outcome === "saved") this.#mergeAside();
     if (outcome === "skipped" || (outcome === "other" && this.#ignoreStored) || this.#closing !== undefined) return;
     if (outcome === "saved") {
-      const restored = await restoreSnapshot(this.#paths, this.#handle as FileHandle, this.#length, this.#key as VerifyingKey, this.#cache).catch(() => "unusable" as const);
+      const restored = await restoreSnapshot(this.#paths, this.#handle as FileHandle, this.#length, this.#keys as LogKeys, this.#cache).catch(() => "unusable" as const);
       if (typeof restored === "string") return;
       if (restored.cover.ledgerOffset !== this.#length) return restored.files.close();
       this.#ignoreStored = false;
@@ -505,7 +507,15 @@ export class FileLogStore implements LogStore {
     const corrupt = (reason: LedgerCorruptionReason, detail: string): LedgerCorruptError => new LedgerCorruptError(reason, this.path, offset, detail);
     const parsed = parseRecordBody(body);
     if (parsed === undefined) throw corrupt("RECORD_FORMAT", "the record is not a well-formed anchors/checkpoints object");
-    for (const check of this.#state.replay(parsed, this.#key as VerifyingKey, corrupt)) this.#signatureChecks.push({ offset, check });
+    let checks: PendingSignature[];
+    try {
+      checks = this.#state.replay(parsed, this.#keys as LogKeys, corrupt);
+    } catch (error) {
+      // An earlier record's forged signature is the first problem: it must not hide behind this one (LOG_KEY_UNKNOWN would say the node holds the wrong keys).
+      await this.#checkSignatures();
+      throw error;
+    }
+    for (const check of checks) this.#signatureChecks.push({ offset, check });
     this.#lastRecord = { offset, header: recordHeader(body) };
     if (this.#signatureChecks.length >= SIGNATURE_BATCH) await this.#checkSignatures();
   }

@@ -1,4 +1,5 @@
 import { ComposedAuthority } from "../authority/composed-authority.js";
+import type { VerifyingKey } from "../core/verifying-key.js";
 import { FileChallengeStore } from "./file-challenge-store.js";
 import { defaultHome, homePaths } from "./home.js";
 import { FileLogStore, type LedgerStatus } from "./ledger.js";
@@ -23,6 +24,11 @@ export interface LocalAuthorityOptions {
   readonly authorityName?: string;
   /** Witnesses and quorum (docs/witness.md); their state is kept in the home's `witnessing.json` unless `witnessing.store` says otherwise. */
   readonly witnessing?: WitnessingOptions;
+  /**
+   * Retired keys of a home whose key was rotated (`readVerifyingKeyFile` reads their PEM files); see
+   * `AuthorityParts.previousKeys`. A rotated home also needs the `authorityName` its log was signed under.
+   */
+  readonly previousKeys?: readonly VerifyingKey[];
 }
 
 /** The file seams of one home: its key file, its ledger and its challenge directory. */
@@ -59,7 +65,7 @@ export class LocalAuthority extends ComposedAuthority {
     const { home } = homePaths(options.home ?? defaultHome());
     const parts = homeParts({ home, lockWaitMs: options.lockWaitMs, authorityName: options.authorityName });
     const witnessing = options.witnessing === undefined ? undefined : { store: homeWitnessingStore(home), ...options.witnessing };
-    super({ ...parts, clock: options.clock, name: `the local authority at ${home}`, authorityName: options.authorityName, witnessing });
+    super({ ...parts, clock: options.clock, name: `the local authority at ${home}`, authorityName: options.authorityName, previousKeys: options.previousKeys, witnessing });
     this.home = home;
     this.#ledger = parts.log;
   }

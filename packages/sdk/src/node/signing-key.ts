@@ -195,3 +195,24 @@ async function signingKeyFrom(path: string, pem: string): Promise<SigningKey> {
     },
   };
 }
+
+/**
+ * The Ed25519 public key in a PEM file holding the private key or only its
+ * public half: how a retired key (`previousKeys`) is given to a service or
+ * to `temporalc ledger verify`. `KEY_MISSING` (naming the file) when it cannot
+ * be read, `KEY_INVALID` for anything else.
+ */
+export async function readVerifyingKeyFile(path: string): Promise<VerifyingKey> {
+  let jwk: { crv?: string; kty?: string; x?: string };
+  try {
+    // createPublicKey takes a private key too and gives its public half.
+    jwk = createPublicKey(await readFile(path, "utf8")).export({ format: "jwk" });
+  } catch (error) {
+    if (isErrno(error, "ENOENT") || isErrno(error, "EACCES") || isErrno(error, "EISDIR")) {
+      throw new TemporalError("KEY_MISSING", `key file ${path} cannot be read (${(error as NodeJS.ErrnoException).code}): give the path of the key's PEM file`, { cause: error });
+    }
+    throw new TemporalError("KEY_INVALID", `key file ${path} is not a readable PEM key`, { cause: error });
+  }
+  if (jwk.crv !== "Ed25519" || jwk.x === undefined) throw new TemporalError("KEY_INVALID", `key file ${path} holds a ${String(jwk.crv ?? jwk.kty)} key, not Ed25519`);
+  return VerifyingKey.from(new Uint8Array(Buffer.from(jwk.x, "base64url")));
+}

@@ -3,10 +3,10 @@ import { closeSync, constants, fdatasyncSync, openSync } from "node:fs";
 import { mkdir, readdir, rm, unlink } from "node:fs/promises";
 import { join } from "node:path";
 import { ClockchainState, TIME_BYTES, type StateParts, type StoredTile } from "../authority/clockchain-state.js";
+import type { LogKeys } from "../authority/log-keys.js";
 import { INDEX_ENTRY_BYTES, mergeRuns, type ReceiptLocation } from "../authority/receipt-index.js";
 import type { ItemSeq } from "../core/hash-list.js";
 import { signedCheckpointOf } from "../core/signed-checkpoint.js";
-import type { VerifyingKey } from "../core/verifying-key.js";
 import { BackedItems, BlockCache, CheckedItemFile, EMPTY_COVER, appendItems, type ItemFileCover } from "./checked-item-file.js";
 import type { HomePaths } from "./home.js";
 import { acquireHomeLock } from "./home-lock.js";
@@ -93,18 +93,18 @@ const HEADS_FILE = "heads";
  * the file, the record it says it ends with is in the file whole (its CRC)
  * and ends exactly where the head says, its files are there, and the
  * state's heads, roots and chain verify against that record's last head
- * and `key` (see `ClockchainState.over`). Otherwise "absent" (no head)
+ * and `keys` (see `ClockchainState.over`). Otherwise "absent" (no head)
  * or "unusable": a damaged or stale stored state is never trusted, only
  * ignored. Reads the head, one record and O(log n) blocks per tile,
  * whatever the history.
  */
-export async function restoreSnapshot(paths: HomePaths, file: ReadableFile, size: number, key: VerifyingKey, cache: BlockCache): Promise<RestoredState | "absent" | "unusable"> {
+export async function restoreSnapshot(paths: HomePaths, file: ReadableFile, size: number, keys: LogKeys, cache: BlockCache): Promise<RestoredState | "absent" | "unusable"> {
   const bytes = await readSmall(paths.snapshot);
   if (bytes === undefined) return "absent";
-  return (await restoreFrom(paths, bytes, file, size, key, cache)) ?? "unusable";
+  return (await restoreFrom(paths, bytes, file, size, keys, cache)) ?? "unusable";
 }
 
-async function restoreFrom(paths: HomePaths, bytes: Buffer, file: ReadableFile, size: number, key: VerifyingKey, cache: BlockCache): Promise<RestoredState | undefined> {
+async function restoreFrom(paths: HomePaths, bytes: Buffer, file: ReadableFile, size: number, keys: LogKeys, cache: BlockCache): Promise<RestoredState | undefined> {
   const head = decodeStateHead(bytes);
   if (typeof head === "string") return undefined;
   const { cover } = head;
@@ -129,8 +129,8 @@ async function restoreFrom(paths: HomePaths, bytes: Buffer, file: ReadableFile, 
       anchoredAt: opened(timesFile(tile.id), TIME_BYTES, tile.times),
     }));
     const runs = head.runs.map((run) => new CheckedItemFile(files.fd(runFile(run.number)), `${head.generation}/${runFile(run.number)}`, INDEX_ENTRY_BYTES, run, cache));
-    const stored = { records: head.records, chainIntact: head.chainIntact, headHashes: opened(HEADS_FILE, HASH_BYTES, head.heads), runs, tiles };
-    const state = await ClockchainState.over(stored, lastRecord, key, (detail) => new Error(detail));
+    const stored = { records: head.records, chainIntact: head.chainIntact, headHashes: opened(HEADS_FILE, HASH_BYTES, head.heads), runs, tiles, retiredKeys: head.retiredKeys };
+    const state = await ClockchainState.over(stored, lastRecord, keys, (detail) => new Error(detail));
     return { state, cover, head, files };
   } catch {
     // A missing file, a malformed head note, a block or a root that does not check: ignored, like a missing head.
@@ -190,7 +190,7 @@ export async function saveSnapshot(paths: HomePaths, cover: SnapshotCover, state
     const runs = saveRuns(files, written, base, parts);
     files.sync(written);
     await syncDirectory(directory);
-    const head: StateHead = { generation, cover, records: parts.records, chainIntact: parts.chainIntact, heads, tiles, runs: runs.kept };
+    const head: StateHead = { generation, cover, records: parts.records, chainIntact: parts.chainIntact, heads, tiles, runs: runs.kept, retiredKeys: parts.retiredKeys };
     await writeFileDurably(paths.snapshot, encodeStateHead(head));
     // Readers of the old head keep these open; new readers never see them.
     await Promise.all(runs.dropped.map((run) => unlink(join(directory, runFile(run.number))).catch(() => undefined)));

@@ -50,14 +50,17 @@ export interface StateHead {
   readonly tiles: readonly TileHead[];
   /** Oldest first. */
   readonly runs: readonly RunHead[];
+  /** Key ids of the keys the log moved past (`ClockchainState.retiredKeys`); absent in heads saved before key rotation, which had none. */
+  readonly retiredKeys: readonly string[];
 }
 
 export function encodeStateHead(head: StateHead): Buffer {
-  const { cover, chainIntact, ...rest } = head;
+  const { cover, chainIntact, retiredKeys, ...rest } = head;
   const description = {
     version: VERSION,
     ...rest,
     chain_intact: chainIntact,
+    ...(retiredKeys.length === 0 ? {} : { retired_keys: retiredKeys }),
     cover: { ledger_offset: cover.ledgerOffset, last_record_offset: cover.lastRecordOffset, last_record_header: cover.lastRecordHeader.toString("hex") },
   };
   const json = Buffer.from(JSON.stringify(description), "utf8");
@@ -98,7 +101,8 @@ export function decodeStateHead(bytes: Buffer): StateHead | string {
     Array.isArray(d.tiles) &&
     d.tiles.every(isTileHead) &&
     Array.isArray(d.runs) &&
-    d.runs.every((run: unknown) => isCover(run) && count((run as unknown as { number: unknown }).number));
+    d.runs.every((run: unknown) => isCover(run) && count((run as unknown as { number: unknown }).number)) &&
+    (d.retired_keys === undefined || (Array.isArray(d.retired_keys) && d.retired_keys.every((keyId: unknown) => typeof keyId === "string")));
   if (!valid) return `its description is not that of a version ${VERSION} state head`;
   return {
     generation: d.generation as string,
@@ -108,6 +112,7 @@ export function decodeStateHead(bytes: Buffer): StateHead | string {
     heads: d.heads as ItemFileCover,
     tiles: d.tiles as TileHead[],
     runs: d.runs as RunHead[],
+    retiredKeys: (d.retired_keys as string[] | undefined) ?? [],
   };
 }
 

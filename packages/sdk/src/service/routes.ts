@@ -324,7 +324,7 @@ export const ROUTES: readonly Route[] = [
     path: "/keys",
     operationId: "getKeys",
     tier: "public",
-    summary: "The service's Ed25519 public keys by key id, as JWKs (receipts and heads) and as note verifier keys (checkpoints)",
+    summary: "The service's Ed25519 public keys by key id, the signing key and the retired keys it rotated from, as JWKs (receipts and heads) and as note verifier keys (checkpoints)",
     query: REQUESTS.none,
     status: 200,
     reply: REPLIES.keys,

@@ -10,6 +10,9 @@ const UNAVAILABLE = new Set([
   "HOME_LOCKED",
   "KEY_MISSING",
   "KEY_INVALID",
+  "LOG_KEY_UNKNOWN",
+  "LOG_KEY_RETIRED",
+  "AUTHORITY_NAME_CHANGED",
   "AUTHORITY_CLOSED",
   "MERKLE_TREE_FULL",
   // The operator's forecast does not cover now or the horizon: nothing the client sent is wrong.

@@ -1,0 +1,92 @@
+import { TemporalError } from "../core/errors.js";
+import { noteKeyIdHex } from "../core/note-key.js";
+import { originSignature } from "../core/signed-checkpoint.js";
+import type { Note } from "../core/signed-note.js";
+import type { SignedCheckpoint } from "../core/types.js";
+import { rawPublicKey, type VerifyingKey } from "../core/verifying-key.js";
+
+/** A checkpoint's signature line by one of a log's keys, to verify. */
+export interface HeadSignature {
+  readonly key: VerifyingKey;
+  readonly message: string;
+  readonly signatureHex: string;
+}
+
+/**
+ * The keys a clockchain may be signed by: the key that signs from now on and
+ * the retired keys the operator still trusts for what they signed
+ * (`previous_keys`). A log rotated from key A to key B holds checkpoints
+ * signed by A, then checkpoints signed by B, and opens with B and A. Which key
+ * signed a checkpoint is read from its note's signature line, whose C2SP key
+ * ID names the key (under the checkpoint's origin), so no key is tried in vain.
+ */
+export class LogKeys {
+  readonly current: VerifyingKey;
+  /** Retired keys, the current key and repeats left out. */
+  readonly previous: readonly VerifyingKey[];
+  readonly #raw: ReadonlyMap<VerifyingKey, Uint8Array>;
+
+  constructor(current: VerifyingKey, previous: readonly VerifyingKey[] = []) {
+    this.current = current;
+    const retired = new Map<string, VerifyingKey>();
+    for (const key of previous) if (key.key_id !== current.key_id) retired.set(key.key_id, key);
+    this.previous = [...retired.values()];
+    this.#raw = new Map(this.all.map((key) => [key, rawPublicKey(key.jwk)]));
+  }
+
+  /** The current key first. */
+  get all(): readonly VerifyingKey[] {
+    return [this.current, ...this.previous];
+  }
+
+  /** The key with this key id (`Receipt.key_id`, a `GET keys` entry), if it is one of these. */
+  byId(keyId: unknown): VerifyingKey | undefined {
+    return this.all.find((key) => key.key_id === keyId);
+  }
+
+  /** True when both hold the same keys in the same roles. */
+  equals(other: LogKeys): boolean {
+    return describeKeys(this) === describeKeys(other);
+  }
+
+  /** The signature line one of these keys made under `origin`, or undefined when the note has none (witness cosignatures are ignored). */
+  signatureOf(note: Note, origin: string): HeadSignature | undefined {
+    for (const [key, raw] of this.#raw) {
+      const signature = originSignature(note, origin, raw);
+      if (signature !== undefined) return { key, ...signature };
+    }
+    return undefined;
+  }
+
+  /**
+   * `LOG_KEY_UNKNOWN` for a checkpoint the log holds that none of these keys signed: a node started with another
+   * key than the one its clockchain is signed by, or a rotation that does not list the retired key.
+   */
+  unknownKeyError(head: SignedCheckpoint, note: Note): TemporalError {
+    const named = note.signatures.filter((line) => line.name === head.origin).map((line) => noteKeyIdHex(line.keyId));
+    const by = named.length === 0 ? `carries no signature line under its origin ${head.origin}` : `is signed under ${head.origin} by note key ID ${named.join(", ")}`;
+    return new TemporalError(
+      "LOG_KEY_UNKNOWN",
+      `the clockchain's checkpoint ${head.sequence} (tile ${head.tile_id}) ${by}, which is none of this node's keys (${describeKeys(this)}). ` +
+        `Start the node with the key the clockchain is signed by; or, to rotate to key ${this.current.key_id}, list every key that signed the clockchain as a previous key ` +
+        `(temporal-service: "previous_keys" in the config, each a key file or the JWK that GET keys published for it)`,
+    );
+  }
+
+  /**
+   * `LOG_KEY_RETIRED` for a log that moved past the current key: after it signed, `laterKeyId` (one of the previous
+   * keys) signed. A rotation is one way; restarting on the retired key would let a leaked key extend the log.
+   */
+  retiredKeyError(laterKeyId: string | undefined): TemporalError {
+    return new TemporalError(
+      "LOG_KEY_RETIRED",
+      `the clockchain has moved past this node's signing key ${this.current.key_id}: a later key${laterKeyId === undefined ? "" : ` (${laterKeyId})`} signed after it, and a rotation is one way. ` +
+        `Start the node with the key that signs the clockchain now, listing ${this.current.key_id} among the previous keys (temporal-service: "previous_keys" in the config)`,
+    );
+  }
+}
+
+function describeKeys(keys: LogKeys): string {
+  const retired = keys.previous.map((key) => key.key_id).join(", ");
+  return `signing key ${keys.current.key_id}${retired === "" ? ", no previous keys" : `, previous keys ${retired}`}`;
+}
