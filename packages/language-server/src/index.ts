@@ -1,0 +1,1 @@
+export { startServer, type ServerOptions } from "./server.js";
