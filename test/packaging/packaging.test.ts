@@ -17,6 +17,7 @@ import { createProject, repoRoot, repoVersionOf, run, succeed, writeFiles } from
 const packages: Record<string, string> = {
   "@temporal/agent-sdk": "sdk",
   "@temporal/compiler": "compiler",
+  "@temporal/language-server": "language-server",
   "@temporal/quantum": "quantum",
   "@temporal/server": "server",
   "@temporal/store-postgres": "store-postgres",
@@ -56,6 +57,7 @@ describe("the tarballs", () => {
       "prettier-plugin-mission-0.1.0.tgz",
       "temporal-agent-sdk-0.1.0.tgz",
       "temporal-compiler-0.1.0.tgz",
+      "temporal-language-server-0.1.0.tgz",
       "temporal-quantum-0.1.0.tgz",
       "temporal-server-0.1.0.tgz",
       "temporal-store-postgres-0.1.0.tgz",

@@ -1,7 +1,7 @@
 import { Console } from "node:console";
-import { readFileSync } from "node:fs";
 import { createConnection, ProposedFeatures } from "vscode-languageserver/node.js";
 import { startServer } from "./server.js";
+import { SERVER_VERSION } from "./version.js";
 
 const usage = "usage: temporal-language-server --stdio\n";
 
@@ -12,7 +12,7 @@ export function main(args: readonly string[]): void {
     return;
   }
   if (args.includes("--version")) {
-    process.stdout.write(`${packageVersion()}\n`);
+    process.stdout.write(`${SERVER_VERSION}\n`);
     return;
   }
   if (!args.includes("--stdio")) {
@@ -21,15 +21,10 @@ export function main(args: readonly string[]): void {
     return;
   }
   keepStdoutForProtocol();
-  startServer(createConnection(ProposedFeatures.all, process.stdin, process.stdout), { version: packageVersion() });
+  startServer(createConnection(ProposedFeatures.all, process.stdin, process.stdout));
 }
 
 /** A stray console.log from any module would corrupt the LSP stream: every console method writes to stderr instead. */
 function keepStdoutForProtocol(): void {
   Object.assign(console, new Console({ stdout: process.stderr, stderr: process.stderr }));
-}
-
-function packageVersion(): string {
-  const manifest = JSON.parse(readFileSync(new URL("../package.json", import.meta.url), "utf8")) as { version: string };
-  return manifest.version;
 }

@@ -1,0 +1,45 @@
+// Builds what the .vsix ships into dist/: the extension and the language server as one self-contained bundle each
+// (the .vsix carries no node_modules), and the TextMate grammar, copied from the repository's grammar/ so there is
+// one source. `vsce package` runs this first (the `vscode:prepublish` script).
+import { execFileSync } from "node:child_process";
+import { copyFileSync, mkdirSync } from "node:fs";
+import { createRequire } from "node:module";
+import { dirname, join } from "node:path";
+import { fileURLToPath } from "node:url";
+import { build } from "esbuild";
+
+const packageDir = fileURLToPath(new URL("../", import.meta.url));
+const dist = fileURLToPath(new URL("../dist/", import.meta.url));
+const require = createRequire(import.meta.url);
+// VS Code 1.82, the oldest `engines.vscode` allows, runs extensions and their servers on Node 18.
+const target = "node18";
+
+execFileSync(process.execPath, [require.resolve("typescript/bin/tsc"), "-p", packageDir], { stdio: "inherit" });
+mkdirSync(dist, { recursive: true });
+
+await build({
+  entryPoints: [fileURLToPath(new URL("../src/extension.ts", import.meta.url))],
+  outfile: `${dist}extension.cjs`,
+  bundle: true,
+  format: "cjs",
+  platform: "node",
+  target,
+  // Provided by VS Code at run time.
+  external: ["vscode"],
+  logLevel: "warning",
+});
+
+// The server's own bin is the entry point, so the bundle starts exactly as `temporal-language-server --stdio` does.
+await build({
+  entryPoints: [join(dirname(require.resolve("@temporal/language-server/package.json")), "bin/temporal-language-server.js")],
+  outfile: `${dist}server.mjs`,
+  bundle: true,
+  format: "esm",
+  platform: "node",
+  target,
+  logLevel: "warning",
+  // vscode-languageserver is CommonJS: give the bundle a real `require` for its node: built-ins.
+  banner: { js: 'import { createRequire as __createRequire } from "node:module"; const require = __createRequire(import.meta.url);' },
+});
+
+copyFileSync(fileURLToPath(new URL("../../../grammar/mission.tmLanguage.json", import.meta.url)), `${dist}mission.tmLanguage.json`);
