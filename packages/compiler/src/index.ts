@@ -3,7 +3,7 @@ export { check } from "./checker.js";
 export { analyze, type Block, type MissionInfo, type MissionModel, type ResolvedWindow, type Step, type SymbolInfo } from "./analyze.js";
 export type { TickInterval } from "./phase-windows.js";
 export { COMPILER_VERSION, LANGUAGE_VERSION, LANGUAGE_VERSION_TEXT } from "./version.js";
-export { compile, DEFAULT_SDK_MODULE, type CompileOptions, type CompileResult } from "./compile.js";
+export { compile, diagnose, DEFAULT_SDK_MODULE, type CompileOptions, type CompileResult } from "./compile.js";
 export type { SourceMapV3 } from "./source-map.js";
 export {
   DIAGNOSTIC_CODES,
@@ -19,6 +19,7 @@ export {
 } from "./diagnostics.js";
 export { applyFixes, fixAll, type FixResult } from "./fix.js";
 export { parse, type ParseOptions, type ParseResult } from "./parse.js";
+export { tokenize, type ScannedSource } from "./tokenize.js";
 export { print } from "./printer.js";
 export { renderDiagnostics, type RenderOptions } from "./render.js";
 export { decodeSource, type DecodedSource } from "./source.js";

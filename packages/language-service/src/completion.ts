@@ -1,0 +1,135 @@
+import { LANGUAGE_VERSION_TEXT } from "@temporal/compiler";
+import type { IToken } from "chevrotain";
+import { CompletionItemKind, type CompletionItem, type CompletionList, type Position, type Range } from "vscode-languageserver-types";
+import type { Analysis } from "./analysis.js";
+import { zoneLabel } from "./clock.js";
+
+/**
+ * Completion from the tokens before the cursor, so it works in half-typed
+ * code the parser gave up on: the token just before the cursor (and, for a
+ * name, the one before that) and which braces are open decide what can come
+ * next, following grammar/mission.ebnf.
+ */
+
+type Block = "file" | "mission" | "handler";
+
+const ZONE_COUNT = 12;
+
+export function completion(analysis: Analysis, position: Position): CompletionList {
+  const { document, scanned } = analysis;
+  const offset = document.offsetAt(position);
+  if (insideComment(analysis, offset)) return { isIncomplete: false, items: [] };
+  const typed = typedWord(analysis, offset);
+  const replace: Range = { start: document.positionAt(typed?.start ?? offset), end: position };
+  const before = scanned.tokens.filter((token) => token.endOffset! < (typed?.start ?? offset));
+  const items = candidates(analysis, before, typed?.text).map((item) => ({ ...item, textEdit: { range: replace, newText: item.insertText ?? item.label } }));
+  return { isIncomplete: false, items };
+}
+
+function candidates(analysis: Analysis, before: readonly IToken[], typed: string | undefined): CompletionItem[] {
+  const previous = before[before.length - 1];
+  const beforePrevious = before[before.length - 2];
+  const type = previous?.tokenType.name;
+  // A keyword right after `execute`, `mission` or `@anchor` is a name there (`execute phase`).
+  const previousIsName = beforePrevious !== undefined && ["execute", "mission", "AnchorDirective"].includes(beforePrevious.tokenType.name);
+  if (!previousIsName) {
+    switch (type) {
+      case "TemporalDirective":
+        return [{ label: LANGUAGE_VERSION_TEXT, kind: CompletionItemKind.Constant, detail: "the language version this compiler speaks" }];
+      case "AnchorDirective":
+        return Array.from({ length: ZONE_COUNT }, (_, zone) => ({
+          label: `Z${zone}`,
+          kind: CompletionItemKind.EnumMember,
+          detail: zoneLabel(zone),
+          sortText: String(zone).padStart(2, "0"),
+        }));
+      case "mission":
+        return [];
+      case "require":
+        return keywords(["phase", "carbon", "hs_bloch"]);
+      case "carbon":
+        return operators(["<", "<="]);
+      case "hs_bloch":
+        return operators([">=", ">"]);
+      case "on":
+        return [keyword("ALLOW"), keyword("DENY")];
+      case "anchor":
+        return [keyword("TSAE")];
+      case "TSAE":
+        return operators(["->"]);
+      case "Arrow":
+        return [keyword("clockchain")];
+      case "execute":
+        return taskNames(analysis, typed);
+    }
+  }
+  if (previous !== undefined && !endsItem(previous, beforePrevious, previousIsName)) return [];
+  switch (enclosingBlock(before)) {
+    case "file":
+      return [keyword("mission"), ...(before.some((t) => t.tokenType.name === "mission") ? [] : [keyword("@temporal"), keyword("@anchor")])];
+    case "mission":
+      return [keyword("require"), keyword("on")];
+    case "handler":
+      return [keyword("execute"), { ...keyword("anchor TSAE -> clockchain"), detail: "issue a signed receipt and anchor it" }];
+  }
+}
+
+/** Whether the token can end a directive, requirement, statement or block, so a new one may start after it. */
+function endsItem(token: IToken, before: IToken | undefined, isName: boolean): boolean {
+  const type = token.tokenType.name;
+  if (type === "LCurly" || type === "RCurly" || type === "RSquare" || type === "clockchain" || type === "Version") return true;
+  if (type === "Number") return before !== undefined && ["Less", "LessEqual", "Greater", "GreaterEqual"].includes(before.tokenType.name);
+  return isName && before?.tokenType.name !== "mission";
+}
+
+/** The block the cursor is in, from the braces before it: a `{` after `ALLOW`/`DENY` opens a handler. */
+function enclosingBlock(before: readonly IToken[]): Block {
+  const stack: Block[] = [];
+  before.forEach((token, i) => {
+    if (token.tokenType.name === "LCurly") {
+      const opener = before[i - 1]?.tokenType.name;
+      stack.push(opener === "ALLOW" || opener === "DENY" ? "handler" : "mission");
+    } else if (token.tokenType.name === "RCurly") {
+      stack.pop();
+    }
+  });
+  return stack[stack.length - 1] ?? "file";
+}
+
+/** Task names executed elsewhere in the file, not counting the word being typed. */
+function taskNames(analysis: Analysis, typed: string | undefined): CompletionItem[] {
+  return analysis.model.symbols
+    .filter((symbol) => symbol.kind === "task" && !(symbol.name === typed && symbol.references.length === 1))
+    .map((symbol) => ({ label: symbol.name, kind: CompletionItemKind.Function, detail: `task, executed ${symbol.references.length} time${symbol.references.length === 1 ? "" : "s"}` }));
+}
+
+/** The name or directive the cursor is at the end of, being typed. */
+function typedWord(analysis: Analysis, offset: number): { start: number; text: string } | undefined {
+  const token = analysis.scanned.tokens.find((t) => t.endOffset! + 1 === offset);
+  const type = token?.tokenType;
+  if (token !== undefined && type !== undefined && ((type.CATEGORIES ?? []).some((c) => c.name === "Name") || type.name.endsWith("Directive"))) {
+    return { start: token.startOffset, text: token.image };
+  }
+  // A lone `@` is no token yet: the start of a directive.
+  if (analysis.text[offset - 1] === "@") return { start: offset - 1, text: "@" };
+  return undefined;
+}
+
+function insideComment(analysis: Analysis, offset: number): boolean {
+  const { comments, unterminatedComments } = analysis.scanned;
+  return [...comments, ...unterminatedComments].some(
+    (c) => c.startOffset < offset && (offset <= c.endOffset! || (c.image.startsWith("//") && offset === c.endOffset! + 1) || c === unterminatedComments[0]),
+  );
+}
+
+function keyword(label: string): CompletionItem {
+  return { label, kind: CompletionItemKind.Keyword };
+}
+
+function keywords(labels: readonly string[]): CompletionItem[] {
+  return labels.map(keyword);
+}
+
+function operators(labels: readonly string[]): CompletionItem[] {
+  return labels.map((label) => ({ label, kind: CompletionItemKind.Operator }));
+}

@@ -1,0 +1,44 @@
+import { DIAGNOSTIC_CODES, docsAnchor, type Diagnostic as CompilerDiagnostic, type Severity } from "@temporal/compiler";
+import { DiagnosticSeverity, type Diagnostic } from "vscode-languageserver-types";
+import { toRange, type Analysis } from "./analysis.js";
+
+/** docs/diagnostics.md on the default branch, as `temporalc check --format sarif` links it. */
+export const DIAGNOSTICS_DOCS_URL = "https://github.com/temporal-permission/temporalc/blob/main/docs/diagnostics.md";
+
+const SEVERITIES: Record<Severity, DiagnosticSeverity> = {
+  error: DiagnosticSeverity.Error,
+  warning: DiagnosticSeverity.Warning,
+  info: DiagnosticSeverity.Information,
+};
+
+/** The link to a code's section in docs/diagnostics.md. */
+export function docsLink(code: CompilerDiagnostic["code"]): string {
+  return `${DIAGNOSTICS_DOCS_URL}#${docsAnchor(code)}`;
+}
+
+/**
+ * The compiler's diagnostics as LSP diagnostics: same codes, messages and
+ * ranges as `temporalc check`; notes become related information, and the
+ * code links its section of docs/diagnostics.md. `data.index` finds the
+ * compiler's diagnostic (and its fixes) again for code actions.
+ */
+export function diagnostics(analysis: Analysis): Diagnostic[] {
+  return analysis.diagnostics.map((d, index) => toLspDiagnostic(analysis, d, index));
+}
+
+export function toLspDiagnostic(analysis: Analysis, d: CompilerDiagnostic, index: number): Diagnostic {
+  const { document } = analysis;
+  const result: Diagnostic = {
+    range: toRange(document, d.range),
+    severity: SEVERITIES[d.severity],
+    code: d.code,
+    codeDescription: { href: docsLink(d.code) },
+    source: "temporalc",
+    message: d.message,
+    data: { index, title: DIAGNOSTIC_CODES[d.code].title },
+  };
+  if (d.notes !== undefined) {
+    result.relatedInformation = d.notes.map((note) => ({ location: { uri: document.uri, range: toRange(document, note.range) }, message: note.message }));
+  }
+  return result;
+}

@@ -1,0 +1,60 @@
+import { describe, expect, it } from "vitest";
+import { createLanguageService } from "../src/index.js";
+import { withCursor } from "./helpers.js";
+
+const service = createLanguageService();
+
+function labels(marked: string): string[] {
+  const { document, position } = withCursor(marked);
+  return service.completion(document, position).items.map((item) => item.label);
+}
+
+describe("completion", () => {
+  it("offers what the grammar allows at the top level", () => {
+    expect(labels("|")).toEqual(["mission", "@temporal", "@anchor"]);
+    expect(labels("@temporal v4.6.2\n@|")).toEqual(["mission", "@temporal", "@anchor"]);
+    expect(labels("mission a { on ALLOW { execute x } }\n|")).toEqual(["mission"]);
+  });
+
+  it("offers keywords in context, in half-typed code", () => {
+    expect(labels("mission a {\n  |")).toEqual(["require", "on"]);
+    expect(labels("mission a {\n  require |")).toEqual(["phase", "carbon", "hs_bloch"]);
+    expect(labels("mission a {\n  require ca|")).toEqual(["phase", "carbon", "hs_bloch"]);
+    expect(labels("mission a {\n  require carbon |")).toEqual(["<", "<="]);
+    expect(labels("mission a {\n  require hs_bloch |")).toEqual([">=", ">"]);
+    expect(labels("mission a {\n  require carbon < 100\n  |")).toEqual(["require", "on"]);
+    expect(labels("mission a {\n  require phase [1, 2]\n  on |")).toEqual(["ALLOW", "DENY"]);
+    expect(labels("mission a {\n  on ALLOW {\n    |")).toEqual(["execute", "anchor TSAE -> clockchain"]);
+    expect(labels("mission a {\n  on ALLOW {\n    anchor |")).toEqual(["TSAE"]);
+    expect(labels("mission a {\n  on ALLOW {\n    anchor TSAE -> |")).toEqual(["clockchain"]);
+    expect(labels("mission a {\n  on ALLOW {\n    execute phase\n    |")).toEqual(["execute", "anchor TSAE -> clockchain"]);
+    expect(labels("mission a {\n  on ALLOW { execute x }\n  |\n}\nmission b {}")).toEqual(["require", "on"]);
+  });
+
+  it("offers nothing where a new name or a number goes, or inside a comment", () => {
+    expect(labels("mission |")).toEqual([]);
+    expect(labels("mission a {\n  require phase [|")).toEqual([]);
+    expect(labels("// mission |")).toEqual([]);
+    expect(labels("/* unterminated |")).toEqual([]);
+  });
+
+  it("offers zone codes after @anchor and the version after @temporal", () => {
+    const zones = labels("@anchor |");
+    expect(zones).toHaveLength(12);
+    expect(zones[3]).toBe("Z3");
+    const { document, position } = withCursor("@anchor Z|");
+    expect(service.completion(document, position).items.find((i) => i.label === "Z1")?.detail).toBe("Z1 (UTC+2)");
+    expect(labels("@temporal |")).toEqual(["v4.6.2"]);
+  });
+
+  it("offers the task names used elsewhere in the file, not the word being typed", () => {
+    const marked = "mission a {\n  on ALLOW {\n    execute backup\n    execute notify\n  }\n}\nmission b {\n  on DENY {\n    execute ba|\n";
+    expect(labels(marked)).toEqual(["backup", "notify"]);
+  });
+
+  it("replaces the word being typed", () => {
+    const { document, position } = withCursor("mission a {\n  req|");
+    const item = service.completion(document, position).items.find((i) => i.label === "require")!;
+    expect(item.textEdit).toEqual({ range: { start: { line: 1, character: 2 }, end: { line: 1, character: 5 } }, newText: "require" });
+  });
+});

@@ -1,0 +1,47 @@
+import { describe, expect, it } from "vitest";
+import { createLanguageService } from "../src/index.js";
+import { NOW, withCursor } from "./helpers.js";
+
+const service = createLanguageService({ now: () => NOW, viewerTimeZone: "America/New_York" });
+
+function hoverText(marked: string): string {
+  const { document, position } = withCursor(marked);
+  const hover = service.hover(document, position);
+  if (hover === null) return "";
+  return typeof hover.contents === "object" && "value" in hover.contents ? hover.contents.value : "";
+}
+
+const HEADER = "@temporal v4.6.2\n@anchor Z1\n";
+
+describe("hover", () => {
+  it("shows a window as clock times in the file's zone, in UTC and in the viewer's zone", () => {
+    const text = hoverText(`${HEADER}mission m {\n  require phase [3|00, 30]\n  on ALLOW { execute t }\n}\n`);
+    expect(text).toContain("require phase [300, 30]");
+    expect(text).toContain("| Z1 (UTC+2), the file's zone | 20:00 | 02:00 |");
+    expect(text).toContain("| UTC | 18:00 | 00:00 |");
+    // New York is UTC-5 in November.
+    expect(text).toContain("| America/New_York (yours, today) | 13:00 | 19:00 |");
+    expect(text).toContain("wraps through midnight");
+  });
+
+  it("says what a carbon requirement means and which one decides", () => {
+    const text = hoverText(`${HEADER}mission m {\n  require carbon < 300\n  require car|bon <= 120\n  on ALLOW { execute t }\n}\n`);
+    expect(text).toContain("at most 120 gCO2eq/kWh");
+    expect(hoverText(`${HEADER}mission m {\n  require carbon < 3|00\n  require carbon <= 120\n  on ALLOW { execute t }\n}\n`)).toContain("`carbon <= 120` is stricter");
+  });
+
+  it("explains a diagnostic under the cursor with its title, help and docs link", () => {
+    const text = hoverText(`${HEADER}mission m {\n  require phase [10, 4|00]\n  on ALLOW { execute t }\n}\n`);
+    expect(text).toContain("**M300** phase bound out of range (error)");
+    expect(text).toContain("docs/diagnostics.md#m300-phase-bound-out-of-range-error");
+  });
+
+  it("describes missions and tasks", () => {
+    expect(hoverText(`${HEADER}mission ni|ghtly {\n  require phase [0, 90]\n  on ALLOW { execute backup }\n}\n`)).toMatch(/mission nightly[\s\S]*00:00–06:00 in Z1[\s\S]*`backup`/);
+    expect(hoverText(`${HEADER}mission a {\n  on ALLOW { execute bac|kup }\n}\nmission b {\n  on ALLOW { execute backup }\n}\n`)).toContain("executed 2 times in this file, by `a`, `b`");
+  });
+
+  it("is null where there is nothing to say", () => {
+    expect(service.hover(withCursor(`${HEADER}|\nmission m { on ALLOW { execute t } }\n`).document, { line: 99, character: 0 })).toBeNull();
+  });
+});
