@@ -1,1 +1,2 @@
-export { startServer, type ServerOptions } from "./server.js";
+export { startServer } from "./server.js";
+export { SERVER_VERSION } from "./version.js";
