@@ -33,8 +33,9 @@ export class LspProcess {
   #buffer = Buffer.alloc(0);
   #nextId = 1;
 
-  constructor(args: string[] = ["--stdio"]) {
-    this.#child = spawn(process.execPath, [serverBin, ...args], { stdio: ["pipe", "pipe", "pipe"] });
+  /** Starts `node <script> --stdio`: the bin by default, or another build of the server (the .vsix's bundle). */
+  constructor(script = serverBin) {
+    this.#child = spawn(process.execPath, [script, "--stdio"], { stdio: ["pipe", "pipe", "pipe"] });
     this.#child.stdout.on("data", (chunk: Buffer) => this.#read(chunk));
     this.#child.stderr.on("data", (chunk: Buffer) => (this.stderr += chunk.toString("utf8")));
     this.exited = new Promise((resolve) => this.#child.on("exit", resolve));
