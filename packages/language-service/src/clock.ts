@@ -1,24 +1,21 @@
-import { TICKS_PER_DAY, TICKS_PER_DEGREE, TICKS_PER_ZONE } from "@temporal/agent-sdk/core";
+import { contextAt, nextOpen, TICKS_PER_DEGREE, TICKS_PER_ZONE } from "@temporal/agent-sdk/core";
 
 /**
  * Degrees of the daily cycle as clock times. A phase in zone Z<n> is the
  * clock time of UTC+2n hours; 1 degree is 4 minutes (one tick is 1 ms).
+ * Which instant a phase falls on is the runtime's answer (`nextOpen`),
+ * never worked out here.
  */
 
 const MS_PER_MINUTE = 60_000;
 
 /** `20:00`, `09:30`, `14:30:36` (seconds only when there are any), `24:00` for the end of the day. */
-export function clockText(msOfDay: number): string {
-  const seconds = Math.round(msOfDay / 1000);
+export function degreesToClock(degrees: number): string {
+  const seconds = Math.round((degrees * TICKS_PER_DEGREE) / 1000);
   const hh = String(Math.floor(seconds / 3600)).padStart(2, "0");
   const mm = String(Math.floor(seconds / 60) % 60).padStart(2, "0");
   const ss = seconds % 60;
   return ss === 0 ? `${hh}:${mm}` : `${hh}:${mm}:${String(ss).padStart(2, "0")}`;
-}
-
-/** The clock time of a phase in its own zone: `300` is `20:00`. */
-export function degreesToClock(degrees: number): string {
-  return clockText(Math.round(degrees * TICKS_PER_DEGREE));
 }
 
 /** `Z1 (UTC+2)`. */
@@ -28,23 +25,14 @@ export function zoneLabel(zone: number): string {
   return `Z${zone} (UTC${offset === 0 ? "" : offset > 0 ? `+${offset}` : `${offset}`})`;
 }
 
-/** The UTC clock time of a phase read in `zone`. */
-export function degreesToUtcClock(degrees: number, zone: number): string {
-  return clockText(utcMsOfDay(degrees, zone));
+/** The first instant at or after `now` at which the phase in `zone` is `degrees` (0 to 360), by the runtime's `nextOpen`. */
+export function nextInstantAt(degrees: number, zone: number, now: Date): number {
+  return nextOpen(contextAt(now, { zone }), [degrees, degrees]);
 }
 
-function utcMsOfDay(degrees: number, zone: number): number {
-  const local = Math.round(degrees * TICKS_PER_DEGREE) % TICKS_PER_DAY;
-  return (((local - zone * TICKS_PER_ZONE) % TICKS_PER_DAY) + TICKS_PER_DAY) % TICKS_PER_DAY;
-}
-
-/**
- * The clock time, in an IANA time zone, of the phase's instant on the UTC
- * day of `now` (a zone's offset, and so the answer, can differ on other days).
- */
-export function degreesToZoneClock(degrees: number, zone: number, timeZone: string, now: Date): string {
-  const dayStart = Math.floor(now.getTime() / TICKS_PER_DAY) * TICKS_PER_DAY;
-  return formatterFor(timeZone).format(dayStart + utcMsOfDay(degrees, zone));
+/** An instant's clock time (`HH:MM`) in an IANA time zone. */
+export function clockIn(timeZone: string, instant: number): string {
+  return formatterFor(timeZone).format(instant);
 }
 
 /** Minutes as `35 min`, `2 h 5 min`, `1 d 3 h`. */

@@ -15,18 +15,18 @@ export function codeActions(analysis: Analysis, range: Range, only?: readonly st
   const to = document.offsetAt(range.end);
   const actions: CodeAction[] = [];
   if (wanted(CodeActionKind.QuickFix, only)) {
-    analysis.diagnostics.forEach((d, index) => {
-      if (d.fixes === undefined || d.range.end.offset < from || d.range.start.offset > to) return;
+    for (const d of analysis.diagnostics) {
+      if (d.fixes === undefined || d.range.end.offset < from || d.range.start.offset > to) continue;
       for (const fix of d.fixes) {
         actions.push({
           title: fix.title,
           kind: CodeActionKind.QuickFix,
-          diagnostics: [toLspDiagnostic(analysis, d, index)],
+          diagnostics: [toLspDiagnostic(analysis, d)],
           isPreferred: d.fixes.length === 1,
           edit: editOf(analysis, fix),
         });
       }
-    });
+    }
   }
   if (wanted(CodeActionKind.SourceFixAll, only) && analysis.diagnostics.some((d) => d.fixes?.length === 1)) {
     const fixed = fixAll(analysis.text, document.uri);

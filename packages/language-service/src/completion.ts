@@ -3,6 +3,7 @@ import type { IToken } from "chevrotain";
 import { CompletionItemKind, type CompletionItem, type CompletionList, type Position, type Range } from "vscode-languageserver-types";
 import type { Analysis } from "./analysis.js";
 import { zoneLabel } from "./clock.js";
+import { isDirectiveToken, isNameToken } from "./tokens.js";
 
 /**
  * Completion from the tokens before the cursor, so it works in half-typed
@@ -106,20 +107,17 @@ function taskNames(analysis: Analysis, typed: string | undefined): CompletionIte
 /** The name or directive the cursor is at the end of, being typed. */
 function typedWord(analysis: Analysis, offset: number): { start: number; text: string } | undefined {
   const token = analysis.scanned.tokens.find((t) => t.endOffset! + 1 === offset);
-  const type = token?.tokenType;
-  if (token !== undefined && type !== undefined && ((type.CATEGORIES ?? []).some((c) => c.name === "Name") || type.name.endsWith("Directive"))) {
-    return { start: token.startOffset, text: token.image };
-  }
+  if (token !== undefined && (isNameToken(token) || isDirectiveToken(token))) return { start: token.startOffset, text: token.image };
   // A lone `@` is no token yet: the start of a directive.
   if (analysis.text[offset - 1] === "@") return { start: offset - 1, text: "@" };
   return undefined;
 }
 
+/** Inside a comment, or at the end of a line comment (typing on in it); an unterminated comment runs to the end of the file. */
 function insideComment(analysis: Analysis, offset: number): boolean {
   const { comments, unterminatedComments } = analysis.scanned;
-  return [...comments, ...unterminatedComments].some(
-    (c) => c.startOffset < offset && (offset <= c.endOffset! || (c.image.startsWith("//") && offset === c.endOffset! + 1) || c === unterminatedComments[0]),
-  );
+  const inComment = (c: IToken) => c.startOffset < offset && (offset <= c.endOffset! || (c.image.startsWith("//") && offset === c.endOffset! + 1));
+  return comments.some(inComment) || unterminatedComments.some((c) => c.startOffset < offset);
 }
 
 function keyword(label: string): CompletionItem {

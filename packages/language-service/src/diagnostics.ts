@@ -1,4 +1,4 @@
-import { DIAGNOSTIC_CODES, docsAnchor, type Diagnostic as CompilerDiagnostic, type Severity } from "@temporal/compiler";
+import { docsAnchor, type Diagnostic as CompilerDiagnostic, type Severity } from "@temporal/compiler";
 import { DiagnosticSeverity, type Diagnostic } from "vscode-languageserver-types";
 import { toRange, type Analysis } from "./analysis.js";
 
@@ -19,14 +19,13 @@ export function docsLink(code: CompilerDiagnostic["code"]): string {
 /**
  * The compiler's diagnostics as LSP diagnostics: same codes, messages and
  * ranges as `temporalc check`; notes become related information, and the
- * code links its section of docs/diagnostics.md. `data.index` finds the
- * compiler's diagnostic (and its fixes) again for code actions.
+ * code links its section of docs/diagnostics.md.
  */
 export function diagnostics(analysis: Analysis): Diagnostic[] {
-  return analysis.diagnostics.map((d, index) => toLspDiagnostic(analysis, d, index));
+  return analysis.diagnostics.map((d) => toLspDiagnostic(analysis, d));
 }
 
-export function toLspDiagnostic(analysis: Analysis, d: CompilerDiagnostic, index: number): Diagnostic {
+export function toLspDiagnostic(analysis: Analysis, d: CompilerDiagnostic): Diagnostic {
   const { document } = analysis;
   const result: Diagnostic = {
     range: toRange(document, d.range),
@@ -35,7 +34,6 @@ export function toLspDiagnostic(analysis: Analysis, d: CompilerDiagnostic, index
     codeDescription: { href: docsLink(d.code) },
     source: "temporalc",
     message: d.message,
-    data: { index, title: DIAGNOSTIC_CODES[d.code].title },
   };
   if (d.notes !== undefined) {
     result.relatedInformation = d.notes.map((note) => ({ location: { uri: document.uri, range: toRange(document, note.range) }, message: note.message }));

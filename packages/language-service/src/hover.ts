@@ -2,7 +2,7 @@ import { DIAGNOSTIC_CODES, type MissionInfo, type Node, type ResolvedWindow } fr
 import { MarkupKind, type Hover } from "vscode-languageserver-types";
 import type { Position } from "vscode-languageserver-types";
 import { toRange, touches, type Analysis } from "./analysis.js";
-import { degreesToClock, degreesToUtcClock, degreesToZoneClock, zoneLabel } from "./clock.js";
+import { clockIn, degreesToClock, nextInstantAt, zoneLabel } from "./clock.js";
 import { docsLink } from "./diagnostics.js";
 import { pathAt } from "./nodes.js";
 import type { ServiceContext } from "./service-context.js";
@@ -89,17 +89,21 @@ function missionOf(path: readonly Node[], analysis: Analysis): MissionInfo | und
   return node === undefined ? undefined : analysis.model.missions[analysis.ast.missions.indexOf(node)];
 }
 
-export function describeWindow(window: ResolvedWindow, zone: number, context: ServiceContext): string {
+function describeWindow(window: ResolvedWindow, zone: number, context: ServiceContext): string {
   const heading = `**require phase [${window.requirement.start.raw}, ${window.requirement.end.raw}]**`;
   if (window.normalized === null) return `${heading}\n\nA bound lies outside 0 to 360 degrees, so the window has no clock times.`;
   if (window.alwaysOpen) return `${heading}\n\nOpen all day: the window covers the whole cycle.`;
   const { start, end } = window.normalized;
   const viewer = context.viewerTimeZone;
   const now = context.now();
+  // The next time each bound comes round, read on the UTC clock and on the viewer's (whose offset may change with daylight saving).
+  const opens = nextInstantAt(start, zone, now);
+  const closes = nextInstantAt(end, zone, now);
   const rows = [
     `| ${zoneLabel(zone)}, the file's zone | ${degreesToClock(start)} | ${degreesToClock(end)} |`,
-    `| UTC | ${degreesToUtcClock(start, zone)} | ${degreesToUtcClock(end, zone)} |`,
-    `| ${viewer} (yours, today) | ${degreesToZoneClock(start, zone, viewer, now)} | ${degreesToZoneClock(end, zone, viewer, now)} |`,
+    // Z0 is UTC: one row says it.
+    ...(zone === 0 ? [] : [`| UTC | ${clockIn("UTC", opens)} | ${clockIn("UTC", closes)} |`]),
+    `| ${viewer} (yours) | ${clockIn(viewer, opens)} | ${clockIn(viewer, closes)} |`,
   ];
   const wraps = window.wraps ? " It wraps through midnight." : "";
   return `${heading}\n\nOpen from ${degreesToClock(start)} to ${degreesToClock(end)} in ${zoneLabel(zone)}, bounds included.${wraps}\n\n| | opens | closes |\n| --- | --- | --- |\n${rows.join("\n")}`;

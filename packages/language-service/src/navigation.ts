@@ -1,6 +1,7 @@
 import { tokenize, type SymbolInfo } from "@temporal/compiler";
 import type { Location, Position, Range, TextEdit, WorkspaceEdit } from "vscode-languageserver-types";
 import { toRange, touches, type Analysis } from "./analysis.js";
+import { isNameToken } from "./tokens.js";
 
 /**
  * Go to definition, references and rename for missions and tasks, from the
@@ -76,5 +77,5 @@ function isName(text: string): boolean {
   const { tokens, invalidCount, comments } = tokenize(text);
   const token = tokens[0];
   if (tokens.length !== 1 || invalidCount > 0 || comments.length > 0 || token === undefined) return false;
-  return token.startOffset === 0 && token.image === text && (token.tokenType.CATEGORIES ?? []).some((category) => category.name === "Name");
+  return token.image === text && isNameToken(token);
 }

@@ -1,6 +1,7 @@
 import type { IToken } from "chevrotain";
 import type { SemanticTokens, SemanticTokensLegend } from "vscode-languageserver-types";
 import type { Analysis } from "./analysis.js";
+import { isKeywordToken } from "./tokens.js";
 
 /**
  * Semantic tokens: the compiler's tokens, classified by the role the tree
@@ -47,8 +48,7 @@ export function semanticTokens(analysis: Analysis): SemanticTokens {
     const role = roles.get(token.startOffset);
     if (role !== undefined) add(token, role.type, role.modifiers);
     else if (BY_TOKEN_TYPE[token.tokenType.name] !== undefined) add(token, BY_TOKEN_TYPE[token.tokenType.name]!);
-    // Keyword token types are named by their text (`mission`, `TSAE`); punctuation's are not (`LCurly`).
-    else if (token.tokenType.name !== "Identifier" && token.tokenType.name === token.image) add(token, "keyword");
+    else if (isKeywordToken(token)) add(token, "keyword");
   }
   for (const comment of [...analysis.scanned.comments, ...analysis.scanned.unterminatedComments]) add(comment, "comment");
   classified.sort((a, b) => a.offset - b.offset);

@@ -11,12 +11,14 @@ async function lensTitles(text: string): Promise<string[]> {
 
 describe("code lenses", () => {
   it("say ALLOW now, or DENY with the next opening in the file's zone and how long until then", async () => {
-    const text = "@anchor Z1\nmission open { require phase [300, 30] on ALLOW { execute a } }\nmission later { require phase [330, 340] on ALLOW { execute a } }\nmission always { on ALLOW { execute a } }\n";
+    const text =
+      "@anchor Z1\nmission open { require phase [300, 30] on ALLOW { execute a } }\nmission later { require phase [330, 340] on ALLOW { execute a } }\nmission always { on ALLOW { execute a } }\n";
     expect(await lensTitles(text)).toEqual(["ALLOW now", "DENY: opens 22:00 (in 35 min)", "ALLOW now"]);
   });
 
   it("decide on all windows together and name the measures they cannot know", async () => {
-    const text = "mission m {\n  require phase [0, 120]\n  require phase [60, 200]\n  require carbon < 100\n  on ALLOW { execute a }\n}\nmission never { require phase [10, 20] require phase [30, 40] on ALLOW { execute a } }\n";
+    const text =
+      "mission m {\n  require phase [0, 120]\n  require phase [60, 200]\n  require carbon < 100\n  on ALLOW { execute a }\n}\nmission never { require phase [10, 20] require phase [30, 40] on ALLOW { execute a } }\n";
     expect(await lensTitles(text)).toEqual(["DENY: opens 04:00 (in 8 h 35 min), then if carbon < 100", "DENY: the phase windows are never open together"]);
   });
 
@@ -25,7 +27,8 @@ describe("code lenses", () => {
   });
 
   it("follow the injected clock", async () => {
-    const at = (iso: string) => createLanguageService({ now: () => new Date(iso), viewerTimeZone: "UTC" }).codeLenses(documentOf("mission m { require phase [90, 180] on ALLOW { execute a } }"));
+    const at = (iso: string) =>
+      createLanguageService({ now: () => new Date(iso), viewerTimeZone: "UTC" }).codeLenses(documentOf("mission m { require phase [90, 180] on ALLOW { execute a } }"));
     expect((await at("2026-11-25T05:59:00Z"))[0]?.command?.title).toBe("DENY: opens 06:00 (in 1 min)");
     expect((await at("2026-11-25T06:00:00Z"))[0]?.command?.title).toBe("ALLOW now");
     expect((await at("2026-11-25T12:00:01Z"))[0]?.command?.title).toBe("DENY: opens 06:00 (in 18 h)");
