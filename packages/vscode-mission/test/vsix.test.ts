@@ -47,9 +47,10 @@ beforeAll(() => {
 afterAll(() => rmSync(tmp, { recursive: true, force: true }));
 
 describe("the .vsix that vsce packages", () => {
-  it("holds the two bundles, the grammar, the language configuration and the manifest, and nothing else of ours", () => {
+  it("holds the two bundles, their licence notices, the grammar, the language configuration and the manifest", () => {
     expect([...entries.keys()].filter((name) => name.startsWith("extension/")).sort()).toEqual([
       "extension/LICENSE.txt",
+      "extension/dist/THIRD_PARTY_NOTICES",
       "extension/dist/extension.cjs",
       "extension/dist/mission.tmLanguage.json",
       "extension/dist/server.mjs",
@@ -69,6 +70,13 @@ describe("the .vsix that vsce packages", () => {
     expect(entries.get("extension/dist/mission.tmLanguage.json")!.equals(readFileSync(join(repo, "grammar/mission.tmLanguage.json")))).toBe(true);
     const configuration = JSON.parse(entries.get("extension/language-configuration.json")!.toString("utf8"));
     expect(configuration.comments).toEqual({ lineComment: "//", blockComment: ["/*", "*/"] });
+  });
+
+  it("carries the licence of every third-party package in its bundles", () => {
+    const notices = entries.get("extension/dist/THIRD_PARTY_NOTICES")!.toString("utf8");
+    expect(notices).toMatch(/^vscode-mission bundles the following third-party packages/);
+    const sections = [...notices.matchAll(/^(\S+)@\d\S* \((.+)\)$/gm)].map(([, name, licence]) => `${name} ${licence}`);
+    expect(sections).toEqual(expect.arrayContaining(["chevrotain Apache-2.0", "prettier MIT", "vscode-languageclient MIT", "vscode-languageserver MIT"]));
   });
 
   it("bundles the extension with only `vscode` left to VS Code", () => {
