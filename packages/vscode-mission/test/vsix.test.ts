@@ -86,19 +86,22 @@ describe("the .vsix that vsce packages", () => {
     expect(required.filter((name) => name !== "vscode" && !isBuiltin(name))).toEqual([]);
   });
 
-  it("ships a server that runs on its own, outside the repository", async () => {
+  it("ships a server that runs on its own, outside the repository, and leaves diagnostics to a pulling client", async () => {
     const folder = join(tmp, "installed", "dist");
     mkdirSync(folder, { recursive: true });
     const script = join(folder, "server.mjs");
     writeFileSync(script, entries.get("extension/dist/server.mjs")!);
     const server = new LspProcess(script);
     try {
-      await server.request("initialize", { processId: null, rootUri: null, capabilities: {} });
+      // As VS Code does: the client pulls diagnostics, so the server pushes none.
+      await server.request("initialize", { processId: null, rootUri: null, capabilities: { textDocument: { diagnostic: { dynamicRegistration: false } } } });
       server.notify("initialized", {});
       const uri = pathToFileURL(join(tmp, "a.mission")).href;
       server.notify("textDocument/didOpen", { textDocument: { uri, languageId: "mission", version: 1, text: "mission m {\n  require phase [0, 400]\n}\n" } });
-      const published = await server.notification("textDocument/publishDiagnostics", (p) => p.uri === uri);
-      expect(published.diagnostics.map((d: any) => d.code)).toEqual(["M202", "M502", "M300"]);
+      const pulled = await server.request("textDocument/diagnostic", { textDocument: { uri } });
+      expect(pulled.items.map((d: any) => d.code)).toEqual(["M202", "M502", "M300"]);
+      // Messages are handled in order: a push for the opened document would have come before the pull's answer.
+      expect(server.notifications.filter((n) => n.method === "textDocument/publishDiagnostics")).toEqual([]);
       expect(await server.request("shutdown", null)).toBeNull();
       server.notify("exit", null);
       expect(await server.exited).toBe(0);
