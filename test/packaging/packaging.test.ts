@@ -177,6 +177,10 @@ await build({ entryPoints: ["app/main.js"], bundle: true, platform: "node", form
     expect(messy.stdout + messy.stderr).toContain("fmt/messy.mission");
   }, 120_000);
 
+  it("npx temporal-language-server loads with its dependencies and prints its version", async () => {
+    expect(await npx(["temporal-language-server", "--version"])).toMatchObject({ status: 0, stdout: "0.1.0\n" });
+  }, 60_000);
+
   it("npx temporal-witness creates a witness key and prints its cosignature/v1 vkey", async () => {
     const created = await npx(["temporal-witness", "key", "create", join(tmp, "witness.key"), "--name", "witness.example/w1"]);
     expect(created).toMatchObject({ status: 0 });
