@@ -14,13 +14,24 @@ export interface Analysis {
   ast: MissionFile;
   model: MissionModel;
   diagnostics: Diagnostic[];
-  scanned: ScannedSource;
+  /** Tokenized on first use: only completion and semantic tokens need them, and diagnostics after an edit should not wait for them. */
+  readonly scanned: ScannedSource;
 }
 
 export function analyzeDocument(document: TextDocument): Analysis {
   const text = document.getText();
   const { ast, model, diagnostics } = diagnose(text, document.uri);
-  return { document, text, ast, model, diagnostics, scanned: tokenize(text) };
+  let scanned: ScannedSource | undefined;
+  return {
+    document,
+    text,
+    ast,
+    model,
+    diagnostics,
+    get scanned() {
+      return (scanned ??= tokenize(text));
+    },
+  };
 }
 
 /**

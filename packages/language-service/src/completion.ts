@@ -14,6 +14,12 @@ import { isDirectiveToken, isNameToken } from "./tokens.js";
 
 type Block = "file" | "mission" | "handler";
 
+/** The first `length` of `tokens`. */
+interface TokenPrefix {
+  tokens: readonly IToken[];
+  length: number;
+}
+
 const ZONE_COUNT = 12;
 
 export function completion(analysis: Analysis, position: Position): CompletionList {
@@ -22,14 +28,14 @@ export function completion(analysis: Analysis, position: Position): CompletionLi
   if (insideComment(analysis, offset)) return { isIncomplete: false, items: [] };
   const typed = typedWord(analysis, offset);
   const replace: Range = { start: document.positionAt(typed?.start ?? offset), end: position };
-  const before = scanned.tokens.filter((token) => token.endOffset! < (typed?.start ?? offset));
+  const before = tokensBefore(scanned.tokens, typed?.start ?? offset);
   const items = candidates(analysis, before, typed?.text).map((item) => ({ ...item, textEdit: { range: replace, newText: item.insertText ?? item.label } }));
   return { isIncomplete: false, items };
 }
 
-function candidates(analysis: Analysis, before: readonly IToken[], typed: string | undefined): CompletionItem[] {
-  const previous = before[before.length - 1];
-  const beforePrevious = before[before.length - 2];
+function candidates(analysis: Analysis, before: TokenPrefix, typed: string | undefined): CompletionItem[] {
+  const previous = before.tokens[before.length - 1];
+  const beforePrevious = before.tokens[before.length - 2];
   const type = previous?.tokenType.name;
   // A keyword right after `execute`, `mission` or `@anchor` is a name there (`execute phase`).
   const previousIsName = beforePrevious !== undefined && ["execute", "mission", "AnchorDirective"].includes(beforePrevious.tokenType.name);
@@ -67,12 +73,24 @@ function candidates(analysis: Analysis, before: readonly IToken[], typed: string
   if (previous !== undefined && !endsItem(previous, beforePrevious, previousIsName)) return [];
   switch (enclosingBlock(before)) {
     case "file":
-      return [keyword("mission"), ...(before.some((t) => t.tokenType.name === "mission") ? [] : [keyword("@temporal"), keyword("@anchor")])];
+      return [keyword("mission"), ...(missionBefore(before) ? [] : [keyword("@temporal"), keyword("@anchor")])];
     case "mission":
       return [keyword("require"), keyword("on")];
     case "handler":
       return [keyword("execute"), { ...keyword("anchor TSAE -> clockchain"), detail: "issue a signed receipt and anchor it" }];
   }
+}
+
+/** The tokens that end before `offset`: a prefix of the sorted tokens, found by binary search, not copied. */
+function tokensBefore(tokens: readonly IToken[], offset: number): TokenPrefix {
+  let low = 0;
+  let high = tokens.length;
+  while (low < high) {
+    const middle = (low + high) >>> 1;
+    if (tokens[middle]!.endOffset! < offset) low = middle + 1;
+    else high = middle;
+  }
+  return { tokens, length: low };
 }
 
 /** Whether the token can end a directive, requirement, statement or block, so a new one may start after it. */
@@ -84,17 +102,24 @@ function endsItem(token: IToken, before: IToken | undefined, isName: boolean): b
 }
 
 /** The block the cursor is in, from the braces before it: a `{` after `ALLOW`/`DENY` opens a handler. */
-function enclosingBlock(before: readonly IToken[]): Block {
+function enclosingBlock({ tokens, length }: TokenPrefix): Block {
   const stack: Block[] = [];
-  before.forEach((token, i) => {
-    if (token.tokenType.name === "LCurly") {
-      const opener = before[i - 1]?.tokenType.name;
+  for (let i = 0; i < length; i++) {
+    const type = tokens[i]!.tokenType.name;
+    if (type === "LCurly") {
+      const opener = tokens[i - 1]?.tokenType.name;
       stack.push(opener === "ALLOW" || opener === "DENY" ? "handler" : "mission");
-    } else if (token.tokenType.name === "RCurly") {
+    } else if (type === "RCurly") {
       stack.pop();
     }
-  });
+  }
   return stack[stack.length - 1] ?? "file";
+}
+
+/** Directives come before the first mission. */
+function missionBefore({ tokens, length }: TokenPrefix): boolean {
+  for (let i = 0; i < length; i++) if (tokens[i]!.tokenType.name === "mission") return true;
+  return false;
 }
 
 /** Task names executed elsewhere in the file, not counting the word being typed. */

@@ -24,6 +24,17 @@ describe("hover", () => {
     expect(text).toContain("wraps through midnight");
   });
 
+  it("reads the viewer's clock with its daylight saving at the next time each bound comes round", () => {
+    const marked = "mission m {\n  require phase [3|00, 30]\n  on ALLOW { execute t }\n}\n";
+    const { document, position } = withCursor(marked);
+    const inParis = (iso: string) => createLanguageService({ now: () => new Date(iso), viewerTimeZone: "Europe/Paris" }).hover(document, position)?.contents;
+    expect(JSON.stringify(inParis("2026-07-01T12:00:00Z"))).toContain("| Europe/Paris (yours) | 22:00 | 04:00 |");
+    expect(JSON.stringify(inParis("2026-11-25T12:00:00Z"))).toContain("| Europe/Paris (yours) | 21:00 | 03:00 |");
+    // It opens at 20:00 UTC on 24 October, 22:00 in Paris (summer time), and closes at 02:00 UTC on the 25th, after
+    // the clocks went back at 01:00 UTC: 03:00 in Paris.
+    expect(JSON.stringify(inParis("2026-10-24T12:00:00Z"))).toContain("| Europe/Paris (yours) | 22:00 | 03:00 |");
+  });
+
   it("says what a carbon requirement means and which one decides", () => {
     const text = hoverText(`${HEADER}mission m {\n  require carbon < 300\n  require car|bon <= 120\n  on ALLOW { execute t }\n}\n`);
     expect(text).toContain("at most 120 gCO2eq/kWh");
