@@ -161,7 +161,8 @@ describe("the language server over stdio", () => {
     const line = lines.findIndex((l) => l.includes("require phase"));
     const hover = await server.request("textDocument/hover", { textDocument: { uri }, position: { line, character: lines[line]!.indexOf("300") + 1 } });
     expect(hover.contents.value).toContain("| Z1 (UTC+2), the file's zone | 20:00 | 02:00 |");
-    expect(hover.contents.value).toContain("| America/New_York (yours, today) |");
+    // The viewer's zone from initializationOptions: the window opens at 18:00 UTC, 13:00 in New York.
+    expect(hover.contents.value).toMatch(/\| America\/New_York[^|]*\| 13:00 \| 19:00 \|/);
 
     const hints = await server.request("textDocument/inlayHint", { textDocument: { uri }, range: { start: { line: 0, character: 0 }, end: { line: lines.length, character: 0 } } });
     expect(hints.map((h: any) => h.position.line)).toContain(line);
