@@ -17,6 +17,7 @@ import { createProject, repoRoot, repoVersionOf, run, succeed, writeFiles } from
 const packages: Record<string, string> = {
   "@temporal/agent-sdk": "sdk",
   "@temporal/compiler": "compiler",
+  "@temporal/language-server": "language-server",
   "@temporal/language-service": "language-service",
   "@temporal/quantum": "quantum",
   "@temporal/server": "server",
@@ -57,6 +58,7 @@ describe("the tarballs", () => {
       "prettier-plugin-mission-0.1.0.tgz",
       "temporal-agent-sdk-0.1.0.tgz",
       "temporal-compiler-0.1.0.tgz",
+      "temporal-language-server-0.1.0.tgz",
       "temporal-language-service-0.1.0.tgz",
       "temporal-quantum-0.1.0.tgz",
       "temporal-server-0.1.0.tgz",
@@ -174,6 +176,10 @@ await build({ entryPoints: ["app/main.js"], bundle: true, platform: "node", form
     expect(messy.status).toBe(1);
     expect(messy.stdout + messy.stderr).toContain("fmt/messy.mission");
   }, 120_000);
+
+  it("npx temporal-language-server loads with its dependencies and prints its version", async () => {
+    expect(await npx(["temporal-language-server", "--version"])).toMatchObject({ status: 0, stdout: "0.1.0\n" });
+  }, 60_000);
 
   it("npx temporal-witness creates a witness key and prints its cosignature/v1 vkey", async () => {
     const created = await npx(["temporal-witness", "key", "create", join(tmp, "witness.key"), "--name", "witness.example/w1"]);

@@ -42,15 +42,16 @@ export function bundledPackages(metafile, workingDir) {
     .sort((a, b) => (a.name === b.name ? a.version.localeCompare(b.version) : a.name < b.name ? -1 : 1));
 }
 
-export function renderNotices(packages) {
-  const header = "temporalc bundles the following third-party packages into dist/.\n" + "Their licences follow, one section per package.\n";
+/** `product` names what bundles them: the CLI, or the VS Code extension (packages/vscode-mission). */
+export function renderNotices(packages, product = "temporalc") {
+  const header = `${product} bundles the following third-party packages into dist/.\n` + "Their licences follow, one section per package.\n";
   const sections = packages.map(({ name, version, license, text }) => `${"=".repeat(72)}\n${name}@${version} (${license})\n${"=".repeat(72)}\n\n${text}\n`);
   return [header, ...sections].join("\n");
 }
 
 /** Writes the notices for an esbuild metafile (paths relative to `workingDir`) to `file`, atomically. */
-export function writeThirdPartyNotices(metafile, workingDir, file) {
+export function writeThirdPartyNotices(metafile, workingDir, file, product = "temporalc") {
   const temp = `${file}.${process.pid}.tmp`;
-  writeFileSync(temp, renderNotices(bundledPackages(metafile, workingDir)));
+  writeFileSync(temp, renderNotices(bundledPackages(metafile, workingDir), product));
   renameSync(temp, file);
 }

@@ -1,0 +1,2 @@
+export { startServer } from "./server.js";
+export { SERVER_VERSION } from "./version.js";
