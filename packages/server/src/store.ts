@@ -1,4 +1,13 @@
-import { ComposedAuthority, type AuthorityParts, type ChallengeStore, type ClockchainStatus, type LogStore, type Signer, type VerifyingKey, type WitnessingOptions } from "@temporal/agent-sdk";
+import {
+  ComposedAuthority,
+  type AuthorityParts,
+  type ChallengeStore,
+  type ClockchainStatus,
+  type LogStore,
+  type Signer,
+  type VerifyingKey,
+  type WitnessingOptions,
+} from "@temporal/agent-sdk";
 import { homeParts, homeWitnessingStore } from "@temporal/agent-sdk/node";
 import type { ServiceAuthority } from "@temporal/agent-sdk/service";
 import { CHECK_REUSE_MS, reusedFor } from "./health.js";
