@@ -87,6 +87,8 @@ describe("structured fixes", () => {
     const huge = withQuorum(" quorum 99999999999999999999");
     expect(compile(huge).diagnostics).toMatchObject([{ code: "M508", message: "the quorum 99999999999999999999 is too large to count exactly: it counts witness cosignatures" }]);
     expect(fixAll(huge, "a.mission")).toMatchObject({ text: huge, applied: 0 });
+    // A malformed number has its own error (M103); the quorum check does not judge it again.
+    expect(compile(withQuorum(" quorum .5")).diagnostics.map((d) => d.code)).toEqual(["M103"]);
   });
 
   it("documents in the message table what each code's fix does, for every code that offers one", () => {
