@@ -82,6 +82,11 @@ export function checkClockShifts(model: MissionModel, report: Report): void {
   for (const mission of model.missions) {
     for (const window of mission.windows) {
       if (window.normalized === null || window.alwaysOpen || window.start % 360 === window.end % 360) continue;
+      const skipped = shifts.find((shift) => skipsWholeWindow(window, shift));
+      if (skipped !== undefined) {
+        reportEdge(window, "start", timeZone, skipped, "it does not open at all: the clock skips the whole window", report);
+        continue;
+      }
       checkEdge(window, "start", timeZone, shifts, report);
       checkEdge(window, "end", timeZone, shifts, report);
     }
@@ -92,12 +97,29 @@ function checkEdge(window: ResolvedWindow, edge: "start" | "end", timeZone: stri
   const ticks = degreesToTicks(window.normalized![edge]) % TICKS_PER_CYCLE;
   const shift = shifts.find((s) => inShift(ticks, s) && !(ticks === s.from && (edge === "end" || s.kind === "overlap")));
   if (shift === undefined) return;
-  const bound = window.requirement[edge];
-  const time = formatClockTime(ticks / TICKS_PER_DEGREE)!;
-  const from = clockOf(shift.from);
   const to = clockOf(shift.to);
   const verb = edge === "start" ? "opens" : "closes";
   const thatDay = shift.kind === "overlap" ? `it ${verb} twice` : edge === "start" ? `it opens at ${to}` : `it closes when clocks jump to ${to}`;
+  reportEdge(window, edge, timeZone, shift, thatDay, report);
+}
+
+/** Whether a gap skips every time of the window (`[02:00, 02:30]` in Paris), so that day it never opens. */
+function skipsWholeWindow(window: ResolvedWindow, shift: ClockShift): boolean {
+  if (shift.kind !== "gap") return false;
+  // Both edges as distances past the gap's start, going forward through the day.
+  const sinceGap = (edge: "start" | "end") => (degreesToTicks(window.normalized![edge]) - shift.from + 2 * TICKS_PER_CYCLE) % TICKS_PER_CYCLE;
+  const start = sinceGap("start");
+  const end = sinceGap("end");
+  return start < end && end <= shift.to - shift.from;
+}
+
+function reportEdge(window: ResolvedWindow, edge: "start" | "end", timeZone: string, shift: ClockShift, thatDay: string, report: Report): void {
+  const ticks = degreesToTicks(window.normalized![edge]) % TICKS_PER_CYCLE;
+  const bound = window.requirement[edge];
+  const time = formatClockTime(ticks / TICKS_PER_DEGREE)!;
+  const verb = edge === "start" ? "opens" : "closes";
+  const from = clockOf(shift.from);
+  const to = clockOf(shift.to);
   report("M305", bound.range, {
     verb,
     written: bound.raw === time ? `\`${time}\`` : `\`${bound.raw}\` (${time})`,

@@ -124,6 +124,11 @@ describe("IANA anchors", () => {
     expect(warnings("America/New_York", "[20:00, 01:30]")).toEqual([
       "the window closes at `01:30`, which happens twice in America/New_York on the day clocks go back from 02:00 to 01:00 (first on 2026-11-01): that day it closes twice",
     ]);
+    // A window the gap skips entirely: one warning, that it does not open.
+    expect(warnings("Europe/Paris", "[02:00, 02:30]")).toEqual([
+      "the window opens at `02:00`, which does not exist in Europe/Paris on the day clocks go forward from 02:00 to 03:00 (first on 2026-03-29): that day it does not open at all: the clock skips the whole window",
+    ]);
+    expect(warnings("Europe/Paris", "[02:15, 03:00]")).toHaveLength(1);
     // Southern hemisphere: Sydney goes back in April and forward in October, both between 02:00 and 03:00.
     expect(warnings("Australia/Sydney", "[37.5, 90]")).toEqual([
       "the window opens at `37.5` (02:30), which happens twice in Australia/Sydney on the day clocks go back from 03:00 to 02:00 (first on 2026-04-05): that day it opens twice",
