@@ -29,6 +29,7 @@ import { analyze, type MissionInfo, type MissionModel, type ResolvedWindow } fro
 import { intersectTicks, satisfiablePrefix, type TickInterval } from "./phase-windows.js";
 import { strictestCarbon, strictestHsBloch } from "./requirements.js";
 import { checkAnchors, checkClockShifts, checkClockTimes } from "./clock-checks.js";
+import { isWellFormedNumber } from "./grammar.js";
 import { LANGUAGE_VERSION, LANGUAGE_VERSION_TEXT } from "./version.js";
 
 /**
@@ -358,8 +359,8 @@ function checkHandlerBody(handler: Handler, comments: readonly Comment[], report
  */
 function checkQuorum(anchor: AnchorStatement, comments: readonly Comment[], report: Reporter): void {
   const quorum = anchor.quorum;
-  // A number too large to be finite already has its error (M108).
-  if (quorum === null || !Number.isFinite(quorum.value)) return;
+  // A malformed number (M103) or one too large to be finite (M108) already has its error.
+  if (quorum === null || !isWellFormedNumber(quorum.raw) || !Number.isFinite(quorum.value)) return;
   const { value, raw } = quorum;
   if (value <= 0) {
     const fixes = hasComment(anchor.range, comments) ? [] : [replacement(anchor.range, "anchor TSAE -> clockchain")];

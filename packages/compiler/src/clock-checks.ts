@@ -4,7 +4,8 @@ import { formatClockTime, paddedClockTime } from "./clock-time.js";
 import { replacement, type DiagnosticCode, type DiagnosticDetails, type DiagnosticParams } from "./diagnostics.js";
 import { degreesToTicks, TICKS_PER_CYCLE, TICKS_PER_DEGREE } from "./phase-windows.js";
 import { closestMatch, onlyClosestMatch } from "./suggest.js";
-import { clockShifts, inShift, isKnownTimeZone, timeZoneNames, TRANSITION_HORIZON, type ClockShift } from "./time-zones.js";
+import { RENAMED_TIME_ZONES, TIME_ZONE_NAMES } from "./time-zone-names.js";
+import { clockShifts, inShift, isKnownTimeZone, listedSpelling, TRANSITION_HORIZON, type ClockShift } from "./time-zones.js";
 
 /**
  * The checks of how a file tells time: its `@anchor` (an SWT zone or an
@@ -16,7 +17,11 @@ type Report = <C extends DiagnosticCode>(code: C, range: SourceRange, params: Di
 
 const ZONE_CODES = Array.from({ length: 12 }, (_, n) => `Z${n}`);
 
-/** M204 for a `Z<digits>` (or `z<digits>`) code that is not Z0..Z11; M206 for an IANA name this engine does not know. */
+/**
+ * M204 for a `Z<digits>` (or `z<digits>`) code that is not Z0..Z11; M206 for
+ * an IANA name this engine does not know; M207 for one it knows in another
+ * letter case than tzdata's; M208 for `Etc/GMT±n`, whose sign is POSIX's.
+ */
 export function checkAnchors(anchors: readonly AnchorDirective[], report: Report): void {
   for (const { code, zone, timeZone } of anchors) {
     if (code === null || zone !== null) continue;
@@ -26,6 +31,11 @@ export function checkAnchors(anchors: readonly AnchorDirective[], report: Report
     } else if (!isKnownTimeZone(timeZone)) {
       const { suggestion, certain } = timeZoneSuggestion(timeZone);
       report("M206", code.range, { timeZone, suggestion }, certain === undefined ? {} : { fixes: [replacement(code.range, certain)] });
+    } else {
+      const listed = listedSpelling(timeZone);
+      if (listed !== undefined) report("M207", code.range, { timeZone, listed }, { fixes: [replacement(code.range, listed)] });
+      const posix = /^etc\/gmt([+-])(\d+)$/i.exec(timeZone);
+      if (posix !== null) report("M208", code.range, { timeZone, offset: `UTC${posix[1] === "+" ? "−" : "+"}${posix[2]}` });
     }
   }
 }
@@ -36,10 +46,13 @@ export function checkAnchors(anchors: readonly AnchorDirective[], report: Report
  * (`Europe/Pari`, `utc`), else IANA names by their city (`Paris`, `new_york`).
  */
 function timeZoneSuggestion(name: string): { suggestion?: string; certain?: string } {
-  const candidates = [...ZONE_CODES, ...timeZoneNames()];
+  // Old names are candidates too (`Asia/Calcuta`), suggested as their new name.
+  const current = (zone: string | undefined) => (zone === undefined ? undefined : (RENAMED_TIME_ZONES.get(zone) ?? zone));
+  const candidates = [...ZONE_CODES, ...TIME_ZONE_NAMES, ...RENAMED_TIME_ZONES.keys()];
   const suggestion = closestMatch(name, candidates);
-  if (suggestion !== undefined) return { suggestion, certain: onlyClosestMatch(name, candidates) };
-  const byCity = new Map(timeZoneNames().map((zone) => [zone.slice(zone.lastIndexOf("/") + 1), zone]));
+  if (suggestion !== undefined) return { suggestion: current(suggestion), certain: current(onlyClosestMatch(name, candidates)) };
+  const cityOf = (zone: string) => zone.slice(zone.lastIndexOf("/") + 1);
+  const byCity = new Map([...TIME_ZONE_NAMES.map((zone) => [cityOf(zone), zone] as const), ...[...RENAMED_TIME_ZONES].map(([old, renamed]) => [cityOf(old), renamed] as const)]);
   const city = byCity.has(name) ? name : onlyClosestMatch(name, [...byCity.keys()]);
   const zone = city === undefined ? undefined : byCity.get(city);
   return zone === undefined ? {} : { suggestion: zone, certain: zone };
@@ -82,6 +95,11 @@ export function checkClockShifts(model: MissionModel, report: Report): void {
   for (const mission of model.missions) {
     for (const window of mission.windows) {
       if (window.normalized === null || window.alwaysOpen || window.start % 360 === window.end % 360) continue;
+      const skipped = shifts.find((shift) => skipsWholeWindow(window, shift));
+      if (skipped !== undefined) {
+        reportEdge(window, "start", timeZone, skipped, "it does not open at all: the clock skips the whole window", report);
+        continue;
+      }
       checkEdge(window, "start", timeZone, shifts, report);
       checkEdge(window, "end", timeZone, shifts, report);
     }
@@ -92,12 +110,29 @@ function checkEdge(window: ResolvedWindow, edge: "start" | "end", timeZone: stri
   const ticks = degreesToTicks(window.normalized![edge]) % TICKS_PER_CYCLE;
   const shift = shifts.find((s) => inShift(ticks, s) && !(ticks === s.from && (edge === "end" || s.kind === "overlap")));
   if (shift === undefined) return;
-  const bound = window.requirement[edge];
-  const time = formatClockTime(ticks / TICKS_PER_DEGREE)!;
-  const from = clockOf(shift.from);
   const to = clockOf(shift.to);
   const verb = edge === "start" ? "opens" : "closes";
   const thatDay = shift.kind === "overlap" ? `it ${verb} twice` : edge === "start" ? `it opens at ${to}` : `it closes when clocks jump to ${to}`;
+  reportEdge(window, edge, timeZone, shift, thatDay, report);
+}
+
+/** Whether a gap skips every time of the window (`[02:00, 02:30]` in Paris), so that day it never opens. */
+function skipsWholeWindow(window: ResolvedWindow, shift: ClockShift): boolean {
+  if (shift.kind !== "gap") return false;
+  // Both edges as distances past the gap's start, going forward through the day.
+  const sinceGap = (edge: "start" | "end") => (degreesToTicks(window.normalized![edge]) - shift.from + 2 * TICKS_PER_CYCLE) % TICKS_PER_CYCLE;
+  const start = sinceGap("start");
+  const end = sinceGap("end");
+  return start < end && end <= shift.to - shift.from;
+}
+
+function reportEdge(window: ResolvedWindow, edge: "start" | "end", timeZone: string, shift: ClockShift, thatDay: string, report: Report): void {
+  const ticks = degreesToTicks(window.normalized![edge]) % TICKS_PER_CYCLE;
+  const bound = window.requirement[edge];
+  const time = formatClockTime(ticks / TICKS_PER_DEGREE)!;
+  const verb = edge === "start" ? "opens" : "closes";
+  const from = clockOf(shift.from);
+  const to = clockOf(shift.to);
   report("M305", bound.range, {
     verb,
     written: bound.raw === time ? `\`${time}\`` : `\`${bound.raw}\` (${time})`,

@@ -177,6 +177,19 @@ export const DIAGNOSTIC_CODES = {
     help: (p: { suggestion: string | undefined }) => (p.suggestion === undefined ? `an ${ANCHOR_FORMS}` : `did you mean \`${p.suggestion}\`? An ${ANCHOR_FORMS}`),
     fix: "replaces the name with the closest IANA time zone or SWT zone, when only one is that close",
   },
+  M207: {
+    severity: "warning",
+    title: "time zone in another letter case",
+    message: (p: { timeZone: string; listed: string }) => `\`${p.timeZone}\` is spelt \`${p.listed}\` in the IANA time-zone database`,
+    help: "engines accept any letter case, but tools and people search for the listed spelling",
+    fix: "writes the name as the IANA time-zone database spells it",
+  },
+  M208: {
+    severity: "info",
+    title: "POSIX-style Etc/GMT offset",
+    message: (p: { timeZone: string; offset: string }) => `\`${p.timeZone}\` is ${p.offset}: in \`Etc/GMT\` names the sign is the opposite of the offset's (POSIX style)`,
+    help: "if you meant the other side of UTC, flip the sign; an SWT zone, Z0 to Z11, says the offset plainly",
+  },
   M300: {
     severity: "error",
     title: "phase bound out of range",

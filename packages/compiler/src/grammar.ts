@@ -90,6 +90,11 @@ export function expectedTokens(exception: IRecognitionException): TokenType[] {
 }
 
 const STRICT_NUMBER = /^-?\d+(?:\.\d+)?$/;
+
+/** Whether a number's text is well formed (else the parser reported M103 for it, and later checks keep quiet). */
+export function isWellFormedNumber(text: string): boolean {
+  return STRICT_NUMBER.test(text);
+}
 const VERSION_PARTS = /^v(\d+)(?:\.(\d+)(?:\.(\d+))?)?$/;
 const ZONE_CODE = /^Z(\d{1,2})$/;
 /** `Z` (or `z`) and digits: meant as an SWT zone (M204 when not Z0..Z11); any other anchor is an IANA name. */
@@ -434,7 +439,7 @@ export class MissionParser extends EmbeddedActionsParser {
   #number(token: IToken): NumberLiteral | undefined {
     if (isMissing(token)) return undefined;
     const value = Number(token.image);
-    if (!STRICT_NUMBER.test(token.image)) {
+    if (!isWellFormedNumber(token.image)) {
       this.#report("M103", token, { what: "number", text: token.image });
     } else if (!Number.isFinite(value)) {
       // Past about 1.8e308 digits read as Infinity, which would compile to a requirement nobody wrote.

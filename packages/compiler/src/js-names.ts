@@ -60,6 +60,8 @@ const RESERVED_WORDS = new Set([
 /** Globals and imports the generated module uses: a binding with one of these names would shadow it. */
 const USED_BY_GENERATED_CODE = new Set([
   "allow",
+  // Imported instead of allow when the file has an IANA `@anchor`.
+  "allowInTimeZone",
   "defineMission",
   "missions",
   "Object",

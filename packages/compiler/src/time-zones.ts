@@ -1,4 +1,5 @@
 import { TICKS_PER_CYCLE } from "./phase-windows.js";
+import { RENAMED_TIME_ZONES, TIME_ZONE_NAMES } from "./time-zone-names.js";
 
 /**
  * What the checker knows of IANA time zones, read from the engine's `Intl`
@@ -6,10 +7,14 @@ import { TICKS_PER_CYCLE } from "./phase-windows.js";
  *
  * Output stays a function of the input and the compiler's version: the
  * generated code carries the name as written and never anything read from
- * `Intl`. Only diagnostics read it: whether a name is known (M206), and the
- * daylight-saving transitions of a fixed span of years (M305), never of
- * "now". Engines only ever add names (tzdata keeps renamed zones as links),
- * so a file that checks clean keeps doing so on newer engines.
+ * `Intl`, and names are suggested (and fixed) only from the list shipped
+ * with the compiler (`time-zone-names.ts`, generated from tzdata by
+ * `scripts/time-zone-names.mjs`). Two diagnostics do depend on the engine's
+ * tzdata: whether it accepts a name (M206), and M305, whose span of years is
+ * fixed but whose daylight-saving rules are the engine's (a country that
+ * changes its rules changes the warnings on engines that know it). Engines
+ * only ever add names (tzdata keeps renamed zones as links), so a name that
+ * checks on one engine checks on newer ones.
  */
 
 const MS_PER_MINUTE = 60_000;
@@ -49,12 +54,12 @@ export function isKnownTimeZone(timeZone: string): boolean {
   return wallClock(timeZone) !== null;
 }
 
-let names: readonly string[] | undefined;
+const LISTED_BY_LOWER_CASE = new Map([...TIME_ZONE_NAMES, ...RENAMED_TIME_ZONES.keys()].map((name) => [name.toLowerCase(), name]));
 
-/** The engine's time-zone names, for did-you-mean: sorted, so suggestions do not depend on the engine's order. */
-export function timeZoneNames(): readonly string[] {
-  names ??= [...new Set([...Intl.supportedValuesOf("timeZone"), "UTC"])].sort();
-  return names;
+/** The listed spelling of a name that differs from it in letter case only (`europe/paris`), else undefined. */
+export function listedSpelling(timeZone: string): string | undefined {
+  const listed = LISTED_BY_LOWER_CASE.get(timeZone.toLowerCase());
+  return listed === timeZone ? undefined : listed;
 }
 
 /** The zone's UTC offset at `instant`, in whole minutes (the wall clock read to the minute, minus UTC). */

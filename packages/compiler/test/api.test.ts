@@ -54,6 +54,8 @@ describe("public API contracts", () => {
         "M204:error",
         "M205:error",
         "M206:error",
+        "M207:warning",
+        "M208:info",
         "M300:error",
         "M301:error",
         "M302:warning",

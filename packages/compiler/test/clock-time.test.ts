@@ -1,7 +1,8 @@
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
-import { analyze, applyFixes, compile, formatClockTime, parse, print, windowClockTimes, type Diagnostic } from "../src/index.js";
+import { analyze, applyFixes, compile, fixAll, formatClockTime, parse, print, windowClockTimes, type Diagnostic } from "../src/index.js";
 import { clockTimeDegrees } from "../src/clock-time.js";
+import { RENAMED_TIME_ZONES, TIME_ZONE_NAMES } from "../src/time-zone-names.js";
 import { validMissionFileArb } from "./arbitraries.js";
 
 const codes = (diagnostics: readonly Diagnostic[]) => diagnostics.map((d) => d.code);
@@ -110,7 +111,33 @@ describe("IANA anchors", () => {
     expect(help("Europe/Pariss")).toEqual({ help: expect.stringMatching(/^did you mean `Europe\/Paris`\?/), fix: "Europe/Paris" });
     expect(help("New_York")).toEqual({ help: expect.stringMatching(/^did you mean `America\/New_York`\?/), fix: "America/New_York" });
     expect(help("Mars/Olympus")).toEqual({ help: "an anchor is an SWT zone, Z0 to Z11, or an IANA time zone such as `Europe/Paris`", fix: undefined });
-    expect(codes(compile(file("europe/paris", "[20:00, 02:00]")).diagnostics)).toEqual([]);
+    // Old names suggest the new one, whatever this engine lists (Node 20 lists Asia/Calcutta, not Asia/Kolkata).
+    expect(help("Calcutta")).toEqual({ help: expect.stringMatching(/^did you mean `Asia\/Kolkata`\?/), fix: "Asia/Kolkata" });
+    expect(help("Asia/Calcuta")).toEqual({ help: expect.stringMatching(/^did you mean `Asia\/Kolkata`\?/), fix: "Asia/Kolkata" });
+    expect(help("Kyiv")).toEqual({ help: expect.stringMatching(/^did you mean `Europe\/Kyiv`\?/), fix: "Europe/Kyiv" });
+    expect(help("utc")).toEqual({ help: undefined, fix: undefined });
+  });
+
+  it("suggest only from the list shipped with the compiler: sorted, canonical, renames pointing into it", () => {
+    expect([...TIME_ZONE_NAMES]).toEqual([...TIME_ZONE_NAMES].sort());
+    expect(TIME_ZONE_NAMES).toEqual(expect.arrayContaining(["UTC", "Asia/Kolkata", "Europe/Kyiv", "America/Nuuk", "Asia/Ho_Chi_Minh"]));
+    expect(TIME_ZONE_NAMES).not.toContain("Asia/Calcutta");
+    for (const renamed of RENAMED_TIME_ZONES.values()) expect(TIME_ZONE_NAMES).toContain(renamed);
+  });
+
+  it("report a name in another letter case than tzdata's (M207), with a fix to the listed spelling", () => {
+    const [diagnostic, ...others] = compile(file("europe/paris", "[20:00, 02:00]")).diagnostics;
+    expect(others).toEqual([]);
+    expect(diagnostic).toMatchObject({ code: "M207", severity: "warning", message: "`europe/paris` is spelt `Europe/Paris` in the IANA time-zone database" });
+    expect(fixAll(file("europe/paris", "[20:00, 02:00]"), "a.mission")).toMatchObject({ text: file("Europe/Paris", "[20:00, 02:00]"), applied: 1, diagnostics: [] });
+    expect(codes(compile(file("utc", "[20:00, 02:00]")).diagnostics)).toEqual(["M207"]);
+  });
+
+  it("show the real offset of a POSIX-style Etc/GMT name (M208)", () => {
+    const messages = (anchor: string) => compile(file(anchor, "[20:00, 02:00]")).diagnostics.map((d) => `${d.code} ${d.message}`);
+    expect(messages("Etc/GMT+5")).toEqual(["M208 `Etc/GMT+5` is UTC−5: in `Etc/GMT` names the sign is the opposite of the offset's (POSIX style)"]);
+    expect(messages("Etc/GMT-14")).toEqual(["M208 `Etc/GMT-14` is UTC+14: in `Etc/GMT` names the sign is the opposite of the offset's (POSIX style)"]);
+    expect(messages("Etc/UTC")).toEqual([]);
   });
 
   it("warn about window edges in a daylight-saving gap or overlap (M305), whatever today's date", () => {
@@ -124,6 +151,11 @@ describe("IANA anchors", () => {
     expect(warnings("America/New_York", "[20:00, 01:30]")).toEqual([
       "the window closes at `01:30`, which happens twice in America/New_York on the day clocks go back from 02:00 to 01:00 (first on 2026-11-01): that day it closes twice",
     ]);
+    // A window the gap skips entirely: one warning, that it does not open.
+    expect(warnings("Europe/Paris", "[02:00, 02:30]")).toEqual([
+      "the window opens at `02:00`, which does not exist in Europe/Paris on the day clocks go forward from 02:00 to 03:00 (first on 2026-03-29): that day it does not open at all: the clock skips the whole window",
+    ]);
+    expect(warnings("Europe/Paris", "[02:15, 03:00]")).toHaveLength(1);
     // Southern hemisphere: Sydney goes back in April and forward in October, both between 02:00 and 03:00.
     expect(warnings("Australia/Sydney", "[37.5, 90]")).toEqual([
       "the window opens at `37.5` (02:30), which happens twice in Australia/Sydney on the day clocks go back from 03:00 to 02:00 (first on 2026-04-05): that day it opens twice",

@@ -146,6 +146,14 @@ describe("generated modules at run time", () => {
     }
   });
 
+  it("keeps working, in both formats, for a mission named like the IANA-anchor import", () => {
+    const source = `@temporal v4.6.2\n@anchor Europe/Paris\n\nmission allowInTimeZone {\n  require phase [10, 20]\n  on ALLOW { execute allow }\n}\nmission allow { on ALLOW { execute defineMission } }\n`;
+    for (const format of ["esm", "cjs"] as const) {
+      const shape = JSON.parse(execFileSync(process.execPath, ["--input-type=module", "-e", NAMESPACE_SHAPE, writeGenerated(source, format), format], { encoding: "utf8" })) as unknown;
+      expect(shape, format).toMatchObject({ missionKeys: ["allowInTimeZone", "allow"], namedExports: ["allow", "allowInTimeZone"], namedAreMissions: true });
+    }
+  });
+
   it("decides exactly like allow() inside, outside and on every window boundary", async () => {
     for (const fixture of valid) {
       const ast = parse(fixture.source).ast;

@@ -87,6 +87,8 @@ describe("structured fixes", () => {
     const huge = withQuorum(" quorum 99999999999999999999");
     expect(compile(huge).diagnostics).toMatchObject([{ code: "M508", message: "the quorum 99999999999999999999 is too large to count exactly: it counts witness cosignatures" }]);
     expect(fixAll(huge, "a.mission")).toMatchObject({ text: huge, applied: 0 });
+    // A malformed number has its own error (M103); the quorum check does not judge it again.
+    expect(compile(withQuorum(" quorum .5")).diagnostics.map((d) => d.code)).toEqual(["M103"]);
   });
 
   it("documents in the message table what each code's fix does, for every code that offers one", () => {
@@ -94,6 +96,7 @@ describe("structured fixes", () => {
       "mission a {\n  requier phase [0, 30]\n  require phase [400, 30]\n  require hs_bloch > 1\n  on ALLOW { execute x }\n",
       "@temporal v4.6.2\n@anchor z5\nmission a {\n  on ALLOW { execute x anchor TSAE -> clockchain quorum 0 }\n}\n",
       "@temporal v4.6.2\n@anchor Europe/Pariss\nmission a {\n  require phase [9:30, 12:00]\n  on ALLOW { execute x }\n}\n",
+      "@temporal v4.6.2\n@anchor europe/paris\nmission a {\n  require phase [20:00, 02:00]\n  on ALLOW { execute x }\n}\n",
     ];
     const fixed = new Set(
       sources.flatMap((s) =>
@@ -102,7 +105,7 @@ describe("structured fixes", () => {
           .map((d) => d.code),
       ),
     );
-    expect([...fixed].sort()).toEqual(["M102", "M202", "M204", "M206", "M300", "M304", "M412", "M508"]);
+    expect([...fixed].sort()).toEqual(["M102", "M202", "M204", "M206", "M207", "M300", "M304", "M412", "M508"]);
     for (const code of fixed) expect(DIAGNOSTIC_CODES[code], code).toHaveProperty("fix");
   });
 });
