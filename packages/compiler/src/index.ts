@@ -3,6 +3,7 @@ export { check } from "./checker.js";
 export { analyze, type Block, type MissionInfo, type MissionModel, type ResolvedWindow, type Step, type SymbolInfo } from "./analyze.js";
 export type { TickInterval } from "./phase-windows.js";
 export { formatClockTime, windowClockTimes } from "./clock-time.js";
+export { TIME_ZONE_NAMES } from "./time-zone-names.js";
 export { COMPILER_VERSION, LANGUAGE_VERSION, LANGUAGE_VERSION_TEXT } from "./version.js";
 export { compile, diagnose, DEFAULT_SDK_MODULE, type CompileOptions, type CompileResult } from "./compile.js";
 export type { SourceMapV3 } from "./source-map.js";

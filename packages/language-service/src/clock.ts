@@ -88,8 +88,3 @@ export function isTimeZone(name: string): boolean {
 export function systemTimeZone(): string {
   return Intl.DateTimeFormat().resolvedOptions().timeZone ?? "UTC";
 }
-
-/** Every IANA time zone this runtime knows, for completion after `@anchor`. */
-export function knownTimeZones(): readonly string[] {
-  return Intl.supportedValuesOf("timeZone");
-}

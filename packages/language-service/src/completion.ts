@@ -1,8 +1,8 @@
-import { LANGUAGE_VERSION_TEXT } from "@temporal/compiler";
+import { LANGUAGE_VERSION_TEXT, TIME_ZONE_NAMES } from "@temporal/compiler";
 import type { IToken } from "chevrotain";
 import { CompletionItemKind, type CompletionItem, type CompletionList, type Position, type Range } from "vscode-languageserver-types";
 import type { Analysis } from "./analysis.js";
-import { knownTimeZones, zoneLabel } from "./clock.js";
+import { zoneLabel } from "./clock.js";
 import { isDirectiveToken, isNameToken } from "./tokens.js";
 
 /**
@@ -125,7 +125,8 @@ function zones(): CompletionItem[] {
     detail: `SWT zone ${zoneLabel(zone)}`,
     sortText: `0${String(zone).padStart(2, "0")}`,
   }));
-  const names = knownTimeZones().map((name) => ({ label: name, kind: CompletionItemKind.EnumMember, detail: "IANA time zone (daylight saving included)", sortText: `1${name}` }));
+  // The checker's list, not the engine's: Node 20 still lists renamed zones (Asia/Calcutta), and completion must offer what M206 accepts as spelt.
+  const names = TIME_ZONE_NAMES.map((name) => ({ label: name, kind: CompletionItemKind.EnumMember, detail: "IANA time zone (daylight saving included)", sortText: `1${name}` }));
   return [...codes, ...names];
 }
 
