@@ -45,6 +45,16 @@ describe("witnessing kept in a home, in-process witnesses", { timeout: 30_000 },
 
   const open = (witnesses = endpoints) => createLocalAuthority({ home, authorityName: AUTHORITY_NAME, witnessing: { witnesses, quorum: 2, intervalMs: 20, requestTimeoutMs: 1_000 } });
 
+  it("a quorum asked below the configured one is raised to it: one cosignature of k=2 is not FINAL", async () => {
+    // The second witness's URL answers nothing (port 9, discard): only the first can cosign.
+    const authority = open([endpoints[0] as WitnessEndpoint, { url: "http://127.0.0.1:9/", vkey: (endpoints[1] as WitnessEndpoint).vkey }]);
+    try {
+      await expect(anchorNew(authority, { quorum: 1, timeoutMs: 500 })).rejects.toMatchObject({ code: "FINALITY_TIMEOUT" });
+    } finally {
+      await authority.close();
+    }
+  });
+
   it("a FINAL proof stays FINAL after a restart with the witnesses gone; a damaged cosignature in the file is not trusted", async () => {
     const authority = open();
     const final = await anchorNew(authority, { quorum: 2, timeoutMs: 10_000 });
@@ -114,6 +124,33 @@ describe("witnessing options and waits", () => {
       expect.objectContaining({ code: "QUORUM_UNREACHABLE", message: "needs 2 cosignatures, 1 witness is configured" }),
     );
     expect(() => createMemoryAuthority({ witnessing: { witnesses: [{ url: "http://w", vkey }], quorum: 1, intervalMs: 0 } })).toThrow(/intervalMs must be an integer/);
+  });
+
+  it("refuses one key under two names and one URL twice: each would count twice towards the quorum", () => {
+    const sameKey = createCosigner("w.test/2", new Uint8Array(32).fill(1), async () => new Uint8Array(64)).vkey;
+    const otherKey = createCosigner("w.test/3", new Uint8Array(32).fill(3), async () => new Uint8Array(64)).vkey;
+    expect(() =>
+      createMemoryAuthority({
+        witnessing: {
+          witnesses: [
+            { url: "http://w1", vkey },
+            { url: "http://w2", vkey: sameKey },
+          ],
+          quorum: 2,
+        },
+      }),
+    ).toThrow(expect.objectContaining({ code: "INVALID_WITNESSING", message: expect.stringMatching(/witnesses\[1\]\.vkey of w\.test\/2 has the public key of another/) }));
+    expect(() =>
+      createMemoryAuthority({
+        witnessing: {
+          witnesses: [
+            { url: "http://W1:80/", vkey },
+            { url: "http://w1", vkey: otherKey },
+          ],
+          quorum: 2,
+        },
+      }),
+    ).toThrow(expect.objectContaining({ code: "INVALID_WITNESSING", message: expect.stringMatching(/witnesses\[1\]\.url http:\/\/w1\/ is the URL of another/) }));
   });
 
   it("without witnesses, a wait for a quorum is QUORUM_UNREACHABLE and nothing is anchored; a proof has no finality", async () => {

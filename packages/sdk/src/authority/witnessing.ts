@@ -110,14 +110,17 @@ export class Witnessing {
     this.#schedule();
   }
 
-  /** The proof with its finality for `quorum` (default the configured one), and when `FINAL` the cosigned checkpoint and the consistency step to it. */
-  async finish(proof: AnchorProof, quorum = this.#options.quorum): Promise<AnchorProof> {
+  /** The proof with its finality for the configured quorum, and when `FINAL` the cosigned checkpoint and the consistency step to it. */
+  async finish(proof: AnchorProof): Promise<AnchorProof> {
+    const quorum = this.#options.quorum;
     const cosigned = this.#covering(proof.tile_id, proof.leaf_index, quorum);
     return cosigned === undefined ? { ...proof, finality: "PROVISIONAL" } : this.#final(proof, cosigned, quorum);
   }
 
-  /** Resolves with the `FINAL` proof once a checkpoint covering it has `quorum` cosignatures; `FINALITY_TIMEOUT` after `timeoutMs`. */
-  async waitFinal(proof: AnchorProof, quorum: number, timeoutMs: number): Promise<AnchorProof> {
+  /** Resolves with the `FINAL` proof once a checkpoint covering it has `requested` cosignatures (at least the configured quorum); `FINALITY_TIMEOUT` after `timeoutMs`. */
+  async waitFinal(proof: AnchorProof, requested: number, timeoutMs: number): Promise<AnchorProof> {
+    // FINAL always means the configured quorum or more, whatever smaller one a caller asks for.
+    const quorum = Math.max(requested, this.#options.quorum);
     const ready = this.#covering(proof.tile_id, proof.leaf_index, quorum);
     if (ready !== undefined) return this.#final(proof, ready, quorum);
     if (this.#closed) throw new TemporalError("AUTHORITY_CLOSED", "the authority closed before the anchor became FINAL");
