@@ -67,8 +67,23 @@ describe("witnessing kept in a home, in-process witnesses", { timeout: 30_000 },
     expect(again).toMatchObject({ finality: "FINAL", witnessed: { quorum: 2, checkpoint: { tree_size: final.witnessed?.checkpoint.tree_size } } });
     await reopened.close();
 
-    // Flip one character of every cosignature line: opening verifies them again and keeps none.
+    // Fields that are not their note's, and a fork of the wrong shape: dropped on open, and reported.
     const path = join(home, "witnessing.json");
+    const original = await readFile(path, "utf8");
+    const edited = JSON.parse(original) as { cosigned: { root_hash: string }[]; forks: unknown[] };
+    for (const cosigned of edited.cosigned) cosigned.root_hash = "00".repeat(32);
+    edited.forks.push({ tile_id: "one" });
+    await writeFile(path, JSON.stringify(edited));
+    const tampered = open();
+    expect((await tampered.getAnchorProof(final.receipt_hash))?.finality).toBe("PROVISIONAL");
+    expect((await tampered.clockchainStatus()).witnessing).toMatchObject({
+      forks: [],
+      restore_dropped: [expect.stringMatching(/^forks: an entry is not/), expect.stringMatching(/^cosigned: the entry of tile \d+ is not a signed checkpoint whose/)],
+    });
+    await tampered.close();
+    await writeFile(path, original);
+
+    // Flip one character of every cosignature line: opening verifies them again and keeps none.
     const saved = JSON.parse(await readFile(path, "utf8")) as { cosigned: { note: string }[] };
     for (const cosigned of saved.cosigned) cosigned.note = cosigned.note.replace(/(— witness\.test\/h\d \S{10})(\S)/g, (_, head: string, c: string) => head + (c === "A" ? "B" : "A"));
     await writeFile(path, JSON.stringify(saved));
