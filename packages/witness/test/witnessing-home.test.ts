@@ -168,6 +168,25 @@ describe("witnessing options and waits", () => {
     ).toThrow(expect.objectContaining({ code: "INVALID_WITNESSING", message: expect.stringMatching(/witnesses\[1\]\.url http:\/\/w1\/ is the URL of another/) }));
   });
 
+  it("saves its state only when a round changed it, not every round a witness stays down", async () => {
+    let saves = 0;
+    const store = { load: () => Promise.resolve(undefined), save: () => Promise.resolve(void saves++) };
+    // Port 9 (discard) answers nothing: every round fails and changes no saved state.
+    const authority = createMemoryAuthority({ witnessing: { witnesses: [{ url: "http://127.0.0.1:9/", vkey }], quorum: 1, intervalMs: 10, requestTimeoutMs: 100, store } });
+    try {
+      await anchorNew(authority);
+      let failedPolls = 0;
+      for (let i = 0; i < 100 && failedPolls < 5; i++) {
+        await new Promise((resolve) => setTimeout(resolve, 20));
+        if ((await authority.clockchainStatus()).witnessing?.witnesses[0]?.last_error !== null) failedPolls++;
+      }
+      expect(failedPolls).toBe(5);
+      expect(saves).toBe(1);
+    } finally {
+      await authority.close();
+    }
+  });
+
   it("without witnesses, a wait for a quorum is QUORUM_UNREACHABLE and nothing is anchored; a proof has no finality", async () => {
     const authority = createMemoryAuthority();
     try {

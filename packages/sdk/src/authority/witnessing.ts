@@ -71,6 +71,8 @@ export class Witnessing {
   #closed = false;
   #saving: Promise<void> = Promise.resolve();
   #storeError: string | null = null;
+  /** The record last handed to the store, as JSON: a round that changed nothing saves nothing. */
+  #savedJson: string | undefined;
   /** Entries of the saved record that were not taken back, and why: reported in the status. */
   readonly #dropped: string[] = [];
 
@@ -323,13 +325,16 @@ export class Witnessing {
     return { ...proof, finality: "FINAL", witnessed: { checkpoint: cosigned, consistency_proof: consistency, quorum, witnessed_unix_s: witnessedTime(cosigned, quorum) } };
   }
 
-  /** Queues a save of the current record; a failure is reported in the status until a save succeeds. */
+  /** Queues a save of the current record when it changed (or the last save failed); a failure is reported in the status until a save succeeds. */
   #persist(): void {
     const record: WitnessingRecord = {
       cosigned: [...this.#tiles.values()].flatMap(({ final }) => (final === undefined ? [] : [final])),
       witnesses: Object.fromEntries(this.#witnesses.map((witness) => [witness.key.name, [...witness.tiles.values()]])),
       forks: [...this.#forks],
     };
+    const json = JSON.stringify(record);
+    if (json === this.#savedJson && this.#storeError === null) return;
+    this.#savedJson = json;
     this.#saving = this.#saving
       .then(() => this.#store.save(record))
       .then(
