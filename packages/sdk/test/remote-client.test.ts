@@ -294,6 +294,24 @@ describe("the client as an Authority", () => {
     expect(JSON.parse(server.seen[5]?.body ?? "")).toEqual({ ...request, challenge });
   });
 
+  it("with a quorum asked, only a FINAL proof for at least that quorum is success", async () => {
+    const witnessed = (quorum: number) => ({ checkpoint: anchorProof.checkpoint, consistency_proof: [], quorum, witnessed_unix_s: 1 });
+    const replies = [
+      anchorProof,
+      { ...anchorProof, finality: "PROVISIONAL" },
+      { ...anchorProof, finality: "FINAL", witnessed: witnessed(1) },
+      { ...anchorProof, finality: "FINAL", witnessed: witnessed(2) },
+    ];
+    const server = await serve((_req, res, index) => json(res, 200, index < replies.length ? replies[index] : anchorProof));
+    const remote = client(server);
+    expect(await failure(remote.anchor(receipt, { quorum: 2, timeoutMs: 100 }))).toMatchObject({ code: "INVALID_RESPONSE", message: expect.stringMatching(/got finality undefined/) });
+    expect(await failure(remote.anchor(receipt, { quorum: 2, timeoutMs: 100 }))).toMatchObject({ code: "FINALITY_TIMEOUT", proof: { finality: "PROVISIONAL" } });
+    expect(await failure(remote.anchor(receipt, { quorum: 2, timeoutMs: 100 }))).toMatchObject({ code: "INVALID_RESPONSE", message: expect.stringMatching(/quorum of at least 2, got 1/) });
+    expect(await remote.anchor(receipt, { quorum: 2, timeoutMs: 100 })).toMatchObject({ finality: "FINAL" });
+    // No quorum asked: a service without witnesses answers without finality, which is an answer.
+    expect(await remote.anchor(receipt, { timeoutMs: 100 })).toEqual(anchorProof);
+  });
+
   it("returns undefined for an unanchored receipt, and throws other 404s", async () => {
     const server = await serve((req, res) => (req.url.includes("receipt_hash=00") ? apiError(res, 404, "ANCHOR_NOT_FOUND") : apiError(res, 404, "NOT_FOUND")));
     const remote = client(server);

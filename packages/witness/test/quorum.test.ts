@@ -62,9 +62,14 @@ describe("witnessing with 4 temporal-witness processes, quorum 3", { timeout: 30
       .issueReceipt(createTsaeRequest(context, { scope: "test.quorum.v1", action_hash_hex: sha256Hex(`quorum ${counter++}`) }))
       .then((receipt) => by.anchor(receipt, options).then((proof) => ({ receipt, proof })));
   const status = async (by = authority) => (await by.clockchainStatus()).witnessing as WitnessingStatus;
+  /** The status once `condition` holds; throws with the last status after 5 s, so a test fails at the state it waited for. */
   const until = async (condition: (state: WitnessingStatus) => boolean, by = authority) => {
-    for (let i = 0; i < 200 && !condition(await status(by)); i++) await new Promise((resolve) => setTimeout(resolve, 25));
-    return status(by);
+    for (let i = 0; i < 200; i++) {
+      const state = await status(by);
+      if (condition(state)) return state;
+      await new Promise((resolve) => setTimeout(resolve, 25));
+    }
+    throw new Error(`the witnessing status never met the condition within 5 s; last: ${JSON.stringify(await status(by))}`);
   };
   const start = async (witness: WitnessSetup) => (witness.process = await startWitness(witness.config, witness.port));
   const stop = async (witness: WitnessSetup) => {

@@ -45,6 +45,16 @@ describe("witnessing kept in a home, in-process witnesses", { timeout: 30_000 },
 
   const open = (witnesses = endpoints) => createLocalAuthority({ home, authorityName: AUTHORITY_NAME, witnessing: { witnesses, quorum: 2, intervalMs: 20, requestTimeoutMs: 1_000 } });
 
+  it("a quorum asked below the configured one is raised to it: one cosignature of k=2 is not FINAL", async () => {
+    // The second witness's URL answers nothing (port 9, discard): only the first can cosign.
+    const authority = open([endpoints[0] as WitnessEndpoint, { url: "http://127.0.0.1:9/", vkey: (endpoints[1] as WitnessEndpoint).vkey }]);
+    try {
+      await expect(anchorNew(authority, { quorum: 1, timeoutMs: 500 })).rejects.toMatchObject({ code: "FINALITY_TIMEOUT" });
+    } finally {
+      await authority.close();
+    }
+  });
+
   it("a FINAL proof stays FINAL after a restart with the witnesses gone; a damaged cosignature in the file is not trusted", async () => {
     const authority = open();
     const final = await anchorNew(authority, { quorum: 2, timeoutMs: 10_000 });
@@ -57,8 +67,23 @@ describe("witnessing kept in a home, in-process witnesses", { timeout: 30_000 },
     expect(again).toMatchObject({ finality: "FINAL", witnessed: { quorum: 2, checkpoint: { tree_size: final.witnessed?.checkpoint.tree_size } } });
     await reopened.close();
 
-    // Flip one character of every cosignature line: opening verifies them again and keeps none.
+    // Fields that are not their note's, and a fork of the wrong shape: dropped on open, and reported.
     const path = join(home, "witnessing.json");
+    const original = await readFile(path, "utf8");
+    const edited = JSON.parse(original) as { cosigned: { root_hash: string }[]; forks: unknown[] };
+    for (const cosigned of edited.cosigned) cosigned.root_hash = "00".repeat(32);
+    edited.forks.push({ tile_id: "one" });
+    await writeFile(path, JSON.stringify(edited));
+    const tampered = open();
+    expect((await tampered.getAnchorProof(final.receipt_hash))?.finality).toBe("PROVISIONAL");
+    expect((await tampered.clockchainStatus()).witnessing).toMatchObject({
+      forks: [],
+      restore_dropped: [expect.stringMatching(/^forks: an entry is not/), expect.stringMatching(/^cosigned: the entry of tile \d+ is not a signed checkpoint whose/)],
+    });
+    await tampered.close();
+    await writeFile(path, original);
+
+    // Flip one character of every cosignature line: opening verifies them again and keeps none.
     const saved = JSON.parse(await readFile(path, "utf8")) as { cosigned: { note: string }[] };
     for (const cosigned of saved.cosigned) cosigned.note = cosigned.note.replace(/(— witness\.test\/h\d \S{10})(\S)/g, (_, head: string, c: string) => head + (c === "A" ? "B" : "A"));
     await writeFile(path, JSON.stringify(saved));
@@ -114,6 +139,52 @@ describe("witnessing options and waits", () => {
       expect.objectContaining({ code: "QUORUM_UNREACHABLE", message: "needs 2 cosignatures, 1 witness is configured" }),
     );
     expect(() => createMemoryAuthority({ witnessing: { witnesses: [{ url: "http://w", vkey }], quorum: 1, intervalMs: 0 } })).toThrow(/intervalMs must be an integer/);
+  });
+
+  it("refuses one key under two names and one URL twice: each would count twice towards the quorum", () => {
+    const sameKey = createCosigner("w.test/2", new Uint8Array(32).fill(1), async () => new Uint8Array(64)).vkey;
+    const otherKey = createCosigner("w.test/3", new Uint8Array(32).fill(3), async () => new Uint8Array(64)).vkey;
+    expect(() =>
+      createMemoryAuthority({
+        witnessing: {
+          witnesses: [
+            { url: "http://w1", vkey },
+            { url: "http://w2", vkey: sameKey },
+          ],
+          quorum: 2,
+        },
+      }),
+    ).toThrow(expect.objectContaining({ code: "INVALID_WITNESSING", message: expect.stringMatching(/witnesses\[1\]\.vkey of w\.test\/2 has the public key of another/) }));
+    expect(() =>
+      createMemoryAuthority({
+        witnessing: {
+          witnesses: [
+            { url: "http://W1:80/", vkey },
+            { url: "http://w1", vkey: otherKey },
+          ],
+          quorum: 2,
+        },
+      }),
+    ).toThrow(expect.objectContaining({ code: "INVALID_WITNESSING", message: expect.stringMatching(/witnesses\[1\]\.url http:\/\/w1\/ is the URL of another/) }));
+  });
+
+  it("saves its state only when a round changed it, not every round a witness stays down", async () => {
+    let saves = 0;
+    const store = { load: () => Promise.resolve(undefined), save: () => Promise.resolve(void saves++) };
+    // Port 9 (discard) answers nothing: every round fails and changes no saved state.
+    const authority = createMemoryAuthority({ witnessing: { witnesses: [{ url: "http://127.0.0.1:9/", vkey }], quorum: 1, intervalMs: 10, requestTimeoutMs: 100, store } });
+    try {
+      await anchorNew(authority);
+      let failedPolls = 0;
+      for (let i = 0; i < 100 && failedPolls < 5; i++) {
+        await new Promise((resolve) => setTimeout(resolve, 20));
+        if ((await authority.clockchainStatus()).witnessing?.witnesses[0]?.last_error !== null) failedPolls++;
+      }
+      expect(failedPolls).toBe(5);
+      expect(saves).toBe(1);
+    } finally {
+      await authority.close();
+    }
   });
 
   it("without witnesses, a wait for a quorum is QUORUM_UNREACHABLE and nothing is anchored; a proof has no finality", async () => {

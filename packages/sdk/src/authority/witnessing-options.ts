@@ -7,6 +7,7 @@
  */
 
 import { COSIGNATURE_V1_TYPE } from "../core/cosignature.js";
+import { bytesToHex } from "../core/encoding.js";
 import { TemporalError, describeValue } from "../core/errors.js";
 import { parseVerifierKey, type NoteVerifierKey } from "../core/note-key.js";
 import { finalityWaitOf } from "../core/finality.js";
@@ -56,7 +57,11 @@ export function checkWitnessingOptions(options: WitnessingOptions): CheckedWitne
   // Checked as unknown: a config read from JSON may hold anything, and Array.isArray would widen the typed array to any[].
   const given: unknown = options.witnesses;
   if (!Array.isArray(given) || given.length === 0) throw bad("witnesses must be a non-empty array of { url, vkey }");
+  // A cosignature/v1 line does not bind the witness's name, so one key under two names, or one witness under two
+  // spellings of its URL, would count twice towards the quorum: names, keys and URLs must each be distinct.
   const names = new Set<string>();
+  const keys = new Set<string>();
+  const urls = new Set<string>();
   const endpoints = options.witnesses.map((witness, i) => {
     const at = `witnesses[${i}]`;
     let url: URL;
@@ -76,6 +81,11 @@ export function checkWitnessingOptions(options: WitnessingOptions): CheckedWitne
       throw bad(`${at}.vkey of ${key.name} is not a cosignature/v1 (type 0x04) key; a witness prints its vkey with \`temporal-witness key create\``);
     if (names.has(key.name)) throw bad(`${at}.vkey names witness ${key.name} a second time; each witness counts once towards the quorum`);
     names.add(key.name);
+    const rawKey = bytesToHex(key.publicKey);
+    if (keys.has(rawKey)) throw bad(`${at}.vkey of ${key.name} has the public key of another configured witness; each key counts once towards the quorum`);
+    keys.add(rawKey);
+    if (urls.has(url.href)) throw bad(`${at}.url ${url.href} is the URL of another configured witness; each witness counts once towards the quorum`);
+    urls.add(url.href);
     return { url, key, vkey: witness.vkey };
   });
   const quorum = options.quorum;
@@ -89,13 +99,21 @@ export function checkWitnessingOptions(options: WitnessingOptions): CheckedWitne
   };
 }
 
-/** The wait an anchor asked for, its quorum defaulting to the configured one; undefined when it asked for none or there is nothing to wait for. */
+/**
+ * The wait an anchor asked for, its quorum at least the configured one (`FINAL` always means the configured k or
+ * more: a smaller quorum asked for is raised to k); undefined when it asked for none or there is nothing to wait for.
+ */
 export function finalityWait(options: AnchorOptions | undefined, witnesses: number, quorum: number | undefined): { quorum: number; timeoutMs: number } | undefined {
   const wait = finalityWaitOf(options);
-  const wanted = wait?.quorum ?? quorum;
+  const wanted = effectiveQuorum(wait?.quorum, quorum);
   if (wait === undefined || wanted === undefined) return undefined;
   if (wanted > witnesses) throw unreachable(wanted, witnesses);
   return { quorum: wanted, timeoutMs: wait.timeoutMs };
+}
+
+/** The larger of the quorum asked for and the configured one; either may be absent. */
+function effectiveQuorum(requested: number | undefined, configured: number | undefined): number | undefined {
+  return requested === undefined ? configured : configured === undefined ? requested : Math.max(requested, configured);
 }
 
 function unreachable(quorum: number, witnesses: number): TemporalError {

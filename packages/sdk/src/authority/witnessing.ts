@@ -13,6 +13,7 @@ import { hexToBytes } from "../core/encoding.js";
 import { TemporalError } from "../core/errors.js";
 import type { NoteVerifier } from "../core/note-key.js";
 import type { ConsistencyProof } from "../core/service-types.js";
+import { isSignedCheckpoint } from "../core/signed-checkpoint.js";
 import { formatSignatureLine, parseNote, type NoteSignature } from "../core/signed-note.js";
 import type { AnchorProof, SignedCheckpoint } from "../core/types.js";
 import { submitCheckpoint } from "../core/witness-client.js";
@@ -70,6 +71,10 @@ export class Witnessing {
   #closed = false;
   #saving: Promise<void> = Promise.resolve();
   #storeError: string | null = null;
+  /** The record last handed to the store, as JSON: a round that changed nothing saves nothing. */
+  #savedJson: string | undefined;
+  /** Entries of the saved record that were not taken back, and why: reported in the status. */
+  readonly #dropped: string[] = [];
 
   /** Throws `INVALID_WITNESSING` / `QUORUM_UNREACHABLE` for bad options; does no I/O until `open`. */
   constructor(options: WitnessingOptions, log: WitnessedLog) {
@@ -110,14 +115,17 @@ export class Witnessing {
     this.#schedule();
   }
 
-  /** The proof with its finality for `quorum` (default the configured one), and when `FINAL` the cosigned checkpoint and the consistency step to it. */
-  async finish(proof: AnchorProof, quorum = this.#options.quorum): Promise<AnchorProof> {
+  /** The proof with its finality for the configured quorum, and when `FINAL` the cosigned checkpoint and the consistency step to it. */
+  async finish(proof: AnchorProof): Promise<AnchorProof> {
+    const quorum = this.#options.quorum;
     const cosigned = this.#covering(proof.tile_id, proof.leaf_index, quorum);
     return cosigned === undefined ? { ...proof, finality: "PROVISIONAL" } : this.#final(proof, cosigned, quorum);
   }
 
-  /** Resolves with the `FINAL` proof once a checkpoint covering it has `quorum` cosignatures; `FINALITY_TIMEOUT` after `timeoutMs`. */
-  async waitFinal(proof: AnchorProof, quorum: number, timeoutMs: number): Promise<AnchorProof> {
+  /** Resolves with the `FINAL` proof once a checkpoint covering it has `requested` cosignatures (at least the configured quorum); `FINALITY_TIMEOUT` after `timeoutMs`. */
+  async waitFinal(proof: AnchorProof, requested: number, timeoutMs: number): Promise<AnchorProof> {
+    // FINAL always means the configured quorum or more, whatever smaller one a caller asks for.
+    const quorum = Math.max(requested, this.#options.quorum);
     const ready = this.#covering(proof.tile_id, proof.leaf_index, quorum);
     if (ready !== undefined) return this.#final(proof, ready, quorum);
     if (this.#closed) throw new TemporalError("AUTHORITY_CLOSED", "the authority closed before the anchor became FINAL");
@@ -158,7 +166,7 @@ export class Witnessing {
       tiles: [...witness.tiles.values()].sort((a, b) => a.tile_id - b.tile_id),
       last_error: witness.lastError,
     }));
-    return { quorum, health: this.#health(), witnesses, tiles, forks: [...this.#forks], store_error: this.#storeError };
+    return { quorum, health: this.#health(), witnesses, tiles, forks: [...this.#forks], store_error: this.#storeError, restore_dropped: [...this.#dropped] };
   }
 
   /** Stops the rounds, waits for one in progress and for the last save; waiters get `AUTHORITY_CLOSED`. */
@@ -317,13 +325,16 @@ export class Witnessing {
     return { ...proof, finality: "FINAL", witnessed: { checkpoint: cosigned, consistency_proof: consistency, quorum, witnessed_unix_s: witnessedTime(cosigned, quorum) } };
   }
 
-  /** Queues a save of the current record; a failure is reported in the status until a save succeeds. */
+  /** Queues a save of the current record when it changed (or the last save failed); a failure is reported in the status until a save succeeds. */
   #persist(): void {
     const record: WitnessingRecord = {
       cosigned: [...this.#tiles.values()].flatMap(({ final }) => (final === undefined ? [] : [final])),
       witnesses: Object.fromEntries(this.#witnesses.map((witness) => [witness.key.name, [...witness.tiles.values()]])),
       forks: [...this.#forks],
     };
+    const json = JSON.stringify(record);
+    if (json === this.#savedJson && this.#storeError === null) return;
+    this.#savedJson = json;
     this.#saving = this.#saving
       .then(() => this.#store.save(record))
       .then(
@@ -332,11 +343,28 @@ export class Witnessing {
       );
   }
 
-  /** Takes back a saved record: cosignatures are verified again with the configured keys, witnesses no longer configured are forgotten. */
+  /**
+   * Takes back a saved record: cosignatures are verified again with the configured keys, witnesses no longer configured
+   * are forgotten, and an entry whose shape is wrong or whose fields are not its note's is dropped (and reported).
+   */
   async #restore(record: WitnessingRecord): Promise<void> {
-    for (const witness of this.#witnesses) for (const state of record.witnesses[witness.key.name] ?? []) witness.tiles.set(state.tile_id, state);
-    this.#forks.push(...record.forks);
+    for (const witness of this.#witnesses) {
+      const saved: unknown = record.witnesses[witness.key.name] ?? [];
+      for (const state of Array.isArray(saved) ? saved : [saved]) {
+        if (isTileState(state)) witness.tiles.set(state.tile_id, state);
+        else this.#dropped.push(`witnesses.${witness.key.name}: ${describeEntry(state)} is not { tile_id, cosigned_size, cosigned_unix_s }`);
+      }
+    }
+    for (const fork of record.forks) {
+      if (isForkEvidence(fork)) this.#forks.push(fork);
+      else this.#dropped.push(`forks: ${describeEntry(fork)} is not { tile_id, witness, note, witness_size, message, detected_unix_ms }`);
+    }
     for (const saved of record.cosigned) {
+      const checkpoint = savedCheckpointOf(saved);
+      if (checkpoint === undefined) {
+        this.#dropped.push(`cosigned: ${describeEntry(saved)} is not a signed checkpoint whose tile_id, tree_size and root_hash are its note's`);
+        continue;
+      }
       const text = parseNote(saved.note).text;
       const lines = new Map<string, { line: NoteSignature; timestamp: number }>();
       for (const line of parseNote(saved.note).signatures) {
@@ -345,12 +373,51 @@ export class Witnessing {
         if (witness !== undefined && cosignature !== undefined && (await (witness.verifier as NoteVerifier).verify(text, line.signature)))
           lines.set(line.name, { line, timestamp: cosignature.timestamp });
       }
-      const checkpoint = logCheckpointOf(saved);
       const tile: TileWitnessing = { latest: checkpoint, collections: [{ checkpoint, text, lines }], final: undefined };
       this.#tiles.set(saved.tile_id, tile);
     }
     this.#settle();
   }
+}
+
+/** The log's checkpoint of a saved cosigned one, when its fields are exactly its note's body; else undefined. */
+function savedCheckpointOf(saved: unknown): SignedCheckpoint | undefined {
+  if (typeof saved !== "object" || saved === null || !Array.isArray((saved as { cosignatures?: unknown }).cosignatures)) return undefined;
+  try {
+    const checkpoint = logCheckpointOf(saved as CosignedCheckpoint);
+    return isSignedCheckpoint(checkpoint) ? checkpoint : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
+function isTileState(value: unknown): value is WitnessTileState {
+  const state = value as Partial<Record<keyof WitnessTileState, unknown>> | null;
+  return typeof state === "object" && state !== null && isCount(state.tile_id) && isCount(state.cosigned_size) && isCount(state.cosigned_unix_s);
+}
+
+function isForkEvidence(value: unknown): value is ForkEvidence {
+  const fork = value as Partial<Record<keyof ForkEvidence, unknown>> | null;
+  return (
+    typeof fork === "object" &&
+    fork !== null &&
+    isCount(fork.tile_id) &&
+    typeof fork.witness === "string" &&
+    typeof fork.note === "string" &&
+    isCount(fork.witness_size) &&
+    typeof fork.message === "string" &&
+    isCount(fork.detected_unix_ms)
+  );
+}
+
+function isCount(value: unknown): value is number {
+  return Number.isSafeInteger(value) && (value as number) >= 0;
+}
+
+/** A short description of a saved entry for the status: its tile when it has one. */
+function describeEntry(value: unknown): string {
+  const tile = (value as { tile_id?: unknown } | null)?.tile_id;
+  return typeof tile === "number" ? `the entry of tile ${tile}` : "an entry";
 }
 
 /** The collection as a cosigned checkpoint: the log's note followed by the valid cosignature lines, by witness name. */

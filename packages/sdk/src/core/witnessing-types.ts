@@ -107,4 +107,6 @@ export interface WitnessingStatus {
   readonly forks: readonly ForkEvidence[];
   /** Why the last save of this state (cosigned checkpoints, sizes, evidence) or the last round failed, or null. */
   readonly store_error: string | null;
+  /** Entries of the saved state (witnessing.json) not taken back on open, and why: a damaged or edited file. */
+  readonly restore_dropped: readonly string[];
 }

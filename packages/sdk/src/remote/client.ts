@@ -388,7 +388,8 @@ export class TemporalClient implements Authority {
   /**
    * With `options`, the service waits until the anchor is `FINAL` (docs/witness.md);
    * a `PROVISIONAL` answer after `timeoutMs` rejects with `FINALITY_TIMEOUT`
-   * carrying it. The request's own timeout is extended by the wait.
+   * carrying it; with a `quorum`, a reply that is not FINAL for at least it is
+   * `INVALID_RESPONSE`. The request's own timeout is extended by the wait.
    */
   async anchor(receipt: Receipt, options?: AnchorOptions): Promise<AnchorProof> {
     this.#assertOpen();
@@ -398,9 +399,16 @@ export class TemporalClient implements Authority {
     if (issues.length > 0) throw new TemporalError("RECEIPT_REJECTED", `cannot anchor a malformed receipt: ${describeIssues(issues)}`);
     if (wait === undefined) return this.anchorTsaeHash(snapshot);
     const body = { receipt: snapshot, ...(wait.quorum === undefined ? {} : { quorum: wait.quorum }), timeout_ms: wait.timeoutMs };
-    const proof = anchorProof(await this.#post("clockchain/anchor", body, this.#timeoutMs + wait.timeoutMs));
-    // A service without witnesses answers without finality: there is nothing to wait for.
+    const reply = await this.#post("clockchain/anchor", body, this.#timeoutMs + wait.timeoutMs);
+    const proof = anchorProof(reply);
     if (proof.finality === "PROVISIONAL") throw new FinalityTimeoutError(proof, wait.quorum, wait.timeoutMs);
+    // Without a quorum asked, a service without witnesses answers without finality: there is nothing to wait for.
+    if (wait.quorum === undefined) return proof;
+    // A quorum was asked: only a FINAL proof for at least that quorum is an answer to it.
+    if (proof.finality !== "FINAL")
+      throw invalid(reply, `expected a FINAL or PROVISIONAL anchor proof for the quorum of ${wait.quorum} asked, got finality ${describeValue(proof.finality)}`);
+    const witnessed = proof.witnessed?.quorum;
+    if (witnessed === undefined || witnessed < wait.quorum) throw invalid(reply, `expected a FINAL proof witnessed by a quorum of at least ${wait.quorum}, got ${describeValue(witnessed)}`);
     return proof;
   }
 

@@ -228,6 +228,7 @@ const WITNESSING_STATUS = {
     },
     forks: { type: "array", items: object({ tile_id: integer(0), witness: string(), note: string(), witness_size: integer(1), message: string(), detected_unix_ms: unixMs }) },
     store_error: { type: ["string", "null"] },
+    restore_dropped: { type: "array", items: string() },
   }),
   description: "The witnesses' BFT state (docs/witness.md); absent when the service has no witnesses",
 };
