@@ -9,7 +9,7 @@ import { keyIdOf } from "../core/verifying-key.js";
 import { nextOpen, windowTicks } from "../core/window.js";
 import { parseZone } from "../core/zones.js";
 import { issueCertificate, ZTT_VERSION, type ZttCertificate } from "./certificate.js";
-import { openingDay } from "./window-interval.js";
+import { openingDay, windowInterval } from "./window-interval.js";
 
 /** What `sign` returns: verifiable offline with the authority's public key alone (`verifyZtt`). */
 export interface ZttBundle {
@@ -115,10 +115,10 @@ export function createZttSigner(options: ZttSignerOptions): ZttSigner {
         drop();
         currentDay = day;
         current = ephemeralFor(day);
+        currentEnd = windowInterval(window, zone, day).end_unix_ms; // known before the key is, so holdsKey() never drops a key being made
         current.catch(() => drop());
       }
       const ephemeral = await (current as Promise<Ephemeral>);
-      currentEnd = ephemeral.certificate.end_unix_ms;
       armTimer(currentEnd + 1 - nowMs);
       const body: Omit<ZttBundle, "signature"> = {
         ztt_version: ZTT_VERSION,
