@@ -9,3 +9,4 @@
 export * from "./core/index.js";
 export * from "./mission/index.js";
 export { defaultSdk } from "#default-sdk";
+export * from "./ztt/index.js";

@@ -91,7 +91,9 @@ export type ErrorCode =
   | "TASK_FAILED"
   | "ANCHOR_FAILED"
   | "AUTHORITY_UNAVAILABLE"
-  | "ABORTED";
+  | "ABORTED"
+  // a ZTT signer asked to sign outside its window (src/ztt)
+  | "ZTT_WINDOW_CLOSED";
 
 export class TemporalError extends Error {
   readonly code: ErrorCode;

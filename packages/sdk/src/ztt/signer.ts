@@ -1,0 +1,145 @@
+import type { Signer } from "../authority/seams.js";
+import { bytesToBase64Url, bytesToHex } from "../core/encoding.js";
+import { TemporalError, TemporalTypeError, describeValue } from "../core/errors.js";
+import { contextAt, toUnixMs } from "../core/phase.js";
+import { signingPayload } from "../core/signed-record.js";
+import { sha256Hex } from "../core/sha256.js";
+import type { PhaseContext, Window, ZoneInput } from "../core/types.js";
+import { keyIdOf } from "../core/verifying-key.js";
+import { nextOpen, windowTicks } from "../core/window.js";
+import { parseZone } from "../core/zones.js";
+import { issueCertificate, ZTT_VERSION, type ZttCertificate } from "./certificate.js";
+import { openingDay, windowInterval } from "./window-interval.js";
+
+/** What `sign` returns: verifiable offline with the authority's public key alone (`verifyZtt`). */
+export interface ZttBundle {
+  readonly ztt_version: 1;
+  readonly certificate: ZttCertificate;
+  readonly payload_sha256: string;
+  /** The phase context at signing, in the certificate's zone. */
+  readonly context: PhaseContext;
+  /** Key id of the ephemeral key (SHA-256 of its raw bytes, first 16 hex digits). */
+  readonly key_id: string;
+  /** Ephemeral Ed25519 signature over the canonical JSON of every other field. */
+  readonly signature: string;
+}
+
+export interface ZttSignerOptions {
+  readonly window: Window;
+  readonly zone: ZoneInput;
+  /** The authority's long-term key, which signs each window certificate. */
+  readonly authority: Signer;
+  readonly clock?: () => number | Date;
+}
+
+export interface ZttSigner {
+  /** Signs inside an opening of the window; `ZTT_WINDOW_CLOSED` (with `next_open_unix_ms`) outside. */
+  sign(payload: string | Uint8Array): Promise<ZttBundle>;
+  /** Whether an ephemeral private key is held right now (false once its opening has closed). */
+  holdsKey(): boolean;
+  /** Drops the ephemeral key now. */
+  close(): void;
+}
+
+/** `sign` outside the window: names the next opening. */
+export class ZttWindowClosedError extends TemporalError {
+  readonly next_open_unix_ms: number;
+  constructor(nowMs: number, window: Window, nextOpenMs: number) {
+    super("ZTT_WINDOW_CLOSED", `window [${window[0]}, ${window[1]}] is closed at ${new Date(nowMs).toISOString()}; it opens next at ${new Date(nextOpenMs).toISOString()}`);
+    this.next_open_unix_ms = nextOpenMs;
+  }
+}
+
+interface Ed25519Subtle {
+  generateKey(algorithm: { name: "Ed25519" }, extractable: boolean, usages: string[]): Promise<{ privateKey: unknown; publicKey: unknown }>;
+  exportKey(format: "raw", key: unknown): Promise<ArrayBuffer>;
+  sign(algorithm: { name: "Ed25519" }, key: unknown, data: Uint8Array): Promise<ArrayBuffer>;
+}
+
+/** The key of one opening: its non-extractable private half lives only here and is dropped when the opening ends. */
+interface Ephemeral {
+  readonly day: number;
+  readonly certificate: ZttCertificate;
+  readonly key_id: string;
+  readonly privateKey: unknown;
+}
+
+const ED25519 = { name: "Ed25519" } as const;
+const utf8 = new TextEncoder();
+// setTimeout's longest delay; a longer wait re-arms when it fires.
+const MAX_TIMER_MS = 2_147_483_647;
+
+export function createZttSigner(options: ZttSignerOptions): ZttSigner {
+  const { window, authority } = options;
+  windowTicks(window);
+  const zone = parseZone(options.zone);
+  const clock = options.clock ?? Date.now;
+  if (typeof clock !== "function") throw new TemporalTypeError("INVALID_TIME", `clock must be a function returning Unix milliseconds or a Date, got ${describeValue(clock)}`);
+  let current: Promise<Ephemeral> | undefined;
+  let currentDay: number | undefined;
+  let currentEnd = Number.NEGATIVE_INFINITY;
+  let timer: ReturnType<typeof setTimeout> | undefined;
+
+  function drop(): void {
+    current = undefined;
+    currentDay = undefined;
+    if (timer !== undefined) clearTimeout(timer);
+    timer = undefined;
+  }
+  function dropIfClosed(): void {
+    const nowMs = toUnixMs(clock());
+    if (current !== undefined && nowMs > currentEnd) drop();
+    else if (current !== undefined) armTimer(currentEnd + 1 - nowMs);
+  }
+  function armTimer(delay: number): void {
+    if (timer !== undefined) clearTimeout(timer);
+    timer = setTimeout(dropIfClosed, Math.min(Math.max(delay, 0), MAX_TIMER_MS));
+    (timer as { unref?: () => void }).unref?.(); // never keeps a process alive
+  }
+
+  async function ephemeralFor(day: number): Promise<Ephemeral> {
+    const crypto = subtle();
+    const pair = await crypto.generateKey(ED25519, false, ["sign", "verify"]);
+    const raw = new Uint8Array(await crypto.exportKey("raw", pair.publicKey));
+    const certificate = await issueCertificate(await authority.load(), bytesToBase64Url(raw), window, zone, day);
+    return { day, certificate, key_id: keyIdOf(raw), privateKey: pair.privateKey };
+  }
+
+  return {
+    async sign(payload) {
+      const nowMs = toUnixMs(clock());
+      const context = contextAt(nowMs, { zone });
+      const day = openingDay(nowMs, window, zone);
+      if (day === undefined) throw new ZttWindowClosedError(nowMs, window, nextOpen(context, window));
+      if (currentDay !== day) {
+        drop();
+        currentDay = day;
+        current = ephemeralFor(day);
+        currentEnd = windowInterval(window, zone, day).end_unix_ms; // known before the key is, so holdsKey() never drops a key being made
+        current.catch(() => drop());
+      }
+      const ephemeral = await (current as Promise<Ephemeral>);
+      armTimer(currentEnd + 1 - nowMs);
+      const body: Omit<ZttBundle, "signature"> = {
+        ztt_version: ZTT_VERSION,
+        certificate: ephemeral.certificate,
+        payload_sha256: sha256Hex(payload),
+        context,
+        key_id: ephemeral.key_id,
+      };
+      const signature = bytesToHex(new Uint8Array(await subtle().sign(ED25519, ephemeral.privateKey, utf8.encode(signingPayload(body)))));
+      return { ...body, signature };
+    },
+    holdsKey() {
+      dropIfClosed();
+      return current !== undefined;
+    },
+    close: drop,
+  };
+}
+
+function subtle(): Ed25519Subtle {
+  const crypto = (globalThis as { crypto?: { subtle?: Ed25519Subtle } }).crypto;
+  if (crypto?.subtle === undefined) throw new TemporalError("WEBCRYPTO_UNAVAILABLE", "the ZTT signer needs WebCrypto (globalThis.crypto.subtle), which this runtime does not provide");
+  return crypto.subtle;
+}

@@ -1,0 +1,116 @@
+import fc from "fast-check";
+import { describe, expect, it } from "vitest";
+import { createMemorySigner } from "../src/authority/memory-signer.js";
+import { allow, contextAt } from "../src/core/index.js";
+import { TICKS_PER_DAY } from "../src/core/units.js";
+import { createZttSigner, verifyZtt, windowInterval, type ZttBundle } from "../src/ztt/index.js";
+
+const DAY = 20_000; // 2024-10-04
+const at = (hours: number): number => DAY * TICKS_PER_DAY + hours * 3_600_000;
+
+async function setup(window: readonly [number, number] = [90, 120], zone = 1) {
+  let nowMs = at(5.5); // Z1 local 7:30 = 112.5 deg: inside [90, 120] = UTC 04:00-06:00
+  const authority = createMemorySigner();
+  const key = await authority.load();
+  const signer = createZttSigner({ window, zone, authority, clock: () => nowMs });
+  return { signer, keys: [key.verifying.jwk], setClock: (ms: number) => (nowMs = ms) };
+}
+
+describe("ZTT signer", () => {
+  it("signs inside the window and verifies with only the public keys", async () => {
+    const { signer, keys } = await setup();
+    const bundle = await signer.sign("hello");
+    const result = await verifyZtt(JSON.parse(JSON.stringify(bundle)) as ZttBundle, keys, { payload: "hello" });
+    expect(result.checks.filter((c) => !c.ok)).toEqual([]);
+    expect(result.valid).toBe(true);
+    expect(bundle.certificate).toMatchObject({ swt_zone: 1, day_index: DAY, start_unix_ms: at(4), end_unix_ms: at(6) });
+  });
+
+  it("refuses outside the window with ZTT_WINDOW_CLOSED and the next opening", async () => {
+    const { signer, setClock } = await setup();
+    setClock(at(8));
+    await expect(signer.sign("x")).rejects.toMatchObject({ code: "ZTT_WINDOW_CLOSED", next_open_unix_ms: at(28) });
+  });
+
+  it("drops the ephemeral key when the window closes, and a new opening gets a new key", async () => {
+    const { signer, setClock } = await setup();
+    const first = await signer.sign("a");
+    expect(signer.holdsKey()).toBe(true);
+    setClock(at(6) + 1);
+    expect(signer.holdsKey()).toBe(false);
+    setClock(at(28));
+    const second = await signer.sign("b");
+    expect(second.key_id).not.toBe(first.key_id);
+    expect(second.certificate.day_index).toBe(DAY + 1);
+    signer.close();
+    expect(signer.holdsKey()).toBe(false);
+  });
+
+  it("catches each tampered field with the check that names it", async () => {
+    const { signer, keys } = await setup();
+    const bundle = await signer.sign("hello");
+    const tampers: [string, (b: any) => void, string][] = [
+      ["certificate.day_index", (b) => (b.certificate.day_index += 1), "certificate_signature"],
+      ["certificate.start_unix_ms", (b) => (b.certificate.start_unix_ms -= 1), "certificate_signature"],
+      ["certificate.end_unix_ms", (b) => (b.certificate.end_unix_ms += 3_600_000), "certificate_signature"],
+      ["certificate.window_deg", (b) => (b.certificate.window_deg = [0, 360]), "certificate_signature"],
+      ["certificate.swt_zone", (b) => (b.certificate.swt_zone = 2), "certificate_signature"],
+      ["certificate.ephemeral_x", (b) => (b.certificate.ephemeral_x = keys[0]!.x), "certificate_signature"],
+      ["certificate.signature", (b) => (b.certificate.signature = "0".repeat(128)), "certificate_signature"],
+      ["payload_sha256", (b) => (b.payload_sha256 = "0".repeat(64)), "ephemeral_signature"],
+      ["key_id", (b) => (b.key_id = "0".repeat(16)), "ephemeral_signature"],
+      ["signature", (b) => (b.signature = "0".repeat(128)), "ephemeral_signature"],
+      ["context (outside the window)", (b) => (b.context = contextAt(at(8), { zone: 1 })), "signing_context"],
+      ["context.phase_deg", (b) => (b.context.phase_deg = 100), "signing_context"],
+    ];
+    for (const [field, tamper, checkName] of tampers) {
+      const copy = structuredClone(bundle);
+      tamper(copy);
+      const result = await verifyZtt(copy, keys);
+      expect(result.valid, field).toBe(false);
+      expect(
+        result.checks.find((c) => c.name === checkName),
+        field,
+      ).toMatchObject({ ok: false });
+    }
+    const wrongPayload = await verifyZtt(bundle, keys, { payload: "other" });
+    expect(wrongPayload.checks.find((c) => c.name === "payload_sha256")).toMatchObject({ ok: false });
+  });
+});
+
+describe("windowInterval", () => {
+  it("maps wrapping windows and day boundaries in all 12 zones", () => {
+    for (let zone = 0; zone < 12; zone++) {
+      const wrap = windowInterval([330, 30], zone, DAY); // 22:00 -> 02:00 local
+      expect(wrap.end_unix_ms - wrap.start_unix_ms).toBe(4 * 3_600_000);
+      expect(Math.floor(wrap.start_unix_ms / TICKS_PER_DAY)).toBe(DAY);
+      for (const ms of [wrap.start_unix_ms, wrap.end_unix_ms, (wrap.start_unix_ms + wrap.end_unix_ms) / 2]) expect(allow(contextAt(ms, { zone }), [330, 30])).toBe(true);
+      for (const ms of [wrap.start_unix_ms - 1, wrap.end_unix_ms + 1]) expect(allow(contextAt(ms, { zone }), [330, 30])).toBe(false);
+      const whole = windowInterval([0, 360], zone, DAY);
+      expect(whole.end_unix_ms - whole.start_unix_ms).toBe(TICKS_PER_DAY - 1);
+    }
+  });
+
+  it("agrees with a brute-force minute scan of allow (property)", () => {
+    const quarter = fc.integer({ min: 0, max: 1440 }).map((q) => q / 4); // minute-aligned degrees
+    fc.assert(
+      fc.property(quarter, quarter, fc.integer({ min: 0, max: 11 }), fc.integer({ min: -1000, max: 1000 }), (a, b, zone, day) => {
+        fc.pre(!(a === 0 && b === 360));
+        const { start_unix_ms, end_unix_ms } = windowInterval([a, b], zone, day);
+        // Brute force: local minute-of-day of each UTC minute of the day, compared with the bounds in minutes.
+        const from = (a * 4) % 1440;
+        const to = (b * 4) % 1440;
+        const inside = (m: number) => (from <= to ? m >= from && m <= to : m >= from || m <= to);
+        const localMinute = (utcMinute: number) => (((utcMinute + zone * 120) % 1440) + 1440) % 1440;
+        let startMinute = -1;
+        for (let m = 0; m < 1440 && startMinute < 0; m++) if (inside(localMinute(m)) && !inside(localMinute(m - 1))) startMinute = m;
+        if (startMinute < 0) return; // open all day except nothing: covered by [0, 360]
+        let endMinute = startMinute;
+        while (inside(localMinute(endMinute + 1)) && endMinute < startMinute + 1440) endMinute++;
+        expect(start_unix_ms).toBe(day * TICKS_PER_DAY + startMinute * 60_000);
+        expect(end_unix_ms).toBe(day * TICKS_PER_DAY + endMinute * 60_000);
+      }),
+      { numRuns: 300 },
+    );
+  });
+});
