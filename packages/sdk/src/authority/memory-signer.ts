@@ -1,4 +1,5 @@
 import { base64UrlToBytes, bytesToHex } from "../core/encoding.js";
+import { ED25519, ed25519Subtle, type Ed25519Subtle } from "../core/webcrypto.js";
 import { TemporalError, TemporalTypeError, describeValue } from "../core/errors.js";
 import { VerifyingKey } from "../core/verifying-key.js";
 import { onceUnlessRejected } from "./once-unless-rejected.js";
@@ -20,16 +21,6 @@ export interface MemorySignerOptions {
   readonly privateKey?: Uint8Array | PrivateKeyJwk;
 }
 
-/** The part of WebCrypto this module uses, typed here so it needs no Node or DOM typings. */
-interface Ed25519Subtle {
-  generateKey(algorithm: { name: "Ed25519" }, extractable: boolean, usages: string[]): Promise<{ privateKey: unknown; publicKey: unknown }>;
-  importKey(format: "pkcs8" | "jwk", keyData: unknown, algorithm: { name: "Ed25519" }, extractable: boolean, usages: string[]): Promise<unknown>;
-  exportKey(format: "raw", key: unknown): Promise<ArrayBuffer>;
-  exportKey(format: "jwk", key: unknown): Promise<{ x?: string }>;
-  sign(algorithm: { name: "Ed25519" }, key: unknown, data: Uint8Array): Promise<ArrayBuffer>;
-}
-
-const ED25519 = { name: "Ed25519" } as const;
 const utf8 = new TextEncoder();
 
 /**
@@ -50,7 +41,7 @@ export class MemorySigner implements Signer {
   }
 
   async #loadKey(): Promise<SigningKey> {
-    const crypto = subtle();
+    const crypto = ed25519Subtle("the in-memory signer");
     let privateKey: unknown;
     let rawPublic: Uint8Array;
     if (this.#privateKey === undefined) {
@@ -94,12 +85,4 @@ async function importPrivateKey(crypto: Ed25519Subtle, input: Uint8Array | Priva
 function isPrivateKeyJwk(value: unknown): value is PrivateKeyJwk {
   const jwk = value as Partial<PrivateKeyJwk> | null;
   return typeof jwk === "object" && jwk !== null && jwk.kty === "OKP" && jwk.crv === "Ed25519" && typeof jwk.d === "string" && typeof jwk.x === "string";
-}
-
-function subtle(): Ed25519Subtle {
-  const crypto = (globalThis as { crypto?: { subtle?: Ed25519Subtle } }).crypto;
-  if (crypto?.subtle === undefined) {
-    throw new TemporalError("WEBCRYPTO_UNAVAILABLE", "the in-memory signer needs WebCrypto (globalThis.crypto.subtle), which this runtime does not provide");
-  }
-  return crypto.subtle;
 }

@@ -1,15 +1,9 @@
-import { TemporalError, TemporalTypeError, describeValue } from "./errors.js";
+import { TemporalTypeError, describeValue } from "./errors.js";
 import { base64UrlToBytes, bytesToBase64Url, hexToBytes } from "./encoding.js";
 import { sha256Hex } from "./sha256.js";
+import { ED25519, ed25519Subtle } from "./webcrypto.js";
 import type { PublicKeyJwk } from "./types.js";
 
-/** The part of WebCrypto this module uses, typed here so the core needs no Node or DOM typings. */
-interface Ed25519Subtle {
-  importKey(format: "raw", keyData: Uint8Array, algorithm: { name: "Ed25519" }, extractable: false, usages: ["verify"]): Promise<unknown>;
-  verify(algorithm: { name: "Ed25519" }, key: unknown, signature: Uint8Array, data: Uint8Array): Promise<boolean>;
-}
-
-const ED25519 = { name: "Ed25519" } as const;
 const SIGNATURE_HEX = /^[0-9a-f]{128}$/;
 const utf8 = new TextEncoder();
 
@@ -35,13 +29,13 @@ export class VerifyingKey {
     if (input instanceof VerifyingKey) return input;
     const raw = rawPublicKey(input);
     const jwk: PublicKeyJwk = { kty: "OKP", crv: "Ed25519", x: bytesToBase64Url(raw), kid: keyIdOf(raw) };
-    return new VerifyingKey(jwk, await subtle().importKey("raw", raw, ED25519, false, ["verify"]));
+    return new VerifyingKey(jwk, await ed25519Subtle("signature verification").importKey("raw", raw, ED25519, false, ["verify"]));
   }
 
   /** False, never an exception, for a malformed signature. */
   async verify(signatureHex: string, message: string): Promise<boolean> {
     if (typeof signatureHex !== "string" || !SIGNATURE_HEX.test(signatureHex)) return false;
-    return subtle().verify(ED25519, this.#cryptoKey, hexToBytes(signatureHex), utf8.encode(message));
+    return ed25519Subtle("signature verification").verify(ED25519, this.#cryptoKey, hexToBytes(signatureHex), utf8.encode(message));
   }
 }
 
@@ -66,12 +60,4 @@ export function rawPublicKey(input: PublicKeyJwk | Uint8Array): Uint8Array {
     throw new TemporalTypeError("INVALID_PUBLIC_KEY", `JWK kid ${describeValue(jwk.kid)} does not match its key (key id ${keyIdOf(raw)})`);
   }
   return raw;
-}
-
-function subtle(): Ed25519Subtle {
-  const crypto = (globalThis as { crypto?: { subtle?: Ed25519Subtle } }).crypto;
-  if (crypto?.subtle === undefined) {
-    throw new TemporalError("WEBCRYPTO_UNAVAILABLE", "signature verification needs WebCrypto (globalThis.crypto.subtle), which this runtime does not provide");
-  }
-  return crypto.subtle;
 }

@@ -7,6 +7,7 @@ import { sha256Hex } from "../core/sha256.js";
 import type { PhaseContext, Window, ZoneInput } from "../core/types.js";
 import { keyIdOf } from "../core/verifying-key.js";
 import { nextOpen, windowTicks } from "../core/window.js";
+import { ED25519, ed25519Subtle } from "../core/webcrypto.js";
 import { parseZone } from "../core/zones.js";
 import { issueCertificate, ZTT_VERSION, type ZttCertificate } from "./certificate.js";
 import { openingDay, windowInterval } from "./window-interval.js";
@@ -50,12 +51,6 @@ export class ZttWindowClosedError extends TemporalError {
   }
 }
 
-interface Ed25519Subtle {
-  generateKey(algorithm: { name: "Ed25519" }, extractable: boolean, usages: string[]): Promise<{ privateKey: unknown; publicKey: unknown }>;
-  exportKey(format: "raw", key: unknown): Promise<ArrayBuffer>;
-  sign(algorithm: { name: "Ed25519" }, key: unknown, data: Uint8Array): Promise<ArrayBuffer>;
-}
-
 /** The key of one opening: its non-extractable private half lives only here and is dropped when the opening ends. */
 interface Ephemeral {
   readonly day: number;
@@ -64,7 +59,6 @@ interface Ephemeral {
   readonly privateKey: unknown;
 }
 
-const ED25519 = { name: "Ed25519" } as const;
 const utf8 = new TextEncoder();
 // setTimeout's longest delay; a longer wait re-arms when it fires.
 const MAX_TIMER_MS = 2_147_483_647;
@@ -98,7 +92,7 @@ export function createZttSigner(options: ZttSignerOptions): ZttSigner {
   }
 
   async function ephemeralFor(day: number): Promise<Ephemeral> {
-    const crypto = subtle();
+    const crypto = ed25519Subtle("the ZTT signer");
     const pair = await crypto.generateKey(ED25519, false, ["sign", "verify"]);
     const raw = new Uint8Array(await crypto.exportKey("raw", pair.publicKey));
     const certificate = await issueCertificate(await authority.load(), bytesToBase64Url(raw), window, zone, day);
@@ -127,7 +121,7 @@ export function createZttSigner(options: ZttSignerOptions): ZttSigner {
         context,
         key_id: ephemeral.key_id,
       };
-      const signature = bytesToHex(new Uint8Array(await subtle().sign(ED25519, ephemeral.privateKey, utf8.encode(signingPayload(body)))));
+      const signature = bytesToHex(new Uint8Array(await ed25519Subtle("the ZTT signer").sign(ED25519, ephemeral.privateKey, utf8.encode(signingPayload(body)))));
       return { ...body, signature };
     },
     holdsKey() {
@@ -136,10 +130,4 @@ export function createZttSigner(options: ZttSignerOptions): ZttSigner {
     },
     close: drop,
   };
-}
-
-function subtle(): Ed25519Subtle {
-  const crypto = (globalThis as { crypto?: { subtle?: Ed25519Subtle } }).crypto;
-  if (crypto?.subtle === undefined) throw new TemporalError("WEBCRYPTO_UNAVAILABLE", "the ZTT signer needs WebCrypto (globalThis.crypto.subtle), which this runtime does not provide");
-  return crypto.subtle;
 }
