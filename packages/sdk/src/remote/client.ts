@@ -384,9 +384,9 @@ export class TemporalClient implements Authority {
     return this.issueTsae(challenge === undefined ? fields : { ...fields, challenge });
   }
 
-  /** Checks the receipt's shape (`RECEIPT_REJECTED`, nothing sent), then `anchorTsaeHash`. The service checks the signature. */
   /**
-   * With `options`, the service waits until the anchor is `FINAL` (docs/witness.md);
+   * Checks the receipt's shape (`RECEIPT_REJECTED`, nothing sent), then
+   * `anchorTsaeHash`; the service checks the signature. With `options`, the service waits until the anchor is `FINAL` (docs/witness.md);
    * a `PROVISIONAL` answer after `timeoutMs` rejects with `FINALITY_TIMEOUT`
    * carrying it; with a `quorum`, a reply that is not FINAL for at least it is
    * `INVALID_RESPONSE`. The request's own timeout is extended by the wait.
