@@ -102,6 +102,7 @@ export class ComposedAuthority implements Authority {
   readonly #name: string;
   readonly #authorityName: string | undefined;
   readonly #previousKeys: readonly VerifyingKey[];
+  #logKeys: LogKeys | undefined;
   #closed = false;
   /** Set when the log could not undo a failed append; every call then rejects with it. */
   #failure: TemporalError | undefined;
@@ -286,7 +287,7 @@ export class ComposedAuthority implements Authority {
     const key = await this.#openParts();
     const signing: HeadSigning = {
       key: key.verifying,
-      authority_name: this.#authorityNameOf(key),
+      authority_name: this.#authorityNameOf(key.verifying),
       issuedUnixMs: () => this.#signingTime(),
       sign: (message) => key.sign(message),
     };
@@ -412,15 +413,17 @@ export class ComposedAuthority implements Authority {
    */
   async noteVerifierKeys(): Promise<Record<string, string>> {
     const keys = this.#keysOf(await this.#open());
-    return Object.fromEntries(keys.all.map((key) => [key.key_id, authorityVerifierKey(key.jwk, this.#authorityName ?? defaultAuthorityName(key.jwk))]));
+    return Object.fromEntries(keys.all.map((key) => [key.key_id, authorityVerifierKey(key.jwk, this.#authorityNameOf(key))]));
   }
 
-  #authorityNameOf(key: SigningKey): string {
-    return this.#authorityName ?? defaultAuthorityName(key.verifying.jwk);
+  #authorityNameOf(key: VerifyingKey): string {
+    return this.#authorityName ?? defaultAuthorityName(key.jwk);
   }
 
+  /** The log's key set for the loaded key, built once (the key and the retired keys do not change after open). */
   #keysOf(key: SigningKey): LogKeys {
-    return new LogKeys(key.verifying, this.#previousKeys);
+    if (this.#logKeys?.current !== key.verifying) this.#logKeys = new LogKeys(key.verifying, this.#previousKeys);
+    return this.#logKeys;
   }
 
   /** Refuses new calls, stops witnessing, waits for anchors in progress, then closes the log and challenge stores. Idempotent. */
@@ -444,8 +447,9 @@ export class ComposedAuthority implements Authority {
   readonly #openParts = onceUnlessRejected(async () => {
     const key = await this.#signer.load();
     await this.#log.open(key.verifying, this.#previousKeys);
-    await this.#assertSameOrigin(key);
-    if (this.#witnessing !== undefined) await this.#witnessing.open((await this.#log.status()).last_checkpoint);
+    const last = (await this.#log.status()).last_checkpoint;
+    this.#assertSameOrigin(key, last);
+    if (this.#witnessing !== undefined) await this.#witnessing.open(last);
     return key;
   });
 
@@ -455,12 +459,11 @@ export class ComposedAuthority implements Authority {
    * once and dropped since changes it too); a configured name is checked when a retired key signed last (a rotation).
    * `AUTHORITY_NAME_CHANGED` says which name to configure.
    */
-  async #assertSameOrigin(key: SigningKey): Promise<void> {
-    const last = (await this.#log.status()).last_checkpoint;
+  #assertSameOrigin(key: SigningKey, last: SignedCheckpoint | undefined): void {
     if (last === undefined) return;
     if (this.#authorityName !== undefined && originSignature(parseNote(last.note), last.origin, rawPublicKey(key.verifying.jwk)) !== undefined) return;
     const logName = parseTileOrigin(last.origin).authority_name;
-    const name = this.#authorityNameOf(key);
+    const name = this.#authorityNameOf(key.verifying);
     if (name === logName) return;
     throw new TemporalError(
       "AUTHORITY_NAME_CHANGED",

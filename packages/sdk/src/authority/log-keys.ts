@@ -24,6 +24,8 @@ export class LogKeys {
   readonly current: VerifyingKey;
   /** Retired keys, the current key and repeats left out. */
   readonly previous: readonly VerifyingKey[];
+  /** The current key first, then the retired ones. */
+  readonly all: readonly VerifyingKey[];
   readonly #raw: ReadonlyMap<VerifyingKey, Uint8Array>;
 
   constructor(current: VerifyingKey, previous: readonly VerifyingKey[] = []) {
@@ -31,12 +33,8 @@ export class LogKeys {
     const retired = new Map<string, VerifyingKey>();
     for (const key of previous) if (key.key_id !== current.key_id) retired.set(key.key_id, key);
     this.previous = [...retired.values()];
+    this.all = [current, ...this.previous];
     this.#raw = new Map(this.all.map((key) => [key, rawPublicKey(key.jwk)]));
-  }
-
-  /** The current key first. */
-  get all(): readonly VerifyingKey[] {
-    return [this.current, ...this.previous];
   }
 
   /** The key with this key id (`Receipt.key_id`, a `GET keys` entry), if it is one of these. */

@@ -365,9 +365,9 @@ export class Witnessing {
         this.#dropped.push(`cosigned: ${describeEntry(saved)} is not a signed checkpoint whose tile_id, tree_size and root_hash are its note's`);
         continue;
       }
-      const text = parseNote(saved.note).text;
+      const { text, signatures } = parseNote(saved.note);
       const lines = new Map<string, { line: NoteSignature; timestamp: number }>();
-      for (const line of parseNote(saved.note).signatures) {
+      for (const line of signatures) {
         const witness = this.#witnesses.find((candidate) => candidate.key.name === line.name && candidate.key.keyId === line.keyId);
         const cosignature = readCosignature(line);
         if (witness !== undefined && cosignature !== undefined && (await (witness.verifier as NoteVerifier).verify(text, line.signature)))
