@@ -3,7 +3,7 @@ import type { MissionModel, ResolvedWindow } from "./analyze.js";
 import { formatClockTime, paddedClockTime } from "./clock-time.js";
 import { replacement, type DiagnosticCode, type DiagnosticDetails, type DiagnosticParams } from "./diagnostics.js";
 import { degreesToTicks, TICKS_PER_CYCLE, TICKS_PER_DEGREE } from "./phase-windows.js";
-import { closestMatch, onlyClosestMatch } from "./suggest.js";
+import { closestMatch, closestMatches, onlyClosestMatch } from "./suggest.js";
 import { RENAMED_TIME_ZONES, TIME_ZONE_NAMES } from "./time-zone-names.js";
 import { clockShifts, inShift, isKnownTimeZone, listedSpelling, TRANSITION_HORIZON, type ClockShift } from "./time-zones.js";
 
@@ -46,16 +46,31 @@ export function checkAnchors(anchors: readonly AnchorDirective[], report: Report
  * (`Europe/Pari`, `utc`), else IANA names by their city (`Paris`, `new_york`).
  */
 function timeZoneSuggestion(name: string): { suggestion?: string; certain?: string } {
-  // Old names are candidates too (`Asia/Calcuta`), suggested as their new name.
-  const current = (zone: string | undefined) => (zone === undefined ? undefined : (RENAMED_TIME_ZONES.get(zone) ?? zone));
-  const candidates = [...ZONE_CODES, ...TIME_ZONE_NAMES, ...RENAMED_TIME_ZONES.keys()];
-  const suggestion = closestMatch(name, candidates);
-  if (suggestion !== undefined) return { suggestion: current(suggestion), certain: current(onlyClosestMatch(name, candidates)) };
-  const cityOf = (zone: string) => zone.slice(zone.lastIndexOf("/") + 1);
-  const byCity = new Map([...TIME_ZONE_NAMES.map((zone) => [cityOf(zone), zone] as const), ...[...RENAMED_TIME_ZONES].map(([old, renamed]) => [cityOf(old), renamed] as const)]);
+  const { candidates, byCity } = zoneSuggestionLists();
+  const matches = closestMatches(name, candidates);
+  if (matches.length > 0) return { suggestion: currentName(matches[0]), certain: matches.length === 1 ? currentName(matches[0]) : undefined };
   const city = byCity.has(name) ? name : onlyClosestMatch(name, [...byCity.keys()]);
   const zone = city === undefined ? undefined : byCity.get(city);
   return zone === undefined ? {} : { suggestion: zone, certain: zone };
+}
+
+/** Old names are candidates too (`Asia/Calcuta`), suggested as their new name. */
+function currentName(zone: string | undefined): string | undefined {
+  return zone === undefined ? undefined : (RENAMED_TIME_ZONES.get(zone) ?? zone);
+}
+
+let suggestionLists: { readonly candidates: readonly string[]; readonly byCity: ReadonlyMap<string, string> } | undefined;
+
+/** What M206 suggests from, built on the first unknown name rather than on every one (or at start-up). */
+function zoneSuggestionLists(): NonNullable<typeof suggestionLists> {
+  if (suggestionLists === undefined) {
+    const cityOf = (zone: string) => zone.slice(zone.lastIndexOf("/") + 1);
+    suggestionLists = {
+      candidates: [...ZONE_CODES, ...TIME_ZONE_NAMES, ...RENAMED_TIME_ZONES.keys()],
+      byCity: new Map([...TIME_ZONE_NAMES.map((zone) => [cityOf(zone), zone] as const), ...[...RENAMED_TIME_ZONES].map(([old, renamed]) => [cityOf(old), renamed] as const)]),
+    };
+  }
+  return suggestionLists;
 }
 
 /** M304: a clock time that is not `HH:MM` or `HH:MM:SS` of a real time of day (or `24:00`). */

@@ -17,7 +17,7 @@ export function onlyClosestMatch(word: string, candidates: readonly string[]): s
 }
 
 /** Every candidate at the smallest distance, in the candidates' order; a case-only difference beats any edit. */
-function closestMatches(word: string, candidates: readonly string[]): string[] {
+export function closestMatches(word: string, candidates: readonly string[]): string[] {
   const lower = word.toLowerCase();
   const sameLetters = candidates.filter((c) => c !== word && c.toLowerCase() === lower);
   if (sameLetters.length > 0) return sameLetters;

@@ -1,4 +1,4 @@
-import { formatClockTime, type MissionModel } from "@temporal/compiler";
+import { formatClockTime, isKnownTimeZone, type MissionModel } from "@temporal/compiler";
 import { clockTicks, contextAt, nextOpen, nextOpenInTimeZone, TICKS_PER_DEGREE, TICKS_PER_ZONE, type MissionZone } from "@temporal/agent-sdk";
 
 /**
@@ -17,7 +17,7 @@ const MS_PER_MINUTE = 60_000;
  */
 export function fileZone(model: MissionModel): MissionZone | undefined {
   if (model.timeZone === null) return model.zone ?? 0;
-  return isTimeZone(model.timeZone) ? model.timeZone : undefined;
+  return isKnownTimeZone(model.timeZone) ? model.timeZone : undefined;
 }
 
 /** A point of the day (0 to 360 degrees) as a clock time: `300` is `20:00`, `360` is `24:00`. */
@@ -72,16 +72,6 @@ function formatterFor(timeZone: string): Intl.DateTimeFormat {
     formatters.set(timeZone, formatter);
   }
   return formatter;
-}
-
-/** Whether this runtime's `Intl` knows the IANA time zone. */
-export function isTimeZone(name: string): boolean {
-  try {
-    formatterFor(name);
-    return true;
-  } catch {
-    return false;
-  }
 }
 
 /** The IANA zone this runtime is in (a browser's or the machine's), UTC when it cannot tell. */

@@ -1,3 +1,4 @@
+import { isKnownTimeZone } from "@temporal/compiler";
 import type { TextDocument } from "vscode-languageserver-textdocument";
 import type {
   CodeAction,
@@ -17,7 +18,7 @@ import type {
   WorkspaceEdit,
 } from "vscode-languageserver-types";
 import { AnalysisCache } from "./analysis.js";
-import { isTimeZone, systemTimeZone } from "./clock.js";
+import { systemTimeZone } from "./clock.js";
 import { codeActions } from "./code-actions.js";
 import { codeLenses } from "./code-lens.js";
 import { completion } from "./completion.js";
@@ -100,7 +101,7 @@ function serviceContext(options: LanguageServiceOptions): ServiceContext {
   if (options === null || typeof options !== "object") throw new TypeError("createLanguageService: options must be an object");
   const { now = () => new Date(), viewerTimeZone = systemTimeZone() } = options;
   if (typeof now !== "function") throw new TypeError("createLanguageService: options.now must be a function returning a Date");
-  if (typeof viewerTimeZone !== "string" || !isTimeZone(viewerTimeZone)) {
+  if (typeof viewerTimeZone !== "string" || !isKnownTimeZone(viewerTimeZone)) {
     throw new RangeError(`createLanguageService: options.viewerTimeZone must be an IANA time zone such as "Europe/Paris", got ${JSON.stringify(viewerTimeZone)}`);
   }
   return { now, viewerTimeZone };
