@@ -336,6 +336,14 @@ export function docsAnchor(code: DiagnosticCode): string {
     .replace(/ /g, "-");
 }
 
+/** docs/diagnostics.md on the default branch: where `temporalc check --format sarif` and the language service link a code. */
+export const DIAGNOSTICS_DOCS_URL = "https://github.com/temporal-permission/temporalc/blob/main/docs/diagnostics.md";
+
+/** The link to a code's section in docs/diagnostics.md. */
+export function docsUrl(code: DiagnosticCode): string {
+  return `${DIAGNOSTICS_DOCS_URL}#${docsAnchor(code)}`;
+}
+
 type Definition<C extends DiagnosticCode> = (typeof DIAGNOSTIC_CODES)[C];
 type TemplateParams<T> = T extends (params: infer P) => string ? P : unknown;
 

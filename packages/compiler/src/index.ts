@@ -10,7 +10,9 @@ export { compile, diagnose, DEFAULT_SDK_MODULE, type CompileOptions, type Compil
 export type { SourceMapV3 } from "./source-map.js";
 export {
   DIAGNOSTIC_CODES,
+  DIAGNOSTICS_DOCS_URL,
   docsAnchor,
+  docsUrl,
   hasErrors,
   type Diagnostic,
   type DiagnosticCode,

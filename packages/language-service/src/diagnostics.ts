@@ -1,20 +1,12 @@
-import { docsAnchor, type Diagnostic as CompilerDiagnostic, type Severity } from "@temporal/compiler";
+import { docsUrl, type Diagnostic as CompilerDiagnostic, type Severity } from "@temporal/compiler";
 import { DiagnosticSeverity, type Diagnostic } from "vscode-languageserver-types";
 import { toRange, type Analysis } from "./analysis.js";
-
-/** docs/diagnostics.md on the default branch, as `temporalc check --format sarif` links it. */
-export const DIAGNOSTICS_DOCS_URL = "https://github.com/temporal-permission/temporalc/blob/main/docs/diagnostics.md";
 
 const SEVERITIES: Record<Severity, DiagnosticSeverity> = {
   error: DiagnosticSeverity.Error,
   warning: DiagnosticSeverity.Warning,
   info: DiagnosticSeverity.Information,
 };
-
-/** The link to a code's section in docs/diagnostics.md. */
-export function docsLink(code: CompilerDiagnostic["code"]): string {
-  return `${DIAGNOSTICS_DOCS_URL}#${docsAnchor(code)}`;
-}
 
 /**
  * The compiler's diagnostics as LSP diagnostics: same codes, messages and
@@ -31,7 +23,7 @@ export function toLspDiagnostic(analysis: Analysis, d: CompilerDiagnostic): Diag
     range: toRange(document, d.range),
     severity: SEVERITIES[d.severity],
     code: d.code,
-    codeDescription: { href: docsLink(d.code) },
+    codeDescription: { href: docsUrl(d.code) },
     source: "temporalc",
     message: d.message,
   };

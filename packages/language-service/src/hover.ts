@@ -1,10 +1,9 @@
-import { DIAGNOSTIC_CODES, type MissionInfo, type Node, type ResolvedWindow } from "@temporal/compiler";
+import { DIAGNOSTIC_CODES, docsUrl, type MissionInfo, type Node, type ResolvedWindow } from "@temporal/compiler";
 import { MarkupKind, type Hover } from "vscode-languageserver-types";
 import type { Position } from "vscode-languageserver-types";
 import { toRange, touches, type Analysis } from "./analysis.js";
 import { clockIn, degreesToClock, fileZone, isUtc, nextInstantAt, zoneLabel } from "./clock.js";
 import type { MissionZone } from "@temporal/agent-sdk";
-import { docsLink } from "./diagnostics.js";
 import { pathAt } from "./nodes.js";
 import type { ServiceContext } from "./service-context.js";
 
@@ -24,7 +23,7 @@ export function hover(analysis: Analysis, position: Position, context: ServiceCo
   for (const d of diagnostics) {
     const { title, severity } = DIAGNOSTIC_CODES[d.code];
     const help = d.help === undefined ? "" : `\n\nhelp: ${d.help}`;
-    sections.push(`**${d.code}** ${title} (${severity})\n\n${d.message}${help}\n\n[${d.code} in docs/diagnostics.md](${docsLink(d.code)})`);
+    sections.push(`**${d.code}** ${title} (${severity})\n\n${d.message}${help}\n\n[${d.code} in docs/diagnostics.md](${docsUrl(d.code)})`);
   }
   const shown = sections.filter((s) => s !== "");
   if (shown.length === 0) return null;

@@ -6,7 +6,7 @@
  * `vscode-languageserver-textdocument`'s `TextDocument`, re-exported here.
  */
 export { createLanguageService, type LanguageService, type LanguageServiceOptions } from "./service.js";
-export { DIAGNOSTICS_DOCS_URL } from "./diagnostics.js";
+export { DIAGNOSTICS_DOCS_URL } from "@temporal/compiler";
 export { RenameError } from "./navigation.js";
 export { SEMANTIC_TOKENS_LEGEND } from "./semantic-tokens.js";
 export { TextDocument } from "vscode-languageserver-textdocument";

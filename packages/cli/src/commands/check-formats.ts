@@ -1,7 +1,7 @@
 import { createHash } from "node:crypto";
 import { isAbsolute, relative, resolve, sep } from "node:path";
 import { pathToFileURL } from "node:url";
-import { DIAGNOSTIC_CODES, docsAnchor, type Diagnostic, type DiagnosticCode, type MissionFile, type Severity, type SourceRange } from "@temporal/compiler";
+import { DIAGNOSTIC_CODES, docsUrl, type Diagnostic, type DiagnosticCode, type MissionFile, type Severity, type SourceRange } from "@temporal/compiler";
 
 /**
  * `temporalc check` reports for CI: SARIF 2.1.0 (code scanning, IDEs) and
@@ -15,8 +15,6 @@ export interface CheckedFile {
   ast?: MissionFile;
 }
 
-/** Where a code's section lives: docs/diagnostics.md on the default branch. */
-const DOCS_URL = "https://github.com/temporal-permission/temporalc/blob/main/docs/diagnostics.md";
 const INFORMATION_URL = "https://github.com/temporal-permission/temporalc";
 const SARIF_SCHEMA = "https://json.schemastore.org/sarif-2.1.0.json";
 /** Results' paths are relative to this base, which `originalUriBaseIds` maps to the folder temporalc ran in. */
@@ -49,7 +47,7 @@ function sarifRule(code: DiagnosticCode): object {
     name: ruleName(title),
     shortDescription: { text: title },
     ...(fix === undefined ? {} : { help: { text: `temporalc check --fix ${fix}` } }),
-    helpUri: `${DOCS_URL}#${docsAnchor(code)}`,
+    helpUri: docsUrl(code),
     defaultConfiguration: { level: SARIF_LEVELS[severity] },
   };
 }
