@@ -120,6 +120,8 @@ export class Witnessing {
   async open(keys: LogKeys, tiles: readonly TileStatus[]): Promise<void> {
     this.#keys = keys;
     await this.#load();
+    // What was kept may itself be behind (a witness that had not cosigned the saved checkpoint).
+    this.#schedule();
     this.#resumeTiles(tiles);
   }
 
