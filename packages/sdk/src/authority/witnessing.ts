@@ -47,6 +47,8 @@ interface Witness extends ParsedEndpoint {
   /** Not asked again before this (Unix ms); 0 when not backing off. */
   retryAt: number;
   forksNotKept: number;
+  /** Per tile, the largest size this witness answered with a fork (kept or only counted): not asked that checkpoint again. */
+  readonly forkedAt: Map<number, number>;
 }
 
 /** The cosignatures gathered for one checkpoint, by witness name. */
@@ -100,7 +102,7 @@ export class Witnessing {
     this.#options = checkWitnessingOptions(options);
     this.#log = log;
     this.#store = options.store ?? new MemoryWitnessingStore();
-    this.#witnesses = this.#options.endpoints.map((endpoint) => ({ ...endpoint, verifier: undefined, tiles: new Map(), lastError: null, state: "UNKNOWN", failures: 0, retryAt: 0, forksNotKept: 0 }));
+    this.#witnesses = this.#options.endpoints.map((endpoint) => ({ ...endpoint, verifier: undefined, tiles: new Map(), lastError: null, state: "UNKNOWN", failures: 0, retryAt: 0, forksNotKept: 0, forkedAt: new Map() }));
   }
 
   get quorum(): number {
@@ -296,7 +298,7 @@ export class Witnessing {
       const held = heldOfLatest(tile);
       for (const witness of this.#witnesses) {
         // A witness that answered this very checkpoint with a fork will answer it the same way: asked again once the tile grows.
-        const forked = this.#forks.some((fork) => fork.witness === witness.key.name && fork.tile_id === tile_id && fork.witness_size === tree_size);
+        const forked = witness.forkedAt.get(tile_id) === tree_size;
         if (!forked && ((witness.tiles.get(tile_id)?.cosigned_size ?? 0) !== tree_size || held?.has(witness.key.name) !== true)) pairs.push({ witness, tile });
       }
     }
@@ -366,10 +368,11 @@ export class Witnessing {
 
   /** Keeps evidence once per witness, tile and size, the first `MAX_FORKS_PER_WITNESS` per witness; more is counted. */
   #keepFork(fork: ForkEvidence): void {
-    const same = (kept: ForkEvidence) => kept.witness === fork.witness && kept.tile_id === fork.tile_id && kept.witness_size === fork.witness_size;
-    if (this.#forks.some(same)) return;
     const witness = this.#witnesses.find((candidate) => candidate.key.name === fork.witness);
     if (witness === undefined) return;
+    const same = (kept: ForkEvidence) => kept.witness === fork.witness && kept.tile_id === fork.tile_id && kept.witness_size === fork.witness_size;
+    if (witness.forkedAt.get(fork.tile_id) === fork.witness_size || this.#forks.some(same)) return;
+    witness.forkedAt.set(fork.tile_id, Math.max(fork.witness_size, witness.forkedAt.get(fork.tile_id) ?? 0));
     if (this.#forks.filter((kept) => kept.witness === fork.witness).length >= MAX_FORKS_PER_WITNESS) witness.forksNotKept += 1;
     else this.#forks.push(fork);
   }
