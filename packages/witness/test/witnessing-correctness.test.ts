@@ -45,8 +45,7 @@ const anchorNew = async (authority: Authority, context: PhaseContext = T1, optio
   const receipt = await authority.issueReceipt(createTsaeRequest(context, { scope: "test.correctness.v1", action_hash_hex: sha256Hex(`correctness ${counter++}`) }));
   return authority.anchor(receipt, options);
 };
-const statusOf = async (authority: Authority & { clockchainStatus(): Promise<{ witnessing?: WitnessingStatus }> }) =>
-  (await authority.clockchainStatus()).witnessing as WitnessingStatus;
+const statusOf = async (authority: Authority & { clockchainStatus(): Promise<{ witnessing?: WitnessingStatus }> }) => (await authority.clockchainStatus()).witnessing as WitnessingStatus;
 /** Polls until `condition` holds; fails with the last value after `ms`. */
 async function until<T>(read: () => Promise<T>, condition: (value: T) => boolean, ms = 5_000): Promise<T> {
   const deadline = Date.now() + ms;
@@ -310,7 +309,8 @@ describe("witnessing correctness (issue 17 review)", { timeout: 30_000 }, () => 
     const home = join(directory, "home");
     await startWitnesses([await homeVkey(home)]);
     for (const proxy of proxies) proxy.mode = { kind: "down" };
-    const open = () => createLocalAuthority({ home, authorityName: AUTHORITY_NAME, witnessing: { witnesses: endpoints(), quorum: 2, intervalMs: 20, requestTimeoutMs: 1_000, backoffMaxMs: 100 } });
+    const open = () =>
+      createLocalAuthority({ home, authorityName: AUTHORITY_NAME, witnessing: { witnesses: endpoints(), quorum: 2, intervalMs: 20, requestTimeoutMs: 1_000, backoffMaxMs: 100 } });
     const first = open();
     const a = await anchorNew(first, T1);
     const b = await anchorNew(first, T2);

@@ -125,8 +125,7 @@ export class ComposedAuthority implements Authority {
     this.#name = parts.name ?? "the authority";
     if (parts.authorityName !== undefined) assertNoteKeyName(parts.authorityName);
     this.#authorityName = parts.authorityName;
-    this.#witnessing =
-      parts.witnessing === undefined ? undefined : new Witnessing(parts.witnessing, parts.log);
+    this.#witnessing = parts.witnessing === undefined ? undefined : new Witnessing(parts.witnessing, parts.log);
     this.#previousKeys = parts.previousKeys ?? [];
   }
 

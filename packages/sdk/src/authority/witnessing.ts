@@ -102,7 +102,17 @@ export class Witnessing {
     this.#options = checkWitnessingOptions(options);
     this.#log = log;
     this.#store = options.store ?? new MemoryWitnessingStore();
-    this.#witnesses = this.#options.endpoints.map((endpoint) => ({ ...endpoint, verifier: undefined, tiles: new Map(), lastError: null, state: "UNKNOWN", failures: 0, retryAt: 0, forksNotKept: 0, forkedAt: new Map() }));
+    this.#witnesses = this.#options.endpoints.map((endpoint) => ({
+      ...endpoint,
+      verifier: undefined,
+      tiles: new Map(),
+      lastError: null,
+      state: "UNKNOWN",
+      failures: 0,
+      retryAt: 0,
+      forksNotKept: 0,
+      forkedAt: new Map(),
+    }));
   }
 
   get quorum(): number {
@@ -363,7 +373,15 @@ export class Witnessing {
   #recordFork(witness: Witness, checkpoint: SignedCheckpoint): void {
     const message = `holds a different checkpoint for size ${checkpoint.tree_size} of tile ${checkpoint.tile_id} (409 on its own size): the log signed two trees of that size, or the witness was shown a forged one`;
     this.#fail(witness, checkpoint.tile_id, 409, message);
-    this.#keepFork({ tile_id: checkpoint.tile_id, witness: witness.key.name, note: checkpoint.note, witness_note: null, witness_size: checkpoint.tree_size, message, detected_unix_ms: Date.now() });
+    this.#keepFork({
+      tile_id: checkpoint.tile_id,
+      witness: witness.key.name,
+      note: checkpoint.note,
+      witness_note: null,
+      witness_size: checkpoint.tree_size,
+      message,
+      detected_unix_ms: Date.now(),
+    });
   }
 
   /** Keeps evidence once per witness, tile and size, the first `MAX_FORKS_PER_WITNESS` per witness; more is counted. */

@@ -234,7 +234,15 @@ const WITNESSING_STATUS = {
     },
     forks: {
       type: "array",
-      items: object({ tile_id: integer(0), witness: string(), note: string(), witness_note: { type: ["string", "null"] }, witness_size: integer(1), message: string(), detected_unix_ms: unixMs }),
+      items: object({
+        tile_id: integer(0),
+        witness: string(),
+        note: string(),
+        witness_note: { type: ["string", "null"] },
+        witness_size: integer(1),
+        message: string(),
+        detected_unix_ms: unixMs,
+      }),
     },
     store_error: { type: ["string", "null"] },
     restore_dropped: { type: "array", items: string() },
