@@ -35,7 +35,7 @@ export interface WitnessedLog {
 }
 
 /** Fork evidence kept per witness; more is counted (`forks_not_kept`), so a witness that forks on every size cannot fill memory or the saved state. */
-export const MAX_FORKS_PER_WITNESS = 16;
+const MAX_FORKS_PER_WITNESS = 16;
 
 interface Witness extends ParsedEndpoint {
   verifier: NoteVerifier | undefined;
@@ -259,8 +259,11 @@ export class Witnessing {
     const behind = this.#witnesses.some((witness) =>
       [...this.#tiles.values()].some(({ final }) => final !== undefined && (witness.tiles.get(final.tile_id)?.cosigned_size ?? 0) < final.tree_size),
     );
-    // A witness that has not replied yet (UNKNOWN) is not known to answer: not HEALTHY, though not failing either.
-    return behind || this.#witnesses.some((witness) => witness.state !== "ANSWERING") ? "DEGRADED" : "HEALTHY";
+    // A witness that has not replied yet (UNKNOWN) while a checkpoint waits for it is not known to answer: not HEALTHY,
+    // though not failing either. One with nothing to cosign (an empty log, or a restored state it had all cosigned) is not held against it.
+    const waiting = new Set(this.#behind().map(({ witness }) => witness));
+    const unsure = this.#witnesses.some((witness) => witness.state === "FAILING" || (witness.state === "UNKNOWN" && waiting.has(witness)));
+    return behind || unsure ? "DEGRADED" : "HEALTHY";
   }
 
   /** One tile's health, for its latest checkpoint: every witness cosigned it, some did not yet, or too many fail for it to reach the quorum. */

@@ -112,7 +112,7 @@ export interface WitnessedTileState {
 }
 
 /**
- * `HEALTHY`: every witness answered its last submission and none is behind the final checkpoints.
+ * `HEALTHY`: no witness fails, none is behind the final checkpoints, and none that has not replied yet has a checkpoint waiting for it.
  * `DEGRADED`: some witness fails, is behind or has not answered yet, but no more than `n - quorum` fail.
  * `STALLED`: more than `n - quorum` witnesses fail: nothing new becomes final.
  * `FORKED`: a witness holds a different checkpoint for a size the log signed.
