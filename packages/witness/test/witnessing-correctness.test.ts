@@ -225,6 +225,22 @@ describe("witnessing correctness (issue 17 review)", { timeout: 30_000 }, () => 
     expect((await statusOf(authority)).witnesses[0]).toMatchObject({ state: "ANSWERING", consecutive_failures: 0, next_attempt_unix_ms: null, last_error: null });
   });
 
+  it("a witness far into its backoff does not hold back a new checkpoint for the others", async () => {
+    await startWitnesses([await vkeyOf(signer)]);
+    const dead = proxies[2] as WitnessProxy;
+    dead.mode = { kind: "down" };
+    const authority = memory({ quorum: 2, backoffMaxMs: 5_000 });
+    await anchorNew(authority);
+    // 20, 40, 80, ... ms: after 7 failures the next attempt is over a second away.
+    await until(
+      () => statusOf(authority),
+      (state) => (state.witnesses[2]?.consecutive_failures ?? 0) >= 7,
+    );
+    const start = Date.now();
+    expect((await anchorNew(authority, T1, { quorum: 2, timeoutMs: 10_000 })).finality).toBe("FINAL");
+    expect(Date.now() - start).toBeLessThan(800);
+  });
+
   it("fork evidence is kept for the first 16 sizes per witness and counted beyond", async () => {
     await startWitnesses([await vkeyOf(signer)]);
     (proxies[0] as WitnessProxy).mode = { kind: "fork" };

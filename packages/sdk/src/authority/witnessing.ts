@@ -83,6 +83,8 @@ export class Witnessing {
   readonly #forks: ForkEvidence[] = [];
   readonly #waiters = new Set<Waiter>();
   #timer: ReturnType<typeof setTimeout> | undefined;
+  /** When the pending round starts (Unix ms). */
+  #timerAt = 0;
   #round: Promise<void> | undefined;
   #lastRoundStart = Number.NEGATIVE_INFINITY;
   #closed = false;
@@ -278,14 +280,20 @@ export class Witnessing {
 
   /**
    * Starts a round one interval after the last one started, and not before the first witness behind may be asked
-   * again (backoff), unless one is pending; a round in progress schedules the next itself.
+   * again (backoff); a round in progress schedules the next itself. A pending round set for a backing-off witness is
+   * brought forward when a new checkpoint is due for the others, so one dead witness never delays the rest.
    */
   #schedule(): void {
-    if (this.#closed || this.#timer !== undefined || this.#round !== undefined) return;
+    if (this.#closed || this.#round !== undefined) return;
     const now = Date.now();
     const behind = this.#behind();
     const due = behind.length === 0 ? now : Math.min(...behind.map(({ witness }) => witness.retryAt));
-    const delay = Math.max(0, this.#lastRoundStart + this.#options.intervalMs - now, due - now);
+    const at = Math.max(now, this.#lastRoundStart + this.#options.intervalMs, due);
+    if (this.#timer !== undefined) {
+      if (this.#timerAt <= at) return;
+      clearTimeout(this.#timer);
+    }
+    this.#timerAt = at;
     this.#timer = setTimeout(() => {
       this.#timer = undefined;
       // A round handles each witness's failure itself; anything else (a log that cannot give a proof) is reported, never left unhandled.
@@ -294,7 +302,7 @@ export class Witnessing {
         this.#round = undefined;
         if (this.#behind().length > 0) this.#schedule();
       });
-    }, delay);
+    }, at - now);
     // A pending round must not keep a process alive on its own (Node, Deno); `close` or the next anchor drives it.
     (this.#timer as { unref?: () => void }).unref?.();
   }
