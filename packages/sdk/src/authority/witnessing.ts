@@ -187,14 +187,29 @@ export class Witnessing {
   async waitFinal(proof: AnchorProof, requested: number, timeoutMs: number): Promise<AnchorProof> {
     // FINAL always means the configured quorum or more, whatever smaller one a caller asks for.
     const quorum = Math.max(requested, this.#options.quorum);
-    const ready = this.#covering(proof.tile_id, proof.leaf_index, quorum);
-    if (ready !== undefined) return this.#final(proof, ready, quorum);
-    if (this.#closed) throw new TemporalError("AUTHORITY_CLOSED", "the authority closed before the anchor became FINAL");
-    const cosigned = await new Promise<CosignedCheckpoint>((resolve, reject) => {
-      const timer = setTimeout(() => {
-        this.#waiters.delete(waiter);
-        reject(new FinalityTimeoutError({ ...proof, finality: "PROVISIONAL" }, quorum, timeoutMs));
-      }, timeoutMs);
+    const deadline = Date.now() + timeoutMs;
+    let cosigned = this.#covering(proof.tile_id, proof.leaf_index, quorum);
+    for (;;) {
+      if (cosigned !== undefined) {
+        const final = await this.#final(proof, cosigned, quorum);
+        // PROVISIONAL: the log's tree contradicted that cosigned checkpoint (dropped, reported); wait for another.
+        if (final.finality === "FINAL") return final;
+      }
+      if (this.#closed) throw new TemporalError("AUTHORITY_CLOSED", "the authority closed before the anchor became FINAL");
+      cosigned = await this.#nextCovering(proof, quorum, deadline, timeoutMs);
+    }
+  }
+
+  /** The next checkpoint covering the proof's leaf with `quorum` cosignatures; `FINALITY_TIMEOUT` at `deadline`. */
+  #nextCovering(proof: AnchorProof, quorum: number, deadline: number, timeoutMs: number): Promise<CosignedCheckpoint> {
+    return new Promise<CosignedCheckpoint>((resolve, reject) => {
+      const timer = setTimeout(
+        () => {
+          this.#waiters.delete(waiter);
+          reject(new FinalityTimeoutError({ ...proof, finality: "PROVISIONAL" }, quorum, timeoutMs));
+        },
+        Math.max(0, deadline - Date.now()),
+      );
       const waiter: Waiter = {
         tileId: proof.tile_id,
         leafIndex: proof.leaf_index,
@@ -204,7 +219,6 @@ export class Witnessing {
       };
       this.#waiters.add(waiter);
     });
-    return this.#final(proof, cosigned, quorum);
   }
 
   /** The BFT state for `clockchain/status`. */
