@@ -1,0 +1,78 @@
+/**
+ * The ZTT endpoints (docs/ztt.md, docs/service.md): `POST ztt/sign` signs with the service's ZTT signer for the
+ * current opening of its configured window, `POST ztt/verify` runs the SDK's offline `verifyZtt` with the
+ * service's public keys. Thin: the signing, the certificates and every check are the SDK's.
+ */
+import type { Signer } from "../authority/seams.js";
+import { base64ToBytes } from "../core/encoding.js";
+import { createZttSigner, verifyZtt, ZttWindowClosedError, type ZttBundle, type ZttSigner } from "../ztt/index.js";
+import { HttpError } from "./http-error.js";
+import type { Route, RouteContext } from "./routes.js";
+import { REPLIES, REQUESTS } from "./schemas.js";
+import type { ZttConfig } from "./service-config.js";
+
+/** A ZTT request's payload as it is on the wire (`encoding` defaults to utf8). */
+interface WirePayload {
+  readonly payload: string;
+  readonly encoding?: "utf8" | "base64";
+}
+
+/**
+ * The service's ZTT signer over its authority key, or undefined when `config` is null. Made once per service, not
+ * per pipeline: a reconfigure must not mint a second ephemeral key for an opening that already has one.
+ */
+export function serviceZttSigner(config: ZttConfig | null, authority: Signer, clock: () => number): ZttSigner | undefined {
+  return config === null ? undefined : createZttSigner({ window: config.window, zone: config.zone, authority, clock });
+}
+
+/** The bytes or text that were signed; base64 that does not decode is the client's mistake, named like a schema problem. */
+function payloadOf({ payload, encoding }: WirePayload): string | Uint8Array {
+  if (encoding !== "base64") return payload;
+  const bytes = base64ToBytes(payload);
+  if (bytes === undefined) {
+    throw new HttpError(400, "VALIDATION_FAILED", "body.payload is not base64", { details: [{ field: "body.payload", problem: "must be base64 (RFC 4648, padded) when encoding is base64" }] });
+  }
+  return bytes;
+}
+
+async function sign(body: WirePayload, context: RouteContext): Promise<ZttBundle> {
+  if (context.ztt === undefined) throw new HttpError(404, "ZTT_NOT_CONFIGURED", 'this service has no ZTT window: set "ztt": { "window": [a, b], "zone": "Zn" } in its config (docs/service.md)');
+  try {
+    return await context.ztt.sign(payloadOf(body));
+  } catch (error) {
+    if (!(error instanceof ZttWindowClosedError)) throw error;
+    // Conflict with the service's state (its window), not a bad request: the same request succeeds once the window opens.
+    const waitSeconds = Math.max(1, Math.ceil((error.next_open_unix_ms - context.clock()) / 1000));
+    throw new HttpError(409, error.code, error.message, { headers: { "retry-after": String(waitSeconds) }, extra: { next_open_unix_ms: error.next_open_unix_ms } });
+  }
+}
+
+export const ZTT_ROUTES: readonly Route[] = [
+  {
+    method: "POST",
+    path: "/ztt/sign",
+    operationId: "signZtt",
+    tier: "managed",
+    summary:
+      "ZTT-sign a payload with the ephemeral key of the current opening of the service's window; 409 ZTT_WINDOW_CLOSED (with next_open_unix_ms) outside it, 404 ZTT_NOT_CONFIGURED without one",
+    body: REQUESTS.zttSign,
+    status: 200,
+    reply: REPLIES.zttBundle,
+    handle: ({ body }, context) => sign(body as WirePayload, context),
+  },
+  {
+    method: "POST",
+    path: "/ztt/verify",
+    operationId: "verifyZtt",
+    tier: "public",
+    summary: "Which checks of a ZTT bundle hold with this service's public keys (and, given the payload, its hash); never an error for a bundle that fails them",
+    body: REQUESTS.zttVerify,
+    status: 200,
+    reply: REPLIES.zttVerification,
+    handle: async ({ body }, context) => {
+      const { bundle, ...rest } = body as Partial<WirePayload> & { bundle: ZttBundle };
+      const options = rest.payload === undefined ? {} : { payload: payloadOf(rest as WirePayload) };
+      return verifyZtt(bundle, Object.values(await context.authority.publicKeys()), options);
+    },
+  },
+];
