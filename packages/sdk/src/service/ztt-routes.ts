@@ -5,7 +5,7 @@
  */
 import type { Signer } from "../authority/seams.js";
 import { base64ToBytes } from "../core/encoding.js";
-import { createZttSigner, verifyZtt, ZttWindowClosedError, type ZttBundle, type ZttSigner } from "../ztt/index.js";
+import { createZttSigner, verifyZtt, ZttWindowClosedError, type ZttBundle, type ZttSigner, type ZttVerification } from "../ztt/index.js";
 import { HttpError } from "./http-error.js";
 import type { Route, RouteContext } from "./routes.js";
 import { REPLIES, REQUESTS } from "./schemas.js";
@@ -33,6 +33,33 @@ function payloadOf({ payload, encoding }: WirePayload): string | Uint8Array {
     throw new HttpError(400, "VALIDATION_FAILED", "body.payload is not base64", { details: [{ field: "body.payload", problem: "must be base64 (RFC 4648, padded) when encoding is base64" }] });
   }
   return bytes;
+}
+
+/** A bundle nests three levels (bundle, certificate, window_deg); anything far deeper is not one. */
+const MAX_BUNDLE_DEPTH = 8;
+
+/** Whether `value` nests objects or arrays deeper than `limit`; iterative, since the point is to avoid deep recursion. */
+function deeperThan(value: unknown, limit: number): boolean {
+  const pending: [unknown, number][] = [[value, 0]];
+  for (let next = pending.pop(); next !== undefined; next = pending.pop()) {
+    const [item, depth] = next;
+    if (typeof item !== "object" || item === null) continue;
+    if (depth >= limit) return true;
+    for (const child of Object.values(item)) pending.push([child, depth + 1]);
+  }
+  return false;
+}
+
+async function verify(body: Partial<WirePayload> & { bundle: ZttBundle }, context: RouteContext): Promise<ZttVerification> {
+  // verifyZtt canonicalises the bundle recursively: a body nested thousands deep would overflow the stack.
+  if (deeperThan(body.bundle, MAX_BUNDLE_DEPTH)) {
+    throw new HttpError(400, "VALIDATION_FAILED", "body.bundle is not a ZTT bundle", {
+      details: [{ field: "body.bundle", problem: `nests deeper than ${MAX_BUNDLE_DEPTH} levels; a ZTT bundle has 3` }],
+    });
+  }
+  const { bundle, ...rest } = body;
+  const options = rest.payload === undefined ? {} : { payload: payloadOf(rest as WirePayload) };
+  return verifyZtt(bundle, Object.values(await context.authority.publicKeys()), options);
 }
 
 async function sign(body: WirePayload, context: RouteContext): Promise<ZttBundle> {
@@ -69,10 +96,6 @@ export const ZTT_ROUTES: readonly Route[] = [
     body: REQUESTS.zttVerify,
     status: 200,
     reply: REPLIES.zttVerification,
-    handle: async ({ body }, context) => {
-      const { bundle, ...rest } = body as Partial<WirePayload> & { bundle: ZttBundle };
-      const options = rest.payload === undefined ? {} : { payload: payloadOf(rest as WirePayload) };
-      return verifyZtt(bundle, Object.values(await context.authority.publicKeys()), options);
-    },
+    handle: ({ body }, context) => verify(body as Partial<WirePayload> & { bundle: ZttBundle }, context),
   },
 ];
