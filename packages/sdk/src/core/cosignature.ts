@@ -118,6 +118,20 @@ export async function cosignatureVerifier(vkey: string): Promise<NoteVerifier> {
   };
 }
 
+/**
+ * The cosignature of `text` by `verifier` among `lines` (a note's or a witness reply's signature lines): a line with
+ * its name and key ID whose cosignature/v1 verifies with its key, not merely the first line naming it. Undefined when
+ * none does.
+ */
+export async function findCosignature(text: string, lines: readonly NoteSignature[], verifier: NoteVerifier): Promise<{ line: NoteSignature; timestamp: number } | undefined> {
+  for (const line of lines) {
+    if (line.name !== verifier.name || line.keyId !== verifier.keyId) continue;
+    const cosignature = readCosignature(line);
+    if (cosignature !== undefined && (await verifier.verify(text, line.signature))) return { line, timestamp: cosignature.timestamp };
+  }
+  return undefined;
+}
+
 function isTimestamp(value: number): boolean {
   return Number.isSafeInteger(value) && value > 0;
 }

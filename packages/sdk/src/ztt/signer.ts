@@ -9,6 +9,7 @@ import { keyIdOf } from "../core/verifying-key.js";
 import { nextOpen, windowTicks } from "../core/window.js";
 import { ED25519, ed25519Subtle } from "../core/webcrypto.js";
 import { parseZone } from "../core/zones.js";
+import type { ZttAnchor } from "./anchor.js";
 import { issueCertificate, ZTT_VERSION, type ZttCertificate } from "./certificate.js";
 import { openingDay, windowInterval } from "./window-interval.js";
 
@@ -21,8 +22,10 @@ export interface ZttBundle {
   readonly context: PhaseContext;
   /** Key id of the ephemeral key (SHA-256 of its raw bytes, first 16 hex digits). */
   readonly key_id: string;
-  /** Ephemeral Ed25519 signature over the canonical JSON of every other field. */
+  /** Ephemeral Ed25519 signature over the canonical JSON of every other field but `anchor`. */
   readonly signature: string;
+  /** The bundle's receipt and anchor proof, once anchored (`anchorZtt`); added after signing. */
+  readonly anchor?: ZttAnchor;
 }
 
 export interface ZttSignerOptions {

@@ -1,0 +1,155 @@
+/**
+ * Offline verification of a `FINAL` anchor proof (docs/witness.md, "Checking
+ * a FINAL proof offline"): everything a third party needs is in the proof and
+ * the keys it already trusts, the log's and the witnesses', so nothing here
+ * touches the network. Pure (WebCrypto), platform-free.
+ */
+
+import { cosignatureVerifier, findCosignature } from "./cosignature.js";
+import { hexToBytes, isHash } from "./encoding.js";
+import { TemporalError, describeValue } from "./errors.js";
+import { verifyInclusion } from "./anchor-proof.js";
+import { verifyConsistency } from "./merkle.js";
+import type { NoteVerifier } from "./note-key.js";
+import type { KeySet } from "./service-types.js";
+import { isSignedCheckpoint, verifySignedCheckpoint } from "./signed-checkpoint.js";
+import { parseNote, type Note } from "./signed-note.js";
+import type { AnchorProof, SignedCheckpoint } from "./types.js";
+import type { PublicKeyInput } from "./verifying-key.js";
+import type { CosignedCheckpoint } from "./witnessing-types.js";
+
+/** A log key as `verifySignedCheckpoint` takes it: the authority's public key (JWK, raw, `VerifyingKey`) or its authority vkey. */
+export type LogKeyInput = PublicKeyInput | string;
+
+/** Whom the verifier trusts. */
+export interface FinalityKeys {
+  /**
+   * The log's keys: one key, a list (after a rotation, the current and the retired ones the verifier still trusts),
+   * or the `GET keys` reply. A checkpoint counts as the log's when one of them signed it under its origin.
+   */
+  readonly log: LogKeyInput | readonly LogKeyInput[] | KeySet;
+  /** The cosignature/v1 vkeys (`<name>+<key ID>+<key>`) of the witnesses the verifier trusts; each public key counts once. */
+  readonly witnesses: readonly string[];
+}
+
+/** The checks, in the order they are made. */
+export type FinalityCheckName = "inclusion" | "log_signature" | "witnessed" | "cosigned_log_signature" | "consistency" | "cosignatures";
+
+export interface FinalityCheck {
+  readonly name: FinalityCheckName;
+  readonly ok: boolean;
+  /** What was checked, or what failed and why. */
+  readonly detail: string;
+}
+
+export interface FinalityVerification {
+  /** True when every check passed: the receipt is in a checkpoint the log signed and at least `quorum` trusted witnesses cosigned. */
+  readonly valid: boolean;
+  readonly checks: readonly FinalityCheck[];
+  /** The trusted witnesses whose cosignature of the checkpoint verifies, by key name. */
+  readonly cosigned_by: readonly string[];
+  /**
+   * The `quorum`-th smallest timestamp among those valid cosignatures (POSIX seconds), computed here rather than read
+   * from the proof; null when fewer than `quorum` verify.
+   */
+  readonly witnessed_unix_s: number | null;
+}
+
+/**
+ * Checks a `FINAL` anchor proof against the keys the caller trusts: the receipt's inclusion in the proof's tree,
+ * the log's signature on that checkpoint, the log's signature on the cosigned checkpoint (same tile, covering the
+ * leaf), the consistency step between the two trees, and at least `quorum` valid cosignatures by distinct trusted
+ * witnesses. Never throws for a bad proof (a failed check says why); throws `INVALID_ARGUMENT` for a quorum that is
+ * not a positive integer and `INVALID_NOTE_KEY`/`INVALID_COSIGNATURE` for a witness vkey that is not a
+ * cosignature/v1 key, since those are the caller's configuration.
+ */
+export async function verifyFinality(proof: AnchorProof, keys: FinalityKeys, quorum: number): Promise<FinalityVerification> {
+  if (!Number.isSafeInteger(quorum) || quorum < 1) throw new TemporalError("INVALID_ARGUMENT", `verifyFinality: quorum must be a positive integer, got ${describeValue(quorum)}`);
+  const witnesses = await distinctVerifiers(keys.witnesses);
+  const logKeys = logKeyList(keys.log);
+  const checks: FinalityCheck[] = [];
+  const check = (name: FinalityCheckName, ok: boolean, detail: string) => (checks.push({ name, ok, detail }), ok);
+
+  check("inclusion", verifyInclusion(proof), "the receipt hash is the leaf at leaf_index of the tree of tree_size leaves with root_hash, the proof's checkpoint");
+  const checkpoint = (proof as Partial<AnchorProof> | null)?.checkpoint;
+  const ownSigned = checkpoint !== undefined && (await signedByLog(checkpoint, logKeys));
+  check("log_signature", ownSigned, ownSigned ? "the proof's checkpoint is signed by a log key" : "no given log key signed the proof's checkpoint under its origin");
+
+  const cosigned = witnessedCheckpointOf(proof);
+  if (typeof cosigned === "string") {
+    check("witnessed", false, cosigned);
+    return { valid: false, checks, cosigned_by: [], witnessed_unix_s: null };
+  }
+  check("witnessed", true, `the proof carries a cosigned checkpoint of tile ${cosigned.tile_id} of size ${cosigned.tree_size}, which covers leaf ${proof.leaf_index}`);
+  const cosignedSigned = await signedByLog(cosigned, logKeys);
+  check("cosigned_log_signature", cosignedSigned, cosignedSigned ? "the cosigned checkpoint is signed by a log key" : "no given log key signed the cosigned checkpoint under its origin");
+  check("consistency", consistent(proof, cosigned), `the tree of ${proof.tree_size} leaves and the cosigned tree of ${cosigned.tree_size} are one history (RFC 9162 consistency)`);
+
+  const valid = await validCosignatures(parseNote(cosigned.note), witnesses);
+  const enough = valid.length >= quorum;
+  const names = valid.map(({ name }) => name);
+  check(
+    "cosignatures",
+    enough,
+    `${valid.length} of the ${witnesses.length} trusted witnesses cosigned the checkpoint${names.length > 0 ? ` (${names.join(", ")})` : ""}; the quorum is ${quorum}`,
+  );
+  const timestamps = valid.map(({ timestamp }) => timestamp).sort((a, b) => a - b);
+  return {
+    valid: checks.every(({ ok }) => ok),
+    checks,
+    cosigned_by: names,
+    witnessed_unix_s: enough ? (timestamps[quorum - 1] as number) : null,
+  };
+}
+
+/** One verifier per distinct public key: a key listed twice, or under two names, must not count twice. */
+async function distinctVerifiers(vkeys: readonly string[]): Promise<NoteVerifier[]> {
+  if (!Array.isArray(vkeys)) throw new TemporalError("INVALID_ARGUMENT", `verifyFinality: keys.witnesses must be an array of cosignature/v1 vkeys, got ${describeValue(vkeys)}`);
+  const byKey = new Map<string, string>();
+  for (const vkey of vkeys as readonly unknown[]) {
+    if (typeof vkey !== "string") throw new TemporalError("INVALID_ARGUMENT", `verifyFinality: a witness vkey is a string <name>+<key ID>+<key>, got ${describeValue(vkey)}`);
+    // The part after the last "+" is the type byte and public key: the same key under two names is one witness.
+    byKey.set(vkey.slice(vkey.lastIndexOf("+") + 1), vkey);
+  }
+  return Promise.all([...byKey.values()].map((vkey) => cosignatureVerifier(vkey)));
+}
+
+function logKeyList(log: FinalityKeys["log"]): readonly LogKeyInput[] {
+  if (Array.isArray(log)) return log as readonly LogKeyInput[];
+  if (typeof log === "object" && !(log instanceof Uint8Array) && "keys" in log && typeof log.keys === "object" && log.keys !== null) return Object.values((log as KeySet).keys);
+  return [log as LogKeyInput];
+}
+
+async function signedByLog(checkpoint: SignedCheckpoint, logKeys: readonly LogKeyInput[]): Promise<boolean> {
+  // A key whose key ID the note's signature line does not carry is passed over before any signature check.
+  for (const key of logKeys) if (await verifySignedCheckpoint(checkpoint, key)) return true;
+  return false;
+}
+
+/** The proof's cosigned checkpoint as the log's signed checkpoint (its `cosignatures` summary left out), or why there is none usable. */
+function witnessedCheckpointOf(proof: AnchorProof): SignedCheckpoint | string {
+  if (typeof proof !== "object" || proof === null) return "the proof is not an object";
+  if (proof.finality !== "FINAL") return `the proof's finality is ${describeValue(proof.finality)}, not FINAL`;
+  const cosigned = proof.witnessed?.checkpoint as Partial<CosignedCheckpoint> | undefined;
+  if (typeof cosigned !== "object" || cosigned === null) return "the proof carries no witnessed.checkpoint";
+  const { cosignatures: _summary, ...checkpoint } = cosigned;
+  if (!isSignedCheckpoint(checkpoint)) return "witnessed.checkpoint's tile_id, tree_size, root_hash, ... are not its note's";
+  if (checkpoint.tile_id !== proof.tile_id || checkpoint.origin !== proof.checkpoint?.origin)
+    return `witnessed.checkpoint is of tile ${checkpoint.tile_id}, not the proof's tile ${proof.tile_id}`;
+  if (!(checkpoint.tree_size > proof.leaf_index)) return `witnessed.checkpoint has ${checkpoint.tree_size} leaves and does not cover leaf ${proof.leaf_index}`;
+  return checkpoint;
+}
+
+/** The consistency step of the proof links its tree and the cosigned one, smaller first. */
+function consistent(proof: AnchorProof, cosigned: SignedCheckpoint): boolean {
+  const path: unknown = proof.witnessed?.consistency_proof;
+  if (!Array.isArray(path) || !path.every(isHash) || !isHash(proof.root_hash)) return false;
+  const [first, second] = proof.tree_size <= cosigned.tree_size ? [proof, cosigned] : [cosigned, proof];
+  return verifyConsistency(first.tree_size, second.tree_size, hexToBytes(first.root_hash), hexToBytes(second.root_hash), path.map(hexToBytes));
+}
+
+/** Each trusted witness whose cosignature of the note's text verifies, with its timestamp. */
+async function validCosignatures(note: Note, witnesses: readonly NoteVerifier[]): Promise<{ name: string; timestamp: number }[]> {
+  const found = await Promise.all(witnesses.map((witness) => findCosignature(note.text, note.signatures, witness)));
+  return found.flatMap((cosignature, i) => (cosignature === undefined ? [] : [{ name: (witnesses[i] as NoteVerifier).name, timestamp: cosignature.timestamp }]));
+}

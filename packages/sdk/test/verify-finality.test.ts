@@ -1,0 +1,128 @@
+/**
+ * `verifyFinality` offline: a FINAL proof built from a real memory authority's
+ * anchors and checkpoints, cosigned by test witnesses (cosignature/v1 with
+ * node:crypto keys), checked with nothing but keys; every check is shown to fail
+ * on its own when its part of the proof is wrong.
+ */
+
+import { describe, expect, it } from "vitest";
+import {
+  contextAt,
+  createCosigner,
+  createMemoryAuthority,
+  createTsaeRequest,
+  formatSignatureLine,
+  sha256Hex,
+  verifyFinality,
+  type AnchorProof,
+  type Authority,
+  type CosignedCheckpoint,
+  type Cosigner,
+  type FinalityCheckName,
+  type KeySet,
+} from "../src/index.js";
+import { expectCode, testKey } from "./note-helpers.js";
+
+const CONTEXT = contextAt(Date.UTC(2026, 4, 6, 12), { zone: 4 });
+
+const anchorNew = async (authority: Authority, label: string) =>
+  authority.anchor(await authority.issueReceipt(createTsaeRequest(CONTEXT, { scope: "test.verify_finality.v1", action_hash_hex: sha256Hex(label) })));
+
+/** A FINAL proof of the first of two anchors, its witnessed checkpoint the tile's checkpoint of size 2 cosigned by `cosigners` at `times`. */
+async function finalProof(cosigners: readonly Cosigner[], times: readonly number[]) {
+  const authority = createMemoryAuthority({ authorityName: "log.finality.test" });
+  try {
+    const first = await anchorNew(authority, "first");
+    const second = await anchorNew(authority, "second");
+    const head = second.checkpoint;
+    const text = head.note.slice(0, head.note.indexOf("\n\n") + 1);
+    const lines = await Promise.all(cosigners.map((cosigner, i) => cosigner.cosign(text, times[i] as number)));
+    const cosigned: CosignedCheckpoint = {
+      ...head,
+      note: head.note + lines.map(formatSignatureLine).join(""),
+      cosignatures: cosigners.map((cosigner, i) => ({ witness: cosigner.name, timestamp: times[i] as number })),
+    };
+    const consistency = await authority.getConsistencyProof(first.tile_id, first.tree_size, head.tree_size);
+    const proof: AnchorProof = { ...first, finality: "FINAL", witnessed: { checkpoint: cosigned, consistency_proof: consistency.proof, quorum: 2, witnessed_unix_s: 0 } };
+    const keySet: KeySet = { keys: await authority.publicKeys(), note_verifier_keys: await authority.noteVerifierKeys() };
+    return { proof, keySet };
+  } finally {
+    await authority.close();
+  }
+}
+
+const cosigner = (name: string) => {
+  const key = testKey();
+  return createCosigner(name, key.publicKey, key.sign);
+};
+
+const failed = (result: { checks: readonly { name: FinalityCheckName; ok: boolean }[] }) => result.checks.filter(({ ok }) => !ok).map(({ name }) => name);
+
+describe("verifyFinality", () => {
+  const witnesses = [cosigner("w.test/a"), cosigner("w.test/b"), cosigner("w.test/c")];
+  const vkeys = witnesses.map(({ vkey }) => vkey);
+
+  it("a FINAL proof with 3 cosignatures passes every check for quorum 2 and 3; the witnessed time is the k-th smallest timestamp", async () => {
+    const { proof, keySet } = await finalProof(witnesses, [1_800_000_030, 1_800_000_010, 1_800_000_020]);
+    const two = await verifyFinality(proof, { log: keySet, witnesses: vkeys }, 2);
+    expect(two).toMatchObject({ valid: true, witnessed_unix_s: 1_800_000_020 });
+    expect(two.checks.map(({ name }) => name)).toEqual(["inclusion", "log_signature", "witnessed", "cosigned_log_signature", "consistency", "cosignatures"]);
+    expect([...two.cosigned_by].sort()).toEqual(["w.test/a", "w.test/b", "w.test/c"]);
+    expect(await verifyFinality(proof, { log: keySet, witnesses: vkeys }, 3)).toMatchObject({ valid: true, witnessed_unix_s: 1_800_000_030 });
+    const four = await verifyFinality(proof, { log: keySet, witnesses: vkeys }, 4);
+    expect(four).toMatchObject({ valid: false, witnessed_unix_s: null });
+    expect(failed(four)).toEqual(["cosignatures"]);
+  });
+
+  it("the log key may be given as a vkey, a JWK, or a list holding a retired key too; a wrong key fails both signature checks", async () => {
+    const { proof, keySet } = await finalProof(witnesses, [1, 2, 3]);
+    const [vkey] = Object.values(keySet.note_verifier_keys);
+    const [jwk] = Object.values(keySet.keys);
+    const stranger = createMemoryAuthority({ authorityName: "log.finality.test" });
+    const [otherVkey] = Object.values(await stranger.noteVerifierKeys());
+    await stranger.close();
+    expect((await verifyFinality(proof, { log: vkey as string, witnesses: vkeys }, 3)).valid).toBe(true);
+    expect((await verifyFinality(proof, { log: jwk as NonNullable<typeof jwk>, witnesses: vkeys }, 3)).valid).toBe(true);
+    expect((await verifyFinality(proof, { log: [otherVkey as string, vkey as string], witnesses: vkeys }, 3)).valid).toBe(true);
+    expect(failed(await verifyFinality(proof, { log: [otherVkey as string], witnesses: vkeys }, 3))).toEqual(["log_signature", "cosigned_log_signature"]);
+  });
+
+  it("only trusted witnesses count, each public key once, and a line under a witness's name by another key is not its cosignature", async () => {
+    const { proof, keySet } = await finalProof(witnesses, [5, 6, 7]);
+    // Two of three trusted: quorum 3 fails.
+    expect(failed(await verifyFinality(proof, { log: keySet, witnesses: vkeys.slice(0, 2) }, 3))).toEqual(["cosignatures"]);
+    // One key listed twice counts once.
+    expect((await verifyFinality(proof, { log: keySet, witnesses: [vkeys[0] as string, vkeys[0] as string] }, 2)).valid).toBe(false);
+    // Witness a's line replaced by one an impostor made under a's name with another key: a no longer counts.
+    const checkpoint = proof.witnessed?.checkpoint as CosignedCheckpoint;
+    const impostor = await cosigner("w.test/a").cosign(checkpoint.note.slice(0, checkpoint.note.indexOf("\n\n") + 1), 4);
+    const note = checkpoint.note.replace(/^— w\.test\/a .*\n/m, formatSignatureLine(impostor));
+    const withImpostor: AnchorProof = { ...proof, witnessed: { ...(proof.witnessed as NonNullable<AnchorProof["witnessed"]>), checkpoint: { ...checkpoint, note } } };
+    const result = await verifyFinality(withImpostor, { log: keySet, witnesses: vkeys }, 2);
+    expect(result).toMatchObject({ valid: true, cosigned_by: ["w.test/b", "w.test/c"], witnessed_unix_s: 7 });
+    expect(failed(await verifyFinality(withImpostor, { log: keySet, witnesses: vkeys }, 3))).toEqual(["cosignatures"]);
+  });
+
+  it("each part of the proof, when wrong, fails its own check", async () => {
+    const { proof, keySet } = await finalProof(witnesses, [1, 2, 3]);
+    const keys = { log: keySet, witnesses: vkeys };
+    const witnessed = proof.witnessed as NonNullable<AnchorProof["witnessed"]>;
+    expect(failed(await verifyFinality({ ...proof, leaf_index: 1 }, keys, 2))).toContain("inclusion");
+    expect(failed(await verifyFinality({ ...proof, finality: "PROVISIONAL" }, keys, 2))).toEqual(["witnessed"]);
+    expect(failed(await verifyFinality({ ...proof, witnessed: undefined }, keys, 2))).toEqual(["witnessed"]);
+    expect(failed(await verifyFinality({ ...proof, witnessed: { ...witnessed, checkpoint: { ...witnessed.checkpoint, tree_size: 3 } } }, keys, 2))).toEqual(["witnessed"]);
+    expect(failed(await verifyFinality({ ...proof, witnessed: { ...witnessed, consistency_proof: [] } }, keys, 2))).toEqual(["consistency"]);
+    // The cosigned note without the log's own line: the witnesses' lines alone do not make it the log's.
+    const note = witnessed.checkpoint.note
+      .split("\n")
+      .filter((line) => !line.startsWith("— log.finality.test/"))
+      .join("\n");
+    expect(failed(await verifyFinality({ ...proof, witnessed: { ...witnessed, checkpoint: { ...witnessed.checkpoint, note } } }, keys, 2))).toEqual(["cosigned_log_signature"]);
+  });
+
+  it("refuses a quorum that is not a positive integer and a witness key that is not cosignature/v1", async () => {
+    const { proof, keySet } = await finalProof(witnesses, [1, 2, 3]);
+    await expectCode(() => verifyFinality(proof, { log: keySet, witnesses: vkeys }, 0), "INVALID_ARGUMENT", "quorum");
+    await expectCode(() => verifyFinality(proof, { log: keySet, witnesses: Object.values(keySet.note_verifier_keys) }, 1), "INVALID_COSIGNATURE", "0x04");
+  });
+});
