@@ -34,6 +34,7 @@ import {
   verifySignedCheckpoint,
   verifyZtt,
   windowInterval,
+  zttBundleHash,
   type AnchorProof,
   type FetchFunction,
   type PublicKeyJwk,
@@ -647,7 +648,10 @@ describe.each([REAL_SERVICE, STAND_IN])("the SDK client against $name", (kind) =
     const verified = await client.verifyZtt(bundle, "deploy build 4711");
     expect(verified).toEqual({
       valid: true,
-      checks: ["certificate_signature", "certificate_interval", "ephemeral_signature", "signing_context", "payload_sha256"].map((name) => ({ name, ok: true })),
+      checks: ["certificate_signature", "certificate_interval", "ephemeral_signature", "signing_context", "payload_sha256", "anchor_receipt", "anchor_inclusion"].map((name) => ({
+        name,
+        ok: true,
+      })),
     });
     expect((await client.verifyZtt(bundle)).checks.map((c) => c.name)).not.toContain("payload_sha256");
     // Each failure is named, never an error: another payload, a moved signing time, a bundle of another service's key, no bundle at all.
@@ -655,8 +659,11 @@ describe.each([REAL_SERVICE, STAND_IN])("the SDK client against $name", (kind) =
       (await result).checks.filter((c) => !c.ok).map((c) => c.name);
     expect(await failing(client.verifyZtt(bundle, "deploy build 4712"))).toEqual(["payload_sha256"]);
     const moved = { ...bundle, context: contextAt(T - 3 * HOUR, { zone: 1 }) };
-    expect(await failing(client.verifyZtt(moved))).toEqual(["ephemeral_signature", "signing_context"]);
-    expect(await failing(clientFor(live, "verifyZtt").verifyZtt(bundle))).toEqual(["certificate_signature"]);
+    // The anchor's receipt names the bundle's hash, which the move changed too.
+    expect(await failing(client.verifyZtt(moved))).toEqual(["ephemeral_signature", "signing_context", "anchor_receipt"]);
+    expect(await failing(clientFor(live, "verifyZtt").verifyZtt(bundle))).toEqual(["certificate_signature", "anchor_receipt", "anchor_inclusion"]);
+    // The anchor is the service's receipt of the bundle in its clockchain.
+    expect(bundle.anchor?.receipt).toMatchObject({ scope: "ztt.bundle.v1", action_hash_hex: zttBundleHash(bundle), tile_id: bundle.context.tile_id });
     expect((await client.verifyZtt({} as typeof bundle)).valid).toBe(false);
   });
 

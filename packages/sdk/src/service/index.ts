@@ -14,7 +14,7 @@ export { parseJson, parseJsonBody, tooLarge, unsupportedType } from "./json-body
 export { API_PREFIXES, openApiDocument } from "./openapi.js";
 export type { RateLimitScope, RequestObserver, RequestOutcome } from "./request-outcome.js";
 export { ROUTES, type Route, type RouteContext, type RouteInput } from "./routes.js";
-export { ANCHOR_PROOF, ERROR_BODY, PHASE_CONTEXT, RECEIPT, REPLIES, REQUESTS, SIGNED_CHECKPOINT, ZTT_BUNDLE } from "./schemas.js";
+export { ANCHOR_PROOF, ERROR_BODY, PHASE_CONTEXT, RECEIPT, REPLIES, REQUESTS, SIGNED_CHECKPOINT } from "./schemas.js";
 export { serviceZttSigner } from "./ztt-routes.js";
 export { schemaProblems, type SchemaError } from "./schema-problems.js";
 export { TIERS, isTier, tierAllows } from "./tiers.js";

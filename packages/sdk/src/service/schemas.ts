@@ -164,8 +164,22 @@ const ZTT_CERTIFICATE = {
   }),
   description: "The window certificate: the authority's long-term key certifies the ephemeral key for one opening of the window",
 };
-export const ZTT_BUNDLE = {
-  ...object({ ztt_version: { const: 1 }, certificate: ZTT_CERTIFICATE, payload_sha256: hash, context: PHASE_CONTEXT, key_id: string(), signature }),
+const ZTT_BUNDLE = {
+  ...object(
+    {
+      ztt_version: { const: 1 },
+      certificate: ZTT_CERTIFICATE,
+      payload_sha256: hash,
+      context: PHASE_CONTEXT,
+      key_id: string(),
+      signature,
+      anchor: {
+        ...object({ receipt: RECEIPT, proof: ANCHOR_PROOF }),
+        description: "The bundle in the clockchain: the service's receipt of the bundle's hash (scope ztt.bundle.v1) and its anchor proof",
+      },
+    },
+    ["anchor"],
+  ),
   description: "A ZTT signature bundle (docs/ztt.md): verifiable offline with the authority's public key alone (verifyZtt, temporalc verify)",
 };
 
@@ -369,7 +383,18 @@ export const REPLIES = {
     valid: { type: "boolean", description: "Every check holds" },
     checks: {
       type: "array",
-      items: object({ name: string({ description: "certificate_signature, certificate_interval, ephemeral_signature, signing_context, payload_sha256 (docs/ztt.md)" }), ok: { type: "boolean" }, reason: string() }, ["reason"]),
+      items: object(
+        {
+          name: string({
+            description:
+              "certificate_signature, certificate_interval, ephemeral_signature, signing_context, payload_sha256, anchor_receipt, anchor_inclusion, witnessed_time (docs/ztt.md)",
+          }),
+          ok: { type: "boolean" },
+          reason: string(),
+        },
+        ["reason"],
+      ),
     },
-  }),
+    witnessed_unix_s: { ...integer(1), description: "The witnessed time from the valid cosignatures, when witnessed_time got that far" },
+  }, ["witnessed_unix_s"]),
 } as const;

@@ -1,11 +1,12 @@
 /**
  * The ZTT endpoints (docs/ztt.md, docs/service.md): `POST ztt/sign` signs with the service's ZTT signer for the
- * current opening of its configured window, `POST ztt/verify` runs the SDK's offline `verifyZtt` with the
- * service's public keys. Thin: the signing, the certificates and every check are the SDK's.
+ * current opening of its configured window and anchors the bundle in the service's clockchain, `POST ztt/verify`
+ * runs the SDK's offline `verifyZtt` with the service's public keys. Thin: the signing, the certificates, the
+ * anchoring and every check are the SDK's.
  */
 import type { Signer } from "../authority/seams.js";
 import { base64ToBytes } from "../core/encoding.js";
-import { createZttSigner, verifyZtt, ZttWindowClosedError, type ZttBundle, type ZttSigner, type ZttVerification } from "../ztt/index.js";
+import { anchorZtt, createZttSigner, verifyZtt, ZttWindowClosedError, type AnchoredZttBundle, type ZttBundle, type ZttSigner, type ZttVerification } from "../ztt/index.js";
 import { HttpError } from "./http-error.js";
 import type { Route, RouteContext } from "./routes.js";
 import { REPLIES, REQUESTS } from "./schemas.js";
@@ -62,10 +63,11 @@ async function verify(body: Partial<WirePayload> & { bundle: ZttBundle }, contex
   return verifyZtt(bundle, Object.values(await context.authority.publicKeys()), options);
 }
 
-async function sign(body: WirePayload, context: RouteContext): Promise<ZttBundle> {
+/** Signs, then anchors without waiting for witnesses (the proof is PROVISIONAL; `GET clockchain/proof` gives the FINAL one later). */
+async function sign(body: WirePayload, context: RouteContext): Promise<AnchoredZttBundle> {
   if (context.ztt === undefined) throw new HttpError(404, "ZTT_NOT_CONFIGURED", 'this service has no ZTT window: set "ztt": { "window": [a, b], "zone": "Zn" } in its config (docs/service.md)');
   try {
-    return await context.ztt.sign(payloadOf(body));
+    return await anchorZtt(await context.ztt.sign(payloadOf(body)), context.authority);
   } catch (error) {
     if (!(error instanceof ZttWindowClosedError)) throw error;
     // Conflict with the service's state (its window), not a bad request: the same request succeeds once the window opens.
@@ -81,7 +83,7 @@ export const ZTT_ROUTES: readonly Route[] = [
     operationId: "signZtt",
     tier: "managed",
     summary:
-      "ZTT-sign a payload with the ephemeral key of the current opening of the service's window; 409 ZTT_WINDOW_CLOSED (with next_open_unix_ms) outside it, 404 ZTT_NOT_CONFIGURED without one",
+      "ZTT-sign a payload with the ephemeral key of the current opening of the service's window, anchored in the clockchain; 409 ZTT_WINDOW_CLOSED (with next_open_unix_ms) outside it, 404 ZTT_NOT_CONFIGURED without one",
     body: REQUESTS.zttSign,
     status: 200,
     reply: REPLIES.zttBundle,
