@@ -128,7 +128,11 @@ function servingCommand(command: Command): Command {
     .addOption(new Option("--log-level <level>", "request log: one JSON line per request at info, on stdout (default: the config's log_level, else info)").choices(LOG_LEVELS))
     .addOption(new Option("--tls-cert <pem>", "serve HTTPS with this certificate chain (PEM file); needs --tls-key"))
     .addOption(new Option("--tls-key <pem>", "the private key (PEM file) of --tls-cert"))
-    .addOption(new Option("--ztt-window <start,end>", "the ZTT signer's window in degrees, e.g. 330,30 (default: the config's ztt.window, else no signer)").argParser(parsed(parseZttWindow, ZTT_WINDOW_RULE)))
+    .addOption(
+      new Option("--ztt-window <start,end>", "the ZTT signer's window in degrees, e.g. 330,30 (default: the config's ztt.window, else no signer)").argParser(
+        parsed(parseZttWindow, ZTT_WINDOW_RULE),
+      ),
+    )
     .addOption(new Option("--ztt-zone <zone>", "the ZTT window's zone, 0..11 or Z0..Z11 (default: the config's ztt.zone, else Z0)").argParser(parsed(parseZttZone, ZTT_ZONE_RULE)))
     .addHelpText("after", SERVE_HELP)
     .action(async (options: LocationOptions & NodeFlags & ZttFlags & ServeOptions & { host?: string; port?: number }, self: Command) => {

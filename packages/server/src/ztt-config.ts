@@ -15,7 +15,12 @@ export const ZTT_CONFIG_SCHEMA = {
   required: ["window"],
   properties: {
     window: { type: "array", prefixItems: [degrees, degrees], items: false, minItems: 2 },
-    zone: { anyOf: [{ type: "integer", minimum: 0, maximum: 11 }, { type: "string", pattern: "^Z(?:[0-9]|1[01])$" }] },
+    zone: {
+      anyOf: [
+        { type: "integer", minimum: 0, maximum: 11 },
+        { type: "string", pattern: "^Z(?:[0-9]|1[01])$" },
+      ],
+    },
   },
 } as const;
 

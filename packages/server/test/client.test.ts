@@ -655,8 +655,7 @@ describe.each([REAL_SERVICE, STAND_IN])("the SDK client against $name", (kind) =
     });
     expect((await client.verifyZtt(bundle)).checks.map((c) => c.name)).not.toContain("payload_sha256");
     // Each failure is named, never an error: another payload, a moved signing time, a bundle of another service's key, no bundle at all.
-    const failing = async (result: Promise<{ valid: boolean; checks: readonly { name: string; ok: boolean }[] }>) =>
-      (await result).checks.filter((c) => !c.ok).map((c) => c.name);
+    const failing = async (result: Promise<{ valid: boolean; checks: readonly { name: string; ok: boolean }[] }>) => (await result).checks.filter((c) => !c.ok).map((c) => c.name);
     expect(await failing(client.verifyZtt(bundle, "deploy build 4712"))).toEqual(["payload_sha256"]);
     const moved = { ...bundle, context: contextAt(T - 3 * HOUR, { zone: 1 }) };
     // The anchor's receipt names the bundle's hash, which the move changed too.

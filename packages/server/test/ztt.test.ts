@@ -30,7 +30,10 @@ describe("the ztt config", () => {
     expect((await loadConfigFile(await configFile({ ztt: { window: [330, 30], zone: "Z1" } }), false)).config.ztt).toEqual({ window: [330, 30], zone: "Z1" });
     expect((await loadConfigFile(await configFile({ ztt: { window: [0, 360] } }), false)).config.ztt).toEqual({ window: [0, 360], zone: 0 });
     expect((await loadConfigFile(await configFile({}), false)).config.ztt).toBeNull();
-    await expect(loadConfigFile(await configFile({ ztt: { window: [0, 400] } }), false)).rejects.toMatchObject({ code: "INVALID_SERVICE_CONFIG", message: expect.stringContaining("ztt.window[1] must be <= 360") });
+    await expect(loadConfigFile(await configFile({ ztt: { window: [0, 400] } }), false)).rejects.toMatchObject({
+      code: "INVALID_SERVICE_CONFIG",
+      message: expect.stringContaining("ztt.window[1] must be <= 360"),
+    });
     await expect(loadConfigFile(await configFile({ ztt: { window: [0, 90], zone: "Z12" } }), false)).rejects.toMatchObject({ message: expect.stringContaining("ztt.zone must") });
     await expect(loadConfigFile(await configFile({ ztt: { zone: 3 } }), false)).rejects.toMatchObject({ message: expect.stringContaining("ztt.window is required") });
   });
@@ -60,30 +63,26 @@ describe("one ZTT signer per service", () => {
 });
 
 describe("temporal-service --ztt-window", () => {
-  it(
-    "signs with the home's key, verifiable with GET keys alone; a bad flag is a usage error (exit 2)",
-    async () => {
-      const home = await tempDir();
-      const config = join(home, "service.json");
-      const created = runCommand(["keys", "create", "--tier", "managed", "--home", home]);
-      expect(created.status).toBe(0);
-      const key = created.stdout.trim();
-      const service = await startServiceProcess(["--port", "0", "--home", home, "--config", config, "--ztt-window", "0,360", "--ztt-zone", "Z7"]);
-      try {
-        const reply = await sign(service.url, key, "from the command");
-        expect(reply.status).toBe(200);
-        const bundle = (await reply.json()) as ZttBundle;
-        expect(bundle.certificate).toMatchObject({ window_deg: [0, 360], swt_zone: 7 });
-        const { keys } = (await (await fetch(`${service.url}/api/v1/keys`)).json()) as { keys: Record<string, unknown> };
-        expect(await verifyZtt(bundle, Object.values(keys) as never, { payload: "from the command" })).toMatchObject({ valid: true });
-      } finally {
-        await service.stop();
-      }
-      const bad = runCommand(["--home", home, "--ztt-window", "0,400"]);
-      expect(bad.status).toBe(2);
-      expect(bad.stderr).toContain("a window is two phases in degrees 0..360");
-      expect(bad.stderr).not.toMatch(/\n\s+at /);
-    },
-    60_000,
-  );
+  it("signs with the home's key, verifiable with GET keys alone; a bad flag is a usage error (exit 2)", async () => {
+    const home = await tempDir();
+    const config = join(home, "service.json");
+    const created = runCommand(["keys", "create", "--tier", "managed", "--home", home]);
+    expect(created.status).toBe(0);
+    const key = created.stdout.trim();
+    const service = await startServiceProcess(["--port", "0", "--home", home, "--config", config, "--ztt-window", "0,360", "--ztt-zone", "Z7"]);
+    try {
+      const reply = await sign(service.url, key, "from the command");
+      expect(reply.status).toBe(200);
+      const bundle = (await reply.json()) as ZttBundle;
+      expect(bundle.certificate).toMatchObject({ window_deg: [0, 360], swt_zone: 7 });
+      const { keys } = (await (await fetch(`${service.url}/api/v1/keys`)).json()) as { keys: Record<string, unknown> };
+      expect(await verifyZtt(bundle, Object.values(keys) as never, { payload: "from the command" })).toMatchObject({ valid: true });
+    } finally {
+      await service.stop();
+    }
+    const bad = runCommand(["--home", home, "--ztt-window", "0,400"]);
+    expect(bad.status).toBe(2);
+    expect(bad.stderr).toContain("a window is two phases in degrees 0..360");
+    expect(bad.stderr).not.toMatch(/\n\s+at /);
+  }, 60_000);
 });

@@ -20,8 +20,7 @@ export class VerifyUsageError extends UsageError {
 
 /** The things `temporalc verify` knows how to check, as found in a file. */
 export type Verifiable =
-  | { readonly kind: "ztt"; readonly bundle: ZttBundle; readonly payload?: string }
-  | { readonly kind: "receipt"; readonly receipt?: Receipt; readonly proof?: AnchorProof };
+  { readonly kind: "ztt"; readonly bundle: ZttBundle; readonly payload?: string } | { readonly kind: "receipt"; readonly receipt?: Receipt; readonly proof?: AnchorProof };
 
 /** The file's bytes; `what` names it in the message (`the file`, `the keys file`, `the payload file`). */
 export async function readInputFile(path: string, what: string): Promise<Uint8Array> {
@@ -131,7 +130,10 @@ export function recognise(value: unknown, path: string): Verifiable {
     if ("receipt_hash" in value && "inclusion_proof" in value && "checkpoint" in value) return { kind: "receipt", proof: value as unknown as AnchorProof };
     if ("receipt_version" in value && "signature" in value) return { kind: "receipt", receipt: value as unknown as Receipt };
   }
-  throw unknownShape(path, "expected a ZTT bundle (ztt_version, certificate, ...), { bundle, payload? }, { receipt, proof }, an anchor proof (receipt_hash, inclusion_proof, checkpoint) or a receipt (receipt_version, signature)");
+  throw unknownShape(
+    path,
+    "expected a ZTT bundle (ztt_version, certificate, ...), { bundle, payload? }, { receipt, proof }, an anchor proof (receipt_hash, inclusion_proof, checkpoint) or a receipt (receipt_version, signature)",
+  );
 }
 
 function unknownShape(path: string, problem: string): VerifyUsageError {

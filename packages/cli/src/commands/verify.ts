@@ -96,7 +96,11 @@ async function verifyReceiptProof(sdk: Sdk, receipt: Receipt | undefined, proof:
   if (proof === undefined) return report("receipt", checks);
   const leafIsReceipt = receipt === undefined || (proof.receipt_hash === hashOf(sdk, receipt) && proof.tile_id === receipt.tile_id);
   checks.push(
-    named("inclusion", leafIsReceipt && sdk.verifyInclusion(proof), leafIsReceipt ? "the leaf is not under the proof's root and checkpoint" : "the proof's receipt_hash or tile_id is not the receipt's"),
+    named(
+      "inclusion",
+      leafIsReceipt && sdk.verifyInclusion(proof),
+      leafIsReceipt ? "the leaf is not under the proof's root and checkpoint" : "the proof's receipt_hash or tile_id is not the receipt's",
+    ),
   );
   let signedCheckpoint = false;
   for (const jwk of jwks) signedCheckpoint ||= await sdk.verifySignedCheckpoint(proof.checkpoint, jwk);

@@ -4,7 +4,16 @@
  * temporal-service (node:http) and the in-process stand-in (`@temporal/agent-sdk/testing`) run this same code.
  */
 export { BODY_LIMIT_BYTES, createPipeline, type AdmissionHeaders, type BodyDone, type Pipeline, type PipelineOptions, type RequestHead, type Transport } from "./pipeline.js";
-export { DEFAULT_CONFIG, type BucketConfig, type ConnectionLimits, type CarbonSource, type QualitySource, type ServiceAuthority, type ServiceConfig, type ZttConfig } from "./service-config.js";
+export {
+  DEFAULT_CONFIG,
+  type BucketConfig,
+  type ConnectionLimits,
+  type CarbonSource,
+  type QualitySource,
+  type ServiceAuthority,
+  type ServiceConfig,
+  type ZttConfig,
+} from "./service-config.js";
 export { staticCarbonReader, staticQualityReader, type CarbonReader, type CarbonReading, type QualityReader, type QualityReading } from "./sources.js";
 export { KeyRing, apiKeyRecord, createApiKey, hashApiKey, type ApiKeyRecord, type Caller } from "./api-keys.js";
 export { TrustedProxies } from "./client-address.js";

@@ -239,10 +239,7 @@ export const REQUESTS = {
   anchors: object({ tile_id: integer(0, Number.MAX_SAFE_INTEGER), offset: integer(0, Number.MAX_SAFE_INTEGER), limit: integer(1, 1000) }, ["offset", "limit"]),
   none: object({}),
   zttSign: object(zttPayload, ["encoding"]),
-  zttVerify: object(
-    { bundle: { type: "object", description: "A ZTT signature bundle, as POST ztt/sign returns it" }, ...zttPayload },
-    ["payload", "encoding"],
-  ),
+  zttVerify: object({ bundle: { type: "object", description: "A ZTT signature bundle, as POST ztt/sign returns it" }, ...zttPayload }, ["payload", "encoding"]),
 } as const;
 
 const witnessError = object({ tile_id: integer(0), status: { type: ["integer", "null"] }, message: string(), unix_ms: unixMs });
@@ -379,22 +376,25 @@ export const REPLIES = {
   }),
   openapi: { type: "object", required: ["openapi", "info", "paths"] },
   zttBundle: ZTT_BUNDLE,
-  zttVerification: object({
-    valid: { type: "boolean", description: "Every check holds" },
-    checks: {
-      type: "array",
-      items: object(
-        {
-          name: string({
-            description:
-              "certificate_signature, certificate_interval, ephemeral_signature, signing_context, payload_sha256, anchor_receipt, anchor_inclusion, witnessed_time (docs/ztt.md)",
-          }),
-          ok: { type: "boolean" },
-          reason: string(),
-        },
-        ["reason"],
-      ),
+  zttVerification: object(
+    {
+      valid: { type: "boolean", description: "Every check holds" },
+      checks: {
+        type: "array",
+        items: object(
+          {
+            name: string({
+              description:
+                "certificate_signature, certificate_interval, ephemeral_signature, signing_context, payload_sha256, anchor_receipt, anchor_inclusion, witnessed_time (docs/ztt.md)",
+            }),
+            ok: { type: "boolean" },
+            reason: string(),
+          },
+          ["reason"],
+        ),
+      },
+      witnessed_unix_s: { ...integer(1), description: "The witnessed time from the valid cosignatures, when witnessed_time got that far" },
     },
-    witnessed_unix_s: { ...integer(1), description: "The witnessed time from the valid cosignatures, when witnessed_time got that far" },
-  }, ["witnessed_unix_s"]),
+    ["witnessed_unix_s"],
+  ),
 } as const;

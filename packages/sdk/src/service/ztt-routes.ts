@@ -31,7 +31,9 @@ function payloadOf({ payload, encoding }: WirePayload): string | Uint8Array {
   if (encoding !== "base64") return payload;
   const bytes = base64ToBytes(payload);
   if (bytes === undefined) {
-    throw new HttpError(400, "VALIDATION_FAILED", "body.payload is not base64", { details: [{ field: "body.payload", problem: "must be base64 (RFC 4648, padded) when encoding is base64" }] });
+    throw new HttpError(400, "VALIDATION_FAILED", "body.payload is not base64", {
+      details: [{ field: "body.payload", problem: "must be base64 (RFC 4648, padded) when encoding is base64" }],
+    });
   }
   return bytes;
 }
@@ -65,7 +67,8 @@ async function verify(body: Partial<WirePayload> & { bundle: ZttBundle }, contex
 
 /** Signs, then anchors without waiting for witnesses (the proof is PROVISIONAL; `GET clockchain/proof` gives the FINAL one later). */
 async function sign(body: WirePayload, context: RouteContext): Promise<AnchoredZttBundle> {
-  if (context.ztt === undefined) throw new HttpError(404, "ZTT_NOT_CONFIGURED", 'this service has no ZTT window: set "ztt": { "window": [a, b], "zone": "Zn" } in its config (docs/service.md)');
+  if (context.ztt === undefined)
+    throw new HttpError(404, "ZTT_NOT_CONFIGURED", 'this service has no ZTT window: set "ztt": { "window": [a, b], "zone": "Zn" } in its config (docs/service.md)');
   try {
     return await anchorZtt(await context.ztt.sign(payloadOf(body)), context.authority);
   } catch (error) {

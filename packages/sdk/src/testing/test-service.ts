@@ -6,7 +6,17 @@
 import { createMemoryAuthority, createMemorySigner, type Signer } from "../authority/index.js";
 import { TemporalRangeError, TemporalTypeError, type PublicKeyJwk, type Tier } from "../core/index.js";
 import { createClient, type ClientOptions, type TemporalClient } from "../remote/index.js";
-import { DEFAULT_CONFIG, apiKeyRecord, createApiKey, createPipeline, serviceZttSigner, type CarbonReader, type QualityReader, type ServiceAuthority, type ServiceConfig } from "../service/index.js";
+import {
+  DEFAULT_CONFIG,
+  apiKeyRecord,
+  createApiKey,
+  createPipeline,
+  serviceZttSigner,
+  type CarbonReader,
+  type QualityReader,
+  type ServiceAuthority,
+  type ServiceConfig,
+} from "../service/index.js";
 import { inProcessFetch, type InProcessFetch } from "./fetch-transport.js";
 import { SDK_VERSION } from "./sdk-version.js";
 import { createTestClock, type TestClock } from "./test-clock.js";
