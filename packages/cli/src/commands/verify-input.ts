@@ -1,5 +1,5 @@
 import { readFile } from "node:fs/promises";
-import type { AnchorProof, KeySet, Receipt, ZttBundle } from "@temporal/agent-sdk";
+import type { AnchorProof, KeySet, PublicKeyJwk, Receipt, ZttBundle } from "@temporal/agent-sdk";
 import { UsageError } from "../errors.js";
 
 /**
@@ -149,10 +149,10 @@ export async function readKeySet(path: string, sdk: typeof import("@temporal/age
   }
   for (const [id, jwk] of Object.entries(keys)) {
     try {
-      await sdk.VerifyingKey.from(jwk as never);
+      await sdk.VerifyingKey.from(jwk as PublicKeyJwk);
     } catch (error) {
       throw new VerifyUsageError("INVALID_KEYS", `${path}: keys[${JSON.stringify(id)}] is not an Ed25519 public key: ${(error as Error).message}`);
     }
   }
-  return value as unknown as KeySet;
+  return value as KeySet;
 }
