@@ -33,6 +33,7 @@ import {
   verifyReceipt,
   verifySignedCheckpoint,
   verifyZtt,
+  formatCosignerVerifierKey,
   windowInterval,
   zttBundleHash,
   type AnchorProof,
@@ -645,7 +646,7 @@ describe.each([REAL_SERVICE, STAND_IN])("the SDK client against $name", (kind) =
   endpoint("verifyZtt", async () => {
     const bundle = await clientFor(fixed, "signZtt").signZtt("deploy build 4711");
     const client = clientFor(fixed, "verifyZtt");
-    const verified = await client.verifyZtt(bundle, "deploy build 4711");
+    const verified = await client.verifyZtt(bundle, { payload: "deploy build 4711" });
     expect(verified).toEqual({
       valid: true,
       checks: ["certificate_signature", "certificate_interval", "ephemeral_signature", "signing_context", "payload_sha256", "anchor_receipt", "anchor_inclusion"].map((name) => ({
@@ -656,7 +657,11 @@ describe.each([REAL_SERVICE, STAND_IN])("the SDK client against $name", (kind) =
     expect((await client.verifyZtt(bundle)).checks.map((c) => c.name)).not.toContain("payload_sha256");
     // Each failure is named, never an error: another payload, a moved signing time, a bundle of another service's key, no bundle at all.
     const failing = async (result: Promise<{ valid: boolean; checks: readonly { name: string; ok: boolean }[] }>) => (await result).checks.filter((c) => !c.ok).map((c) => c.name);
-    expect(await failing(client.verifyZtt(bundle, "deploy build 4712"))).toEqual(["payload_sha256"]);
+    expect(await failing(client.verifyZtt(bundle, { payload: "deploy build 4712" }))).toEqual(["payload_sha256"]);
+    // Trusting witnesses asks for a FINAL anchor: this one is PROVISIONAL (the service has none). A vkey that is not one is the caller's mistake.
+    const witness = formatCosignerVerifierKey("witness.example", new Uint8Array(32).fill(7));
+    expect(await failing(client.verifyZtt(bundle, { witnesses: [witness], quorum: 1, skewMs: 1000 }))).toEqual(["witnessed_time"]);
+    expect(await apiError(client.verifyZtt(bundle, { witnesses: ["not a vkey"] }))).toMatchObject({ status: 400 });
     const moved = { ...bundle, context: contextAt(T - 3 * HOUR, { zone: 1 }) };
     // The anchor's receipt names the bundle's hash, which the move changed too.
     expect(await failing(client.verifyZtt(moved))).toEqual(["ephemeral_signature", "signing_context", "anchor_receipt"]);

@@ -44,7 +44,7 @@ import type {
 } from "../core/types.js";
 import { toUnixMs } from "../core/phase.js";
 import { parseZone } from "../core/zones.js";
-import type { ZttBundle, ZttVerification } from "../ztt/index.js";
+import type { ZttBundle, ZttVerification, ZttVerifyOptions } from "../ztt/index.js";
 import { TemporalApiError, type ApiErrorDetails } from "./errors.js";
 
 /** The part of a `fetch` response the client reads. */
@@ -359,9 +359,20 @@ export class TemporalClient implements Authority {
     return object(await this.#post("ztt/sign", zttPayload(payload)));
   }
 
-  /** `POST ztt/verify`: the service's `verifyZtt` of `bundle` with its keys, and of `payload` against the bundle's hash when given. */
-  async verifyZtt(bundle: ZttBundle, payload?: string | Uint8Array): Promise<ZttVerification> {
-    return object(await this.#post("ztt/verify", payload === undefined ? { bundle } : { bundle, ...zttPayload(payload) }));
+  /**
+   * `POST ztt/verify`: the service's `verifyZtt` of `bundle` with its keys, as `verifyZtt(bundle, keys, options)`
+   * offline: `payload` against the bundle's hash, `witnesses` (with `quorum`, `skewMs`) for the witnessed time.
+   */
+  async verifyZtt(bundle: ZttBundle, options: ZttVerifyOptions = {}): Promise<ZttVerification> {
+    const { payload, witnesses, quorum, skewMs } = options;
+    const body = {
+      bundle,
+      ...(payload === undefined ? {} : zttPayload(payload)),
+      ...(witnesses === undefined ? {} : { witnesses }),
+      ...(quorum === undefined ? {} : { quorum }),
+      ...(skewMs === undefined ? {} : { skew_ms: skewMs }),
+    };
+    return object(await this.#post("ztt/verify", body));
   }
 
   // --- Authority -----------------------------------------------------------

@@ -1520,7 +1520,7 @@ return errors === 0;
 validate26.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
 
 export const zttVerify = validate27;
-const schema38 = {"type":"object","required":["bundle"],"properties":{"bundle":{"type":"object","description":"A ZTT signature bundle, as POST ztt/sign returns it"},"payload":{"type":"string","description":"The payload: UTF-8 text, or base64 (RFC 4648, padded) when encoding is base64"},"encoding":{"enum":["utf8","base64"],"description":"How payload is written (default utf8); base64 signs arbitrary bytes"}},"additionalProperties":false};
+const schema38 = {"type":"object","required":["bundle"],"properties":{"bundle":{"type":"object","description":"A ZTT signature bundle, as POST ztt/sign returns it"},"payload":{"type":"string","description":"The payload: UTF-8 text, or base64 (RFC 4648, padded) when encoding is base64"},"encoding":{"enum":["utf8","base64"],"description":"How payload is written (default utf8); base64 signs arbitrary bytes"},"witnesses":{"type":"array","minItems":1,"maxItems":100,"items":{"type":"string","minLength":1},"description":"cosignature/v1 vkeys of the witnesses the caller trusts: the bundle's anchor must then be FINAL with a witnessed time that brackets the signing (witnessed_time)"},"quorum":{"type":"integer","minimum":1,"maximum":100,"description":"Cosignatures of those witnesses needed (default a majority)"},"skew_ms":{"type":"integer","minimum":0,"maximum":86400000,"description":"Clock skew allowed for witnessed_time (default 60000)"}},"additionalProperties":false};
 
 function validate27(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
@@ -1544,7 +1544,7 @@ vErrors.push(err0);
 errors++;
 }
 for(const key0 in data){
-if(!(((key0 === "bundle") || (key0 === "payload")) || (key0 === "encoding"))){
+if(!((((((key0 === "bundle") || (key0 === "payload")) || (key0 === "encoding")) || (key0 === "witnesses")) || (key0 === "quorum")) || (key0 === "skew_ms"))){
 const err1 = {instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"};
 if(vErrors === null){
 vErrors = [err1];
@@ -1593,14 +1593,145 @@ vErrors.push(err4);
 errors++;
 }
 }
-}
-else {
-const err5 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"};
+if(data.witnesses !== undefined){
+let data3 = data.witnesses;
+if(Array.isArray(data3)){
+if(data3.length > 100){
+const err5 = {instancePath:instancePath+"/witnesses",schemaPath:"#/properties/witnesses/maxItems",keyword:"maxItems",params:{limit: 100},message:"must NOT have more than 100 items"};
 if(vErrors === null){
 vErrors = [err5];
 }
 else {
 vErrors.push(err5);
+}
+errors++;
+}
+if(data3.length < 1){
+const err6 = {instancePath:instancePath+"/witnesses",schemaPath:"#/properties/witnesses/minItems",keyword:"minItems",params:{limit: 1},message:"must NOT have fewer than 1 items"};
+if(vErrors === null){
+vErrors = [err6];
+}
+else {
+vErrors.push(err6);
+}
+errors++;
+}
+const len0 = data3.length;
+for(let i0=0; i0<len0; i0++){
+let data4 = data3[i0];
+if(typeof data4 === "string"){
+if(func1(data4) < 1){
+const err7 = {instancePath:instancePath+"/witnesses/" + i0,schemaPath:"#/properties/witnesses/items/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"};
+if(vErrors === null){
+vErrors = [err7];
+}
+else {
+vErrors.push(err7);
+}
+errors++;
+}
+}
+else {
+const err8 = {instancePath:instancePath+"/witnesses/" + i0,schemaPath:"#/properties/witnesses/items/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err8];
+}
+else {
+vErrors.push(err8);
+}
+errors++;
+}
+}
+}
+else {
+const err9 = {instancePath:instancePath+"/witnesses",schemaPath:"#/properties/witnesses/type",keyword:"type",params:{type: "array"},message:"must be array"};
+if(vErrors === null){
+vErrors = [err9];
+}
+else {
+vErrors.push(err9);
+}
+errors++;
+}
+}
+if(data.quorum !== undefined){
+let data5 = data.quorum;
+if(!(((typeof data5 == "number") && (!(data5 % 1) && !isNaN(data5))) && (isFinite(data5)))){
+const err10 = {instancePath:instancePath+"/quorum",schemaPath:"#/properties/quorum/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
+if(vErrors === null){
+vErrors = [err10];
+}
+else {
+vErrors.push(err10);
+}
+errors++;
+}
+if((typeof data5 == "number") && (isFinite(data5))){
+if(data5 > 100 || isNaN(data5)){
+const err11 = {instancePath:instancePath+"/quorum",schemaPath:"#/properties/quorum/maximum",keyword:"maximum",params:{comparison: "<=", limit: 100},message:"must be <= 100"};
+if(vErrors === null){
+vErrors = [err11];
+}
+else {
+vErrors.push(err11);
+}
+errors++;
+}
+if(data5 < 1 || isNaN(data5)){
+const err12 = {instancePath:instancePath+"/quorum",schemaPath:"#/properties/quorum/minimum",keyword:"minimum",params:{comparison: ">=", limit: 1},message:"must be >= 1"};
+if(vErrors === null){
+vErrors = [err12];
+}
+else {
+vErrors.push(err12);
+}
+errors++;
+}
+}
+}
+if(data.skew_ms !== undefined){
+let data6 = data.skew_ms;
+if(!(((typeof data6 == "number") && (!(data6 % 1) && !isNaN(data6))) && (isFinite(data6)))){
+const err13 = {instancePath:instancePath+"/skew_ms",schemaPath:"#/properties/skew_ms/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
+if(vErrors === null){
+vErrors = [err13];
+}
+else {
+vErrors.push(err13);
+}
+errors++;
+}
+if((typeof data6 == "number") && (isFinite(data6))){
+if(data6 > 86400000 || isNaN(data6)){
+const err14 = {instancePath:instancePath+"/skew_ms",schemaPath:"#/properties/skew_ms/maximum",keyword:"maximum",params:{comparison: "<=", limit: 86400000},message:"must be <= 86400000"};
+if(vErrors === null){
+vErrors = [err14];
+}
+else {
+vErrors.push(err14);
+}
+errors++;
+}
+if(data6 < 0 || isNaN(data6)){
+const err15 = {instancePath:instancePath+"/skew_ms",schemaPath:"#/properties/skew_ms/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"};
+if(vErrors === null){
+vErrors = [err15];
+}
+else {
+vErrors.push(err15);
+}
+errors++;
+}
+}
+}
+}
+else {
+const err16 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"};
+if(vErrors === null){
+vErrors = [err16];
+}
+else {
+vErrors.push(err16);
 }
 errors++;
 }

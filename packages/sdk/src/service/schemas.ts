@@ -239,7 +239,22 @@ export const REQUESTS = {
   anchors: object({ tile_id: integer(0, Number.MAX_SAFE_INTEGER), offset: integer(0, Number.MAX_SAFE_INTEGER), limit: integer(1, 1000) }, ["offset", "limit"]),
   none: object({}),
   zttSign: object(zttPayload, ["encoding"]),
-  zttVerify: object({ bundle: { type: "object", description: "A ZTT signature bundle, as POST ztt/sign returns it" }, ...zttPayload }, ["payload", "encoding"]),
+  zttVerify: object(
+    {
+      bundle: { type: "object", description: "A ZTT signature bundle, as POST ztt/sign returns it" },
+      ...zttPayload,
+      witnesses: {
+        type: "array",
+        minItems: 1,
+        maxItems: 100,
+        items: string({ minLength: 1 }),
+        description: "cosignature/v1 vkeys of the witnesses the caller trusts: the bundle's anchor must then be FINAL with a witnessed time that brackets the signing (witnessed_time)",
+      },
+      quorum: { ...integer(1, 100), description: "Cosignatures of those witnesses needed (default a majority)" },
+      skew_ms: { ...integer(0, 86_400_000), description: "Clock skew allowed for witnessed_time (default 60000)" },
+    },
+    ["payload", "encoding", "witnesses", "quorum", "skew_ms"],
+  ),
 } as const;
 
 const witnessError = object({ tile_id: integer(0), status: { type: ["integer", "null"] }, message: string(), unix_ms: unixMs });

@@ -53,15 +53,29 @@ function deeperThan(value: unknown, limit: number): boolean {
   return false;
 }
 
-async function verify(body: Partial<WirePayload> & { bundle: ZttBundle }, context: RouteContext): Promise<ZttVerification> {
+/** The body of `POST ztt/verify`, validated by its schema. */
+interface VerifyBody extends Partial<WirePayload> {
+  readonly bundle: ZttBundle;
+  readonly witnesses?: readonly string[];
+  readonly quorum?: number;
+  readonly skew_ms?: number;
+}
+
+/** verifyZtt refuses bad witness vkeys or a quorum above them as the caller's configuration (400 with its code). */
+async function verify(body: VerifyBody, context: RouteContext): Promise<ZttVerification> {
   // verifyZtt canonicalises the bundle recursively: a body nested thousands deep would overflow the stack.
   if (deeperThan(body.bundle, MAX_BUNDLE_DEPTH)) {
     throw new HttpError(400, "VALIDATION_FAILED", "body.bundle is not a ZTT bundle", {
       details: [{ field: "body.bundle", problem: `nests deeper than ${MAX_BUNDLE_DEPTH} levels; a ZTT bundle has 3` }],
     });
   }
-  const { bundle, ...rest } = body;
-  const options = rest.payload === undefined ? {} : { payload: payloadOf(rest as WirePayload) };
+  const { bundle, payload, encoding, witnesses, quorum, skew_ms: skewMs } = body;
+  const options = {
+    ...(payload === undefined ? {} : { payload: payloadOf({ payload, encoding }) }),
+    ...(witnesses === undefined ? {} : { witnesses }),
+    ...(quorum === undefined ? {} : { quorum }),
+    ...(skewMs === undefined ? {} : { skewMs }),
+  };
   return verifyZtt(bundle, Object.values(await context.authority.publicKeys()), options);
 }
 
@@ -101,6 +115,6 @@ export const ZTT_ROUTES: readonly Route[] = [
     body: REQUESTS.zttVerify,
     status: 200,
     reply: REPLIES.zttVerification,
-    handle: ({ body }, context) => verify(body as Partial<WirePayload> & { bundle: ZttBundle }, context),
+    handle: ({ body }, context) => verify(body as VerifyBody, context),
   },
 ];
