@@ -15,8 +15,8 @@ import { windowInterval } from "./window-interval.js";
 
 /**
  * How far the witnessed time may lie past the window's end, and the signing past the witnessed time, by default:
- * 60 s, the default finality wait of `anchorZtt` (30 s: signing at the window's last moment, then anchoring and
- * cosigning) plus 30 s of disagreement between the signer's and the witnesses' clocks.
+ * 60 s: the default finality wait (30 s, `anchorZtt` with a `quorum`: signing at the window's last moment, then
+ * anchoring and cosigning) plus 30 s of disagreement between the signer's and the witnesses' clocks.
  */
 export const DEFAULT_ZTT_SKEW_MS = 60_000;
 
