@@ -115,6 +115,37 @@ describe("anchored bundles with real witnesses on loopback", { timeout: 30_000 }
     }
   });
 
+  it("any anchor field replaced by other JSON is refused, never thrown; arbitrary JSON as a bundle is refused", async () => {
+    const informational = new Set(["proof.witnessed.quorum", "proof.witnessed.witnessed_unix_s", "proof.witnessed.checkpoint.cosignatures"]);
+    const leaves = (value: unknown, path: string[]): string[][] =>
+      typeof value === "object" && value !== null && !informational.has(path.join("."))
+        ? Object.entries(value).flatMap(([key, child]) => leaves(child, [...path, key]))
+        : informational.has(path.join("."))
+          ? []
+          : [path];
+    const paths = leaves(final.anchor, []);
+    expect(paths.length).toBeGreaterThan(20);
+    await fc.assert(
+      fc.asyncProperty(fc.constantFrom(...paths), fc.jsonValue(), async (path, replacement) => {
+        const copy = structuredClone(final) as any;
+        let parent = copy.anchor;
+        for (const key of path.slice(0, -1)) parent = parent[key];
+        const last = path.at(-1) as string;
+        fc.pre(JSON.stringify(parent[last]) !== JSON.stringify(replacement));
+        parent[last] = replacement;
+        const result = await verifyZtt(copy, keys, { witnesses: vkeys });
+        expect(result.valid, path.join(".")).toBe(false);
+      }),
+      { numRuns: 150 },
+    );
+    await fc.assert(
+      fc.asyncProperty(fc.jsonValue(), async (value) => {
+        expect((await verifyZtt(value as any, keys, { witnesses: vkeys })).valid).toBe(false);
+      }),
+      { numRuns: 50 },
+    );
+  });
+
   it("the proof's witnessed summary (quorum, witnessed_unix_s, cosignatures) is never read: the witnessed time is computed", async () => {
     const copy = structuredClone(final) as any;
     copy.anchor.proof.witnessed.witnessed_unix_s = 1;
