@@ -12,8 +12,9 @@ import { join } from "node:path";
 import fc from "fast-check";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { startInProcessWitnesses, type InProcessWitnesses } from "@temporal/witness/testing";
-import { authorityVerifierKey, contextAt, createMemoryAuthority, createMemorySigner, tileVerifierKey, verifyFinality, type PublicKeyJwk } from "../src/index.js";
+import { authorityVerifierKey, contextAt, createClient, createMemoryAuthority, createMemorySigner, tileVerifierKey, verifyFinality, type PublicKeyJwk } from "../src/index.js";
 import { TICKS_PER_DAY } from "../src/core/units.js";
+import { createTestService } from "../src/testing/index.js";
 import { DEFAULT_ZTT_SKEW_MS, anchorZtt, createZttSigner, verifyZtt, type AnchoredZttBundle, type ZttCheckName, type ZttVerification } from "../src/ztt/index.js";
 import { expectCode } from "./note-helpers.js";
 import { cosignedAt, testCosigner, windowAround } from "./ztt-helpers.js";
@@ -22,6 +23,8 @@ const AUTHORITY_NAME = "ztt.anchor.test";
 const ZONE = 3;
 const DAY_MS = TICKS_PER_DAY;
 
+const DAY = 20_000; // 2024-10-04
+const at = (hours: number): number => DAY * DAY_MS + hours * 3_600_000;
 const failed = (result: ZttVerification): ZttCheckName[] => result.checks.filter((c) => !c.ok).map((c) => c.name);
 const roundTrip = <T>(value: T): T => JSON.parse(JSON.stringify(value)) as T;
 
@@ -178,8 +181,6 @@ describe("anchored bundles with real witnesses on loopback", { timeout: 30_000 }
 });
 
 describe("the witnessed-time bracket: start <= t <= W <= end + skew", () => {
-  const DAY = 20_000; // 2024-10-04
-  const at = (hours: number): number => DAY * DAY_MS + hours * 3_600_000;
   // [90, 120] in Z1 is UTC 04:00 to 06:00 of DAY.
   const START_S = at(4) / 1000;
   const END_S = at(6) / 1000;
@@ -264,5 +265,32 @@ describe("the witnessed-time bracket: start <= t <= W <= end + skew", () => {
     await expectCode(() => verifyZtt(bundle, keys, { witnesses: vkeys, quorum: 4 }), "INVALID_ARGUMENT", "quorum must be a whole number in 1..3");
     await expectCode(() => verifyZtt(bundle, keys, { quorum: 1 }), "INVALID_ARGUMENT", "quorum needs witnesses");
     await expectCode(() => verifyZtt(bundle, keys, { skewMs: -1 }), "INVALID_ARGUMENT", "skewMs");
+  });
+});
+
+describe("anchored through the service's HTTP client", () => {
+  it("anchors through the HTTP client of a service (its request pipeline in process) and verifies with the keys it publishes", async () => {
+    const signedMs = at(5.5);
+    const service = createTestService({ now: signedMs });
+    try {
+      const client = createClient({ baseUrl: service.baseUrl, fetch: service.fetch, apiKey: service.apiKeys.enterprise });
+      // The certificate is signed by a key of the signer's own; the receipt and the checkpoint by the service's.
+      const certifier = createMemorySigner();
+      const bundle = await createZttSigner({ window: [90, 120], zone: 1, authority: certifier, clock: () => signedMs }).sign("remote");
+      const anchored = roundTrip(await anchorZtt(bundle, client));
+      const keys = [(await certifier.load()).verifying.jwk, ...Object.values(await client.publicKeys())];
+      const result = await verifyZtt(anchored, keys);
+      expect(result.checks.map((c) => [c.name, c.ok])).toEqual([
+        ["certificate_signature", true],
+        ["certificate_interval", true],
+        ["ephemeral_signature", true],
+        ["signing_context", true],
+        ["anchor_receipt", true],
+        ["anchor_inclusion", true],
+      ]);
+      expect(failed(await verifyZtt(anchored, keys.slice(0, 1)))).toEqual(["anchor_receipt", "anchor_inclusion"]);
+    } finally {
+      await service.close();
+    }
   });
 });
