@@ -256,6 +256,15 @@ describe("the witnessed-time bracket: start <= t <= W <= end + skew", () => {
     await expectCode(() => verifyZtt(bundle, keys, { witnesses: vkeys, quorum: 4 }), "INVALID_ARGUMENT", "quorum must be a whole number in 1..3");
     await expectCode(() => verifyZtt(bundle, keys, { quorum: 1 }), "INVALID_ARGUMENT", "quorum needs witnesses");
     await expectCode(() => verifyZtt(bundle, keys, { skewMs: -1 }), "INVALID_ARGUMENT", "skewMs");
+    const signer = createMemorySigner();
+    await expectCode(
+      () => createZttSigner({ window: [90, 120], zone: 1, authority: signer, anchor: { authority: signer as never } }),
+      "INVALID_ARGUMENT",
+      "anchor.authority must be an Authority",
+    );
+    const authority = createMemoryAuthority();
+    await expectCode(() => createZttSigner({ window: [90, 120], zone: 1, authority: signer, anchor: { authority, quorum: 0 } }), "INVALID_ARGUMENT", "quorum must be a positive integer");
+    await authority.close();
   });
 });
 

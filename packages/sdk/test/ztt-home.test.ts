@@ -14,7 +14,7 @@ import { afterAll, beforeAll, expect, it } from "vitest";
 import { startInProcessWitnesses, type InProcessWitnesses } from "@temporal/witness/testing";
 import { contextAt, tileVerifierKey } from "../src/index.js";
 import { createLocalAuthority, homeParts } from "../src/node/index.js";
-import { anchorZtt, createZttSigner, verifyZtt, windowInterval } from "../src/ztt/index.js";
+import { createZttSigner, verifyZtt, windowInterval, type AnchoredZttBundle } from "../src/ztt/index.js";
 import { windowAround } from "./ztt-helpers.js";
 
 const AUTHORITY_NAME = "ztt.home.test";
@@ -81,12 +81,19 @@ it("after the window closes no file under the home or the temp dir holds the eph
   let authority: ReturnType<typeof createLocalAuthority> | undefined;
   let nowMs = startMs;
   const window = windowAround(startMs, ZONE);
-  const ztt = createZttSigner({ window, zone: ZONE, authority: homeParts({ home, authorityName: AUTHORITY_NAME }).signer, clock: () => nowMs });
   try {
     witnesses = await startInProcessWitnesses(join(directory, "witnesses"), ["witness.test/h1", "witness.test/h2"], [tileVerifierKey(authorityVkey as string, context.tile_id)]);
     const endpoints = witnesses.witnesses.map(({ url, vkey }) => ({ url, vkey }));
     authority = createLocalAuthority({ home, authorityName: AUTHORITY_NAME, witnessing: { witnesses: endpoints, quorum: 2, intervalMs: 20, requestTimeoutMs: 2_000 } });
-    const bundle = await anchorZtt(await ztt.sign("home payload"), authority, { quorum: 2, timeoutMs: 10_000 });
+    // The signer anchors each bundle itself (the anchor option), waiting for FINAL.
+    const ztt = createZttSigner({
+      window,
+      zone: ZONE,
+      authority: homeParts({ home, authorityName: AUTHORITY_NAME }).signer,
+      clock: () => nowMs,
+      anchor: { authority, quorum: 2, timeoutMs: 10_000 },
+    });
+    const bundle = (await ztt.sign("home payload")) as AnchoredZttBundle;
     expect(bundle.anchor.proof.finality).toBe("FINAL");
     expect(ztt.holdsKey()).toBe(true);
     const bundlePath = join(directory, "bundle.json");
