@@ -256,6 +256,10 @@ describe("the witnessed-time bracket: start <= t <= W <= end + skew", () => {
     await expectCode(() => verifyZtt(bundle, keys, { witnesses: vkeys, quorum: 4 }), "INVALID_ARGUMENT", "quorum must be a whole number in 1..3");
     await expectCode(() => verifyZtt(bundle, keys, { quorum: 1 }), "INVALID_ARGUMENT", "quorum needs witnesses");
     await expectCode(() => verifyZtt(bundle, keys, { skewMs: -1 }), "INVALID_ARGUMENT", "skewMs");
+    // The log's own vkey is a signed-note key (type 0x01), not a witness's: refused even for a bundle with no cosignatures.
+    const logVkey = authorityVerifierKey(keys[0]!, "log.example");
+    await expectCode(() => verifyZtt(bundle, keys, { witnesses: [logVkey] }), "INVALID_COSIGNATURE", "not 0x04");
+    await expectCode(() => verifyZtt(bundle, keys, { witnesses: ["not a vkey"] }), "INVALID_NOTE_KEY");
     const signer = createMemorySigner();
     await expectCode(
       () => createZttSigner({ window: [90, 120], zone: 1, authority: signer, anchor: { authority: signer as never } }),

@@ -1,4 +1,5 @@
 import { canonicalJson } from "../core/canonical-json.js";
+import { cosignatureVerifier } from "../core/cosignature.js";
 import { base64UrlToBytes } from "../core/encoding.js";
 import { contextAt } from "../core/phase.js";
 import { signingPayload } from "../core/signed-record.js";
@@ -47,13 +48,14 @@ const MAX_SKEW_MS = 86_400_000;
  * Decides offline, with the authority's public keys only, whether `bundle` was signed while its certificate's
  * window was open; with `witnesses`, also whether witnesses saw it anchored inside that window (plus the skew).
  * An attached anchor is always checked (`anchor_receipt`, `anchor_inclusion`). Never throws for a bad bundle;
- * throws `INVALID_ARGUMENT` for bad options, which are the verifier's own configuration.
+ * throws for bad options, which are the verifier's own configuration: `INVALID_ARGUMENT`, and `INVALID_NOTE_KEY` or
+ * `INVALID_COSIGNATURE` for a witness vkey that is not a cosignature/v1 key.
  */
 export async function verifyZtt(bundle: ZttBundle, publicKeys: readonly PublicKeyInput[], options: ZttVerifyOptions = {}): Promise<ZttVerification> {
-  const policy = witnessedTimePolicy(options);
+  const policy = await witnessedTimePolicy(options);
   const keys = await Promise.all(publicKeys.map((k) => VerifyingKey.from(k)));
   const checks: ZttCheck[] = [await certificateSignature(bundle, keys), certificateInterval(bundle), await ephemeralSignature(bundle), signingContext(bundle)];
-  if (options.payload !== undefined) checks.push(check("payload_sha256", sha256Hex(options.payload) === bundle.payload_sha256, "the payload does not hash to payload_sha256"));
+  if (options.payload !== undefined) checks.push(check("payload_sha256", sha256Hex(options.payload) === bundle?.payload_sha256, "the payload does not hash to payload_sha256"));
   if (bundle?.anchor !== undefined) checks.push(await anchorReceipt(bundle, keys), await anchorInclusion(bundle, keys));
   if (policy === undefined) return { valid: checks.every((c) => c.ok), checks };
   const witnessed = await witnessedTime(bundle, keys, policy);
@@ -61,7 +63,7 @@ export async function verifyZtt(bundle: ZttBundle, publicKeys: readonly PublicKe
   return { valid: checks.every((c) => c.ok), checks, ...(witnessed.witnessed_unix_s === undefined ? {} : { witnessed_unix_s: witnessed.witnessed_unix_s }) };
 }
 
-function witnessedTimePolicy(options: ZttVerifyOptions): WitnessedTimePolicy | undefined {
+async function witnessedTimePolicy(options: ZttVerifyOptions): Promise<WitnessedTimePolicy | undefined> {
   const bad = (problem: string) => new TemporalError("INVALID_ARGUMENT", `verifyZtt options: ${problem}`);
   if (typeof options !== "object" || options === null) throw bad(`must be an object, got ${describeValue(options)}`);
   const { witnesses, quorum, skewMs = DEFAULT_ZTT_SKEW_MS } = options;
@@ -70,9 +72,12 @@ function witnessedTimePolicy(options: ZttVerifyOptions): WitnessedTimePolicy | u
     if (quorum !== undefined) throw bad("quorum needs witnesses, the vkeys whose cosignatures count");
     return undefined;
   }
-  if (!Array.isArray(witnesses) || witnesses.length === 0) throw bad(`witnesses must be a non-empty array of cosignature/v1 vkeys, got ${describeValue(witnesses)}`);
+  if (!Array.isArray(witnesses) || witnesses.length === 0 || !witnesses.every((w: unknown) => typeof w === "string"))
+    throw bad(`witnesses must be a non-empty array of cosignature/v1 vkeys, got ${describeValue(witnesses)}`);
   const k = quorum ?? Math.floor(witnesses.length / 2) + 1;
   if (!Number.isSafeInteger(k) || k < 1 || k > witnesses.length) throw bad(`quorum must be a whole number in 1..${witnesses.length} (the witnesses given), got ${describeValue(quorum)}`);
+  // A vkey that is not cosignature/v1 is the caller's mistake whatever the bundle holds: INVALID_NOTE_KEY / INVALID_COSIGNATURE now.
+  await Promise.all((witnesses as readonly string[]).map((vkey) => cosignatureVerifier(vkey)));
   return { witnesses, quorum: k, skewMs };
 }
 
