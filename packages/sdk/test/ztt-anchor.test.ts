@@ -283,6 +283,8 @@ describe("anchored through the service's HTTP client", () => {
       const bundle = await createZttSigner({ window: [90, 120], zone: 1, authority: certifier, clock: () => signedMs }).sign("remote");
       const anchored = roundTrip(await anchorZtt(bundle, client));
       const keys = [(await certifier.load()).verifying.jwk, ...Object.values(await client.publicKeys())];
+      // The service's GET keys reply, as published, is a key set verifyZtt takes as it is (here without the certifier's key).
+      expect(failed(await verifyZtt(anchored, await client.getKeys()))).toEqual(["certificate_signature"]);
       const result = await verifyZtt(anchored, keys);
       expect(outcome(result)).toEqual(passing(...WINDOW_CHECKS, "anchor_receipt", "anchor_inclusion"));
       expect(failed(await verifyZtt(anchored, keys.slice(0, 1)))).toEqual(["anchor_receipt", "anchor_inclusion"]);

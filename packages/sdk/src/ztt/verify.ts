@@ -1,5 +1,7 @@
 import { canonicalJson } from "../core/canonical-json.js";
+import { isKeySet } from "../core/anchor-proof.js";
 import { cosignatureVerifier } from "../core/cosignature.js";
+import type { KeySet } from "../core/service-types.js";
 import { base64UrlToBytes } from "../core/encoding.js";
 import { contextAt } from "../core/phase.js";
 import { signingPayload } from "../core/signed-record.js";
@@ -45,15 +47,15 @@ export interface ZttVerification {
 const MAX_SKEW_MS = 86_400_000;
 
 /**
- * Decides offline, with the authority's public keys only, whether `bundle` was signed while its certificate's
+ * Decides offline, with the authority's public keys only (a list, or the `GET keys` reply), whether `bundle` was signed while its certificate's
  * window was open; with `witnesses`, also whether witnesses saw it anchored inside that window (plus the skew).
  * An attached anchor is always checked (`anchor_receipt`, `anchor_inclusion`). Never throws for a bad bundle;
  * throws for bad options, which are the verifier's own configuration: `INVALID_ARGUMENT`, and `INVALID_NOTE_KEY` or
  * `INVALID_COSIGNATURE` for a witness vkey that is not a cosignature/v1 key.
  */
-export async function verifyZtt(bundle: ZttBundle, publicKeys: readonly PublicKeyInput[], options: ZttVerifyOptions = {}): Promise<ZttVerification> {
+export async function verifyZtt(bundle: ZttBundle, publicKeys: readonly PublicKeyInput[] | KeySet, options: ZttVerifyOptions = {}): Promise<ZttVerification> {
   const policy = await witnessedTimePolicy(options);
-  const keys = await Promise.all(publicKeys.map((k) => VerifyingKey.from(k)));
+  const keys = await Promise.all((isKeySet(publicKeys) ? Object.values(publicKeys.keys) : publicKeys).map((k) => VerifyingKey.from(k)));
   const checks: ZttCheck[] = [await certificateSignature(bundle, keys), certificateInterval(bundle), await ephemeralSignature(bundle), signingContext(bundle)];
   if (options.payload !== undefined) checks.push(check("payload_sha256", sha256Hex(options.payload) === bundle?.payload_sha256, "the payload does not hash to payload_sha256"));
   if (bundle?.anchor !== undefined) checks.push(await anchorReceipt(bundle, keys), await anchorInclusion(bundle, keys));
