@@ -12,16 +12,19 @@ import { join } from "node:path";
 import fc from "fast-check";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { startInProcessWitnesses, type InProcessWitnesses } from "@temporal/witness/testing";
-import { authorityVerifierKey, contextAt, createMemoryAuthority, createMemorySigner, tileVerifierKey, verifyFinality, type PublicKeyJwk } from "../src/index.js";
+import { authorityVerifierKey, contextAt, createClient, createMemoryAuthority, createMemorySigner, tileVerifierKey, verifyFinality, type PublicKeyJwk } from "../src/index.js";
 import { TICKS_PER_DAY } from "../src/core/units.js";
+import { createTestService } from "../src/testing/index.js";
 import { DEFAULT_ZTT_SKEW_MS, anchorZtt, createZttSigner, verifyZtt, type AnchoredZttBundle, type ZttCheckName, type ZttVerification } from "../src/ztt/index.js";
 import { expectCode } from "./note-helpers.js";
-import { cosignedAt, testCosigner, windowAround } from "./ztt-helpers.js";
+import { WINDOW_CHECKS, cosignedAt, outcome, passing, testCosigner, windowAround } from "./ztt-helpers.js";
 
 const AUTHORITY_NAME = "ztt.anchor.test";
 const ZONE = 3;
 const DAY_MS = TICKS_PER_DAY;
 
+const DAY = 20_000; // 2024-10-04
+const at = (hours: number): number => DAY * DAY_MS + hours * 3_600_000;
 const failed = (result: ZttVerification): ZttCheckName[] => result.checks.filter((c) => !c.ok).map((c) => c.name);
 const roundTrip = <T>(value: T): T => JSON.parse(JSON.stringify(value)) as T;
 
@@ -61,16 +64,7 @@ describe("anchored bundles with real witnesses on loopback", { timeout: 30_000 }
     expect(final.anchor.proof.finality).toBe("FINAL");
     expect(final.anchor.receipt).toMatchObject({ scope: "ztt.bundle.v1", tile_id: final.context.tile_id, phi_action_ticks: final.context.phi_ticks });
     const result = await verifyZtt(final, keys, { payload: "deploy build 4711", witnesses: vkeys });
-    expect(result.checks.map((c) => [c.name, c.ok])).toEqual([
-      ["certificate_signature", true],
-      ["certificate_interval", true],
-      ["ephemeral_signature", true],
-      ["signing_context", true],
-      ["payload_sha256", true],
-      ["anchor_receipt", true],
-      ["anchor_inclusion", true],
-      ["witnessed_time", true],
-    ]);
+    expect(outcome(result)).toEqual(passing(...WINDOW_CHECKS, "payload_sha256", "anchor_receipt", "anchor_inclusion", "witnessed_time"));
     expect(result.valid).toBe(true);
     // The witnessed time is the 2nd smallest of the valid cosignatures: after the signing, before the check.
     expect(result.witnessed_unix_s).toBeGreaterThanOrEqual(Math.floor(final.context.unix_ms / 1000));
@@ -115,6 +109,37 @@ describe("anchored bundles with real witnesses on loopback", { timeout: 30_000 }
     }
   });
 
+  it("any anchor field replaced by other JSON is refused, never thrown; arbitrary JSON as a bundle is refused", async () => {
+    const informational = new Set(["proof.witnessed.quorum", "proof.witnessed.witnessed_unix_s", "proof.witnessed.checkpoint.cosignatures"]);
+    const leaves = (value: unknown, path: string[]): string[][] =>
+      typeof value === "object" && value !== null && !informational.has(path.join("."))
+        ? Object.entries(value).flatMap(([key, child]) => leaves(child, [...path, key]))
+        : informational.has(path.join("."))
+          ? []
+          : [path];
+    const paths = leaves(final.anchor, []);
+    expect(paths.length).toBeGreaterThan(20);
+    await fc.assert(
+      fc.asyncProperty(fc.constantFrom(...paths), fc.jsonValue(), async (path, replacement) => {
+        const copy = structuredClone(final) as any;
+        let parent = copy.anchor;
+        for (const key of path.slice(0, -1)) parent = parent[key];
+        const last = path.at(-1) as string;
+        fc.pre(JSON.stringify(parent[last]) !== JSON.stringify(replacement));
+        parent[last] = replacement;
+        const result = await verifyZtt(copy, keys, { witnesses: vkeys });
+        expect(result.valid, path.join(".")).toBe(false);
+      }),
+      { numRuns: 150 },
+    );
+    await fc.assert(
+      fc.asyncProperty(fc.jsonValue(), async (value) => {
+        expect((await verifyZtt(value as any, keys, { witnesses: vkeys })).valid).toBe(false);
+      }),
+      { numRuns: 50 },
+    );
+  });
+
   it("the proof's witnessed summary (quorum, witnessed_unix_s, cosignatures) is never read: the witnessed time is computed", async () => {
     const copy = structuredClone(final) as any;
     copy.anchor.proof.witnessed.witnessed_unix_s = 1;
@@ -147,8 +172,6 @@ describe("anchored bundles with real witnesses on loopback", { timeout: 30_000 }
 });
 
 describe("the witnessed-time bracket: start <= t <= W <= end + skew", () => {
-  const DAY = 20_000; // 2024-10-04
-  const at = (hours: number): number => DAY * DAY_MS + hours * 3_600_000;
   // [90, 120] in Z1 is UTC 04:00 to 06:00 of DAY.
   const START_S = at(4) / 1000;
   const END_S = at(6) / 1000;
@@ -233,5 +256,40 @@ describe("the witnessed-time bracket: start <= t <= W <= end + skew", () => {
     await expectCode(() => verifyZtt(bundle, keys, { witnesses: vkeys, quorum: 4 }), "INVALID_ARGUMENT", "quorum must be a whole number in 1..3");
     await expectCode(() => verifyZtt(bundle, keys, { quorum: 1 }), "INVALID_ARGUMENT", "quorum needs witnesses");
     await expectCode(() => verifyZtt(bundle, keys, { skewMs: -1 }), "INVALID_ARGUMENT", "skewMs");
+    // The log's own vkey is a signed-note key (type 0x01), not a witness's: refused even for a bundle with no cosignatures.
+    const logVkey = authorityVerifierKey(keys[0]!, "log.example");
+    await expectCode(() => verifyZtt(bundle, keys, { witnesses: [logVkey] }), "INVALID_COSIGNATURE", "not 0x04");
+    await expectCode(() => verifyZtt(bundle, keys, { witnesses: ["not a vkey"] }), "INVALID_NOTE_KEY");
+    const signer = createMemorySigner();
+    await expectCode(
+      () => createZttSigner({ window: [90, 120], zone: 1, authority: signer, anchor: { authority: signer as never } }),
+      "INVALID_ARGUMENT",
+      "anchor.authority must be an Authority",
+    );
+    const authority = createMemoryAuthority();
+    await expectCode(() => createZttSigner({ window: [90, 120], zone: 1, authority: signer, anchor: { authority, quorum: 0 } }), "INVALID_ARGUMENT", "quorum must be a positive integer");
+    await authority.close();
+  });
+});
+
+describe("anchored through the service's HTTP client", () => {
+  it("anchors through the HTTP client of a service (its request pipeline in process) and verifies with the keys it publishes", async () => {
+    const signedMs = at(5.5);
+    const service = createTestService({ now: signedMs });
+    try {
+      const client = createClient({ baseUrl: service.baseUrl, fetch: service.fetch, apiKey: service.apiKeys.enterprise });
+      // The certificate is signed by a key of the signer's own; the receipt and the checkpoint by the service's.
+      const certifier = createMemorySigner();
+      const bundle = await createZttSigner({ window: [90, 120], zone: 1, authority: certifier, clock: () => signedMs }).sign("remote");
+      const anchored = roundTrip(await anchorZtt(bundle, client));
+      const keys = [(await certifier.load()).verifying.jwk, ...Object.values(await client.publicKeys())];
+      // The service's GET keys reply, as published, is a key set verifyZtt takes as it is (here without the certifier's key).
+      expect(failed(await verifyZtt(anchored, await client.getKeys()))).toEqual(["certificate_signature"]);
+      const result = await verifyZtt(anchored, keys);
+      expect(outcome(result)).toEqual(passing(...WINDOW_CHECKS, "anchor_receipt", "anchor_inclusion"));
+      expect(failed(await verifyZtt(anchored, keys.slice(0, 1)))).toEqual(["anchor_receipt", "anchor_inclusion"]);
+    } finally {
+      await service.close();
+    }
   });
 });

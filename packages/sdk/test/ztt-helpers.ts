@@ -1,7 +1,7 @@
 /** Shared by the ZTT anchoring tests: a window open right now, and a FINAL proof cosigned at chosen times by test witnesses. */
 
 import { contextAt, createCosigner, formatSignatureLine, type Cosigner, type CosignedCheckpoint, type Window } from "../src/index.js";
-import type { AnchoredZttBundle } from "../src/ztt/index.js";
+import type { AnchoredZttBundle, ZttCheckName, ZttVerification } from "../src/ztt/index.js";
 import { testKey } from "./note-helpers.js";
 
 /** A window of zone `zone` open at `unixMs` with at least 4 minutes (one degree) on either side. */
@@ -32,3 +32,10 @@ export async function cosignedAt(bundle: AnchoredZttBundle, cosigners: readonly 
   const witnessed = { checkpoint, consistency_proof: [], quorum: cosigners.length, witnessed_unix_s: sorted[sorted.length - 1] as number };
   return { ...bundle, anchor: { ...bundle.anchor, proof: { ...bundle.anchor.proof, finality: "FINAL", witnessed } } };
 }
+
+/** The checks every bundle gets, in their order. */
+export const WINDOW_CHECKS: readonly ZttCheckName[] = ["certificate_signature", "certificate_interval", "ephemeral_signature", "signing_context"];
+
+/** `[name, ok]` of each check, to compare with `passing(...)`. */
+export const outcome = (result: ZttVerification): [ZttCheckName, boolean][] => result.checks.map((c) => [c.name, c.ok]);
+export const passing = (...names: readonly ZttCheckName[]): [ZttCheckName, boolean][] => names.map((name) => [name, true]);

@@ -84,7 +84,7 @@ export function createService(options: ServiceOptions): TemporalService {
   const signer = options.signer ?? new FileSigner(homePaths(options.home));
   const authority = serviceAuthority({ ...options, signer, clock, authorityName: config.authority_name ?? undefined, instrument: (store) => metrics.instrumentStore(store) });
   // Made once: its ephemeral key belongs to a window opening, which a reconfigure must not split in two.
-  const ztt = serviceZttSigner(config.ztt, signer, clock);
+  const ztt = serviceZttSigner(config.ztt, signer, authority, clock);
   const onUnexpectedError = options.onUnexpectedError ?? ((error: unknown) => console.error("temporal-service: unexpected error:", error));
   const requestLog = options.requestLog === undefined ? undefined : new RequestLog(options.requestLog);
   const operations = new Operations({ metrics, readiness: readinessCheck(authority, options.store), log: requestLog, onUnexpectedError });

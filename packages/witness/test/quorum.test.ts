@@ -2,14 +2,16 @@
  * The log's side of witnessing against four real `temporal-witness`
  * processes on loopback, quorum 3 (issue 17): all honest, one down, two down
  * and back, a witness restarted with its state, and a log key that signs two
- * trees of one size shown to different witnesses.
+ * trees of one size shown to different witnesses. The processes are shared
+ * (started once, restarted before a test that finds one stopped); each test
+ * has its own authority on its own tile, so none depends on another's state.
  */
 
 import { mkdir, mkdtemp, readFile, readdir, rm, writeFile } from "node:fs/promises";
 import { createServer } from "node:net";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import {
   MemorySigner,
   authorityVerifierKey,
@@ -36,9 +38,8 @@ import { verifiedLines } from "./independent.js";
 import { startWitness, type RunningWitness } from "./witness-process.js";
 
 const AUTHORITY_NAME = "log.quorum.test";
-/** Two tiles: the first for the honest runs, the second for the fork. */
-const T1 = contextAt(Date.UTC(2026, 2, 1, 1), { zone: 0 });
-const T2 = contextAt(Date.UTC(2026, 2, 1, 1), { zone: 3 });
+/** One tile per test (one per SWT zone of a day): a witness's state for one tile is not another test's. */
+const tile = (zone: number) => contextAt(Date.UTC(2026, 2, 1, 1), { zone });
 const INTERVAL_MS = 50;
 
 interface WitnessSetup {
@@ -56,6 +57,8 @@ describe("witnessing with 4 temporal-witness processes, quorum 3", { timeout: 30
   const witnesses: WitnessSetup[] = [];
   let authority: ComposedAuthority;
   let counter = 0;
+  /** This test's tile. */
+  let T1: ReturnType<typeof tile>;
 
   const anchorNew = (options?: { quorum?: number; timeoutMs?: number }, context = T1, by = authority) =>
     by
@@ -97,15 +100,31 @@ describe("witnessing with 4 temporal-witness processes, quorum 3", { timeout: 30
         witnesses[n - 1] = witness;
       }),
     );
+  });
+
+  let zone = 0;
+  beforeEach(async () => {
+    // A witness a test before stopped is back, with its state; this test's authority and tile are its own.
+    await Promise.all(witnesses.filter((w) => w.process === undefined).map(start));
+    T1 = tile(zone++);
     authority = createMemoryAuthority({
       signer,
       authorityName: AUTHORITY_NAME,
-      witnessing: { witnesses: witnesses.map((w) => ({ url: `http://127.0.0.1:${w.port}`, vkey: w.vkey })), quorum: 3, intervalMs: INTERVAL_MS, requestTimeoutMs: 2_000 },
+      witnessing: {
+        witnesses: witnesses.map((w) => ({ url: `http://127.0.0.1:${w.port}`, vkey: w.vkey })),
+        quorum: 3,
+        intervalMs: INTERVAL_MS,
+        requestTimeoutMs: 2_000,
+        backoffMaxMs: 200,
+      },
     });
   });
 
+  afterEach(async () => {
+    await authority.close();
+  });
+
   afterAll(async () => {
-    await authority?.close();
     await Promise.all(witnesses.map(stop));
     await rm(directory, { recursive: true, force: true });
   });
@@ -159,7 +178,10 @@ describe("witnessing with 4 temporal-witness processes, quorum 3", { timeout: 30
   });
 
   it("two down: PROVISIONAL and STALLED, FINALITY_TIMEOUT with the provisional proof; FINAL once they return, a restarted witness kept its state", async () => {
-    await stop(witnesses[2] as WitnessSetup);
+    // Every witness cosigns size 1 first, then two stop.
+    await anchorNew();
+    await until((s) => s.health === "HEALTHY" && s.witnesses.every((w) => w.tiles[0]?.cosigned_size === 1));
+    await Promise.all([stop(witnesses[2] as WitnessSetup), stop(witnesses[3] as WitnessSetup)]);
     const { receipt, proof } = await anchorNew();
     expect(proof.finality).toBe("PROVISIONAL");
     const state = await until((s) => s.health === "STALLED");
@@ -172,9 +194,9 @@ describe("witnessing with 4 temporal-witness processes, quorum 3", { timeout: 30
     await expectFinal(receipt, final, 3);
     const healthy = await until((s) => s.health === "HEALTHY");
     expect(healthy.health).toBe("HEALTHY");
-    // Witness 3 cosigned size 3 before it stopped and size 4 after: asked to start over from 0, it answers with its persisted size.
+    // Witness 3 cosigned size 1 before it stopped and size 2 after: asked to start over from 0, it answers with its persisted size.
     const answer = await submitCheckpoint(`http://127.0.0.1:${witnesses[2]?.port}`, { oldSize: 0, proof: [], note: final.checkpoint.note });
-    expect(answer).toEqual({ kind: "conflict", size: 4 });
+    expect(answer).toEqual({ kind: "conflict", size: 2 });
   });
 
   it("a log key signing two trees of one size, shown to different witnesses: refused, FORKED with the evidence", async () => {
@@ -185,17 +207,17 @@ describe("witnessing with 4 temporal-witness processes, quorum 3", { timeout: 30
       witnessing: { witnesses: witnesses.slice(2).map((w) => ({ url: `http://127.0.0.1:${w.port}`, vkey: w.vkey })), quorum: 2, intervalMs: INTERVAL_MS },
     });
     try {
-      const forged = await anchorNew({ quorum: 2, timeoutMs: 10_000 }, T2, twin);
+      const forged = await anchorNew({ quorum: 2, timeoutMs: 10_000 }, T1, twin);
       expect(forged.proof.finality).toBe("FINAL");
     } finally {
       await twin.close();
     }
-    const honest = await anchorNew(undefined, T2);
+    const honest = await anchorNew();
     const state = await until((s) => s.forks.length === 2);
     expect(state.health).toBe("FORKED");
     expect(state.forks.map((fork) => fork.witness).sort()).toEqual(["witness.test/w3", "witness.test/w4"]);
-    expect(state.forks[0]).toMatchObject({ tile_id: T2.tile_id, witness_size: 1, note: honest.proof.checkpoint.note });
-    expect(state.tiles.find((tile) => tile.tile_id === T2.tile_id)).toMatchObject({ final_size: 0, quorum_met: false });
+    expect(state.forks[0]).toMatchObject({ tile_id: T1.tile_id, witness_size: 1, note: honest.proof.checkpoint.note, witness_note: null });
+    expect(state.tiles.find((entry) => entry.tile_id === T1.tile_id)).toMatchObject({ final_size: 0, quorum_met: false, health: "FORKED" });
     expect((await authority.getAnchorProof(honest.proof.receipt_hash))?.finality).toBe("PROVISIONAL");
     // Each refusing witness keeps both notes: the one it cosigned and ours.
     const folder = join(witnesses[2]?.stateDir as string, "evidence");

@@ -100,7 +100,9 @@ describe("witnessing kept in a home, in-process witnesses", { timeout: 30_000 },
   });
 
   it("a mission whose anchor cannot become FINAL in time fails ANCHOR_FAILED with the provisional proof; a quorum above the witnesses is refused before anything runs", async () => {
-    const authority = createMemoryAuthority({ witnessing: { witnesses: endpoints, quorum: 2, intervalMs: 20, requestTimeoutMs: 500 } });
+    // The witnesses' keys at URLs that answer nothing (port 9, discard): nothing becomes FINAL, whatever the tests before did.
+    const gone = endpoints.map(({ vkey }, i) => ({ url: `http://127.0.0.1:9/gone${i}`, vkey }));
+    const authority = createMemoryAuthority({ witnessing: { witnesses: gone, quorum: 2, intervalMs: 20, requestTimeoutMs: 500 } });
     const mission = (quorum: number) =>
       defineMission({
         name: "witnessed",
@@ -111,7 +113,6 @@ describe("witnessing kept in a home, in-process witnesses", { timeout: 30_000 },
         on: { ALLOW: [{ anchor: "clockchain", quorum }], DENY: [] },
       });
     try {
-      // The witnesses are gone (the test before stopped them): nothing becomes FINAL.
       const late = await mission(2)
         .run({ sdk: authority, clock: () => Date.UTC(2026, 4, 6, 12), finalityTimeoutMs: 200 })
         .catch((error: unknown) => error);

@@ -76,7 +76,7 @@ async function asUsage<T>(sdk: Sdk, verify: () => Promise<T>): Promise<T> {
 
 async function verifyBundle(sdk: Sdk, bundle: ZttBundle, keySet: KeySet, trust: Trust | undefined, payload: string | Uint8Array | undefined): Promise<Report> {
   const options = { ...(payload === undefined ? {} : { payload }), ...(trust === undefined ? {} : { witnesses: trust.witnesses, quorum: trust.quorum }) };
-  const result = await asUsage(sdk, () => sdk.verifyZtt(bundle, Object.values(keySet.keys), options));
+  const result = await asUsage(sdk, () => sdk.verifyZtt(bundle, keySet, options));
   return { valid: result.valid, kind: "ztt", checks: result.checks, ...(result.witnessed_unix_s === undefined ? {} : { witnessed_unix_s: result.witnessed_unix_s }) };
 }
 

@@ -125,8 +125,7 @@ export class ComposedAuthority implements Authority {
     this.#name = parts.name ?? "the authority";
     if (parts.authorityName !== undefined) assertNoteKeyName(parts.authorityName);
     this.#authorityName = parts.authorityName;
-    this.#witnessing =
-      parts.witnessing === undefined ? undefined : new Witnessing(parts.witnessing, { consistencyProof: (tileId, first, second) => this.#log.consistencyProof(tileId, first, second) });
+    this.#witnessing = parts.witnessing === undefined ? undefined : new Witnessing(parts.witnessing, parts.log);
     this.#previousKeys = parts.previousKeys ?? [];
   }
 
@@ -447,9 +446,9 @@ export class ComposedAuthority implements Authority {
   readonly #openParts = onceUnlessRejected(async () => {
     const key = await this.#signer.load();
     await this.#log.open(key.verifying, this.#previousKeys);
-    const last = (await this.#log.status()).last_checkpoint;
+    const { last_checkpoint: last, tiles } = await this.#log.status();
     this.#assertSameOrigin(key, last);
-    if (this.#witnessing !== undefined) await this.#witnessing.open(last);
+    if (this.#witnessing !== undefined) await this.#witnessing.open(this.#keysOf(key), tiles);
     return key;
   });
 

@@ -28,13 +28,20 @@ export interface WitnessingOptions {
   readonly intervalMs?: number;
   /** How long one submission may take before the witness counts as unreachable, ms; default 5 000. */
   readonly requestTimeoutMs?: number;
+  /**
+   * The longest a failing witness waits before it is asked again, ms; default 10 000. A witness that fails is asked
+   * again after one interval, then two, four, ... up to this cap, so a dead witness is not asked every interval and a
+   * recovered one is picked up again within the cap (plus one interval).
+   */
+  readonly backoffMaxMs?: number;
   /** Where cosigned checkpoints, witnesses' sizes and fork evidence are kept; default in memory. */
   readonly store?: WitnessingStore;
 }
 
 export const DEFAULT_WITNESS_INTERVAL_MS = 1_000;
 export const DEFAULT_WITNESS_REQUEST_TIMEOUT_MS = 5_000;
-/** An interval or request timeout longer than an hour is a mistake in the config. */
+export const DEFAULT_WITNESS_BACKOFF_MAX_MS = 10_000;
+/** An interval, request timeout or backoff longer than an hour is a mistake in the config. */
 const MAX_WAIT_MS = 3_600_000;
 
 /** A witness endpoint with its vkey parsed. */
@@ -49,6 +56,7 @@ export interface CheckedWitnessingOptions {
   readonly quorum: number;
   readonly intervalMs: number;
   readonly requestTimeoutMs: number;
+  readonly backoffMaxMs: number;
 }
 
 /** Checks witnessing options; throws `INVALID_WITNESSING` naming the field and what to fix. */
@@ -96,6 +104,7 @@ export function checkWitnessingOptions(options: WitnessingOptions): CheckedWitne
     quorum,
     intervalMs: checkDuration(options.intervalMs, DEFAULT_WITNESS_INTERVAL_MS, "intervalMs", bad),
     requestTimeoutMs: checkDuration(options.requestTimeoutMs, DEFAULT_WITNESS_REQUEST_TIMEOUT_MS, "requestTimeoutMs", bad),
+    backoffMaxMs: checkDuration(options.backoffMaxMs, DEFAULT_WITNESS_BACKOFF_MAX_MS, "backoffMaxMs", bad),
   };
 }
 

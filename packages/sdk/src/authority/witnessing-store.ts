@@ -13,6 +13,8 @@ export interface WitnessingRecord {
   /** Per witness name, the tiles it cosigned. */
   readonly witnesses: Readonly<Record<string, readonly WitnessTileState[]>>;
   readonly forks: readonly ForkEvidence[];
+  /** Per witness name, the fork evidence beyond the kept limit: counted, not kept (absent in files written before). */
+  readonly forks_not_kept?: Readonly<Record<string, number>>;
 }
 
 export interface WitnessingStore {

@@ -8,30 +8,47 @@
  * WebCrypto, timers. docs/witness.md describes the protocol and the states.
  */
 
-import { cosignatureVerifier, readCosignature } from "../core/cosignature.js";
+import { cosignatureVerifier, findCosignature } from "../core/cosignature.js";
 import { hexToBytes } from "../core/encoding.js";
 import { TemporalError } from "../core/errors.js";
 import type { NoteVerifier } from "../core/note-key.js";
-import type { ConsistencyProof } from "../core/service-types.js";
+import type { AnchorPage, ConsistencyProof, TileStatus } from "../core/service-types.js";
 import { isSignedCheckpoint } from "../core/signed-checkpoint.js";
 import { formatSignatureLine, parseNote, type NoteSignature } from "../core/signed-note.js";
 import type { AnchorProof, SignedCheckpoint } from "../core/types.js";
 import { submitCheckpoint } from "../core/witness-client.js";
-import type { CosignedCheckpoint, ForkEvidence, WitnessError, WitnessTileState, WitnessingHealth, WitnessingStatus } from "../core/witnessing-types.js";
+import type { CosignedCheckpoint, ForkEvidence, WitnessError, WitnessReachability, WitnessTileState, WitnessingHealth, WitnessingStatus } from "../core/witnessing-types.js";
+import type { LogKeys } from "./log-keys.js";
 import { onceUnlessRejected } from "./once-unless-rejected.js";
 import { FinalityTimeoutError } from "../core/finality.js";
 import { checkWitnessingOptions, type CheckedWitnessingOptions, type ParsedEndpoint, type WitnessingOptions } from "./witnessing-options.js";
 import { MemoryWitnessingStore, type WitnessingRecord, type WitnessingStore } from "./witnessing-store.js";
 
-/** What witnessing needs of the log: consistency proofs between its tile trees. */
+/**
+ * What witnessing needs of the log (a `LogStore` is one): consistency proofs between its tile trees (and so its root at
+ * a size), and a tile's latest signed checkpoint (the proof of any of its anchors carries it), to submit after a restart.
+ */
 export interface WitnessedLog {
   consistencyProof(tileId: number, first: number, second: number): Promise<ConsistencyProof>;
+  page(tileId: number, offset: number, limit: number): Promise<AnchorPage>;
+  proof(receiptHash: string): Promise<AnchorProof | undefined>;
 }
+
+/** Fork evidence kept per witness; more is counted (`forks_not_kept`), so a witness that forks on every size cannot fill memory or the saved state. */
+const MAX_FORKS_PER_WITNESS = 16;
 
 interface Witness extends ParsedEndpoint {
   verifier: NoteVerifier | undefined;
   readonly tiles: Map<number, WitnessTileState>;
   lastError: WitnessError | null;
+  state: WitnessReachability;
+  /** Rounds in a row whose submission failed: the backoff's exponent. */
+  failures: number;
+  /** Not asked again before this (Unix ms); 0 when not backing off. */
+  retryAt: number;
+  forksNotKept: number;
+  /** Per tile, the largest size this witness answered with a fork (kept or only counted): not asked that checkpoint again. */
+  readonly forkedAt: Map<number, number>;
 }
 
 /** The cosignatures gathered for one checkpoint, by witness name. */
@@ -66,6 +83,8 @@ export class Witnessing {
   readonly #forks: ForkEvidence[] = [];
   readonly #waiters = new Set<Waiter>();
   #timer: ReturnType<typeof setTimeout> | undefined;
+  /** When the pending round starts (Unix ms). */
+  #timerAt = 0;
   #round: Promise<void> | undefined;
   #lastRoundStart = Number.NEGATIVE_INFINITY;
   #closed = false;
@@ -73,15 +92,29 @@ export class Witnessing {
   #storeError: string | null = null;
   /** The record last handed to the store, as JSON: a round that changed nothing saves nothing. */
   #savedJson: string | undefined;
-  /** Entries of the saved record that were not taken back, and why: reported in the status. */
+  /** Entries of the saved record that were not taken back (or cosigned checkpoints the log no longer agrees with), and why: reported in the status. */
   readonly #dropped: string[] = [];
+  /** The log's keys, given by `open`: a saved cosigned checkpoint counts only when one of them signed it. */
+  #keys: LogKeys | undefined;
+  /** Fetching each tile's latest checkpoint after open, which `close` waits for. */
+  #resuming: Promise<void> = Promise.resolve();
 
   /** Throws `INVALID_WITNESSING` / `QUORUM_UNREACHABLE` for bad options; does no I/O until `open`. */
   constructor(options: WitnessingOptions, log: WitnessedLog) {
     this.#options = checkWitnessingOptions(options);
     this.#log = log;
     this.#store = options.store ?? new MemoryWitnessingStore();
-    this.#witnesses = this.#options.endpoints.map((endpoint) => ({ ...endpoint, verifier: undefined, tiles: new Map(), lastError: null }));
+    this.#witnesses = this.#options.endpoints.map((endpoint) => ({
+      ...endpoint,
+      verifier: undefined,
+      tiles: new Map(),
+      lastError: null,
+      state: "UNKNOWN",
+      failures: 0,
+      retryAt: 0,
+      forksNotKept: 0,
+      forkedAt: new Map(),
+    }));
   }
 
   get quorum(): number {
@@ -92,10 +125,25 @@ export class Witnessing {
     return this.#witnesses.length;
   }
 
-  /** Imports the witnesses' keys and loads what the store kept (once), then submits `latest`, the log's newest checkpoint, if it is not witnessed yet. */
-  async open(latest: SignedCheckpoint | undefined): Promise<void> {
+  /**
+   * Imports the witnesses' keys and loads what the store kept (once), checking it against the log (`keys` signed it,
+   * its roots are the log's), then, in the background, submits the latest checkpoint of every tile in `tiles` (the
+   * log's status) that is newer than what was kept: after a restart no tile's unwitnessed checkpoint waits for its
+   * next append.
+   */
+  async open(keys: LogKeys, tiles: readonly TileStatus[]): Promise<void> {
+    this.#keys = keys;
     await this.#load();
-    if (latest !== undefined) this.observe([latest]);
+    // What was kept may itself be behind (a witness that had not cosigned the saved checkpoint).
+    this.#schedule();
+    this.#resumeTiles(tiles);
+  }
+
+  /** Queues `#resume` after any still in progress; a failure is reported in the status, never left unhandled. */
+  #resumeTiles(tiles: readonly Pick<TileStatus, "tile_id" | "tree_size">[]): void {
+    this.#resuming = this.#resuming
+      .then(() => this.#resume(tiles))
+      .catch((error: unknown) => void (this.#storeError = `finding the tiles' latest checkpoints failed: ${(error as Error).message}`));
   }
 
   readonly #load = onceUnlessRejected(async () => {
@@ -103,6 +151,16 @@ export class Witnessing {
     const record = await this.#store.load();
     if (record !== undefined) await this.#restore(record);
   });
+
+  /** Observes the latest checkpoint of each tile the log holds a newer one of than witnessing knows. */
+  async #resume(tiles: readonly Pick<TileStatus, "tile_id" | "tree_size">[]): Promise<void> {
+    for (const { tile_id, tree_size } of tiles) {
+      if (this.#closed) return;
+      if ((this.#tiles.get(tile_id)?.latest.tree_size ?? 0) >= tree_size) continue;
+      const latest = await this.#latestOf(tile_id);
+      if (latest !== undefined) this.observe([latest]);
+    }
+  }
 
   /** New signed checkpoints (an append's): each tile's newest is submitted in the next round. */
   observe(checkpoints: readonly SignedCheckpoint[]): void {
@@ -151,20 +209,30 @@ export class Witnessing {
     const quorum = this.#options.quorum;
     const tiles = [...this.#tiles.values()]
       .sort((a, b) => a.latest.tile_id - b.latest.tile_id)
-      .map(({ latest, final }) => ({
-        tile_id: latest.tile_id,
-        tree_size: latest.tree_size,
-        final_size: final?.tree_size ?? 0,
-        quorum_met: final !== undefined && final.tree_size >= latest.tree_size,
-        witnessed_unix_s: final === undefined ? null : witnessedTime(final, quorum),
-        cosigned: final ?? null,
-      }));
+      .map((tile) => {
+        const { latest, final } = tile;
+        const cosignatures = heldOfLatest(tile)?.size ?? 0;
+        return {
+          tile_id: latest.tile_id,
+          tree_size: latest.tree_size,
+          final_size: final?.tree_size ?? 0,
+          quorum_met: final !== undefined && final.tree_size >= latest.tree_size,
+          witnessed_unix_s: final === undefined ? null : (witnessedTime(final, quorum) ?? null),
+          cosigned: final ?? null,
+          cosignatures,
+          health: this.#tileHealth(tile, cosignatures),
+        };
+      });
     const witnesses = this.#witnesses.map((witness) => ({
       name: witness.key.name,
       url: witness.url.href,
       vkey: witness.vkey,
       tiles: [...witness.tiles.values()].sort((a, b) => a.tile_id - b.tile_id),
       last_error: witness.lastError,
+      state: witness.state,
+      consecutive_failures: witness.failures,
+      next_attempt_unix_ms: witness.retryAt === 0 ? null : witness.retryAt,
+      forks_not_kept: witness.forksNotKept,
     }));
     return { quorum, health: this.#health(), witnesses, tiles, forks: [...this.#forks], store_error: this.#storeError, restore_dropped: [...this.#dropped] };
   }
@@ -175,26 +243,57 @@ export class Witnessing {
     this.#closed = true;
     clearTimeout(this.#timer);
     this.#timer = undefined;
+    await this.#resuming;
     await this.#round;
     await this.#saving;
     for (const waiter of this.#waiters) waiter.reject(new TemporalError("AUTHORITY_CLOSED", "the authority closed before the anchor became FINAL"));
     this.#waiters.clear();
   }
 
+  /** Witnesses whose last submission failed: more than n - k of them and no new checkpoint can reach the quorum. */
+  #failing(): number {
+    return this.#witnesses.filter((witness) => witness.state === "FAILING").length;
+  }
+
   #health(): WitnessingHealth {
     if (this.#forks.length > 0) return "FORKED";
-    const answering = this.#witnesses.filter((witness) => witness.lastError === null).length;
-    if (answering < this.#options.quorum) return "STALLED";
+    if (this.#witnesses.length - this.#failing() < this.#options.quorum) return "STALLED";
     const behind = this.#witnesses.some((witness) =>
       [...this.#tiles.values()].some(({ final }) => final !== undefined && (witness.tiles.get(final.tile_id)?.cosigned_size ?? 0) < final.tree_size),
     );
-    return behind || answering < this.#witnesses.length ? "DEGRADED" : "HEALTHY";
+    // A witness that has not replied yet (UNKNOWN) while a checkpoint waits for it is not known to answer: not HEALTHY,
+    // though not failing either. One with nothing to cosign (an empty log, or a restored state it had all cosigned) is not held against it.
+    const waiting = new Set(this.#behind().map(({ witness }) => witness));
+    const unsure = this.#witnesses.some((witness) => witness.state === "FAILING" || (witness.state === "UNKNOWN" && waiting.has(witness)));
+    return behind || unsure ? "DEGRADED" : "HEALTHY";
   }
 
-  /** Starts a round one interval after the last one started, unless one is pending; a round in progress schedules the next itself. */
+  /** One tile's health, for its latest checkpoint: every witness cosigned it, some did not yet, or too many fail for it to reach the quorum. */
+  #tileHealth(tile: TileWitnessing, cosignatures: number): WitnessingHealth {
+    const { tile_id } = tile.latest;
+    if (this.#forks.some((fork) => fork.tile_id === tile_id)) return "FORKED";
+    if (cosignatures === this.#witnesses.length) return "HEALTHY";
+    const held = heldOfLatest(tile);
+    const couldCosign = this.#witnesses.filter((witness) => held?.has(witness.key.name) === true || witness.state !== "FAILING").length;
+    return couldCosign < this.#options.quorum ? "STALLED" : "DEGRADED";
+  }
+
+  /**
+   * Starts a round one interval after the last one started, and not before the first witness behind may be asked
+   * again (backoff); a round in progress schedules the next itself. A pending round set for a backing-off witness is
+   * brought forward when a new checkpoint is due for the others, so one dead witness never delays the rest.
+   */
   #schedule(): void {
-    if (this.#closed || this.#timer !== undefined || this.#round !== undefined) return;
-    const delay = Math.max(0, this.#lastRoundStart + this.#options.intervalMs - Date.now());
+    if (this.#closed || this.#round !== undefined) return;
+    const now = Date.now();
+    const behind = this.#behind();
+    const due = behind.length === 0 ? now : Math.min(...behind.map(({ witness }) => witness.retryAt));
+    const at = Math.max(now, this.#lastRoundStart + this.#options.intervalMs, due);
+    if (this.#timer !== undefined) {
+      if (this.#timerAt <= at) return;
+      clearTimeout(this.#timer);
+    }
+    this.#timerAt = at;
     this.#timer = setTimeout(() => {
       this.#timer = undefined;
       // A round handles each witness's failure itself; anything else (a log that cannot give a proof) is reported, never left unhandled.
@@ -203,7 +302,7 @@ export class Witnessing {
         this.#round = undefined;
         if (this.#behind().length > 0) this.#schedule();
       });
-    }, delay);
+    }, at - now);
     // A pending round must not keep a process alive on its own (Node, Deno); `close` or the next anchor drives it.
     (this.#timer as { unref?: () => void }).unref?.();
   }
@@ -216,11 +315,11 @@ export class Witnessing {
   #behind(): { witness: Witness; tile: TileWitnessing }[] {
     const pairs: { witness: Witness; tile: TileWitnessing }[] = [];
     for (const tile of this.#tiles.values()) {
-      const { tile_id, tree_size, root_hash } = tile.latest;
-      const held = tile.collections.find((collection) => collection.checkpoint.tree_size === tree_size && collection.checkpoint.root_hash === root_hash)?.lines;
+      const { tile_id, tree_size } = tile.latest;
+      const held = heldOfLatest(tile);
       for (const witness of this.#witnesses) {
         // A witness that answered this very checkpoint with a fork will answer it the same way: asked again once the tile grows.
-        const forked = this.#forks.some((fork) => fork.witness === witness.key.name && fork.tile_id === tile_id && fork.witness_size === tree_size);
+        const forked = witness.forkedAt.get(tile_id) === tree_size;
         if (!forked && ((witness.tiles.get(tile_id)?.cosigned_size ?? 0) !== tree_size || held?.has(witness.key.name) !== true)) pairs.push({ witness, tile });
       }
     }
@@ -228,8 +327,9 @@ export class Witnessing {
   }
 
   async #runRound(): Promise<void> {
-    this.#lastRoundStart = Date.now();
-    await Promise.all(this.#behind().map(({ witness, tile }) => this.#submit(witness, tile.latest)));
+    const now = (this.#lastRoundStart = Date.now());
+    // A witness backing off is left out until its time comes.
+    await Promise.all(this.#behind().flatMap(({ witness, tile }) => (witness.retryAt <= now ? [this.#submit(witness, tile.latest)] : [])));
     this.#settle();
     this.#persist();
   }
@@ -259,27 +359,51 @@ export class Witnessing {
 
   async #accept(witness: Witness, checkpoint: SignedCheckpoint, signatures: readonly NoteSignature[]): Promise<void> {
     const collection = this.#collection(checkpoint);
-    const line = signatures.find((signature) => signature.name === witness.key.name && signature.keyId === witness.key.keyId);
-    const cosignature = line === undefined ? undefined : readCosignature(line);
-    if (line === undefined || cosignature === undefined || !(await (witness.verifier as NoteVerifier).verify(collection.text, line.signature))) {
-      return this.#fail(witness, checkpoint.tile_id, 200, "answered 200 without a valid cosignature/v1 from its configured key");
-    }
-    collection.lines.set(witness.key.name, { line, timestamp: cosignature.timestamp });
-    witness.tiles.set(checkpoint.tile_id, { tile_id: checkpoint.tile_id, cosigned_size: checkpoint.tree_size, cosigned_unix_s: cosignature.timestamp });
+    // The line of the configured key that verifies, whatever other lines (other keys, other algorithms) the reply carries.
+    const found = await findCosignature(collection.text, signatures, witness.verifier as NoteVerifier);
+    if (found === undefined) return this.#fail(witness, checkpoint.tile_id, 200, "answered 200 without a valid cosignature/v1 from its configured key");
+    collection.lines.set(witness.key.name, found);
+    witness.tiles.set(checkpoint.tile_id, { tile_id: checkpoint.tile_id, cosigned_size: checkpoint.tree_size, cosigned_unix_s: found.timestamp });
     witness.lastError = null;
+    witness.state = "ANSWERING";
+    witness.failures = 0;
+    witness.retryAt = 0;
   }
 
+  /** Keeps the failure and backs the witness off: asked again after 1, 2, 4, ... intervals, at most `backoffMaxMs`; once per round, whatever the tiles. */
   #fail(witness: Witness, tileId: number, status: number | null, message: string): void {
-    witness.lastError = { tile_id: tileId, status, message, unix_ms: Date.now() };
+    const now = Date.now();
+    witness.lastError = { tile_id: tileId, status, message, unix_ms: now };
+    witness.state = "FAILING";
+    if (witness.retryAt > now) return;
+    witness.failures += 1;
+    witness.retryAt = now + Math.min(this.#options.intervalMs * 2 ** (witness.failures - 1), this.#options.backoffMaxMs);
   }
 
   /** The witness holds another root for the size of our checkpoint: kept once per witness, tile and size. */
   #recordFork(witness: Witness, checkpoint: SignedCheckpoint): void {
     const message = `holds a different checkpoint for size ${checkpoint.tree_size} of tile ${checkpoint.tile_id} (409 on its own size): the log signed two trees of that size, or the witness was shown a forged one`;
     this.#fail(witness, checkpoint.tile_id, 409, message);
-    const known = this.#forks.some((fork) => fork.witness === witness.key.name && fork.tile_id === checkpoint.tile_id && fork.witness_size === checkpoint.tree_size);
-    if (!known)
-      this.#forks.push({ tile_id: checkpoint.tile_id, witness: witness.key.name, note: checkpoint.note, witness_size: checkpoint.tree_size, message, detected_unix_ms: Date.now() });
+    this.#keepFork({
+      tile_id: checkpoint.tile_id,
+      witness: witness.key.name,
+      note: checkpoint.note,
+      witness_note: null,
+      witness_size: checkpoint.tree_size,
+      message,
+      detected_unix_ms: Date.now(),
+    });
+  }
+
+  /** Keeps evidence once per witness, tile and size, the first `MAX_FORKS_PER_WITNESS` per witness; more is counted. */
+  #keepFork(fork: ForkEvidence): void {
+    const witness = this.#witnesses.find((candidate) => candidate.key.name === fork.witness);
+    if (witness === undefined) return;
+    const same = (kept: ForkEvidence) => kept.witness === fork.witness && kept.tile_id === fork.tile_id && kept.witness_size === fork.witness_size;
+    if (witness.forkedAt.get(fork.tile_id) === fork.witness_size || this.#forks.some(same)) return;
+    witness.forkedAt.set(fork.tile_id, Math.max(fork.witness_size, witness.forkedAt.get(fork.tile_id) ?? 0));
+    if (this.#forks.filter((kept) => kept.witness === fork.witness).length >= MAX_FORKS_PER_WITNESS) witness.forksNotKept += 1;
+    else this.#forks.push(fork);
   }
 
   #collection(checkpoint: SignedCheckpoint): Collection {
@@ -319,10 +443,43 @@ export class Witnessing {
     return final !== undefined && final.cosignatures.length >= quorum && final.tree_size > leafIndex ? final : undefined;
   }
 
+  /**
+   * The proof made FINAL by `cosigned`, once the log confirms it: the log's roots at both sizes are the proof's and
+   * the cosigned checkpoint's (else the cosigned one is not this log's history any more, e.g. a log restored from an
+   * older backup: it is dropped, reported, and the proof stays PROVISIONAL), and `quorum` cosignatures give the time.
+   */
   async #final(proof: AnchorProof, cosigned: CosignedCheckpoint, quorum: number): Promise<AnchorProof> {
-    const [first, second] = proof.tree_size <= cosigned.tree_size ? [proof.tree_size, cosigned.tree_size] : [cosigned.tree_size, proof.tree_size];
-    const consistency = first === second ? [] : (await this.#log.consistencyProof(proof.tile_id, first, second)).proof;
-    return { ...proof, finality: "FINAL", witnessed: { checkpoint: cosigned, consistency_proof: consistency, quorum, witnessed_unix_s: witnessedTime(cosigned, quorum) } };
+    const witnessedUnixS = witnessedTime(cosigned, quorum);
+    const [small, large] = proof.tree_size <= cosigned.tree_size ? [proof, cosigned] : [cosigned, proof];
+    let consistency: readonly string[] | undefined;
+    try {
+      const step = await this.#log.consistencyProof(proof.tile_id, small.tree_size, large.tree_size);
+      if (step.first_root === small.root_hash && step.second_root === large.root_hash) consistency = small.tree_size === large.tree_size ? [] : step.proof;
+    } catch (error) {
+      if (!isBeyondTree(error)) throw error;
+    }
+    if (witnessedUnixS === undefined) return { ...proof, finality: "PROVISIONAL" };
+    if (consistency === undefined) {
+      this.#forget(cosigned, `the log's tree does not hold the cosigned checkpoint of tile ${cosigned.tile_id} of size ${cosigned.tree_size} (root ${cosigned.root_hash})`);
+      return { ...proof, finality: "PROVISIONAL" };
+    }
+    return { ...proof, finality: "FINAL", witnessed: { checkpoint: cosigned, consistency_proof: consistency, quorum, witnessed_unix_s: witnessedUnixS } };
+  }
+
+  /** Stops using a cosigned checkpoint the log contradicts: no proof is made FINAL by it again; the reason is reported. */
+  #forget(cosigned: CosignedCheckpoint, reason: string): void {
+    const tile = this.#tiles.get(cosigned.tile_id);
+    if (tile === undefined) return;
+    const same = (checkpoint: SignedCheckpoint) => checkpoint.tree_size === cosigned.tree_size && checkpoint.root_hash === cosigned.root_hash;
+    tile.collections = tile.collections.filter((collection) => !same(collection.checkpoint));
+    if (tile.final !== undefined && same(tile.final)) tile.final = undefined;
+    // Never submitted again: the log's own latest checkpoint of the tile takes its place.
+    if (same(tile.latest)) {
+      this.#tiles.delete(cosigned.tile_id);
+      this.#resumeTiles([{ tile_id: cosigned.tile_id, tree_size: 1 }]);
+    }
+    if (!this.#dropped.includes(reason)) this.#dropped.push(reason);
+    this.#persist();
   }
 
   /** Queues a save of the current record when it changed (or the last save failed); a failure is reported in the status until a save succeeds. */
@@ -331,6 +488,7 @@ export class Witnessing {
       cosigned: [...this.#tiles.values()].flatMap(({ final }) => (final === undefined ? [] : [final])),
       witnesses: Object.fromEntries(this.#witnesses.map((witness) => [witness.key.name, [...witness.tiles.values()]])),
       forks: [...this.#forks],
+      forks_not_kept: Object.fromEntries(this.#witnesses.flatMap((witness) => (witness.forksNotKept === 0 ? [] : [[witness.key.name, witness.forksNotKept]]))),
     };
     const json = JSON.stringify(record);
     if (json === this.#savedJson && this.#storeError === null) return;
@@ -354,10 +512,14 @@ export class Witnessing {
         if (isTileState(state)) witness.tiles.set(state.tile_id, state);
         else this.#dropped.push(`witnesses.${witness.key.name}: ${describeEntry(state)} is not { tile_id, cosigned_size, cosigned_unix_s }`);
       }
+      const notKept: unknown = record.forks_not_kept?.[witness.key.name];
+      if (isCount(notKept)) witness.forksNotKept = notKept;
     }
     for (const fork of record.forks) {
-      if (isForkEvidence(fork)) this.#forks.push(fork);
-      else this.#dropped.push(`forks: ${describeEntry(fork)} is not { tile_id, witness, note, witness_size, message, detected_unix_ms }`);
+      // Evidence saved before witness_note existed has none.
+      const evidence = typeof fork === "object" && fork !== null && !("witness_note" in fork) ? { ...(fork as object), witness_note: null } : fork;
+      if (isForkEvidence(evidence)) this.#keepFork(evidence);
+      else this.#dropped.push(`forks: ${describeEntry(fork)} is not { tile_id, witness, note, witness_note, witness_size, message, detected_unix_ms }`);
     }
     for (const saved of record.cosigned) {
       const checkpoint = savedCheckpointOf(saved);
@@ -367,16 +529,59 @@ export class Witnessing {
       }
       const { text, signatures } = parseNote(saved.note);
       const lines = new Map<string, { line: NoteSignature; timestamp: number }>();
-      for (const line of signatures) {
-        const witness = this.#witnesses.find((candidate) => candidate.key.name === line.name && candidate.key.keyId === line.keyId);
-        const cosignature = readCosignature(line);
-        if (witness !== undefined && cosignature !== undefined && (await (witness.verifier as NoteVerifier).verify(text, line.signature)))
-          lines.set(line.name, { line, timestamp: cosignature.timestamp });
+      for (const witness of this.#witnesses) {
+        const found = await findCosignature(text, signatures, witness.verifier as NoteVerifier);
+        if (found !== undefined) lines.set(witness.key.name, found);
       }
+      if (await this.#contradictsLog(checkpoint, saved.note, lines)) continue;
       const tile: TileWitnessing = { latest: checkpoint, collections: [{ checkpoint, text, lines }], final: undefined };
       this.#tiles.set(saved.tile_id, tile);
     }
     this.#settle();
+  }
+
+  /**
+   * True (and reported) when a saved cosigned checkpoint is not the log's: none of its keys signed it, or the log's
+   * tree of that size has another root or does not exist. Another root under the log's own signature is a fork the
+   * witnesses saw: kept as evidence with both notes, the log's latest checkpoint of the tile and the cosigned one.
+   */
+  async #contradictsLog(checkpoint: SignedCheckpoint, cosignedNote: string, lines: ReadonlyMap<string, { readonly line: NoteSignature }>): Promise<boolean> {
+    const { tile_id, tree_size, root_hash, origin } = checkpoint;
+    const at = `cosigned: the checkpoint of tile ${tile_id} of size ${tree_size}`;
+    const signed = (this.#keys as LogKeys).signatureOf(parseNote(checkpoint.note), origin);
+    if (signed === undefined || !(await signed.key.verify(signed.signatureHex, signed.message))) {
+      this.#dropped.push(`${at} is not signed by the log's keys (the current one or a previous one)`);
+      return true;
+    }
+    let logRoot: string;
+    try {
+      logRoot = (await this.#log.consistencyProof(tile_id, tree_size, tree_size)).first_root;
+    } catch (error) {
+      if (!isBeyondTree(error)) throw error;
+      this.#dropped.push(`${at} is beyond the log's tree of that tile (${(error as Error).message}): the log was restored from an older state, or the file is another log's`);
+      return true;
+    }
+    if (logRoot === root_hash) return false;
+    this.#dropped.push(`${at} has root ${root_hash}, the log's tree of that size has root ${logRoot}: both signed by the log's key (kept in forks)`);
+    const latest = await this.#latestOf(tile_id);
+    for (const name of lines.keys()) {
+      this.#keepFork({
+        tile_id,
+        witness: name,
+        note: latest?.note ?? checkpoint.note,
+        witness_note: cosignedNote,
+        witness_size: tree_size,
+        message: `cosigned a checkpoint of size ${tree_size} with root ${root_hash}, signed by the log's key, while the log's tree of that size has root ${logRoot}: the log's key signed two trees of one size`,
+        detected_unix_ms: Date.now(),
+      });
+    }
+    return true;
+  }
+
+  /** The tile's latest signed checkpoint as the log holds it (every anchor's proof carries it), or undefined for a tile without anchors. */
+  async #latestOf(tileId: number): Promise<SignedCheckpoint | undefined> {
+    const [anchor] = (await this.#log.page(tileId, 0, 1)).anchors;
+    return anchor === undefined ? undefined : (await this.#log.proof(anchor.receipt_hash))?.checkpoint;
   }
 }
 
@@ -404,6 +609,7 @@ function isForkEvidence(value: unknown): value is ForkEvidence {
     isCount(fork.tile_id) &&
     typeof fork.witness === "string" &&
     typeof fork.note === "string" &&
+    (fork.witness_note === null || typeof fork.witness_note === "string") &&
     isCount(fork.witness_size) &&
     typeof fork.message === "string" &&
     isCount(fork.detected_unix_ms)
@@ -440,8 +646,19 @@ function logCheckpointOf(cosigned: CosignedCheckpoint): SignedCheckpoint {
   return { ...checkpoint, note: `${note.text}\n${own.map(formatSignatureLine).join("")}` };
 }
 
-/** The `quorum`-th smallest cosignature timestamp: by then at least `quorum` witnesses had seen the checkpoint. */
-function witnessedTime(cosigned: CosignedCheckpoint, quorum: number): number {
+/** The `quorum`-th smallest cosignature timestamp: by then at least `quorum` witnesses had seen the checkpoint. Undefined with fewer than `quorum`: no time is witnessed then. */
+function witnessedTime(cosigned: CosignedCheckpoint, quorum: number): number | undefined {
   const timestamps = cosigned.cosignatures.map((cosignature) => cosignature.timestamp).sort((a, b) => a - b);
-  return timestamps[Math.min(quorum, timestamps.length) - 1] as number;
+  return timestamps.length < quorum ? undefined : timestamps[quorum - 1];
+}
+
+/** `INVALID_TREE_SIZE` from the log: it holds no tree of the size asked (a `TemporalRangeError`, not a `TemporalError`). */
+function isBeyondTree(error: unknown): boolean {
+  return (error as { code?: unknown } | null)?.code === "INVALID_TREE_SIZE";
+}
+
+/** The valid cosignatures held of the tile's latest checkpoint, by witness name. */
+function heldOfLatest(tile: TileWitnessing): ReadonlyMap<string, unknown> | undefined {
+  const { tree_size, root_hash } = tile.latest;
+  return tile.collections.find((collection) => collection.checkpoint.tree_size === tree_size && collection.checkpoint.root_hash === root_hash)?.lines;
 }

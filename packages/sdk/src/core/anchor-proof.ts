@@ -36,6 +36,7 @@ export async function verifyAnchorProof(proof: AnchorProof, key: PublicKeyInput 
   return false;
 }
 
-function isKeySet(key: PublicKeyInput | string | KeySet): key is KeySet {
-  return typeof key === "object" && !(key instanceof Uint8Array) && "keys" in key && typeof key.keys === "object" && key.keys !== null;
+/** True for a `GET keys` reply rather than one key (internal: `verifyFinality` takes the same inputs). */
+export function isKeySet(key: unknown): key is KeySet {
+  return typeof key === "object" && key !== null && !(key instanceof Uint8Array) && "keys" in key && typeof key.keys === "object" && key.keys !== null;
 }

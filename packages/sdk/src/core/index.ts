@@ -68,6 +68,7 @@ export type {
   ForkEvidence,
   WitnessCosignature,
   WitnessError,
+  WitnessReachability,
   WitnessState,
   WitnessTileState,
   Witnessed,

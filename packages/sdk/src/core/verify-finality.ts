@@ -8,7 +8,7 @@
 import { cosignatureVerifier, findCosignature } from "./cosignature.js";
 import { hexToBytes, isHash } from "./encoding.js";
 import { TemporalError, describeValue } from "./errors.js";
-import { verifyInclusion } from "./anchor-proof.js";
+import { isKeySet, verifyInclusion } from "./anchor-proof.js";
 import { verifyConsistency } from "./merkle.js";
 import type { NoteVerifier } from "./note-key.js";
 import type { KeySet } from "./service-types.js";
@@ -116,8 +116,7 @@ async function distinctVerifiers(vkeys: readonly string[]): Promise<NoteVerifier
 
 function logKeyList(log: FinalityKeys["log"]): readonly LogKeyInput[] {
   if (Array.isArray(log)) return log as readonly LogKeyInput[];
-  if (typeof log === "object" && !(log instanceof Uint8Array) && "keys" in log && typeof log.keys === "object" && log.keys !== null) return Object.values((log as KeySet).keys);
-  return [log as LogKeyInput];
+  return isKeySet(log) ? Object.values(log.keys) : [log as LogKeyInput];
 }
 
 async function signedByLog(checkpoint: SignedCheckpoint, logKeys: readonly LogKeyInput[]): Promise<boolean> {

@@ -41,8 +41,15 @@ export interface Witnessed {
 export interface ForkEvidence {
   readonly tile_id: number;
   readonly witness: string;
-  /** The log's signed checkpoint the witness refused. */
+  /** The log's signed checkpoint the witness refused (or, for a saved cosigned checkpoint the log contradicts, the log's latest of the tile). */
   readonly note: string;
+  /**
+   * The other side, when the log holds it: a checkpoint of size `witness_size` signed by the log's key with another
+   * root, with the witness's cosignature line, so a third party sees the log's key sign two trees of one size. Null
+   * when the witness only answered 409 (tlog-witness v1.0.0 returns no checkpoint; the witness keeps it in its
+   * evidence folder).
+   */
+  readonly witness_note: string | null;
   /** The size the witness answered (409 `text/x.tlog.size`): it cosigned a different root for this size. */
   readonly witness_size: number;
   /** The witness's words. */
@@ -67,13 +74,23 @@ export interface WitnessTileState {
   readonly cosigned_unix_s: number;
 }
 
+/** `UNKNOWN` until the witness first replies to a submission, then `ANSWERING` or `FAILING` after each. */
+export type WitnessReachability = "UNKNOWN" | "ANSWERING" | "FAILING";
+
 export interface WitnessState {
   readonly name: string;
   readonly url: string;
   readonly vkey: string;
   readonly tiles: readonly WitnessTileState[];
-  /** The failure of the last submission, or null when it succeeded. */
+  /** The failure of the last submission, or null when it succeeded (or none was made yet: see `state`). */
   readonly last_error: WitnessError | null;
+  readonly state: WitnessReachability;
+  /** Rounds in a row whose submission to this witness failed: the exponent of the backoff. */
+  readonly consecutive_failures: number;
+  /** When a failing witness is asked again (Unix ms), or null when it is not backing off. */
+  readonly next_attempt_unix_ms: number | null;
+  /** Fork evidence about this witness beyond the kept limit: counted, not kept. */
+  readonly forks_not_kept: number;
 }
 
 export interface WitnessedTileState {
@@ -84,16 +101,20 @@ export interface WitnessedTileState {
   readonly final_size: number;
   /** True when the latest checkpoint itself has a quorum. */
   readonly quorum_met: boolean;
-  /** The quorum-th smallest cosignature timestamp of the final checkpoint, or null. */
+  /** The quorum-th smallest cosignature timestamp of the final checkpoint; null without one (never from fewer than quorum cosignatures). */
   readonly witnessed_unix_s: number | null;
   /** The final checkpoint itself with its cosignatures (what the log publishes), or null. */
   readonly cosigned: CosignedCheckpoint | null;
+  /** Valid cosignatures held of the latest checkpoint. */
+  readonly cosignatures: number;
+  /** This tile's own health, `WitnessingHealth` for its latest checkpoint alone. */
+  readonly health: WitnessingHealth;
 }
 
 /**
- * `HEALTHY`: every witness answers and none is behind the final checkpoints.
- * `DEGRADED`: some witness fails or is behind, but at least `quorum` answer.
- * `STALLED`: fewer than `quorum` witnesses answer: nothing new becomes final.
+ * `HEALTHY`: no witness fails, none is behind the final checkpoints, and none that has not replied yet has a checkpoint waiting for it.
+ * `DEGRADED`: some witness fails, is behind or has not answered yet, but no more than `n - quorum` fail.
+ * `STALLED`: more than `n - quorum` witnesses fail: nothing new becomes final.
  * `FORKED`: a witness holds a different checkpoint for a size the log signed.
  */
 export type WitnessingHealth = "HEALTHY" | "DEGRADED" | "STALLED" | "FORKED";

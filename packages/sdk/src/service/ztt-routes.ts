@@ -5,8 +5,9 @@
  * anchoring and every check are the SDK's.
  */
 import type { Signer } from "../authority/seams.js";
+import type { Authority } from "../core/types.js";
 import { base64ToBytes } from "../core/encoding.js";
-import { anchorZtt, createZttSigner, verifyZtt, ZttWindowClosedError, type AnchoredZttBundle, type ZttBundle, type ZttSigner, type ZttVerification } from "../ztt/index.js";
+import { createZttSigner, verifyZtt, ZttWindowClosedError, type ZttBundle, type ZttSigner, type ZttVerification } from "../ztt/index.js";
 import { HttpError } from "./http-error.js";
 import type { Route, RouteContext } from "./routes.js";
 import { REPLIES, REQUESTS } from "./schemas.js";
@@ -19,11 +20,13 @@ interface WirePayload {
 }
 
 /**
- * The service's ZTT signer over its authority key, or undefined when `config` is null. Made once per service, not
- * per pipeline: a reconfigure must not mint a second ephemeral key for an opening that already has one.
+ * The service's ZTT signer over its authority key (`signer`), anchoring every bundle in its clockchain (`authority`)
+ * without waiting for witnesses: the proof is PROVISIONAL, and `GET clockchain/proof` gives the FINAL one later.
+ * Undefined when `config` is null. Made once per service, not per pipeline: a reconfigure must not mint a second
+ * ephemeral key for an opening that already has one.
  */
-export function serviceZttSigner(config: ZttConfig | null, authority: Signer, clock: () => number): ZttSigner | undefined {
-  return config === null ? undefined : createZttSigner({ window: config.window, zone: config.zone, authority, clock });
+export function serviceZttSigner(config: ZttConfig | null, signer: Signer, authority: Authority, clock: () => number): ZttSigner | undefined {
+  return config === null ? undefined : createZttSigner({ window: config.window, zone: config.zone, authority: signer, clock, anchor: { authority } });
 }
 
 /** The bytes or text that were signed; base64 that does not decode is the client's mistake, named like a schema problem. */
@@ -79,12 +82,11 @@ async function verify(body: VerifyBody, context: RouteContext): Promise<ZttVerif
   return verifyZtt(bundle, Object.values(await context.authority.publicKeys()), options);
 }
 
-/** Signs, then anchors without waiting for witnesses (the proof is PROVISIONAL; `GET clockchain/proof` gives the FINAL one later). */
-async function sign(body: WirePayload, context: RouteContext): Promise<AnchoredZttBundle> {
+async function sign(body: WirePayload, context: RouteContext): Promise<ZttBundle> {
   if (context.ztt === undefined)
     throw new HttpError(404, "ZTT_NOT_CONFIGURED", 'this service has no ZTT window: set "ztt": { "window": [a, b], "zone": "Zn" } in its config (docs/service.md)');
   try {
-    return await anchorZtt(await context.ztt.sign(payloadOf(body)), context.authority);
+    return await context.ztt.sign(payloadOf(body));
   } catch (error) {
     if (!(error instanceof ZttWindowClosedError)) throw error;
     // Conflict with the service's state (its window), not a bad request: the same request succeeds once the window opens.

@@ -103,7 +103,7 @@ export function createTestService(options: TestServiceOptions = {}): TestService
     signer,
     ...(config.authority_name === null ? {} : { authorityName: config.authority_name }),
   });
-  const ztt = serviceZttSigner(config.ztt, signer, () => clock.now());
+  const ztt = serviceZttSigner(config.ztt, signer, authority, () => clock.now());
   const unexpected: unknown[] = [];
   const pipeline = createPipeline({
     config,

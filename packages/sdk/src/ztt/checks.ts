@@ -13,3 +13,12 @@ export interface ZttCheck {
 export function check(name: ZttCheckName, ok: boolean, reason: string): ZttCheck {
   return ok ? { name, ok } : { name, ok, reason };
 }
+
+/** `run`'s check, or a failed one naming what went wrong when arbitrary JSON made it throw: a bad bundle never throws. */
+export async function guarded(name: ZttCheckName, run: () => Promise<ZttCheck>): Promise<ZttCheck> {
+  try {
+    return await run();
+  } catch (error) {
+    return check(name, false, String((error as Error).message));
+  }
+}

@@ -7,11 +7,12 @@ import { verifyInclusion } from "../core/anchor-proof.js";
 import { receiptHash, receiptIssues, verifyReceipt } from "../core/receipt.js";
 import { verifySignedCheckpoint } from "../core/signed-checkpoint.js";
 import type { Receipt } from "../core/types.js";
+import { MAX_ABS_UNIX_MS } from "../core/units.js";
 import type { VerifyingKey } from "../core/verifying-key.js";
 import { verifyFinality } from "../core/verify-finality.js";
 import { ZTT_RECEIPT_SCOPE, zttBundleHash } from "./anchor.js";
 import type { ZttBundle } from "./signer.js";
-import { check, type ZttCheck } from "./checks.js";
+import { check, guarded, type ZttCheck } from "./checks.js";
 
 /** What the caller trusts for the witnessed time: the witnesses' cosignature/v1 vkeys, the quorum k and the clock skew allowed. */
 export interface WitnessedTimePolicy {
@@ -21,7 +22,11 @@ export interface WitnessedTimePolicy {
 }
 
 /** The receipt is the authority's, for this bundle (its hash), at the bundle's signing context, and is the leaf the proof proves. */
-export async function anchorReceipt(bundle: ZttBundle, keys: readonly VerifyingKey[]): Promise<ZttCheck> {
+export function anchorReceipt(bundle: ZttBundle, keys: readonly VerifyingKey[]): Promise<ZttCheck> {
+  return guarded("anchor_receipt", () => receiptOfBundle(bundle, keys));
+}
+
+async function receiptOfBundle(bundle: ZttBundle, keys: readonly VerifyingKey[]): Promise<ZttCheck> {
   const fail = (reason: string) => check("anchor_receipt", false, reason);
   const receipt: Partial<Receipt> | undefined = bundle.anchor?.receipt;
   const issues = receiptIssues(receipt);
@@ -32,19 +37,26 @@ export async function anchorReceipt(bundle: ZttBundle, keys: readonly VerifyingK
   if (!(await verifyReceipt(signed, key))) return fail("the authority's signature does not match the receipt");
   if (signed.scope !== ZTT_RECEIPT_SCOPE) return fail(`the receipt's scope is ${signed.scope}, not ${ZTT_RECEIPT_SCOPE}`);
   if (signed.action_hash_hex !== zttBundleHash(bundle)) return fail("the receipt's action_hash_hex is not the bundle's hash");
-  const { context } = bundle;
-  if (signed.day_index !== context.day_index || signed.phi_action_ticks !== context.phi_ticks || signed.swt_zone !== context.swt_zone) {
+  const context = bundle.context;
+  if (signed.day_index !== context?.day_index || signed.phi_action_ticks !== context?.phi_ticks || signed.swt_zone !== context?.swt_zone) {
     return fail("the receipt's day_index, phi_action_ticks and swt_zone are not the signing context's");
   }
-  return check("anchor_receipt", bundle.anchor?.proof?.receipt_hash === receiptHash(signed), "the anchor proof's receipt_hash is not the receipt's hash");
+  const proof = bundle.anchor?.proof;
+  return check(
+    "anchor_receipt",
+    proof?.receipt_hash === receiptHash(signed) && proof?.tile_id === signed.tile_id,
+    "the anchor proof's receipt_hash and tile_id are not the receipt's hash and tile",
+  );
 }
 
 /** The proof's receipt hash is a leaf of its tile's tree under the proof's checkpoint, which one of the log's keys signed. */
-export async function anchorInclusion(bundle: ZttBundle, keys: readonly VerifyingKey[]): Promise<ZttCheck> {
-  const proof = bundle.anchor?.proof;
-  if (proof === undefined || !verifyInclusion(proof)) return check("anchor_inclusion", false, "the receipt hash is not the leaf at leaf_index under the proof's root_hash and checkpoint");
-  for (const key of keys) if (await verifySignedCheckpoint(proof.checkpoint, key)) return check("anchor_inclusion", true, "");
-  return check("anchor_inclusion", false, "no given public key signed the proof's checkpoint");
+export function anchorInclusion(bundle: ZttBundle, keys: readonly VerifyingKey[]): Promise<ZttCheck> {
+  return guarded("anchor_inclusion", async () => {
+    const proof = bundle.anchor?.proof;
+    if (proof === undefined || !verifyInclusion(proof)) return check("anchor_inclusion", false, "the receipt hash is not the leaf at leaf_index under the proof's root_hash and checkpoint");
+    for (const key of keys) if (await verifySignedCheckpoint(proof.checkpoint, key)) return check("anchor_inclusion", true, "");
+    return check("anchor_inclusion", false, "no given public key signed the proof's checkpoint");
+  });
 }
 
 /**
@@ -56,24 +68,35 @@ export async function anchorInclusion(bundle: ZttBundle, keys: readonly Verifyin
  */
 export async function witnessedTime(bundle: ZttBundle, keys: readonly VerifyingKey[], policy: WitnessedTimePolicy): Promise<{ check: ZttCheck; witnessed_unix_s?: number }> {
   const fail = (reason: string) => ({ check: check("witnessed_time", false, reason) });
-  const proof = bundle.anchor?.proof;
+  const proof = bundle?.anchor?.proof;
   if (proof === undefined) return fail("the bundle carries no anchor; witnessed time needs a FINAL anchor proof");
   const finality = await verifyFinality(proof, { log: keys, witnesses: policy.witnesses }, policy.quorum);
   if (!finality.valid || finality.witnessed_unix_s === null) {
     return fail(`the anchor proof is not FINAL for the given witnesses and quorum ${policy.quorum}: ${finality.checks.flatMap((c) => (c.ok ? [] : [`${c.name}: ${c.detail}`])).join("; ")}`);
   }
   const witnessedS = finality.witnessed_unix_s;
-  const { start_unix_ms: start, end_unix_ms: end } = bundle.certificate;
-  const signedMs = bundle.context.unix_ms;
+  const start: unknown = bundle.certificate?.start_unix_ms;
+  const end: unknown = bundle.certificate?.end_unix_ms;
+  const signedMs: unknown = bundle.context?.unix_ms;
+  if (!isInstant(start) || !isInstant(end) || !isInstant(signedMs)) return fail("the certificate's start/end_unix_ms or the context's unix_ms is not an instant");
   const witnessedFromMs = witnessedS * 1000;
-  const witnessed = new Date(witnessedFromMs).toISOString();
   const reason =
     signedMs < start
-      ? `signed at ${bundle.context.utc}, before the window opened at ${new Date(start).toISOString()}`
+      ? `signed at ${iso(signedMs)}, before the window opened at ${iso(start)}`
       : signedMs > witnessedFromMs + 999 + policy.skewMs
-        ? `signed at ${bundle.context.utc}, after the witnessed time ${witnessed} (skew ${policy.skewMs} ms)`
+        ? `signed at ${iso(signedMs)}, after the witnessed time ${iso(witnessedFromMs)} (skew ${policy.skewMs} ms)`
         : witnessedFromMs > end + policy.skewMs
-          ? `witnessed at ${witnessed}, after the window closed at ${new Date(end).toISOString()} (skew ${policy.skewMs} ms)`
+          ? `witnessed at ${iso(witnessedFromMs)}, after the window closed at ${iso(end)} (skew ${policy.skewMs} ms)`
           : undefined;
   return { check: check("witnessed_time", reason === undefined, reason ?? ""), witnessed_unix_s: witnessedS };
+}
+
+/** A witness may sign a timestamp far past what `Date` renders (up to 2^53 - 1 s): such a time is shown as a number. */
+function iso(ms: number): string {
+  return isInstant(ms) ? new Date(ms).toISOString() : `${String(ms)} ms`;
+}
+
+/** An integer millisecond count that `Date` can render. */
+function isInstant(value: unknown): value is number {
+  return Number.isSafeInteger(value) && Math.abs(value as number) <= MAX_ABS_UNIX_MS;
 }

@@ -1,4 +1,7 @@
 import { canonicalJson } from "../core/canonical-json.js";
+import { isKeySet } from "../core/anchor-proof.js";
+import { cosignatureVerifier } from "../core/cosignature.js";
+import type { KeySet } from "../core/service-types.js";
 import { base64UrlToBytes } from "../core/encoding.js";
 import { contextAt } from "../core/phase.js";
 import { signingPayload } from "../core/signed-record.js";
@@ -15,8 +18,8 @@ import { windowInterval } from "./window-interval.js";
 
 /**
  * How far the witnessed time may lie past the window's end, and the signing past the witnessed time, by default:
- * 60 s, the default finality wait of `anchorZtt` (30 s: signing at the window's last moment, then anchoring and
- * cosigning) plus 30 s of disagreement between the signer's and the witnesses' clocks.
+ * 60 s: the default finality wait (30 s, `anchorZtt` with a `quorum`: signing at the window's last moment, then
+ * anchoring and cosigning) plus 30 s of disagreement between the signer's and the witnesses' clocks.
  */
 export const DEFAULT_ZTT_SKEW_MS = 60_000;
 
@@ -44,16 +47,17 @@ export interface ZttVerification {
 const MAX_SKEW_MS = 86_400_000;
 
 /**
- * Decides offline, with the authority's public keys only, whether `bundle` was signed while its certificate's
+ * Decides offline, with the authority's public keys only (a list, or the `GET keys` reply), whether `bundle` was signed while its certificate's
  * window was open; with `witnesses`, also whether witnesses saw it anchored inside that window (plus the skew).
  * An attached anchor is always checked (`anchor_receipt`, `anchor_inclusion`). Never throws for a bad bundle;
- * throws `INVALID_ARGUMENT` for bad options, which are the verifier's own configuration.
+ * throws for bad options, which are the verifier's own configuration: `INVALID_ARGUMENT`, and `INVALID_NOTE_KEY` or
+ * `INVALID_COSIGNATURE` for a witness vkey that is not a cosignature/v1 key.
  */
-export async function verifyZtt(bundle: ZttBundle, publicKeys: readonly PublicKeyInput[], options: ZttVerifyOptions = {}): Promise<ZttVerification> {
-  const policy = witnessedTimePolicy(options);
-  const keys = await Promise.all(publicKeys.map((k) => VerifyingKey.from(k)));
+export async function verifyZtt(bundle: ZttBundle, publicKeys: readonly PublicKeyInput[] | KeySet, options: ZttVerifyOptions = {}): Promise<ZttVerification> {
+  const policy = await witnessedTimePolicy(options);
+  const keys = await Promise.all((isKeySet(publicKeys) ? Object.values(publicKeys.keys) : publicKeys).map((k) => VerifyingKey.from(k)));
   const checks: ZttCheck[] = [await certificateSignature(bundle, keys), certificateInterval(bundle), await ephemeralSignature(bundle), signingContext(bundle)];
-  if (options.payload !== undefined) checks.push(check("payload_sha256", sha256Hex(options.payload) === bundle.payload_sha256, "the payload does not hash to payload_sha256"));
+  if (options.payload !== undefined) checks.push(check("payload_sha256", sha256Hex(options.payload) === bundle?.payload_sha256, "the payload does not hash to payload_sha256"));
   if (bundle?.anchor !== undefined) checks.push(await anchorReceipt(bundle, keys), await anchorInclusion(bundle, keys));
   if (policy === undefined) return { valid: checks.every((c) => c.ok), checks };
   const witnessed = await witnessedTime(bundle, keys, policy);
@@ -61,7 +65,7 @@ export async function verifyZtt(bundle: ZttBundle, publicKeys: readonly PublicKe
   return { valid: checks.every((c) => c.ok), checks, ...(witnessed.witnessed_unix_s === undefined ? {} : { witnessed_unix_s: witnessed.witnessed_unix_s }) };
 }
 
-function witnessedTimePolicy(options: ZttVerifyOptions): WitnessedTimePolicy | undefined {
+async function witnessedTimePolicy(options: ZttVerifyOptions): Promise<WitnessedTimePolicy | undefined> {
   const bad = (problem: string) => new TemporalError("INVALID_ARGUMENT", `verifyZtt options: ${problem}`);
   if (typeof options !== "object" || options === null) throw bad(`must be an object, got ${describeValue(options)}`);
   const { witnesses, quorum, skewMs = DEFAULT_ZTT_SKEW_MS } = options;
@@ -70,9 +74,12 @@ function witnessedTimePolicy(options: ZttVerifyOptions): WitnessedTimePolicy | u
     if (quorum !== undefined) throw bad("quorum needs witnesses, the vkeys whose cosignatures count");
     return undefined;
   }
-  if (!Array.isArray(witnesses) || witnesses.length === 0) throw bad(`witnesses must be a non-empty array of cosignature/v1 vkeys, got ${describeValue(witnesses)}`);
+  if (!Array.isArray(witnesses) || witnesses.length === 0 || !witnesses.every((w: unknown) => typeof w === "string"))
+    throw bad(`witnesses must be a non-empty array of cosignature/v1 vkeys, got ${describeValue(witnesses)}`);
   const k = quorum ?? Math.floor(witnesses.length / 2) + 1;
   if (!Number.isSafeInteger(k) || k < 1 || k > witnesses.length) throw bad(`quorum must be a whole number in 1..${witnesses.length} (the witnesses given), got ${describeValue(quorum)}`);
+  // A vkey that is not cosignature/v1 is the caller's mistake whatever the bundle holds: INVALID_NOTE_KEY / INVALID_COSIGNATURE now.
+  await Promise.all((witnesses as readonly string[]).map((vkey) => cosignatureVerifier(vkey)));
   return { witnesses, quorum: k, skewMs };
 }
 
