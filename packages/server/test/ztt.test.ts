@@ -62,6 +62,25 @@ describe("one ZTT signer per service", () => {
   });
 });
 
+describe("the window's openings", () => {
+  it("signs in an opening, answers 409 with the next opening once it closed, and certifies a new key for the next one", async () => {
+    let now = T;
+    const running = await startService({ ztt: { window: [330, 30], zone: "Z1" } }, { clock: () => now });
+    const first = (await (await sign(running.url, running.keys.managed, "in")).json()) as ZttBundle;
+    // Z1's opening of day 20779 ends at 24:00 UTC; one millisecond later it is closed until 20:00 UTC the next day.
+    now = first.certificate.end_unix_ms + 1;
+    const closed = await sign(running.url, running.keys.managed, "late");
+    expect(closed.status).toBe(409);
+    const nextOpen = first.certificate.start_unix_ms + 86_400_000;
+    expect(((await closed.json()) as { error: { code: string; next_open_unix_ms: number } }).error).toMatchObject({ code: "ZTT_WINDOW_CLOSED", next_open_unix_ms: nextOpen });
+    expect(closed.headers.get("retry-after")).toBe(String(Math.ceil((nextOpen - now) / 1000)));
+    now = nextOpen;
+    const next = (await (await sign(running.url, running.keys.managed, "next day")).json()) as ZttBundle;
+    expect(next.certificate.day_index).toBe(first.certificate.day_index + 1);
+    expect(next.key_id).not.toBe(first.key_id);
+  });
+});
+
 describe("temporal-service --ztt-window", () => {
   it("signs with the home's key, verifiable with GET keys alone; a bad flag is a usage error (exit 2)", async () => {
     const home = await tempDir();
