@@ -3,14 +3,14 @@
  * ZTT bundles from `POST ztt/sign` and receipts and proofs from `security/tsae` and `clockchain/anchor` of the
  * in-process stand-in, with the body of its `GET keys` as the keys file.
  */
-import { writeFileSync } from "node:fs";
+import { readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { contextAt, createTsaeRequest, formatCosignerVerifierKey, sha256Hex, type AnchorProof, type KeySet, type Receipt, type ZttBundle } from "@temporal/agent-sdk";
 import { createTestService } from "@temporal/agent-sdk/testing";
 import fc from "fast-check";
 import { beforeAll, describe, expect, it } from "vitest";
 import { jsonErrorOffset } from "../src/commands/verify-input.js";
-import { runCli } from "./run-cli.js";
+import { REPO_ROOT, runCli } from "./run-cli.js";
 import { folderPerTest } from "./scratch.js";
 
 const folder = folderPerTest("temporalc-verify-");
@@ -126,6 +126,35 @@ describe("temporalc verify: receipts and proofs", () => {
     const result = verify({ "a.json": { receipt, proof }, "keys.json": keys }, ["a.json", "--keys", "keys.json", "--witness", ...witnesses, "--quorum", "2", "--json"]);
     expect(result.code).toBe(1);
     expect(checksOf(result.stdout)).toMatchObject({ receipt_signature: true, finality: false });
+  });
+});
+
+describe("temporalc verify: a FINAL anchor (docs/ztt.md's witnessed worked example)", () => {
+  /** The example's bundle, payload, witnesses and keys, the keys as GET keys serves them. */
+  const example = () => {
+    const markdown = readFileSync(join(REPO_ROOT, "docs/ztt.md"), "utf8");
+    const anchored = [...markdown.matchAll(/```json\n([\s\S]*?)\n```/g)].map((match) => JSON.parse(match[1] as string))[1] as {
+      bundle: ZttBundle;
+      payload: string;
+      witnesses: string[];
+      keys: { kid: string }[];
+    };
+    return { ...anchored, keySet: { keys: Object.fromEntries(anchored.keys.map((jwk) => [jwk.kid, jwk])) } };
+  };
+
+  it("brackets the signing with the witnessed time for the bundle, and finds its receipt's proof FINAL", () => {
+    const { bundle: final, payload, witnesses, keySet } = example();
+    const ztt = verify({ "final.json": { bundle: final, payload }, "keys.json": keySet }, ["final.json", "--keys", "keys.json", "--witness", ...witnesses]);
+    expect(ztt.code).toBe(0);
+    expect(ztt.stdout).toContain("valid: ZTT bundle, all 8 checks hold");
+    expect(ztt.stdout).toContain("  ok    witnessed_time\n  witnessed at 2026-11-25T22:30:02.000Z\n");
+    const anchor = verify({ "anchor.json": final.anchor }, ["anchor.json", "--keys", "keys.json", "--witness", ...witnesses, "--quorum", "2", "--json"]);
+    expect(anchor.code).toBe(0);
+    expect(JSON.parse(anchor.stdout)).toMatchObject({
+      valid: true,
+      witnessed_unix_s: 1795645802,
+      checks: [{ name: "receipt_signature" }, { name: "inclusion" }, { name: "checkpoint_signature" }, { name: "finality", ok: true }],
+    });
   });
 });
 
