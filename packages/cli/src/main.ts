@@ -15,6 +15,11 @@ function nonNegativeInteger(value: string): number {
   return Number(value);
 }
 
+function positiveInteger(value: string): number {
+  if (!/^[1-9]\d*$/.test(value)) throw new InvalidArgumentError("expected a whole number of 1 or more");
+  return Number(value);
+}
+
 function program(): Command {
   const cli = new Command("temporalc")
     .description("Check, compile and run .mission files: temporal permissions for your code.")
@@ -222,6 +227,44 @@ Example:
     .action(async (dir: string) => {
       const { runInit } = await import("./commands/init.js");
       process.exitCode = await runInit(dir);
+    });
+
+  cli
+    .command("verify")
+    .description("verify a ZTT bundle, or a receipt and its anchor proof, offline with the service's public keys")
+    .argument("<file>", "a JSON file: a ZTT bundle (POST ztt/sign), { receipt, proof }, an anchor proof or a receipt")
+    .requiredOption("--keys <keys.json>", "the service's public keys: the body of GET /api/v1/keys")
+    .option("--payload <file>", "the ZTT payload's bytes: checked against the bundle's payload_sha256")
+    .option("--witness <vkey...>", "cosignature/v1 vkeys of the witnesses you trust: checks finality and, for a ZTT bundle, the witnessed time")
+    .option("--quorum <n>", "cosignatures of those witnesses needed (default: a majority)", positiveInteger)
+    .option("--json", "print the result as JSON: { valid, kind, checks: [{ name, ok, reason? }] }", false)
+    .addHelpText(
+      "after",
+      `
+Nothing is sent anywhere: the checks are the SDK's (verifyZtt, verifyReceipt,
+verifyFinality), with the keys you give. Fetch those once from the service you
+trust, e.g. curl -s https://clock.example.com/api/v1/keys > keys.json.
+
+What the file may hold, recognised by its shape:
+  a ZTT bundle (the reply of POST ztt/sign), or { "bundle": ..., "payload": "text" }
+  { "receipt": ..., "proof": ... } (the body of POST quantum/verify)
+  an anchor proof (the reply of POST clockchain/anchor or GET clockchain/proof)
+  a receipt (the reply of POST security/tsae)
+
+Each check is printed with its name, and why it failed (docs/ztt.md#verify-offline).
+
+Exit status: 0 when every check holds, 1 when one fails, 2 for usage errors,
+each with a code: FILE_NOT_FOUND, FILE_UNREADABLE, INVALID_JSON (with
+file:line:column), UNKNOWN_SHAPE, INVALID_KEYS, INVALID_WITNESS.
+
+Examples:
+  $ temporalc verify bundle.json --keys keys.json
+  $ temporalc verify bundle.json --keys keys.json --payload build-4711.tar.gz
+  $ temporalc verify anchored.json --keys keys.json --witness w1.example+1a2b3c4d+BK... --json`,
+    )
+    .action(async (file: string, options: import("./commands/verify.js").VerifyOptions) => {
+      const { runVerify } = await import("./commands/verify.js");
+      process.exitCode = await runVerify(file, options);
     });
 
   const ledger = cli

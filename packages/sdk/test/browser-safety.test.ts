@@ -61,7 +61,7 @@ const fromCore = reachableFrom("core/index.ts");
 const fromService = reachableFrom("service/index.ts");
 const fromTesting = reachableFrom("testing/index.ts");
 /** The directories the core, service and testing entries are made of: all of their files must be safe, exported or not yet. */
-const pureDirFiles = ["core", "remote", "authority", "service", "testing"].flatMap((dir) =>
+const pureDirFiles = ["core", "remote", "authority", "service", "testing", "ztt"].flatMap((dir) =>
   readdirSync(join(srcDir, dir))
     .filter((name) => name.endsWith(".ts"))
     .map((name) => `${dir}/${name}`),
@@ -74,15 +74,15 @@ describe("what a browser build loads", () => {
     expect(fromMain.filter((file) => file.startsWith("node/"))).toEqual([]);
   });
 
-  it("from the core entry: only the core and the client", () => {
+  it("from the core entry: only the core and the client (with the platform-free ZTT module, whose bundles it returns)", () => {
     expect(fromCore).toContain("remote/client.ts");
-    expect(fromCore.filter((file) => !/^(?:core|remote|authority)\//.test(file))).toEqual([]);
+    expect(fromCore.filter((file) => !/^(?:core|remote|authority|ztt)\//.test(file))).toEqual([]);
   });
 
   it("from the service and testing entries: the service pipeline over the core, the client and the in-memory authority, nothing under src/node", () => {
     expect(fromService).toEqual(expect.arrayContaining(["service/pipeline.ts", "service/request-validators.body.generated.ts", "service/request-validators.query.generated.ts"]));
     expect(fromTesting).toEqual(expect.arrayContaining(["testing/test-service.ts", "service/pipeline.ts", "remote/client.ts", "authority/memory-authority.ts"]));
-    expect([...fromService, ...fromTesting].filter((file) => !/^(?:core|remote|authority|service|testing)\//.test(file))).toEqual([]);
+    expect([...fromService, ...fromTesting].filter((file) => !/^(?:core|remote|authority|service|testing|ztt)\//.test(file))).toEqual([]);
   });
 
   it.each(browserFiles)("%s uses nothing Node-specific", (file) => {

@@ -10,6 +10,7 @@ import { HOST_RULE, PORT_RULE, parseHost, parsePort } from "./listen-address.js"
 import { STORE_URL_RULE, parseStoreUrl, type NodeFlags } from "./node-settings.js";
 import { LOG_LEVELS } from "./request-log.js";
 import { serve, ServiceStartError, type ServeOptions, type ServiceFiles } from "./serve-command.js";
+import { ZTT_WINDOW_RULE, ZTT_ZONE_RULE, parseZttWindow, parseZttZone, type ZttFlags } from "./ztt-config.js";
 import { TIERS } from "./tiers.js";
 import { SERVICE_VERSION } from "./version.js";
 
@@ -105,6 +106,7 @@ Examples:
   $ temporal-service signing-key create /etc/temporal/signing-key.pem
   $ temporal-service --store postgres://temporal@db/temporal --signing-key /etc/temporal/signing-key.pem --node-id a
   $ kill -HUP <pid>    # serve the key just created without a restart
+  $ temporal-service --ztt-window 330,30 --ztt-zone Z1   # POST ztt/sign signs from 22:00 to 02:00 Z1 local
   $ TEMPORAL_URL=http://127.0.0.1:8787 TEMPORAL_API_KEY=<key> temporalc run mission.mission --tasks tasks.mjs`;
 
 /** The options and action of serving, on the root command (`temporal-service --port 0`) and on `serve`. */
@@ -126,13 +128,19 @@ function servingCommand(command: Command): Command {
     .addOption(new Option("--log-level <level>", "request log: one JSON line per request at info, on stdout (default: the config's log_level, else info)").choices(LOG_LEVELS))
     .addOption(new Option("--tls-cert <pem>", "serve HTTPS with this certificate chain (PEM file); needs --tls-key"))
     .addOption(new Option("--tls-key <pem>", "the private key (PEM file) of --tls-cert"))
+    .addOption(
+      new Option("--ztt-window <start,end>", "the ZTT signer's window in degrees, e.g. 330,30 (default: the config's ztt.window, else no signer)").argParser(
+        parsed(parseZttWindow, ZTT_WINDOW_RULE),
+      ),
+    )
+    .addOption(new Option("--ztt-zone <zone>", "the ZTT window's zone, 0..11 or Z0..Z11 (default: the config's ztt.zone, else Z0)").argParser(parsed(parseZttZone, ZTT_ZONE_RULE)))
     .addHelpText("after", SERVE_HELP)
-    .action(async (options: LocationOptions & NodeFlags & ServeOptions & { host?: string; port?: number }, self: Command) => {
+    .action(async (options: LocationOptions & NodeFlags & ZttFlags & ServeOptions & { host?: string; port?: number }, self: Command) => {
       if (self.args.length > 0)
         throw new UsageError(self.parent === null ? `unknown command '${self.args[0]}' (the commands are serve, keys and signing-key)` : `serve takes no arguments, got '${self.args[0]}'`);
       await serve(
         locate(options),
-        { host: options.host, port: options.port, store: options.store, signingKey: options.signingKey, nodeId: options.nodeId },
+        { host: options.host, port: options.port, store: options.store, signingKey: options.signingKey, nodeId: options.nodeId, zttWindow: options.zttWindow, zttZone: options.zttZone },
         { logLevel: options.logLevel, tlsCert: options.tlsCert, tlsKey: options.tlsKey },
       );
     });

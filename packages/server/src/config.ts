@@ -10,6 +10,7 @@ import { schemaProblems } from "./schema-problems.js";
 import { LOG_LEVELS, type LogLevel } from "./request-log.js";
 import { TIERS } from "./tiers.js";
 import { WITNESSING_CONFIG_SCHEMA, witnessingOptions, type WitnessingConfig } from "./witnessing-config.js";
+import { ZTT_CONFIG_SCHEMA, zttConfig } from "./ztt-config.js";
 
 // The config's shape and defaults are the SDK pipeline's, which the in-process stand-in runs with too.
 export { DEFAULT_CONFIG, type BucketConfig, type CarbonSource, type ConnectionLimits, type QualitySource, type ServiceConfig } from "@temporal/agent-sdk/service";
@@ -108,6 +109,8 @@ const CONFIG_SCHEMA = {
     node_id: { type: "string", minLength: 1, maxLength: 200 },
     // Witnesses and quorum (witnessing-config.ts): read at start only.
     witnessing: WITNESSING_CONFIG_SCHEMA,
+    // The ZTT signer's window and zone (ztt-config.ts): read at start only.
+    ztt: ZTT_CONFIG_SCHEMA,
     previous_keys: {
       type: "array",
       items: {
@@ -236,6 +239,7 @@ function completeConfig(raw: Partial<ServiceConfig>, base: string): ServiceConfi
     limits: { ...DEFAULT_CONFIG.limits, ...raw.limits },
     quality: quality !== null && "file" in quality ? { file: resolve(base, quality.file) } : quality,
     carbon: carbon !== null && "forecast_file" in carbon ? { ...carbon, forecast_file: resolve(base, carbon.forecast_file) } : carbon,
+    ztt: zttConfig(raw.ztt),
   };
 }
 

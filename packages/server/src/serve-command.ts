@@ -10,6 +10,10 @@ import { describeKeyMismatch, describeStoreUnavailable, openNodeStore } from "./
 import { loadPreviousKeys } from "./previous-keys.js";
 import type { LogLevel } from "./request-log.js";
 import { readTlsFiles, TlsFilesError, type TlsCredentials } from "./tls.js";
+import { withZttFlags, type ZttFlags } from "./ztt-config.js";
+
+/** The flags that override the environment and the config file: where to listen, the node's settings, the ZTT window. */
+export type ServeFlags = Partial<ListenAddress> & NodeFlags & ZttFlags;
 
 /** Where the service's files are: the home, and the config file (`explicit` when --config named it, so it must exist). */
 export interface ServiceFiles {
@@ -38,8 +42,9 @@ export class ServiceStartError extends Error {
  * `listening on <url>`, reloads the config on SIGHUP. Resolves once it is
  * listening; the signal handlers end the process.
  */
-export async function serve(files: ServiceFiles, flags: Partial<ListenAddress> & NodeFlags, options: ServeOptions = {}): Promise<void> {
-  const { config, listen, node: nodeFile, logLevel, witnessing } = await loadConfigFile(files.config, !files.explicit);
+export async function serve(files: ServiceFiles, flags: ServeFlags, options: ServeOptions = {}): Promise<void> {
+  const { config: fileConfig, listen, node: nodeFile, logLevel, witnessing } = await loadConfigFile(files.config, !files.explicit);
+  const config = withZttFlags(fileConfig, flags);
   const address = resolveListenAddress(flags, process.env, listen, files.config);
   const node = resolveNodeSettings(flags, process.env, nodeFile, files.config);
   const previousKeys = await loadPreviousKeys(node.previousKeys, files.config);
@@ -97,7 +102,7 @@ interface StartSettings {
   readonly witnessing: WitnessingOptions | undefined;
 }
 
-function handleSignals(service: TemporalService, files: ServiceFiles, flags: Partial<ListenAddress> & NodeFlags, running: StartSettings): void {
+function handleSignals(service: TemporalService, files: ServiceFiles, flags: ServeFlags, running: StartSettings): void {
   let stopping = false;
   const stop = (signal: NodeJS.Signals) => {
     if (stopping) exitWith(`${signal} again: exiting without waiting for requests in flight`, EXIT_FAILURE);
@@ -129,9 +134,10 @@ const NODE_FIELDS = [
 ] as const;
 
 /** SIGHUP: serve with the config file as it is now, or keep the running config if the file cannot be used. Either way, one line says so. */
-async function reloadConfig(service: TemporalService, files: ServiceFiles, flags: Partial<ListenAddress> & NodeFlags, running: StartSettings): Promise<void> {
+async function reloadConfig(service: TemporalService, files: ServiceFiles, flags: ServeFlags, running: StartSettings): Promise<void> {
   try {
-    const { config, listen, node: nodeFile, witnessing } = await loadConfigFile(files.config, !files.explicit);
+    const { config: fileConfig, listen, node: nodeFile, witnessing } = await loadConfigFile(files.config, !files.explicit);
+    const config = withZttFlags(fileConfig, flags);
     const address = resolveListenAddress(flags, process.env, listen, files.config);
     const node = resolveNodeSettings(flags, process.env, nodeFile, files.config);
     const startOnly: string[] = [

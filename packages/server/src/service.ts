@@ -1,6 +1,7 @@
 import type { IncomingMessage, Server, ServerResponse } from "node:http";
 import type { Signer, VerifyingKey, WitnessingOptions } from "@temporal/agent-sdk";
-import { TrustedProxies } from "@temporal/agent-sdk/service";
+import { FileSigner, homePaths } from "@temporal/agent-sdk/node";
+import { TrustedProxies, serviceZttSigner } from "@temporal/agent-sdk/service";
 import type { Registry } from "prom-client";
 import { DEFAULT_CONFIG, type ServiceConfig } from "./config.js";
 import { connectionServerOptions, gateConnections } from "./connection-limits.js";
@@ -53,9 +54,9 @@ export interface TemporalService {
    * Serves the requests that arrive from now on with `config`: keys, CORS,
    * rate limits (whose buckets start full again), sources, challenge TTL,
    * trust_proxy and connection limits (the timeout check's interval stays);
-   * requests already arriving finish with the config they started with. `authority_name` is the authority's, fixed when the
-   * service is made: returns the fields that take effect only at the next
-   * start (`["authority_name"]` when it differs), else `[]`.
+   * requests already arriving finish with the config they started with. `authority_name` is the authority's and `ztt`
+   * the ZTT signer's, fixed when the service is made: returns the fields that take effect only at the next
+   * start (`["authority_name"]`, `["ztt"]` when they differ), else `[]`.
    */
   reconfigure(config: ServiceConfig): readonly (keyof ServiceConfig)[];
   /** Stops accepting, lets requests in flight finish, then closes the authority and its store (every anchor is durable once acknowledged). Idempotent. */
@@ -79,12 +80,24 @@ export function createService(options: ServiceOptions): TemporalService {
   const config = options.config ?? DEFAULT_CONFIG;
   const clock = options.clock ?? Date.now;
   const metrics = new ServiceMetrics();
-  const authority = serviceAuthority({ ...options, clock, authorityName: config.authority_name ?? undefined, instrument: (store) => metrics.instrumentStore(store) });
+  // Resolved here, not in serviceAuthority, because the ZTT signer's certificates are signed by the same key.
+  const signer = options.signer ?? new FileSigner(homePaths(options.home));
+  const authority = serviceAuthority({ ...options, signer, clock, authorityName: config.authority_name ?? undefined, instrument: (store) => metrics.instrumentStore(store) });
+  // Made once: its ephemeral key belongs to a window opening, which a reconfigure must not split in two.
+  const ztt = serviceZttSigner(config.ztt, signer, authority, clock);
   const onUnexpectedError = options.onUnexpectedError ?? ((error: unknown) => console.error("temporal-service: unexpected error:", error));
   const requestLog = options.requestLog === undefined ? undefined : new RequestLog(options.requestLog);
   const operations = new Operations({ metrics, readiness: readinessCheck(authority, options.store), log: requestLog, onUnexpectedError });
   const servedWith = (next: ServiceConfig) => {
-    const pipeline = createPipeline({ config: next, clock, authority, onUnexpectedError, observer: operations.observer, openApiPaths: OPERATIONS_OPENAPI_PATHS });
+    const pipeline = createPipeline({
+      config: next,
+      clock,
+      authority,
+      onUnexpectedError,
+      observer: operations.observer,
+      openApiPaths: OPERATIONS_OPENAPI_PATHS,
+      ...(ztt === undefined ? {} : { ztt }),
+    });
     return { pipeline, handle: pipeline.handler(NODE_TRANSPORT) };
   };
   let current = servedWith(config);
@@ -117,7 +130,10 @@ export function createService(options: ServiceOptions): TemporalService {
       return `${options.tls === undefined ? "http" : "https"}://${shownHost}:${address.port}`;
     },
     reconfigure(next) {
-      const startOnly = (next.authority_name ?? null) !== (config.authority_name ?? null) ? (["authority_name"] as const) : [];
+      const startOnly = [
+        ...((next.authority_name ?? null) !== (config.authority_name ?? null) ? (["authority_name"] as const) : []),
+        ...(JSON.stringify(next.ztt ?? null) !== JSON.stringify(config.ztt ?? null) ? (["ztt"] as const) : []),
+      ];
       current = servedWith(next);
       gate.update(next.limits, new TrustedProxies(next.trust_proxy));
       if (closing !== undefined) current.pipeline.shutDown();
@@ -125,6 +141,7 @@ export function createService(options: ServiceOptions): TemporalService {
     },
     close() {
       current.pipeline.shutDown();
+      ztt?.close();
       operations.shutDown();
       closing ??= new Promise<void>((resolve) => {
         if (!server.listening) {

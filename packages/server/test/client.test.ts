@@ -32,6 +32,10 @@ import {
   verifyConsistencyProof,
   verifyReceipt,
   verifySignedCheckpoint,
+  verifyZtt,
+  formatCosignerVerifierKey,
+  windowInterval,
+  zttBundleHash,
   type AnchorProof,
   type FetchFunction,
   type PublicKeyJwk,
@@ -209,8 +213,9 @@ describe.each([REAL_SERVICE, STAND_IN])("the SDK client against $name", (kind) =
     qualityFile = join(dir, "quality.json");
     await writeFile(qualityFile, JSON.stringify({ score: 0.4, updated_unix_ms: T - 1000 }));
     [fixed, fileQuality, live] = await Promise.all([
-      kind.start({ quality: { score: 0.9 }, carbon: { forecast_file: forecastFile, location: "westeurope" } }, { at: T }),
-      kind.start({ quality: { file: qualityFile } }, { at: T }),
+      // ZTT: Z1 is at 352.5, inside [330, 30]; Z0 is at 322.5, outside [100, 200].
+      kind.start({ quality: { score: 0.9 }, carbon: { forecast_file: forecastFile, location: "westeurope" }, ztt: { window: [330, 30], zone: "Z1" } }, { at: T }),
+      kind.start({ quality: { file: qualityFile }, ztt: { window: [100, 200], zone: 0 } }, { at: T }),
       kind.start(),
     ]);
   });
@@ -599,6 +604,73 @@ describe.each([REAL_SERVICE, STAND_IN])("the SDK client against $name", (kind) =
     expect(operations.map((o) => `${o.operationId} ${o["x-tier"]}`).sort()).toEqual(ROUTES.map((r) => `${r.operationId} ${r.tier}`).sort());
   });
 
+  endpoint("signZtt", async () => {
+    const client = clientFor(fixed, "signZtt");
+    const { keys: jwks } = await clientFor(fixed, "getKeys").getKeys();
+    const bundle = await client.signZtt("deploy build 4711");
+    // Z1's opening of [330, 30] that starts on day 20779: 20:00 to 24:00 UTC.
+    expect(bundle.certificate).toMatchObject({ ztt_version: 1, swt_zone: 1, day_index: 20779, window_deg: [330, 30], ...windowInterval([330, 30], 1, 20779) });
+    expect(bundle.certificate.key_id).toBe(Object.keys(jwks)[0]);
+    expect(bundle.context).toEqual(contextAt(T, { zone: 1 }));
+    expect(bundle.payload_sha256).toBe(sha256Hex("deploy build 4711"));
+    // Offline, with nothing but the keys GET keys publishes.
+    expect(await verifyZtt(bundle, Object.values(jwks), { payload: "deploy build 4711" })).toMatchObject({ valid: true });
+    // Bytes travel as base64; one opening, one ephemeral key.
+    const bytes = new Uint8Array([0, 1, 2, 253, 254, 255]);
+    const binary = await client.signZtt(bytes);
+    expect(binary.payload_sha256).toBe(sha256Hex(bytes));
+    expect(binary.key_id).toBe(bundle.key_id);
+    expect((await verifyZtt(binary, Object.values(jwks), { payload: bytes })).valid).toBe(true);
+
+    // Outside the window: 409 with the next opening (phase 100 in Z0, 137.5 degrees of 4 minutes away), and when to retry.
+    const closed = await apiError(clientFor(fileQuality, "signZtt").signZtt("too early"));
+    expect([closed.status, closed.code, closed.retryAfterMs]).toEqual([409, "ZTT_WINDOW_CLOSED", 33_000_000]);
+    const raw = await fileQuality.fetch(`${fileQuality.url}/api/v1/ztt/sign`, {
+      method: "POST",
+      headers: { "content-type": "application/json", authorization: `Bearer ${fileQuality.keys.managed}` },
+      body: '{"payload":"too early"}',
+    });
+    expect(((await raw.json()) as { error: { next_open_unix_ms: number } }).error.next_open_unix_ms).toBe(T + 137.5 * 240_000);
+    expect(raw.headers.get("retry-after")).toBe("33000");
+    // A service without a window; base64 that does not decode.
+    expect(await apiError(clientFor(live, "signZtt").signZtt("x"))).toMatchObject({ status: 404, code: "ZTT_NOT_CONFIGURED" });
+    const notBase64 = await fixed.fetch(`${fixed.url}/api/v1/ztt/sign`, {
+      method: "POST",
+      headers: { "content-type": "application/json", authorization: `Bearer ${fixed.keys.managed}` },
+      body: '{"payload":"no*base64","encoding":"base64"}',
+    });
+    expect(notBase64.status).toBe(400);
+    expect(((await notBase64.json()) as { error: { details: { field: string }[] } }).error.details.map((d) => d.field)).toEqual(["body.payload"]);
+  });
+
+  endpoint("verifyZtt", async () => {
+    const bundle = await clientFor(fixed, "signZtt").signZtt("deploy build 4711");
+    const client = clientFor(fixed, "verifyZtt");
+    const verified = await client.verifyZtt(bundle, { payload: "deploy build 4711" });
+    expect(verified).toEqual({
+      valid: true,
+      checks: ["certificate_signature", "certificate_interval", "ephemeral_signature", "signing_context", "payload_sha256", "anchor_receipt", "anchor_inclusion"].map((name) => ({
+        name,
+        ok: true,
+      })),
+    });
+    expect((await client.verifyZtt(bundle)).checks.map((c) => c.name)).not.toContain("payload_sha256");
+    // Each failure is named, never an error: another payload, a moved signing time, a bundle of another service's key, no bundle at all.
+    const failing = async (result: Promise<{ valid: boolean; checks: readonly { name: string; ok: boolean }[] }>) => (await result).checks.filter((c) => !c.ok).map((c) => c.name);
+    expect(await failing(client.verifyZtt(bundle, { payload: "deploy build 4712" }))).toEqual(["payload_sha256"]);
+    // Trusting witnesses asks for a FINAL anchor: this one is PROVISIONAL (the service has none). A vkey that is not one is the caller's mistake.
+    const witness = formatCosignerVerifierKey("witness.example", new Uint8Array(32).fill(7));
+    expect(await failing(client.verifyZtt(bundle, { witnesses: [witness], quorum: 1, skewMs: 1000 }))).toEqual(["witnessed_time"]);
+    expect(await apiError(client.verifyZtt(bundle, { witnesses: ["not a vkey"] }))).toMatchObject({ status: 400 });
+    const moved = { ...bundle, context: contextAt(T - 3 * HOUR, { zone: 1 }) };
+    // The anchor's receipt names the bundle's hash, which the move changed too.
+    expect(await failing(client.verifyZtt(moved))).toEqual(["ephemeral_signature", "signing_context", "anchor_receipt"]);
+    expect(await failing(clientFor(live, "verifyZtt").verifyZtt(bundle))).toEqual(["certificate_signature", "anchor_receipt", "anchor_inclusion"]);
+    // The anchor is the service's receipt of the bundle in its clockchain.
+    expect(bundle.anchor?.receipt).toMatchObject({ scope: "ztt.bundle.v1", action_hash_hex: zttBundleHash(bundle), tile_id: bundle.context.tile_id });
+    expect((await client.verifyZtt({} as typeof bundle)).valid).toBe(false);
+  });
+
   it("has a test for every operationId of ROUTES, each a method of the client", () => {
     expect([...tested].sort()).toEqual(ROUTES.map((route) => route.operationId).sort());
     const client = createClient({ baseUrl: fixed.url });
@@ -619,7 +691,7 @@ describe("replies and the OpenAPI document", () => {
     // Both kinds were seen: a success of every route, and errors of several statuses.
     const successes = new Set(exchanges.filter((e) => e.status < 300).map((e) => `${e.method} ${e.path} ${e.status}`));
     expect([...successes].sort()).toEqual(ROUTES.map((r) => `${r.method} ${r.path} ${r.status}`).sort());
-    expect(new Set(exchanges.filter((e) => e.status >= 400).map((e) => e.status))).toEqual(new Set([400, 404, 503]));
+    expect(new Set(exchanges.filter((e) => e.status >= 400).map((e) => e.status))).toEqual(new Set([400, 404, 409, 503]));
   });
 
   it("the schemas are not vacuous: a wrong reply fails them", () => {

@@ -444,7 +444,8 @@ let bodies: Map<string, unknown>;
 let queries: Map<string, readonly Readonly<Record<string, string>>[]>;
 
 beforeAll(async () => {
-  running = await startService({ quality: { score: 0.93 }, carbon: { intensity: 180 } });
+  // A ZTT window that is always open, so ztt/sign signs whenever the test runs.
+  running = await startService({ quality: { score: 0.93 }, carbon: { intensity: 180 }, ztt: { window: [0, 360], zone: 0 } });
   origin = new URL(running.url);
   const ctx = contextAt(Date.now(), { zone: 3 });
   const tsae = createTsaeRequest(ctx, { scope: "fuzz.seed.v1", action_hash_hex: sha256Hex("fuzz seed") });
@@ -452,6 +453,7 @@ beforeAll(async () => {
     fetch(`${running.url}/api/v1${path}`, { method: "POST", headers: { "content-type": "application/json", authorization: `Bearer ${key}` }, body: JSON.stringify(body) });
   const receipt = (await (await json("/security/tsae", running.keys.managed, tsae)).json()) as Record<string, unknown>;
   const proof = (await (await json("/clockchain/anchor", running.keys.enterprise, { receipt })).json()) as { receipt_hash: string; tile_id: number };
+  const bundle = (await (await json("/ztt/sign", running.keys.managed, { payload: "fuzz seed" })).json()) as Record<string, unknown>;
   bodies = new Map<string, unknown>([
     ["/twatch/diff", { start: { day_index: 20_000, phi_ticks: 0 }, end: { day_index: 20_001, phi_ticks: 43_200_000 } }],
     ["/allow", { window: [200, 280], zone: "Z1" }],
@@ -459,6 +461,8 @@ beforeAll(async () => {
     ["/quantum/verify", { receipt, proof }],
     ["/security/tsae", tsae],
     ["/clockchain/anchor", { receipt }],
+    ["/ztt/sign", { payload: "ZnV6eiBzZWVk", encoding: "base64" }],
+    ["/ztt/verify", { bundle, payload: "fuzz seed" }],
   ]);
   queries = new Map<string, Record<string, string>[]>([
     ["/context", [{ zone: "Z3" }, {}]],
@@ -603,9 +607,9 @@ describe("fuzzing every route", () => {
           };
           const reply = await send(req);
           checkReply(req, reply, route);
-          // quantum/verify answers malformed input with false checks (200); everything else refuses it.
+          // quantum/verify and ztt/verify answer malformed input with false checks (200); everything else refuses it.
           if (text.length > BODY_LIMIT_BYTES) expect(reply.status, describeRequest(req)).toBe(413);
-          else expect(route.path === "/quantum/verify" ? [200, 400] : [400], describeRequest(req)).toContain(reply.status);
+          else expect(["/quantum/verify", "/ztt/verify"].includes(route.path) ? [200, 400] : [400], describeRequest(req)).toContain(reply.status);
         }),
         runs(100),
       );

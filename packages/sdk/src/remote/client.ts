@@ -3,7 +3,7 @@
  * only `fetch`, `AbortController`, `URL`, `URLSearchParams` and timers.
  */
 
-import { isHash } from "../core/encoding.js";
+import { bytesToBase64, isHash } from "../core/encoding.js";
 import { FinalityTimeoutError, finalityWaitOf } from "../core/finality.js";
 import { TemporalError, TemporalRangeError, TemporalTypeError, describeIssues, describeValue, type ErrorCode } from "../core/errors.js";
 import { isVerifierKey } from "../core/note-key.js";
@@ -44,6 +44,7 @@ import type {
 } from "../core/types.js";
 import { toUnixMs } from "../core/phase.js";
 import { parseZone } from "../core/zones.js";
+import type { ZttBundle, ZttVerification, ZttVerifyOptions } from "../ztt/index.js";
 import { TemporalApiError, type ApiErrorDetails } from "./errors.js";
 
 /** The part of a `fetch` response the client reads. */
@@ -347,6 +348,31 @@ export class TemporalClient implements Authority {
   /** `GET openapi.json`: the service's OpenAPI document. */
   async getOpenApi(): Promise<Record<string, unknown>> {
     return object(await this.#get("openapi.json"));
+  }
+
+  /**
+   * `POST ztt/sign`: `payload` (text, or bytes sent as base64) signed by the service's ZTT signer in the current
+   * opening of its window, as a bundle anyone verifies offline with `verifyZtt` and `getKeys()`. Outside the window:
+   * 409 `ZTT_WINDOW_CLOSED` (`retryAfterMs` is the wait); a service without a window: 404 `ZTT_NOT_CONFIGURED`.
+   */
+  async signZtt(payload: string | Uint8Array): Promise<ZttBundle> {
+    return object(await this.#post("ztt/sign", zttPayload(payload)));
+  }
+
+  /**
+   * `POST ztt/verify`: the service's `verifyZtt` of `bundle` with its keys, as `verifyZtt(bundle, keys, options)`
+   * offline: `payload` against the bundle's hash, `witnesses` (with `quorum`, `skewMs`) for the witnessed time.
+   */
+  async verifyZtt(bundle: ZttBundle, options: ZttVerifyOptions = {}): Promise<ZttVerification> {
+    const { payload, witnesses, quorum, skewMs } = options;
+    const body = {
+      bundle,
+      ...(payload === undefined ? {} : zttPayload(payload)),
+      ...(witnesses === undefined ? {} : { witnesses }),
+      ...(quorum === undefined ? {} : { quorum }),
+      ...(skewMs === undefined ? {} : { skew_ms: skewMs }),
+    };
+    return object(await this.#post("ztt/verify", body));
   }
 
   // --- Authority -----------------------------------------------------------
@@ -673,6 +699,13 @@ function interpret(method: string, url: string, response: FetchResponse, text: s
   }
   const reason = response.statusText ? ` ${response.statusText}` : "";
   return fail({ status, code: `HTTP_${status}`, method, url, retryAfterMs, message: `${method} ${url} failed with ${status}${reason}: ${snippet(text)}` });
+}
+
+/** Text as it is; bytes as base64, which JSON can carry. */
+function zttPayload(payload: string | Uint8Array): { payload: string; encoding?: "base64" } {
+  if (typeof payload === "string") return { payload };
+  if (payload instanceof Uint8Array) return { payload: bytesToBase64(payload), encoding: "base64" };
+  throw new TemporalTypeError("INVALID_ARGUMENT", `a ZTT payload is a string or a Uint8Array, got ${describeValue(payload)}`);
 }
 
 function object<T>(reply: Reply): T {

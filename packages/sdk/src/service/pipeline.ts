@@ -13,6 +13,7 @@ import { httpErrorFromSdk } from "./sdk-errors.js";
 import type { ServiceAuthority, ServiceConfig } from "./service-config.js";
 import { staticCarbonReader, staticQualityReader, type CarbonReader, type QualityReader } from "./sources.js";
 import { tierAllows } from "./tiers.js";
+import type { ZttSigner } from "../ztt/index.js";
 
 export const BODY_LIMIT_BYTES = 64 * 1024;
 
@@ -70,6 +71,8 @@ export interface PipelineOptions {
   readonly observer?: RequestObserver;
   /** Paths the platform serves beside the pipeline (health, metrics), added to `GET openapi.json` as OpenAPI path items. */
   readonly openApiPaths?: Readonly<Record<string, unknown>>;
+  /** The ZTT signer of `config.ztt` (`serviceZttSigner`), made once by the platform so it outlives a reconfigure; none: `ztt/sign` answers 404. */
+  readonly ztt?: ZttSigner;
 }
 
 /** The service's request handling, independent of how requests arrive. */
@@ -112,6 +115,7 @@ export function createPipeline(options: PipelineOptions): Pipeline {
     carbon: options.carbon ?? staticCarbonReader(staticSource(config.carbon, "carbon", "intensity")),
     challengeTtlMs: config.challenge_ttl_ms,
     openapi: () => openapi,
+    ztt: options.ztt,
   };
   const validators = requestValidators();
   /** Path (with either prefix) -> method -> endpoint. */

@@ -27,6 +27,8 @@ import { allowJson, contextJson } from "./reply-json.js";
 import { REPLIES, REQUESTS } from "./schemas.js";
 import type { CarbonReader, QualityReader } from "./sources.js";
 import type { ServiceAuthority } from "./service-config.js";
+import type { ZttSigner } from "../ztt/index.js";
+import { ZTT_ROUTES } from "./ztt-routes.js";
 
 /** What a handler may use: the authority, the readings of the configured sources, and the service clock. */
 export interface RouteContext {
@@ -36,6 +38,8 @@ export interface RouteContext {
   readonly clock: () => number;
   readonly challengeTtlMs: number;
   readonly openapi: () => unknown;
+  /** The service's ZTT signer (config `ztt`); undefined when it has none. */
+  readonly ztt: ZttSigner | undefined;
 }
 
 export interface RouteInput {
@@ -81,7 +85,7 @@ function servedContext(context: RouteContext, zone: ZoneInput | undefined, atMs 
   return contextAt(atMs, { zone, source: "remote" });
 }
 
-/** Every endpoint of the spec's table, in its order. */
+/** Every endpoint of the spec's table, in its order, then the ZTT signer's. */
 export const ROUTES: readonly Route[] = [
   {
     method: "GET",
@@ -343,6 +347,7 @@ export const ROUTES: readonly Route[] = [
     reply: REPLIES.openapi,
     handle: (_input, context) => context.openapi(),
   },
+  ...ZTT_ROUTES,
 ];
 
 /** `payload`'s RFC 8785 canonical JSON hashes to the receipt's `action_hash_hex` (false for anything that cannot be hashed). */

@@ -138,10 +138,50 @@ export const ERROR_BODY = object({
       code: string({ pattern: "^[A-Z][A-Z0-9_]*$" }),
       message: string(),
       details: { type: "array", items: object({ field: string(), problem: string() }) },
+      next_open_unix_ms: { ...unixMs, description: "ZTT_WINDOW_CLOSED: when the signer's window opens next" },
     },
-    ["details"],
+    ["details", "next_open_unix_ms"],
   ),
 });
+
+// --- ZTT (docs/ztt.md) ---
+
+const zttPayload = {
+  payload: string({ description: "The payload: UTF-8 text, or base64 (RFC 4648, padded) when encoding is base64" }),
+  encoding: { enum: ["utf8", "base64"], description: "How payload is written (default utf8); base64 signs arbitrary bytes" },
+};
+const ZTT_CERTIFICATE = {
+  ...object({
+    ztt_version: { const: 1 },
+    key_id: string({ description: "The authority key that signed the certificate" }),
+    ephemeral_x: string({ pattern: "^[A-Za-z0-9_-]{43}$", description: "The ephemeral Ed25519 public key, base64url" }),
+    swt_zone: integer(0, 11),
+    day_index: integer(),
+    window_deg: WINDOW,
+    start_unix_ms: unixMs,
+    end_unix_ms: unixMs,
+    signature,
+  }),
+  description: "The window certificate: the authority's long-term key certifies the ephemeral key for one opening of the window",
+};
+const ZTT_BUNDLE = {
+  ...object(
+    {
+      ztt_version: { const: 1 },
+      certificate: ZTT_CERTIFICATE,
+      payload_sha256: hash,
+      context: PHASE_CONTEXT,
+      key_id: string(),
+      signature,
+      anchor: {
+        ...object({ receipt: RECEIPT, proof: ANCHOR_PROOF }),
+        description: "The bundle in the clockchain: the service's receipt of the bundle's hash (scope ztt.bundle.v1) and its anchor proof",
+      },
+    },
+    ["anchor"],
+  ),
+  description: "A ZTT signature bundle (docs/ztt.md): verifiable offline with the authority's public key alone (verifyZtt, temporalc verify)",
+};
 
 /** Query and body schemas of each endpoint. */
 export const REQUESTS = {
@@ -198,6 +238,23 @@ export const REQUESTS = {
   ),
   anchors: object({ tile_id: integer(0, Number.MAX_SAFE_INTEGER), offset: integer(0, Number.MAX_SAFE_INTEGER), limit: integer(1, 1000) }, ["offset", "limit"]),
   none: object({}),
+  zttSign: object(zttPayload, ["encoding"]),
+  zttVerify: object(
+    {
+      bundle: { type: "object", description: "A ZTT signature bundle, as POST ztt/sign returns it" },
+      ...zttPayload,
+      witnesses: {
+        type: "array",
+        minItems: 1,
+        maxItems: 100,
+        items: string({ minLength: 1 }),
+        description: "cosignature/v1 vkeys of the witnesses the caller trusts: the bundle's anchor must then be FINAL with a witnessed time that brackets the signing (witnessed_time)",
+      },
+      quorum: { ...integer(1, 100), description: "Cosignatures of those witnesses needed (default a majority)" },
+      skew_ms: { ...integer(0, 86_400_000), description: "Clock skew allowed for witnessed_time (default 60000)" },
+    },
+    ["payload", "encoding", "witnesses", "quorum", "skew_ms"],
+  ),
 } as const;
 
 const witnessError = object({ tile_id: integer(0), status: { type: ["integer", "null"] }, message: string(), unix_ms: unixMs });
@@ -350,4 +407,26 @@ export const REPLIES = {
     },
   }),
   openapi: { type: "object", required: ["openapi", "info", "paths"] },
+  zttBundle: ZTT_BUNDLE,
+  zttVerification: object(
+    {
+      valid: { type: "boolean", description: "Every check holds" },
+      checks: {
+        type: "array",
+        items: object(
+          {
+            name: string({
+              description:
+                "certificate_signature, certificate_interval, ephemeral_signature, signing_context, payload_sha256, anchor_receipt, anchor_inclusion, witnessed_time (docs/ztt.md)",
+            }),
+            ok: { type: "boolean" },
+            reason: string(),
+          },
+          ["reason"],
+        ),
+      },
+      witnessed_unix_s: { ...integer(1), description: "The witnessed time from the valid cosignatures, when witnessed_time got that far" },
+    },
+    ["witnessed_unix_s"],
+  ),
 } as const;

@@ -1,4 +1,5 @@
 import type { ComposedAuthority } from "../authority/index.js";
+import type { Window, ZoneInput } from "../core/index.js";
 import type { ApiKeyRecord } from "./api-keys.js";
 
 export interface BucketConfig {
@@ -51,6 +52,14 @@ export interface ServiceConfig {
   readonly limits: ConnectionLimits;
   /** The authority name of the clockchain's checkpoint origins (`<name>/tile/<tile id>`); null for `temporal-authority/<key id>`. */
   readonly authority_name: string | null;
+  /** The window the service's ZTT signer signs in (`POST ztt/sign`, docs/ztt.md); null: no signer, and `ztt/sign` answers 404 `ZTT_NOT_CONFIGURED`. */
+  readonly ztt: ZttConfig | null;
+}
+
+/** One phase window in one SWT zone: the service's ZTT signer certifies a fresh ephemeral key for each of its daily openings. */
+export interface ZttConfig {
+  readonly window: Window;
+  readonly zone: ZoneInput;
 }
 
 export const DEFAULT_CONFIG: ServiceConfig = {
@@ -63,6 +72,7 @@ export const DEFAULT_CONFIG: ServiceConfig = {
   trust_proxy: [],
   limits: { max_connections: 4096, max_connections_per_address: 256, headers_timeout_ms: 10_000, request_timeout_ms: 30_000, keep_alive_timeout_ms: 5_000 },
   authority_name: null,
+  ztt: null,
 };
 
 /** The authority the handlers use: the SDK's, composed of a store, a signer and the service clock. */

@@ -3,10 +3,20 @@
  * request pipeline (service/pipeline.ts, the code temporal-service runs) over an in-memory authority, answered
  * by a `fetch` function instead of a socket.
  */
-import { createMemoryAuthority, type Signer } from "../authority/index.js";
+import { createMemoryAuthority, createMemorySigner, type Signer } from "../authority/index.js";
 import { TemporalRangeError, TemporalTypeError, type PublicKeyJwk, type Tier } from "../core/index.js";
 import { createClient, type ClientOptions, type TemporalClient } from "../remote/index.js";
-import { DEFAULT_CONFIG, apiKeyRecord, createApiKey, createPipeline, type CarbonReader, type QualityReader, type ServiceAuthority, type ServiceConfig } from "../service/index.js";
+import {
+  DEFAULT_CONFIG,
+  apiKeyRecord,
+  createApiKey,
+  createPipeline,
+  serviceZttSigner,
+  type CarbonReader,
+  type QualityReader,
+  type ServiceAuthority,
+  type ServiceConfig,
+} from "../service/index.js";
 import { inProcessFetch, type InProcessFetch } from "./fetch-transport.js";
 import { SDK_VERSION } from "./sdk-version.js";
 import { createTestClock, type TestClock } from "./test-clock.js";
@@ -27,7 +37,7 @@ export interface TestServiceOptions {
   readonly carbon?: number | { readonly intensity: number; readonly location?: string } | CarbonReader | null;
   /**
    * The rest of the service config: `cors`, `rate_limit` (default: unlimited, since a pinned clock never refills a bucket),
-   * `challenge_ttl_ms`, `trust_proxy`, `authority_name` (the checkpoints' origin name, as the real service's).
+   * `challenge_ttl_ms`, `trust_proxy`, `authority_name` (the checkpoints' origin name, as the real service's), `ztt` (the ZTT signer's window and zone).
    */
   readonly config?: Partial<Omit<ServiceConfig, "keys" | "quality" | "carbon">>;
   /** The API key to accept for some tiers, instead of a new random one: the key your code reads from its environment, say. Visible ASCII, one per tier. */
@@ -85,12 +95,15 @@ export function createTestService(options: TestServiceOptions = {}): TestService
     quality: typeof options.quality === "function" ? null : typeof options.quality === "number" ? { score: options.quality } : (options.quality ?? null),
     carbon: typeof options.carbon === "function" ? null : typeof options.carbon === "number" ? { intensity: options.carbon } : (options.carbon ?? null),
   };
+  // One signer for the authority and the ZTT signer's certificates, as the real service has.
+  const signer = options.signer ?? createMemorySigner();
   // The checkpoints' origins carry the configured name, as the real service's do.
   const authority = createMemoryAuthority({
     clock: () => clock.now(),
-    ...(options.signer === undefined ? {} : { signer: options.signer }),
+    signer,
     ...(config.authority_name === null ? {} : { authorityName: config.authority_name }),
   });
+  const ztt = serviceZttSigner(config.ztt, signer, authority, () => clock.now());
   const unexpected: unknown[] = [];
   const pipeline = createPipeline({
     config,
@@ -101,6 +114,7 @@ export function createTestService(options: TestServiceOptions = {}): TestService
     ...(typeof options.quality === "function" ? { quality: options.quality } : {}),
     ...(typeof options.carbon === "function" ? { carbon: options.carbon } : {}),
     onUnexpectedError: options.onUnexpectedError ?? ((error) => unexpected.push(error)),
+    ...(ztt === undefined ? {} : { ztt }),
   });
   const endpoint = inProcessFetch(pipeline, { origin: BASE_URL, remoteAddress: LOOPBACK });
   const apiKeys = Object.freeze(Object.fromEntries(created.map(([tier, { key }]) => [tier, key]))) as Record<KeyedTier, string>;
@@ -121,6 +135,7 @@ export function createTestService(options: TestServiceOptions = {}): TestService
     },
     close() {
       pipeline.shutDown();
+      ztt?.close();
       closing ??= endpoint
         .idle()
         .then(() => authority.close())

@@ -1,14 +1,16 @@
 import type { Signer } from "../authority/seams.js";
 import { bytesToBase64Url, bytesToHex } from "../core/encoding.js";
 import { TemporalError, TemporalTypeError, describeValue } from "../core/errors.js";
+import { finalityWaitOf } from "../core/finality.js";
 import { contextAt, toUnixMs } from "../core/phase.js";
 import { signingPayload } from "../core/signed-record.js";
 import { sha256Hex } from "../core/sha256.js";
-import type { PhaseContext, Window, ZoneInput } from "../core/types.js";
+import type { AnchorOptions, Authority, PhaseContext, Window, ZoneInput } from "../core/types.js";
 import { keyIdOf } from "../core/verifying-key.js";
 import { nextOpen, windowTicks } from "../core/window.js";
 import { ED25519, ed25519Subtle } from "../core/webcrypto.js";
 import { parseZone } from "../core/zones.js";
+import { anchorZtt, type ZttAnchor } from "./anchor.js";
 import { issueCertificate, ZTT_VERSION, type ZttCertificate } from "./certificate.js";
 import { openingDay, windowInterval } from "./window-interval.js";
 
@@ -21,8 +23,10 @@ export interface ZttBundle {
   readonly context: PhaseContext;
   /** Key id of the ephemeral key (SHA-256 of its raw bytes, first 16 hex digits). */
   readonly key_id: string;
-  /** Ephemeral Ed25519 signature over the canonical JSON of every other field. */
+  /** Ephemeral Ed25519 signature over the canonical JSON of every other field but `anchor`. */
   readonly signature: string;
+  /** The bundle's receipt and anchor proof, once anchored (`anchorZtt`); added after signing. */
+  readonly anchor?: ZttAnchor;
 }
 
 export interface ZttSignerOptions {
@@ -31,10 +35,17 @@ export interface ZttSignerOptions {
   /** The authority's long-term key, which signs each window certificate. */
   readonly authority: Signer;
   readonly clock?: () => number | Date;
+  /** Anchor every bundle before `sign` returns it (`anchorZtt`), in this authority, waiting for `FINAL` when `quorum`/`timeoutMs` are given. */
+  readonly anchor?: ZttAnchorTarget;
+}
+
+/** Where `sign` anchors: a local, memory or remote authority, and the finality wait `Authority.anchor` takes. */
+export interface ZttAnchorTarget extends AnchorOptions {
+  readonly authority: Authority;
 }
 
 export interface ZttSigner {
-  /** Signs inside an opening of the window; `ZTT_WINDOW_CLOSED` (with `next_open_unix_ms`) outside. */
+  /** Signs inside an opening of the window; `ZTT_WINDOW_CLOSED` (with `next_open_unix_ms`) outside. With `anchor`, the bundle comes back anchored. */
   sign(payload: string | Uint8Array): Promise<ZttBundle>;
   /** Whether an ephemeral private key is held right now (false once its opening has closed). */
   holdsKey(): boolean;
@@ -69,6 +80,7 @@ export function createZttSigner(options: ZttSignerOptions): ZttSigner {
   const zone = parseZone(options.zone);
   const clock = options.clock ?? Date.now;
   if (typeof clock !== "function") throw new TemporalTypeError("INVALID_TIME", `clock must be a function returning Unix milliseconds or a Date, got ${describeValue(clock)}`);
+  const anchorIn = anchorTargetOf(options.anchor);
   let current: Promise<Ephemeral> | undefined;
   let currentDay: number | undefined;
   let currentEnd = Number.NEGATIVE_INFINITY;
@@ -122,7 +134,7 @@ export function createZttSigner(options: ZttSignerOptions): ZttSigner {
         key_id: ephemeral.key_id,
       };
       const signature = bytesToHex(new Uint8Array(await ed25519Subtle("the ZTT signer").sign(ED25519, ephemeral.privateKey, utf8.encode(signingPayload(body)))));
-      return { ...body, signature };
+      return anchorIn === undefined ? { ...body, signature } : anchorZtt({ ...body, signature }, anchorIn.authority, anchorIn.wait);
     },
     holdsKey() {
       dropIfClosed();
@@ -130,4 +142,17 @@ export function createZttSigner(options: ZttSignerOptions): ZttSigner {
     },
     close: drop,
   };
+}
+
+/** The anchor option checked when the signer is made, not at the first `sign`: `INVALID_ARGUMENT` names what is wrong. */
+function anchorTargetOf(target: ZttAnchorTarget | undefined): { authority: Authority; wait: AnchorOptions } | undefined {
+  if (target === undefined) return undefined;
+  const authority: unknown = typeof target === "object" && target !== null ? target.authority : undefined;
+  if (typeof (authority as Partial<Authority> | undefined)?.issueReceipt !== "function" || typeof (authority as Partial<Authority>).anchor !== "function") {
+    throw new TemporalError("INVALID_ARGUMENT", `anchor.authority must be an Authority (local, memory or remote), got ${describeValue(authority)}`);
+  }
+  const { quorum, timeoutMs } = target;
+  const wait = { ...(quorum === undefined ? {} : { quorum }), ...(timeoutMs === undefined ? {} : { timeoutMs }) };
+  finalityWaitOf(wait);
+  return { authority: authority as Authority, wait };
 }

@@ -1,46 +1,91 @@
 import { canonicalJson } from "../core/canonical-json.js";
+import { isKeySet } from "../core/anchor-proof.js";
+import { cosignatureVerifier } from "../core/cosignature.js";
+import type { KeySet } from "../core/service-types.js";
 import { base64UrlToBytes } from "../core/encoding.js";
 import { contextAt } from "../core/phase.js";
 import { signingPayload } from "../core/signed-record.js";
 import { sha256Hex } from "../core/sha256.js";
 import { VerifyingKey, type PublicKeyInput } from "../core/verifying-key.js";
 import { allow } from "../core/window.js";
+import { TemporalError, describeValue } from "../core/errors.js";
+import { withoutAnchor } from "./anchor.js";
+import { check, type ZttCheck } from "./checks.js";
+import { anchorInclusion, anchorReceipt, witnessedTime, type WitnessedTimePolicy } from "./verify-anchor.js";
 import { certificateIssues, verifyCertificateSignature } from "./certificate.js";
 import type { ZttBundle } from "./signer.js";
 import { windowInterval } from "./window-interval.js";
 
-export type ZttCheckName = "certificate_signature" | "certificate_interval" | "ephemeral_signature" | "signing_context" | "payload_sha256";
+/**
+ * How far the witnessed time may lie past the window's end, and the signing past the witnessed time, by default:
+ * 60 s: the default finality wait (30 s, `anchorZtt` with a `quorum`: signing at the window's last moment, then
+ * anchoring and cosigning) plus 30 s of disagreement between the signer's and the witnesses' clocks.
+ */
+export const DEFAULT_ZTT_SKEW_MS = 60_000;
 
-export interface ZttCheck {
-  readonly name: ZttCheckName;
-  readonly ok: boolean;
-  /** Why the check failed; absent when it passed. */
-  readonly reason?: string;
+export interface ZttVerifyOptions {
+  /** The payload, when the verifier has it: it must hash to the bundle's `payload_sha256`. */
+  readonly payload?: string | Uint8Array;
+  /**
+   * The cosignature/v1 vkeys of the witnesses the verifier trusts. Given, the bundle must carry a `FINAL` anchor
+   * whose witnessed time brackets the signing (`witnessed_time`); a bundle without one fails that check.
+   */
+  readonly witnesses?: readonly string[];
+  /** Cosignatures of trusted witnesses needed, k; the witnessed time is the k-th smallest. Default a majority of `witnesses`. */
+  readonly quorum?: number;
+  /** Clock skew allowed, ms, 0..86 400 000; default `DEFAULT_ZTT_SKEW_MS`. */
+  readonly skewMs?: number;
 }
 
 export interface ZttVerification {
   readonly valid: boolean;
   readonly checks: readonly ZttCheck[];
+  /** The witnessed time computed from the valid cosignatures (POSIX seconds), when `witnessed_time` got that far. */
+  readonly witnessed_unix_s?: number;
 }
+
+const MAX_SKEW_MS = 86_400_000;
 
 /**
- * Decides offline, with the authority's public keys only, whether `bundle` was signed while its certificate's
- * window was open. `payload`, when given, must hash to the bundle's `payload_sha256`.
+ * Decides offline, with the authority's public keys only (a list, or the `GET keys` reply), whether `bundle` was signed while its certificate's
+ * window was open; with `witnesses`, also whether witnesses saw it anchored inside that window (plus the skew).
+ * An attached anchor is always checked (`anchor_receipt`, `anchor_inclusion`). Never throws for a bad bundle;
+ * throws for bad options, which are the verifier's own configuration: `INVALID_ARGUMENT`, and `INVALID_NOTE_KEY` or
+ * `INVALID_COSIGNATURE` for a witness vkey that is not a cosignature/v1 key.
  */
-export async function verifyZtt(bundle: ZttBundle, publicKeys: readonly PublicKeyInput[], options: { payload?: string | Uint8Array } = {}): Promise<ZttVerification> {
-  const checks: ZttCheck[] = [await certificateSignature(bundle, publicKeys), certificateInterval(bundle), await ephemeralSignature(bundle), signingContext(bundle)];
-  if (options.payload !== undefined) checks.push(check("payload_sha256", sha256Hex(options.payload) === bundle.payload_sha256, "the payload does not hash to payload_sha256"));
-  return { valid: checks.every((c) => c.ok), checks };
+export async function verifyZtt(bundle: ZttBundle, publicKeys: readonly PublicKeyInput[] | KeySet, options: ZttVerifyOptions = {}): Promise<ZttVerification> {
+  const policy = await witnessedTimePolicy(options);
+  const keys = await Promise.all((isKeySet(publicKeys) ? Object.values(publicKeys.keys) : publicKeys).map((k) => VerifyingKey.from(k)));
+  const checks: ZttCheck[] = [await certificateSignature(bundle, keys), certificateInterval(bundle), await ephemeralSignature(bundle), signingContext(bundle)];
+  if (options.payload !== undefined) checks.push(check("payload_sha256", sha256Hex(options.payload) === bundle?.payload_sha256, "the payload does not hash to payload_sha256"));
+  if (bundle?.anchor !== undefined) checks.push(await anchorReceipt(bundle, keys), await anchorInclusion(bundle, keys));
+  if (policy === undefined) return { valid: checks.every((c) => c.ok), checks };
+  const witnessed = await witnessedTime(bundle, keys, policy);
+  checks.push(witnessed.check);
+  return { valid: checks.every((c) => c.ok), checks, ...(witnessed.witnessed_unix_s === undefined ? {} : { witnessed_unix_s: witnessed.witnessed_unix_s }) };
 }
 
-function check(name: ZttCheckName, ok: boolean, reason: string): ZttCheck {
-  return ok ? { name, ok } : { name, ok, reason };
+async function witnessedTimePolicy(options: ZttVerifyOptions): Promise<WitnessedTimePolicy | undefined> {
+  const bad = (problem: string) => new TemporalError("INVALID_ARGUMENT", `verifyZtt options: ${problem}`);
+  if (typeof options !== "object" || options === null) throw bad(`must be an object, got ${describeValue(options)}`);
+  const { witnesses, quorum, skewMs = DEFAULT_ZTT_SKEW_MS } = options;
+  if (!Number.isSafeInteger(skewMs) || skewMs < 0 || skewMs > MAX_SKEW_MS) throw bad(`skewMs must be a whole number of ms in 0..${MAX_SKEW_MS}, got ${describeValue(skewMs)}`);
+  if (witnesses === undefined) {
+    if (quorum !== undefined) throw bad("quorum needs witnesses, the vkeys whose cosignatures count");
+    return undefined;
+  }
+  if (!Array.isArray(witnesses) || witnesses.length === 0 || !witnesses.every((w: unknown) => typeof w === "string"))
+    throw bad(`witnesses must be a non-empty array of cosignature/v1 vkeys, got ${describeValue(witnesses)}`);
+  const k = quorum ?? Math.floor(witnesses.length / 2) + 1;
+  if (!Number.isSafeInteger(k) || k < 1 || k > witnesses.length) throw bad(`quorum must be a whole number in 1..${witnesses.length} (the witnesses given), got ${describeValue(quorum)}`);
+  // A vkey that is not cosignature/v1 is the caller's mistake whatever the bundle holds: INVALID_NOTE_KEY / INVALID_COSIGNATURE now.
+  await Promise.all((witnesses as readonly string[]).map((vkey) => cosignatureVerifier(vkey)));
+  return { witnesses, quorum: k, skewMs };
 }
 
-async function certificateSignature(bundle: ZttBundle, publicKeys: readonly PublicKeyInput[]): Promise<ZttCheck> {
+async function certificateSignature(bundle: ZttBundle, keys: readonly VerifyingKey[]): Promise<ZttCheck> {
   const issues = certificateIssues(bundle?.certificate);
   if (issues.length > 0) return check("certificate_signature", false, `malformed certificate: ${issues.map((i) => `${i.field} ${i.reason}`).join("; ")}`);
-  const keys = await Promise.all(publicKeys.map((k) => VerifyingKey.from(k)));
   const key = keys.find((k) => k.key_id === bundle.certificate.key_id);
   if (key === undefined) return check("certificate_signature", false, `no public key with id ${bundle.certificate.key_id}`);
   return check("certificate_signature", await verifyCertificateSignature(bundle.certificate, key), "the authority's signature does not match the certificate");
@@ -66,7 +111,8 @@ async function ephemeralSignature(bundle: ZttBundle): Promise<ZttCheck> {
   if (raw === undefined || raw.length !== 32) return check("ephemeral_signature", false, "the certificate's ephemeral_x is not a 32-byte key");
   const key = await VerifyingKey.from(raw);
   if (bundle.key_id !== key.key_id) return check("ephemeral_signature", false, `key_id ${bundle.key_id} is not the certificate's ephemeral key ${key.key_id}`);
-  return check("ephemeral_signature", await key.verify(bundle.signature, signingPayload(bundle)), "the ephemeral signature does not match the bundle");
+  // The anchor is attached after signing: the signature covers every other field.
+  return check("ephemeral_signature", await key.verify(bundle.signature, signingPayload(withoutAnchor(bundle))), "the ephemeral signature does not match the bundle");
 }
 
 /** The signing context must be a genuine context of its instant, in the certificate's zone and window opening. */

@@ -1,0 +1,140 @@
+import type { AnchorProof, KeySet, Receipt, ZttBundle } from "@temporal/agent-sdk";
+import { EXIT_FAILURE, EXIT_OK } from "../errors.js";
+import { readInputFile, readJsonFile, readKeySet, recognise, VerifyUsageError } from "./verify-input.js";
+
+/**
+ * `temporalc verify <file> --keys <keys.json>`: checks a ZTT bundle, or a receipt and its anchor proof, offline
+ * with the SDK's verifiers and the keys of the service's `GET keys`; nothing is sent anywhere. Exit 0 when every
+ * check holds, 1 when one fails (each is named), 2 for usage problems (verify-input.ts).
+ */
+
+export interface VerifyOptions {
+  readonly keys: string;
+  /** A file whose bytes are the ZTT payload: checked against the bundle's payload_sha256. */
+  readonly payload?: string;
+  /** cosignature/v1 vkeys of the witnesses trusted for finality and the witnessed time. */
+  readonly witness?: readonly string[];
+  readonly quorum?: number;
+  readonly json: boolean;
+}
+
+type Sdk = typeof import("@temporal/agent-sdk");
+
+interface NamedCheck {
+  readonly name: string;
+  readonly ok: boolean;
+  readonly reason?: string;
+}
+
+interface Report {
+  readonly valid: boolean;
+  readonly kind: "ztt" | "receipt";
+  readonly checks: readonly NamedCheck[];
+  readonly witnessed_unix_s?: number;
+}
+
+/** Whom the verifier trusts beyond the log's keys: witnesses and how many must have cosigned. */
+interface Trust {
+  readonly witnesses: readonly string[];
+  readonly quorum: number | undefined;
+}
+
+export async function runVerify(file: string, options: VerifyOptions): Promise<number> {
+  const sdk: Sdk = await import("@temporal/agent-sdk");
+  const found = recognise(await readJsonFile(file, "the file"), file);
+  const keySet = await readKeySet(options.keys, sdk);
+  const trust = trustOf(options);
+  const report =
+    found.kind === "ztt"
+      ? await verifyBundle(sdk, found.bundle, keySet, trust, options.payload === undefined ? found.payload : await readInputFile(options.payload, "the payload file"))
+      : await verifyReceiptProof(sdk, found.receipt, found.proof, keySet, trust);
+  process.stdout.write(options.json ? `${JSON.stringify(report, null, 2)}\n` : describe(report));
+  return report.valid ? EXIT_OK : EXIT_FAILURE;
+}
+
+function trustOf(options: VerifyOptions): Trust | undefined {
+  const witnesses = options.witness ?? [];
+  if (witnesses.length === 0) {
+    if (options.quorum !== undefined) throw new VerifyUsageError("INVALID_WITNESS", "--quorum counts cosignatures of the witnesses given with --witness: give them too");
+    return undefined;
+  }
+  if (options.quorum !== undefined && options.quorum > witnesses.length) {
+    throw new VerifyUsageError("INVALID_WITNESS", `--quorum ${options.quorum} needs at least as many --witness keys, got ${witnesses.length}`);
+  }
+  return { witnesses, quorum: options.quorum };
+}
+
+/** The SDK refuses a witness vkey or quorum as the caller's configuration: here, the command line's. */
+async function asUsage<T>(sdk: Sdk, verify: () => Promise<T>): Promise<T> {
+  try {
+    return await verify();
+  } catch (error) {
+    if (error instanceof sdk.TemporalError) throw new VerifyUsageError("INVALID_WITNESS", `--witness/--quorum: ${error.message}`);
+    throw error;
+  }
+}
+
+async function verifyBundle(sdk: Sdk, bundle: ZttBundle, keySet: KeySet, trust: Trust | undefined, payload: string | Uint8Array | undefined): Promise<Report> {
+  const options = { ...(payload === undefined ? {} : { payload }), ...(trust === undefined ? {} : { witnesses: trust.witnesses, quorum: trust.quorum }) };
+  const result = await asUsage(sdk, () => sdk.verifyZtt(bundle, keySet, options));
+  return { valid: result.valid, kind: "ztt", checks: result.checks, ...(result.witnessed_unix_s === undefined ? {} : { witnessed_unix_s: result.witnessed_unix_s }) };
+}
+
+/**
+ * A receipt, its anchor proof, or both: `receipt_signature` (a key of the set signed it), `inclusion` (the proof's
+ * leaf is the receipt's hash, under the proof's root and checkpoint), `checkpoint_signature` (a key of the set signed
+ * the checkpoint) and, with witnesses, `finality` (`verifyFinality`: a quorum of them cosigned a checkpoint covering it).
+ */
+async function verifyReceiptProof(sdk: Sdk, receipt: Receipt | undefined, proof: AnchorProof | undefined, keySet: KeySet, trust: Trust | undefined): Promise<Report> {
+  const checks: NamedCheck[] = [];
+  const jwks = Object.values(keySet.keys);
+  if (receipt !== undefined) {
+    const jwk = Object.hasOwn(keySet.keys, String(receipt.key_id)) ? keySet.keys[receipt.key_id] : undefined;
+    const signed = jwk !== undefined && (await sdk.verifyReceipt(receipt, jwk));
+    checks.push(named("receipt_signature", signed, jwk === undefined ? `no key with id ${JSON.stringify(receipt.key_id)} in the keys file` : "the signature does not match the receipt"));
+  }
+  if (proof === undefined) return report("receipt", checks);
+  const leafIsReceipt = receipt === undefined || (proof.receipt_hash === hashOf(sdk, receipt) && proof.tile_id === receipt.tile_id);
+  checks.push(
+    named(
+      "inclusion",
+      leafIsReceipt && sdk.verifyInclusion(proof),
+      leafIsReceipt ? "the leaf is not under the proof's root and checkpoint" : "the proof's receipt_hash or tile_id is not the receipt's",
+    ),
+  );
+  let signedCheckpoint = false;
+  for (const jwk of jwks) signedCheckpoint ||= await sdk.verifySignedCheckpoint(proof.checkpoint, jwk);
+  checks.push(named("checkpoint_signature", signedCheckpoint, "no key in the keys file signed the proof's checkpoint"));
+  if (trust === undefined) return report("receipt", checks);
+  const quorum = trust.quorum ?? Math.floor(trust.witnesses.length / 2) + 1;
+  const finality = await asUsage(sdk, () => sdk.verifyFinality(proof, { log: keySet, witnesses: trust.witnesses }, quorum));
+  const failed = finality.checks.filter((c) => !c.ok).map((c) => `${c.name}: ${c.detail}`);
+  checks.push(named("finality", finality.valid, `not FINAL for quorum ${quorum} of the given witnesses: ${failed.join("; ")}`));
+  return { ...report("receipt", checks), ...(finality.witnessed_unix_s === null ? {} : { witnessed_unix_s: finality.witnessed_unix_s }) };
+}
+
+/** The receipt's hash, or undefined for a receipt that cannot be hashed (a lone surrogate in a string). */
+function hashOf(sdk: Sdk, receipt: Receipt): string | undefined {
+  try {
+    return sdk.receiptHash(receipt);
+  } catch {
+    return undefined;
+  }
+}
+
+function named(name: string, ok: boolean, reason: string): NamedCheck {
+  return ok ? { name, ok } : { name, ok, reason };
+}
+
+function report(kind: Report["kind"], checks: readonly NamedCheck[]): Report {
+  return { valid: checks.every((c) => c.ok), kind, checks };
+}
+
+function describe(report: Report): string {
+  const what = report.kind === "ztt" ? "ZTT bundle" : "receipt and proof";
+  const failed = report.checks.filter((c) => !c.ok).length;
+  const head = report.valid ? `valid: ${what}, all ${report.checks.length} checks hold` : `invalid: ${what}, ${failed} of ${report.checks.length} checks fail`;
+  const lines = report.checks.map((c) => (c.ok ? `  ok    ${c.name}` : `  FAIL  ${c.name}: ${c.reason ?? ""}`));
+  const witnessed = report.witnessed_unix_s === undefined ? [] : [`  witnessed at ${new Date(report.witnessed_unix_s * 1000).toISOString()}`];
+  return `${[head, ...lines, ...witnessed].join("\n")}\n`;
+}

@@ -1,0 +1,217 @@
+/**
+ * `temporalc verify`, run as a user runs it (the built CLI in a child process), on what a service really returns:
+ * ZTT bundles from `POST ztt/sign` and receipts and proofs from `security/tsae` and `clockchain/anchor` of the
+ * in-process stand-in, with the body of its `GET keys` as the keys file.
+ */
+import { readFileSync, writeFileSync } from "node:fs";
+import { join } from "node:path";
+import { contextAt, createTsaeRequest, formatCosignerVerifierKey, sha256Hex, type AnchorProof, type KeySet, type Receipt, type ZttBundle } from "@temporal/agent-sdk";
+import { createTestService } from "@temporal/agent-sdk/testing";
+import fc from "fast-check";
+import { beforeAll, describe, expect, it } from "vitest";
+import { jsonErrorOffset } from "../src/commands/verify-input.js";
+import { REPO_ROOT, runCli } from "./run-cli.js";
+import { folderPerTest } from "./scratch.js";
+
+const folder = folderPerTest("temporalc-verify-");
+
+/** 2026-11-22T21:30Z: Z1 is at phase 352.5, inside [330, 30]. */
+const T = Date.UTC(2026, 10, 22, 21, 30);
+
+let keys: KeySet;
+let otherKeys: KeySet;
+let bundle: ZttBundle;
+let receipt: Receipt;
+let proof: AnchorProof;
+
+beforeAll(async () => {
+  const service = createTestService({ now: T, config: { ztt: { window: [330, 30], zone: "Z1" } } });
+  const other = createTestService({ now: T });
+  try {
+    const client = service.client("enterprise");
+    keys = await client.getKeys();
+    otherKeys = await other.client().getKeys();
+    bundle = await client.signZtt("deploy build 4711");
+    receipt = await client.issueTsae(createTsaeRequest(contextAt(T, { zone: 2 }), { scope: "tests.verify.v1", action_hash_hex: sha256Hex("backup") }));
+    proof = await client.anchorTsaeHash(receipt);
+  } finally {
+    await Promise.all([service.close(), other.close()]);
+  }
+});
+
+/** Writes each file into the test's folder and runs `temporalc verify args` there. */
+function verify(files: Record<string, unknown>, args: string[]) {
+  for (const [name, content] of Object.entries(files)) writeFileSync(join(folder.current(), name), typeof content === "string" ? content : JSON.stringify(content, null, 2));
+  const result = runCli(["verify", ...args], { cwd: folder.current() });
+  // Whatever happens, no stack trace reaches the user.
+  expect(result.stderr).not.toMatch(/\n\s+at /);
+  return result;
+}
+
+function checksOf(stdout: string): Record<string, boolean> {
+  const report = JSON.parse(stdout) as { checks: { name: string; ok: boolean }[] };
+  return Object.fromEntries(report.checks.map((c) => [c.name, c.ok]));
+}
+
+describe("temporalc verify: a ZTT bundle", () => {
+  it("holds offline with GET keys alone: every check named, exit 0; --json says the same", () => {
+    const text = verify({ "bundle.json": bundle, "keys.json": keys }, ["bundle.json", "--keys", "keys.json"]);
+    expect(text.code).toBe(0);
+    expect(text.stdout).toBe(
+      [
+        "valid: ZTT bundle, all 6 checks hold",
+        ...["certificate_signature", "certificate_interval", "ephemeral_signature", "signing_context", "anchor_receipt", "anchor_inclusion"].map((name) => `  ok    ${name}`),
+        "",
+      ].join("\n"),
+    );
+    const json = verify({}, ["bundle.json", "--keys", "keys.json", "--json"]);
+    expect(json.code).toBe(0);
+    expect(JSON.parse(json.stdout)).toMatchObject({ valid: true, kind: "ztt" });
+  });
+
+  it("checks the payload from --payload's bytes or the file's payload, and names the failing check (exit 1)", () => {
+    writeFileSync(join(folder.current(), "payload.bin"), "deploy build 4711");
+    expect(verify({ "bundle.json": bundle, "keys.json": keys }, ["bundle.json", "--keys", "keys.json", "--payload", "payload.bin"]).code).toBe(0);
+    writeFileSync(join(folder.current(), "other.bin"), "deploy build 4712");
+    const wrong = verify({}, ["bundle.json", "--keys", "keys.json", "--payload", "other.bin"]);
+    expect(wrong.code).toBe(1);
+    expect(wrong.stdout).toContain("invalid: ZTT bundle, 1 of 7 checks fail");
+    expect(wrong.stdout).toContain("  FAIL  payload_sha256: the payload does not hash to payload_sha256");
+    const wrapped = verify({ "wrapped.json": { bundle, payload: "deploy build 4712" } }, ["wrapped.json", "--keys", "keys.json", "--json"]);
+    expect(wrapped.code).toBe(1);
+    expect(checksOf(wrapped.stdout).payload_sha256).toBe(false);
+  });
+
+  it("catches a bundle signed outside its window and another authority's keys", () => {
+    const moved = { ...bundle, context: contextAt(T - 3 * 3_600_000, { zone: 1 }) };
+    const movedResult = verify({ "moved.json": moved, "keys.json": keys }, ["moved.json", "--keys", "keys.json", "--json"]);
+    expect(movedResult.code).toBe(1);
+    expect(checksOf(movedResult.stdout)).toMatchObject({ signing_context: false, ephemeral_signature: false });
+    const foreign = verify({ "bundle.json": bundle, "other-keys.json": otherKeys }, ["bundle.json", "--keys", "other-keys.json", "--json"]);
+    expect(foreign.code).toBe(1);
+    expect(checksOf(foreign.stdout)).toMatchObject({ certificate_signature: false, anchor_inclusion: false });
+  });
+
+  it("with --witness, requires a FINAL anchor: a PROVISIONAL one fails witnessed_time", () => {
+    const witness = formatCosignerVerifierKey("witness.example", new Uint8Array(32).fill(7));
+    const result = verify({ "bundle.json": bundle, "keys.json": keys }, ["bundle.json", "--keys", "keys.json", "--witness", witness, "--json"]);
+    expect(result.code).toBe(1);
+    expect(checksOf(result.stdout).witnessed_time).toBe(false);
+  });
+});
+
+describe("temporalc verify: receipts and proofs", () => {
+  it("checks a receipt and its proof, and a proof alone", () => {
+    const both = verify({ "anchored.json": { receipt, proof }, "keys.json": keys }, ["anchored.json", "--keys", "keys.json"]);
+    expect(both.code).toBe(0);
+    expect(both.stdout).toBe(["valid: receipt and proof, all 3 checks hold", "  ok    receipt_signature", "  ok    inclusion", "  ok    checkpoint_signature", ""].join("\n"));
+    expect(checksOf(verify({ "proof.json": proof }, ["proof.json", "--keys", "keys.json", "--json"]).stdout)).toEqual({ inclusion: true, checkpoint_signature: true });
+  });
+
+  it("names what a change breaks: the receipt's hash, the checkpoint's signer", () => {
+    const changed = { ...receipt, action_hash_hex: sha256Hex("something else") };
+    expect(checksOf(verify({ "a.json": { receipt: changed, proof }, "keys.json": keys }, ["a.json", "--keys", "keys.json", "--json"]).stdout)).toEqual({
+      receipt_signature: false,
+      inclusion: false,
+      checkpoint_signature: true,
+    });
+    const result = verify({ "c.json": { receipt, proof }, "other.json": otherKeys }, ["c.json", "--keys", "other.json"]);
+    expect(result.code).toBe(1);
+    expect(result.stdout).toContain("  FAIL  checkpoint_signature: no key in the keys file signed the proof's checkpoint");
+    expect(result.stdout).toContain(`  FAIL  receipt_signature: no key with id "${receipt.key_id}" in the keys file`);
+  });
+
+  it("with --witness, a PROVISIONAL proof is not final (exit 1)", () => {
+    const witnesses = [1, 2, 3].map((n) => formatCosignerVerifierKey(`w${n}.example`, new Uint8Array(32).fill(n)));
+    const result = verify({ "a.json": { receipt, proof }, "keys.json": keys }, ["a.json", "--keys", "keys.json", "--witness", ...witnesses, "--quorum", "2", "--json"]);
+    expect(result.code).toBe(1);
+    expect(checksOf(result.stdout)).toMatchObject({ receipt_signature: true, finality: false });
+  });
+});
+
+describe("temporalc verify: a FINAL anchor (docs/ztt.md's witnessed worked example)", () => {
+  /** The example's bundle, payload, witnesses and keys, the keys as GET keys serves them. */
+  const example = () => {
+    const markdown = readFileSync(join(REPO_ROOT, "docs/ztt.md"), "utf8");
+    const anchored = [...markdown.matchAll(/```json\n([\s\S]*?)\n```/g)].map((match) => JSON.parse(match[1] as string))[1] as {
+      bundle: ZttBundle;
+      payload: string;
+      witnesses: string[];
+      keys: { kid: string }[];
+    };
+    return { ...anchored, keySet: { keys: Object.fromEntries(anchored.keys.map((jwk) => [jwk.kid, jwk])) } };
+  };
+
+  it("brackets the signing with the witnessed time for the bundle, and finds its receipt's proof FINAL", () => {
+    const { bundle: final, payload, witnesses, keySet } = example();
+    const ztt = verify({ "final.json": { bundle: final, payload }, "keys.json": keySet }, ["final.json", "--keys", "keys.json", "--witness", ...witnesses]);
+    expect(ztt.code).toBe(0);
+    expect(ztt.stdout).toContain("valid: ZTT bundle, all 8 checks hold");
+    expect(ztt.stdout).toContain("  ok    witnessed_time\n  witnessed at 2026-11-25T22:30:02.000Z\n");
+    const anchor = verify({ "anchor.json": final.anchor }, ["anchor.json", "--keys", "keys.json", "--witness", ...witnesses, "--quorum", "2", "--json"]);
+    expect(anchor.code).toBe(0);
+    expect(JSON.parse(anchor.stdout)).toMatchObject({
+      valid: true,
+      witnessed_unix_s: 1795645802,
+      checks: [{ name: "receipt_signature" }, { name: "inclusion" }, { name: "checkpoint_signature" }, { name: "finality", ok: true }],
+    });
+  });
+});
+
+describe("temporalc verify: usage errors (exit 2, one line with a stable code)", () => {
+  const usage = (files: Record<string, unknown>, args: string[], code: string, text: string) => {
+    const result = verify(files, args);
+    expect(result.code).toBe(2);
+    expect(result.stdout).toBe("");
+    expect(result.stderr).toContain(text);
+    expect(result.stderr.trim()).toMatch(new RegExp(`\\(${code}\\)$`));
+  };
+
+  it("a missing file, bad JSON (with its line and column), an unknown shape, a bad keys file, bad witnesses", () => {
+    usage({ "keys.json": keys }, ["nope.json", "--keys", "keys.json"], "FILE_NOT_FOUND", "the file nope.json does not exist");
+    usage({ "bad.json": '{\n  "receipt": {},\n  "proof": }\n' }, ["bad.json", "--keys", "keys.json"], "INVALID_JSON", "bad.json:3:12: the file is not valid JSON");
+    usage({ "keys.json": keys }, ["keys.json", "--keys", "keys.json"], "UNKNOWN_SHAPE", "keys.json: not something temporalc verify knows");
+    usage({ "bundle.json": bundle }, ["bundle.json", "--keys", "bundle.json"], "INVALID_KEYS", "bundle.json: expected the body of the service's GET keys");
+    usage({ "rsa.json": { keys: { a: { kty: "RSA" } } } }, ["bundle.json", "--keys", "rsa.json"], "INVALID_KEYS", 'rsa.json: keys["a"] is not an Ed25519 public key');
+    usage({}, ["bundle.json", "--keys", "keys.json", "--quorum", "2"], "INVALID_WITNESS", "--quorum counts cosignatures");
+    usage({}, ["bundle.json", "--keys", "keys.json", "--witness", "not-a-vkey"], "INVALID_WITNESS", "--witness/--quorum:");
+  });
+
+  it("without --keys or a file: commander's usage error, exit 2; --help teaches with examples", () => {
+    expect(verify({}, ["bundle.json"]).code).toBe(2);
+    const help = runCli(["verify", "--help"]);
+    expect(help.code).toBe(0);
+    expect(help.stdout).toContain("$ temporalc verify bundle.json --keys keys.json");
+    expect(help.stdout).toContain("GET /api/v1/keys");
+  });
+});
+
+describe("jsonErrorOffset", () => {
+  it("is undefined for JSON and points at the token that breaks it otherwise", () => {
+    expect(jsonErrorOffset('{"a": [1, 2.5e3, "x\\n", true, null]}')).toBeUndefined();
+    expect(jsonErrorOffset('{"a": }')).toBe(6);
+    expect(jsonErrorOffset("[1, 2,]")).toBe(6);
+    expect(jsonErrorOffset("[1] x")).toBe(4);
+    expect(jsonErrorOffset("")).toBe(0);
+  });
+
+  it("property: agrees with JSON.parse on every JSON text and every prefix of one", () => {
+    fc.assert(
+      fc.property(fc.jsonValue(), fc.nat(), fc.boolean(), (value, cut, pretty) => {
+        const text = JSON.stringify(value, null, pretty ? 2 : undefined);
+        expect(jsonErrorOffset(text)).toBeUndefined();
+        const prefix = text.slice(0, cut % (text.length + 1));
+        let parses = true;
+        try {
+          JSON.parse(prefix);
+        } catch {
+          parses = false;
+        }
+        const offset = jsonErrorOffset(prefix);
+        expect(offset === undefined).toBe(parses);
+        if (offset !== undefined) expect(offset).toBeLessThanOrEqual(prefix.length);
+      }),
+      { numRuns: 300 },
+    );
+  });
+});
