@@ -1,4 +1,4 @@
-import { LANGUAGE_VERSION_TEXT, TIME_ZONE_NAMES } from "@temporal/compiler";
+import { LANGUAGE_VERSION_TEXT, SWT_ZONE_CODES, TIME_ZONE_NAMES } from "@temporal/compiler";
 import type { IToken } from "chevrotain";
 import { CompletionItemKind, type CompletionItem, type CompletionList, type Position, type Range } from "vscode-languageserver-types";
 import type { Analysis } from "./analysis.js";
@@ -19,8 +19,6 @@ interface TokenPrefix {
   tokens: readonly IToken[];
   length: number;
 }
-
-const ZONE_COUNT = 12;
 
 export function completion(analysis: Analysis, position: Position): CompletionList {
   const { document, scanned } = analysis;
@@ -122,8 +120,8 @@ function missionBefore({ tokens, length }: TokenPrefix): boolean {
  * an item before giving it a text edit.
  */
 const ZONE_ITEMS: readonly CompletionItem[] = (() => {
-  const codes = Array.from({ length: ZONE_COUNT }, (_, zone) => ({
-    label: `Z${zone}`,
+  const codes = SWT_ZONE_CODES.map((code, zone) => ({
+    label: code,
     kind: CompletionItemKind.EnumMember,
     detail: `SWT zone ${zoneLabel(zone)}`,
     sortText: `0${String(zone).padStart(2, "0")}`,
