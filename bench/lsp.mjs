@@ -31,7 +31,10 @@ const lines = text.split("\n");
 const editLine = lines.findIndex((line) => line.includes("require carbon < 100"));
 const editCharacter = lines[editLine].indexOf("100");
 
-const child = spawn(process.execPath, [serverBin, "--stdio"], { stdio: ["pipe", "pipe", "inherit"] });
+// Node options for the server alone, e.g. LSP_SERVER_NODE_ARGS="--cpu-prof --cpu-prof-dir=prof" (Node refuses
+// --cpu-prof in NODE_OPTIONS).
+const serverNodeArgs = (process.env.LSP_SERVER_NODE_ARGS ?? "").split(" ").filter((arg) => arg !== "");
+const child = spawn(process.execPath, [...serverNodeArgs, serverBin, "--stdio"], { stdio: ["pipe", "pipe", "inherit"] });
 const connection = createMessageConnection(new StreamMessageReader(child.stdout), new StreamMessageWriter(child.stdin));
 const published = new Map();
 connection.onNotification("textDocument/publishDiagnostics", (params) => published.get(params.version)?.(params));
