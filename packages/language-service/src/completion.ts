@@ -76,14 +76,19 @@ function candidates(analysis: Analysis, before: TokenPrefix, typed: string | und
 
 /** The tokens that end before `offset`: a prefix of the sorted tokens, found by binary search, not copied. */
 function tokensBefore(tokens: readonly IToken[], offset: number): TokenPrefix {
+  return { tokens, length: countBefore(tokens, offset, (token) => token.endOffset!) };
+}
+
+/** How many of `tokens` (sorted, not overlapping) have `at(token) < offset`, by binary search: requests stay O(log n) in the file's size. */
+function countBefore(tokens: readonly IToken[], offset: number, at: (token: IToken) => number): number {
   let low = 0;
   let high = tokens.length;
   while (low < high) {
     const middle = (low + high) >>> 1;
-    if (tokens[middle]!.endOffset! < offset) low = middle + 1;
+    if (at(tokens[middle]!) < offset) low = middle + 1;
     else high = middle;
   }
-  return { tokens, length: low };
+  return low;
 }
 
 /** Whether the token can end a directive, requirement, statement or block, so a new one may start after it. */
@@ -140,8 +145,11 @@ function taskNames(analysis: Analysis, typed: string | undefined): CompletionIte
 
 /** The name or directive the cursor is at the end of, being typed. */
 function typedWord(analysis: Analysis, offset: number): { start: number; text: string } | undefined {
-  const token = analysis.scanned.tokens.find((t) => t.endOffset! + 1 === offset);
-  if (token !== undefined && (isNameToken(token) || isDirectiveToken(token) || token.tokenType.name === "TimeZoneName")) return { start: token.startOffset, text: token.image };
+  const { tokens } = analysis.scanned;
+  // The last token ending before the offset is the only one that can end right at it.
+  const token = tokens[countBefore(tokens, offset, (t) => t.endOffset!) - 1];
+  if (token !== undefined && token.endOffset! + 1 === offset && (isNameToken(token) || isDirectiveToken(token) || token.tokenType.name === "TimeZoneName"))
+    return { start: token.startOffset, text: token.image };
   // A lone `@` is no token yet: the start of a directive.
   if (analysis.text[offset - 1] === "@") return { start: offset - 1, text: "@" };
   return undefined;
@@ -150,8 +158,10 @@ function typedWord(analysis: Analysis, offset: number): { start: number; text: s
 /** Inside a comment, or at the end of a line comment (typing on in it); an unterminated comment runs to the end of the file. */
 function insideComment(analysis: Analysis, offset: number): boolean {
   const { comments, unterminatedComments } = analysis.scanned;
-  const inComment = (c: IToken) => c.startOffset < offset && (offset <= c.endOffset! || (c.image.startsWith("//") && offset === c.endOffset! + 1));
-  return comments.some(inComment) || unterminatedComments.some((c) => c.startOffset < offset);
+  // Comments do not overlap: only the last one starting before the offset can hold it.
+  const comment = comments[countBefore(comments, offset, (c) => c.startOffset) - 1];
+  const inComment = comment !== undefined && (offset <= comment.endOffset! || (comment.image.startsWith("//") && offset === comment.endOffset! + 1));
+  return inComment || unterminatedComments.some((c) => c.startOffset < offset);
 }
 
 function keyword(label: string): CompletionItem {
