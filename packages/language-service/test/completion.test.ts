@@ -36,6 +36,11 @@ describe("completion", () => {
     expect(labels("mission a {\n  require phase [|")).toEqual([]);
     expect(labels("// mission |")).toEqual([]);
     expect(labels("/* unterminated |")).toEqual([]);
+    // Among several comments: in the last, at the end of one, and between them (where code goes).
+    expect(labels("// one\n// two |\nmission a {}")).toEqual([]);
+    expect(labels("// one\n// two|")).toEqual([]);
+    expect(labels("/* one */ mission a {\n  /* two */ require |\n  // three\n}")).toEqual(["phase", "carbon", "hs_bloch"]);
+    expect(labels("/* a */ mission a {\n  // note\n  |\n  // after\n}")).toEqual(["require", "on"]);
   });
 
   it("offers zone codes and IANA time zones after @anchor, and the version after @temporal", () => {
