@@ -29,6 +29,7 @@ import { analyze, type MissionInfo, type MissionModel, type ResolvedWindow } fro
 import { intersectTicks, satisfiablePrefix, type TickInterval } from "./phase-windows.js";
 import { strictestCarbon, strictestHsBloch } from "./requirements.js";
 import { checkAnchors, checkClockShifts, checkClockTimes } from "./clock-checks.js";
+import { checkAnchorStatements } from "./anchor-checks.js";
 import { isWellFormedNumber } from "./grammar.js";
 import { LANGUAGE_VERSION, LANGUAGE_VERSION_TEXT } from "./version.js";
 
@@ -49,6 +50,7 @@ export function check(ast: MissionFile, model?: MissionModel): Diagnostic[] {
   checkClockTimes(ast, report);
   checkClockShifts(analysis, report);
   ast.missions.forEach((mission, index) => checkMission(mission, analysis.missions[index]!, ast.comments, report));
+  ast.missions.forEach((mission, index) => checkAnchorStatements(mission, analysis.missions[index]!, analysis.timeZone, ast.comments, report));
   return report.diagnostics.sort(compareDiagnostics);
 }
 
