@@ -16,7 +16,9 @@ describe("temporalc run, a mission whose receipts are ZTT-signed", () => {
     const result = runCli(args);
     expect(result.code).toBe(0);
     // 01:30 in Z1 is inside [300, 30], whose opening began at 20:00 Z1 (18:00 UTC) the day before.
-    expect(result.stdout).toMatch(/\n {2}receipt ZTT-signed: window \[300, 30\] in Z1, open 2026-11-22T18:00:00.000Z to 2026-11-23T00:00:00.000Z; key [0-9a-f]{16} certified by [0-9a-f]{16}\n/);
+    expect(result.stdout).toMatch(
+      /\n {2}receipt ZTT-signed: window \[300, 30\] in Z1, open 2026-11-22T18:00:00.000Z to 2026-11-23T00:00:00.000Z; key [0-9a-f]{16} certified by [0-9a-f]{16}\n/,
+    );
   });
 
   it("says so with --dry-run", () => {

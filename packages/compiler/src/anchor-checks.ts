@@ -42,7 +42,12 @@ function checkClauses(statement: AnchorStatement, comments: readonly Comment[], 
       continue;
     }
     const fix = canonicalFix(statement, comments, { dropZtt: false });
-    report("M512", clause.range, { clause: clause.kind === "SignedZtt" ? "signed ZTT" : "quorum" }, { notes: [{ message: "first written here", range: first.range }], ...(fix === undefined ? {} : { fixes: [fix] }) });
+    report(
+      "M512",
+      clause.range,
+      { clause: clause.kind === "SignedZtt" ? "signed ZTT" : "quorum" },
+      { notes: [{ message: "first written here", range: first.range }], ...(fix === undefined ? {} : { fixes: [fix] }) },
+    );
   }
   const ranks = statement.clauses.map((clause) => CLAUSE_ORDER.indexOf(clause.kind));
   const late = ranks.findIndex((rank, i) => i > 0 && rank < Math.max(...ranks.slice(0, i)));
@@ -72,5 +77,6 @@ function canonicalFix(statement: AnchorStatement, comments: readonly Comment[], 
  */
 function checkSigningWindow(range: SourceRange, info: MissionInfo, timeZone: string | null, report: Report): void {
   if (timeZone !== null) report("M510", range, { mission: info.name, problem: "time zone", timeZone, windows: info.windows.length });
-  else if (info.windows.length !== 1) report("M510", range, { mission: info.name, problem: info.windows.length === 0 ? "no window" : "several windows", timeZone: null, windows: info.windows.length });
+  else if (info.windows.length !== 1)
+    report("M510", range, { mission: info.name, problem: info.windows.length === 0 ? "no window" : "several windows", timeZone: null, windows: info.windows.length });
 }

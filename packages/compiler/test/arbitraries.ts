@@ -70,7 +70,13 @@ const statementArb: fc.Arbitrary<Statement> = fc.oneof(
   nameArb.map((name): Statement => ({ kind: "ExecuteStatement", task: identifier(name), range })),
   // Clauses in any order and number, repeats included: the parser takes them all, the checker judges them.
   fc
-    .array(fc.oneof(fc.constant<AnchorClause>({ kind: "SignedZtt", range }), numberArb(-2, 200).map((value): AnchorClause => ({ kind: "Quorum", value, range }))), { maxLength: 2 })
+    .array(
+      fc.oneof(
+        fc.constant<AnchorClause>({ kind: "SignedZtt", range }),
+        numberArb(-2, 200).map((value): AnchorClause => ({ kind: "Quorum", value, range })),
+      ),
+      { maxLength: 2 },
+    )
     .map(anchorStatement),
 );
 

@@ -7,7 +7,8 @@ import { RECEIPT_VERSION, receiptHash, receiptIssues, verifyReceipt } from "../c
 import type { AnchorPage, Challenge, ClockchainStatus, ConsistencyProof, TsaeIssueRequest, VerifyResult } from "../core/service-types.js";
 import { signingPayload } from "../core/signed-record.js";
 import { assertTsaeRequest } from "../core/tsae.js";
-import type { AnchorOptions, AnchorProof, AnchorSummary, Authority, AuthorityNowOptions, PhaseContext, PublicKeyJwk, Receipt, SignedCheckpoint, TsaeRequest, Window, ZoneInput } from "../core/types.js";
+import type { AnchorOptions, AnchorProof, AnchorSummary, Authority, AuthorityNowOptions, PhaseContext, PublicKeyJwk, Receipt, SignedCheckpoint, TsaeRequest } from "../core/types.js";
+import type { Window, ZoneInput } from "../core/types.js";
 import { assertNoteKeyName } from "../core/note-key.js";
 import { originSignature } from "../core/signed-checkpoint.js";
 import { parseNote } from "../core/signed-note.js";
