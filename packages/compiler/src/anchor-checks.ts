@@ -1,5 +1,6 @@
 import type { AnchorClause, AnchorStatement, Comment, Mission, SourceRange } from "./ast.js";
 import type { MissionInfo } from "./analyze.js";
+import { hasComment } from "./comments.js";
 import { anchorStatementText } from "./printer.js";
 import { replacement, type DiagnosticCode, type DiagnosticDetails, type DiagnosticParams } from "./diagnostics.js";
 
@@ -62,7 +63,7 @@ function checkClauses(statement: AnchorStatement, comments: readonly Comment[], 
  * differ (which one was meant is not ours to guess).
  */
 function canonicalFix(statement: AnchorStatement, comments: readonly Comment[], options: { dropZtt: boolean }) {
-  if (comments.some((c) => c.range.start.offset >= statement.range.start.offset && c.range.end.offset <= statement.range.end.offset)) return undefined;
+  if (hasComment(statement.range, comments)) return undefined;
   const quorums = new Set(statement.clauses.flatMap((c) => (c.kind === "Quorum" ? [c.value?.raw] : [])));
   if (quorums.size > 1) return undefined;
   const firsts = CLAUSE_ORDER.flatMap((kind) => statement.clauses.find((c) => c.kind === kind) ?? []).filter((c) => !(options.dropZtt && c.kind === "SignedZtt"));

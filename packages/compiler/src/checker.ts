@@ -30,6 +30,7 @@ import { intersectTicks, satisfiablePrefix, type TickInterval } from "./phase-wi
 import { strictestCarbon, strictestHsBloch } from "./requirements.js";
 import { checkAnchors, checkClockShifts, checkClockTimes } from "./clock-checks.js";
 import { checkAnchorStatements } from "./anchor-checks.js";
+import { hasComment } from "./comments.js";
 import { isWellFormedNumber } from "./grammar.js";
 import { LANGUAGE_VERSION, LANGUAGE_VERSION_TEXT } from "./version.js";
 
@@ -288,11 +289,6 @@ function checkHsBloch(hsBlochs: HsBlochRequirement[], comments: readonly Comment
     (r) => `hs_bloch ${r.operator} ${r.threshold.raw}`,
     report,
   );
-}
-
-/** Whether a comment lies inside `range`: a fix that rewrites the whole range would drop it. */
-function hasComment(range: SourceRange, comments: readonly Comment[]): boolean {
-  return comments.some((c) => c.range.start.offset >= range.start.offset && c.range.end.offset <= range.end.offset);
 }
 
 /** Several requirements on one quantity: all must hold, so only the strictest matters. */
