@@ -13,7 +13,7 @@ import type { EvaluateOptions, MissionSpec, MissionStep } from "./types.js";
  */
 
 /** An authority that can certify ZTT keys with its own key (a local or memory authority, `ComposedAuthority`). */
-export interface ZttAuthority {
+interface ZttAuthority {
   zttSigner(options: { readonly window: Window; readonly zone: number; readonly clock?: () => number | Date }): ZttSigner;
 }
 
