@@ -66,8 +66,11 @@ export interface Block {
   steps: Step[];
 }
 
-/** An anchor's `quorum` is the number of witness cosignatures to wait for, null without `quorum` (checked: a positive safe integer). */
-export type Step = { kind: "execute"; task: string; range: SourceRange; taskRange: SourceRange } | { kind: "anchor"; quorum: number | null; range: SourceRange };
+/**
+ * An anchor's `quorum` is the number of witness cosignatures to wait for, null without `quorum` (checked: a positive safe integer);
+ * `signedZtt`, whether its receipt is ZTT-signed in the mission's phase window (checked: the mission has one to sign in, M510).
+ */
+export type Step = { kind: "execute"; task: string; range: SourceRange; taskRange: SourceRange } | { kind: "anchor"; quorum: number | null; signedZtt: boolean; range: SourceRange };
 
 /**
  * A name and where it appears. A mission's definition is its declaration;
@@ -125,7 +128,9 @@ function blockOf(handler: Handler): Block {
     verdict: handler.verdict,
     range: handler.range,
     steps: handler.body.map((s): Step =>
-      s.kind === "ExecuteStatement" ? { kind: "execute", task: s.task.name, range: s.range, taskRange: s.task.range } : { kind: "anchor", quorum: s.quorum?.value ?? null, range: s.range },
+      s.kind === "ExecuteStatement"
+        ? { kind: "execute", task: s.task.name, range: s.range, taskRange: s.task.range }
+        : { kind: "anchor", quorum: s.quorum?.value ?? null, signedZtt: s.signedZtt !== null, range: s.range },
     ),
   };
 }

@@ -113,14 +113,34 @@ export interface ExecuteStatement {
 }
 
 /**
- * `anchor TSAE -> clockchain [quorum <n>]`: issue a receipt and anchor it in
- * the ledger; with a quorum, the run waits until the receipt is in a
- * checkpoint that at least n witnesses have cosigned.
+ * `anchor TSAE -> clockchain [signed ZTT] [quorum <n>]`: issue a receipt and
+ * anchor it in the ledger. With `signed ZTT`, the receipt is also signed by
+ * a key certified for the mission's phase window only (docs/ztt.md); with a
+ * quorum, the run waits until the receipt is in a checkpoint that at least n
+ * witnesses have cosigned.
  */
 export interface AnchorStatement {
   kind: "AnchorStatement";
-  /** The number after `quorum`, as written; null without a quorum. */
+  /** The number after the first `quorum`, as written; null without a quorum. */
   quorum: NumberLiteral | null;
+  /** The first `signed ZTT`; null without one. */
+  signedZtt: SignedZttClause | null;
+  /** Every clause after `clockchain` in source order, repeats included (the checker reports repeats and order, M512, M513). */
+  clauses: AnchorClause[];
+  range: SourceRange;
+}
+
+/** A clause of an anchor statement: `signed ZTT`, or `quorum <n>` (value null when the number is missing). */
+export type AnchorClause = SignedZttClause | QuorumClause;
+
+export interface SignedZttClause {
+  kind: "SignedZtt";
+  range: SourceRange;
+}
+
+export interface QuorumClause {
+  kind: "Quorum";
+  value: NumberLiteral | null;
   range: SourceRange;
 }
 

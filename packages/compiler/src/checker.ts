@@ -18,6 +18,8 @@ import { analyze, type MissionInfo, type MissionModel, type ResolvedWindow } fro
 import { intersectTicks, satisfiablePrefix, type TickInterval } from "./phase-windows.js";
 import { strictestCarbon, strictestHsBloch } from "./requirements.js";
 import { checkAnchors, checkClockShifts, checkClockTimes, type Report } from "./clock-checks.js";
+import { checkAnchorStatements } from "./anchor-checks.js";
+import { hasComment } from "./comments.js";
 import { isWellFormedNumber } from "./grammar.js";
 import { LANGUAGE_VERSION, LANGUAGE_VERSION_TEXT } from "./version.js";
 
@@ -38,6 +40,7 @@ export function check(ast: MissionFile, model?: MissionModel): Diagnostic[] {
   checkClockTimes(ast, report);
   checkClockShifts(analysis, report);
   ast.missions.forEach((mission, index) => checkMission(mission, analysis.missions[index]!, ast.comments, report));
+  ast.missions.forEach((mission, index) => checkAnchorStatements(mission, analysis.missions[index]!, analysis.timeZone, ast.comments, report));
   return report.diagnostics.sort(compareDiagnostics);
 }
 
@@ -272,11 +275,6 @@ function checkHsBloch(hsBlochs: HsBlochRequirement[], comments: readonly Comment
     (r) => `hs_bloch ${r.operator} ${r.threshold.raw}`,
     report,
   );
-}
-
-/** Whether a comment lies inside `range`: a fix that rewrites the whole range would drop it. */
-function hasComment(range: SourceRange, comments: readonly Comment[]): boolean {
-  return comments.some((c) => c.range.start.offset >= range.start.offset && c.range.end.offset <= range.end.offset);
 }
 
 /** Several requirements on one quantity: all must hold, so only the strictest matters. */

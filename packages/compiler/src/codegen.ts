@@ -213,7 +213,9 @@ function emitBlock(out: Output, verdict: Verdict, handler: Block | undefined): v
 
 function stepLiteral(step: Step): string {
   if (step.kind === "execute") return `{ execute: ${JSON.stringify(step.task)} }`;
-  return step.quorum === null ? `{ anchor: "clockchain" }` : `{ anchor: "clockchain", quorum: ${jsNumber(step.quorum)} }`;
+  const signed = step.signedZtt ? `, signed: "ZTT"` : "";
+  const quorum = step.quorum === null ? "" : `, quorum: ${jsNumber(step.quorum)}`;
+  return `{ anchor: "clockchain"${signed}${quorum} }`;
 }
 
 /** The columns of each step written one after another on `line`. */

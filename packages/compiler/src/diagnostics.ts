@@ -75,6 +75,9 @@ export const MAX_REALISTIC_QUORUM = 100;
 const ANCHOR_FORMS = "anchor is an SWT zone, Z0 to Z11, or an IANA time zone such as `Europe/Paris`";
 const TOO_MANY_ERRORS_HELP = "fix the errors above first; this many usually means the file is not a mission file";
 
+/** Why a mission has no window to ZTT-sign in (M510). */
+type ZttWindowProblem = "no window" | "several windows" | "time zone";
+
 /** Why a quorum is invalid (M508). */
 type QuorumProblem = "not positive" | "fraction" | "too large";
 
@@ -319,6 +322,43 @@ export const DIAGNOSTIC_CODES = {
     title: "quorum unrealistically high",
     message: (p: { quorum: string }) => `a quorum of ${p.quorum} witness cosignatures is more than any witness network has: the run fails unless that many witnesses are configured`,
     help: `a quorum is usually a majority of a few witnesses, such as 3 of 4; more than ${MAX_REALISTIC_QUORUM} is almost surely a typo`,
+  },
+  M510: {
+    severity: "error",
+    title: "no window to sign in",
+    message: (p: { mission: string; problem: ZttWindowProblem; timeZone: string | null; windows: number }) =>
+      p.problem === "no window"
+        ? `mission \`${p.mission}\` has no phase window to ZTT-sign its receipt in`
+        : p.problem === "several windows"
+          ? `mission \`${p.mission}\` has ${p.windows} phase windows, and a ZTT certificate names one`
+          : `a ZTT certificate names an SWT zone, and mission \`${p.mission}\`'s windows are on ${p.timeZone}'s local clock`,
+    help: (p: { problem: ZttWindowProblem }) =>
+      p.problem === "no window"
+        ? "add the window its receipts may be signed in (`require phase [a, b]`), or remove `signed ZTT`"
+        : p.problem === "several windows"
+          ? "require the one window its receipts are signed in, or remove `signed ZTT`"
+          : "anchor the file to an SWT zone (`@anchor Z<n>`), or remove `signed ZTT`",
+  },
+  M511: {
+    severity: "error",
+    title: "ZTT signing when denied",
+    message: "a denied run may be outside the mission's window, where no ZTT signature can be made",
+    help: "sign in `on ALLOW`, which runs only inside the window; a denied run's receipt is signed by the authority's key as usual",
+    fix: "removes `signed ZTT` (not when a comment is inside the statement)",
+  },
+  M512: {
+    severity: "error",
+    title: "anchor clause repeated",
+    message: (p: { clause: "signed ZTT" | "quorum" }) => `\`${p.clause}\` is written twice in this anchor`,
+    help: "write each clause once",
+    fix: "removes the repeat (not when a comment is inside the statement, or when two quorums differ)",
+  },
+  M513: {
+    severity: "error",
+    title: "anchor clauses out of order",
+    message: "`signed ZTT` comes before `quorum`",
+    help: "write `anchor TSAE -> clockchain signed ZTT quorum <n>`: the receipt is signed when it is issued, then anchored, then witnessed",
+    fix: "writes the clauses in order (not when a comment is inside the statement, or when two quorums differ)",
   },
 } as const satisfies Record<string, DiagnosticDefinition>;
 

@@ -1,5 +1,6 @@
 import { EmbeddedActionsParser, EOF, tokenMatcher, type IParserErrorMessageProvider, type IRecognitionException, type IToken, type TokenType } from "chevrotain";
 import type { AnchorDirective, Directive, Handler, Identifier, Mission, NumberLiteral, PhaseBound, Position, Requirement, SourceRange, Statement, VersionDirective } from "./ast.js";
+import type { AnchorClause } from "./ast.js";
 import { clockTimeDegrees } from "./clock-time.js";
 import { diagnostic, replacement, type Diagnostic, type DiagnosticDetails, type DiagnosticParams } from "./diagnostics.js";
 import * as tokens from "./tokens.js";
@@ -368,12 +369,35 @@ export class MissionParser extends EmbeddedActionsParser {
           this.CONSUME(tokens.Tsae);
           this.CONSUME(tokens.Arrow);
           this.CONSUME(tokens.Clockchain);
-          const count = this.OPTION(() => {
-            this.CONSUME(tokens.Quorum);
-            return this.CONSUME(tokens.NumberToken);
+          // Clauses in any order and number: the checker, not the parser, reports a repeat or the wrong order (M512, M513), with a fix.
+          const clauses: AnchorClause[] = [];
+          this.MANY(() => {
+            const clause = this.OR2<AnchorClause>([
+              {
+                ALT: () => {
+                  const signed = this.CONSUME(tokens.Signed);
+                  this.CONSUME(tokens.Ztt);
+                  return this.ACTION(() => ({ kind: "SignedZtt" as const, range: this.#rangeFrom(signed) }));
+                },
+              },
+              {
+                ALT: () => {
+                  const quorum = this.CONSUME(tokens.Quorum);
+                  const count = this.CONSUME(tokens.NumberToken);
+                  // A quorum whose number is missing has its syntax error; the anchor stays in the tree for tools.
+                  return this.ACTION(() => ({ kind: "Quorum" as const, value: this.#number(count) ?? null, range: this.#rangeFrom(quorum) }));
+                },
+              },
+            ]);
+            this.ACTION(() => clauses.push(clause));
           });
-          // A quorum whose number is missing has its syntax error; the anchor stays in the tree for tools.
-          return this.ACTION(() => ({ kind: "AnchorStatement" as const, quorum: count === undefined ? null : (this.#number(count) ?? null), range: this.#rangeFrom(keyword) }));
+          return this.ACTION(() => ({
+            kind: "AnchorStatement" as const,
+            quorum: clauses.flatMap((c) => (c.kind === "Quorum" ? [c.value] : []))[0] ?? null,
+            signedZtt: clauses.find((c) => c.kind === "SignedZtt") ?? null,
+            clauses,
+            range: this.#rangeFrom(keyword),
+          }));
         },
       },
     ]);

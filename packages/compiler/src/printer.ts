@@ -1,4 +1,4 @@
-import type { Directive, Handler, MissionFile, MissionItem, Statement } from "./ast.js";
+import type { AnchorClause, Directive, Handler, MissionFile, MissionItem, Statement } from "./ast.js";
 
 /**
  * Prints an AST as mission source in the canonical layout. Comments are not
@@ -37,7 +37,7 @@ function printHandler(handler: Handler): string {
 }
 
 function printStatement(statement: Statement): string {
-  return statement.kind === "ExecuteStatement" ? `execute ${statement.task.name}` : `anchor TSAE -> clockchain${statement.quorum === null ? "" : ` quorum ${statement.quorum.raw}`}`;
+  return statement.kind === "ExecuteStatement" ? `execute ${statement.task.name}` : anchorStatementText(statement.clauses);
 }
 
 function indent(text: string): string {
@@ -45,4 +45,15 @@ function indent(text: string): string {
     .split("\n")
     .map((line) => `  ${line}`)
     .join("\n");
+}
+
+/** A clause as written, less comments and spacing; a quorum whose number is missing prints as nothing, as the statement means. */
+function clauseText(clause: AnchorClause): string {
+  if (clause.kind === "SignedZtt") return "signed ZTT";
+  return clause.value === null ? "" : `quorum ${clause.value.raw}`;
+}
+
+/** The statement with these clauses, in the order given. */
+export function anchorStatementText(clauses: readonly AnchorClause[]): string {
+  return ["anchor TSAE -> clockchain", ...clauses.map(clauseText)].filter((text) => text !== "").join(" ");
 }

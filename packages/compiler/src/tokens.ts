@@ -42,6 +42,8 @@ export const Anchor = keyword("anchor");
 export const Tsae = keyword("TSAE");
 export const Clockchain = keyword("clockchain");
 export const Quorum = keyword("quorum");
+export const Signed = keyword("signed");
+export const Ztt = keyword("ZTT");
 
 /**
  * An IANA time zone name with at least one `/`: `Europe/Paris`,
@@ -152,6 +154,8 @@ export const allTokens: TokenType[] = [
   Tsae,
   Clockchain,
   Quorum,
+  Signed,
+  Ztt,
   Version,
   Identifier,
   Name,
@@ -169,7 +173,7 @@ export const allTokens: TokenType[] = [
   Greater,
 ];
 
-export const KEYWORD_TOKENS: readonly TokenType[] = [Mission, Require, Phase, Carbon, HsBloch, On, Allow, Deny, Execute, Anchor, Tsae, Clockchain, Quorum];
+export const KEYWORD_TOKENS: readonly TokenType[] = [Mission, Require, Phase, Carbon, HsBloch, On, Allow, Deny, Execute, Anchor, Tsae, Clockchain, Quorum, Signed, Ztt];
 
 export const KEYWORDS: readonly string[] = KEYWORD_TOKENS.map((type) => type.name);
 

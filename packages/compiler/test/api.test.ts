@@ -78,6 +78,10 @@ describe("public API contracts", () => {
         "M507:error",
         "M508:error",
         "M509:warning",
+        "M510:error",
+        "M511:error",
+        "M512:error",
+        "M513:error",
       ]
     `);
   });

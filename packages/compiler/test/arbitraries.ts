@@ -1,6 +1,8 @@
 import fc from "fast-check";
 import type {
+  AnchorClause,
   AnchorDirective,
+  AnchorStatement,
   ClockTimeLiteral,
   Directive,
   Handler,
@@ -66,8 +68,23 @@ const anchorArb: fc.Arbitrary<AnchorDirective> = fc
 
 const statementArb: fc.Arbitrary<Statement> = fc.oneof(
   nameArb.map((name): Statement => ({ kind: "ExecuteStatement", task: identifier(name), range })),
-  fc.option(numberArb(-2, 200), { nil: null }).map((quorum): Statement => ({ kind: "AnchorStatement", quorum, range })),
+  // Clauses in any order and number, repeats included: the parser takes them all, the checker judges them.
+  fc
+    .array(
+      fc.oneof(
+        fc.constant<AnchorClause>({ kind: "SignedZtt", range }),
+        numberArb(-2, 200).map((value): AnchorClause => ({ kind: "Quorum", value, range })),
+      ),
+      { maxLength: 2 },
+    )
+    .map(anchorStatement),
 );
+
+/** An anchor statement with these clauses, its first quorum and `signed ZTT` found as the parser finds them. */
+export function anchorStatement(clauses: AnchorClause[]): AnchorStatement {
+  const quorum = clauses.flatMap((c) => (c.kind === "Quorum" ? [c.value] : []))[0] ?? null;
+  return { kind: "AnchorStatement", quorum, signedZtt: clauses.find((c) => c.kind === "SignedZtt") ?? null, clauses, range };
+}
 
 const itemArb: fc.Arbitrary<MissionItem> = fc.oneof(
   fc.tuple(boundArb, boundArb).map(([start, end]): MissionItem => ({ kind: "PhaseRequirement", start, end, range })),
@@ -109,6 +126,8 @@ export const validMissionFileArb: fc.Arbitrary<MissionFile> = fc
         allow: fc.uniqueArray(nameArb, { maxLength: 3 }),
         anchorOnAllow: fc.boolean(),
         quorum: fc.option(fc.integer({ min: 1, max: 100 }), { nil: null }),
+        // Only where it is valid: in on ALLOW of a mission with one window (M510, M511).
+        signedZtt: fc.boolean(),
         deny: fc.option(fc.uniqueArray(nameArb, { maxLength: 2 }), { nil: undefined }),
       }),
       { minLength: 3, maxLength: 3 },
@@ -128,12 +147,19 @@ export const validMissionFileArb: fc.Arbitrary<MissionFile> = fc
       }));
       if (body.carbon) items.push({ kind: "CarbonRequirement", operator: body.carbon[0], threshold: literal(body.carbon[1] / 1000), range });
       if (body.hsBloch) items.push({ kind: "HsBlochRequirement", operator: body.hsBloch[0], threshold: literal(body.hsBloch[1] / 1000), range });
-      const steps = (tasks: string[], anchor: boolean): Statement[] => [
+      const steps = (tasks: string[], anchor: boolean, signed: boolean): Statement[] => [
         ...tasks.map((task): Statement => ({ kind: "ExecuteStatement", task: identifier(task), range })),
-        ...(anchor ? [{ kind: "AnchorStatement", quorum: body.quorum === null ? null : literal(body.quorum), range } as const] : []),
+        ...(anchor
+          ? [
+              anchorStatement([
+                ...(signed ? [{ kind: "SignedZtt", range } as const] : []),
+                ...(body.quorum === null ? [] : [{ kind: "Quorum", value: literal(body.quorum), range } as const]),
+              ]),
+            ]
+          : []),
       ];
-      items.push({ kind: "Handler", verdict: "ALLOW", body: steps(body.allow, body.anchorOnAllow), range });
-      if (body.deny) items.push({ kind: "Handler", verdict: "DENY", body: steps(body.deny, true), range });
+      items.push({ kind: "Handler", verdict: "ALLOW", body: steps(body.allow, body.anchorOnAllow, body.signedZtt && body.spans.length === 1), range });
+      if (body.deny) items.push({ kind: "Handler", verdict: "DENY", body: steps(body.deny, true, false), range });
       return { kind: "Mission", name: identifier(name), items, range };
     });
     return { kind: "MissionFile", filename: "<input>", directives, missions, comments: [], range };

@@ -91,12 +91,30 @@ describe("structured fixes", () => {
     expect(compile(withQuorum(" quorum .5")).diagnostics.map((d) => d.code)).toEqual(["M103"]);
   });
 
+  it("writes an anchor's clauses once each, in order, and removes signed ZTT from on DENY", () => {
+    const withAnchors = (allow: string, deny = "") =>
+      `@temporal v4.6.2\n@anchor Z1\nmission a {\n  require phase [300, 30]\n  on ALLOW {\n    anchor TSAE -> clockchain${allow}\n  }\n  on DENY {\n    anchor TSAE -> clockchain${deny}\n  }\n}\n`;
+    const fixed = (allow: string, deny = "") => fixAll(withAnchors(allow, deny), "a.mission");
+    expect(fixed(" quorum 3 signed ZTT")).toMatchObject({ text: withAnchors(" signed ZTT quorum 3"), applied: 1, diagnostics: [] });
+    expect(fixed(" signed ZTT signed ZTT")).toMatchObject({ text: withAnchors(" signed ZTT"), applied: 1, diagnostics: [] });
+    expect(fixed(" quorum 3 signed ZTT quorum 3")).toMatchObject({ text: withAnchors(" signed ZTT quorum 3"), diagnostics: [] });
+    expect(fixed("", " signed ZTT quorum 2")).toMatchObject({ text: withAnchors("", " quorum 2"), applied: 1, diagnostics: [] });
+    // Two different quorums: which one was meant is not the fix's to guess; a comment inside would be dropped.
+    for (const kept of [" quorum 2 quorum 3", " quorum 3 /* why */ signed ZTT"]) expect(fixed(kept)).toMatchObject({ text: withAnchors(kept), applied: 0 });
+    // No window to sign in: the author chooses one, or drops signed ZTT.
+    const noWindow = "@temporal v4.6.2\nmission a {\n  on ALLOW { anchor TSAE -> clockchain signed ZTT }\n}\n";
+    expect(compile(noWindow).diagnostics).toMatchObject([{ code: "M510" }]);
+    expect(compile(noWindow).diagnostics[0]!.fixes).toBeUndefined();
+    expect(compile(withAnchors(" signed ZTT quorum 3")).code).toContain(`{ anchor: "clockchain", signed: "ZTT", quorum: 3 }`);
+  });
+
   it("documents in the message table what each code's fix does, for every code that offers one", () => {
     const sources = [
       "mission a {\n  requier phase [0, 30]\n  require phase [400, 30]\n  require hs_bloch > 1\n  on ALLOW { execute x }\n",
       "@temporal v4.6.2\n@anchor z5\nmission a {\n  on ALLOW { execute x anchor TSAE -> clockchain quorum 0 }\n}\n",
       "@temporal v4.6.2\n@anchor Europe/Pariss\nmission a {\n  require phase [9:30, 12:00]\n  on ALLOW { execute x }\n}\n",
       "@temporal v4.6.2\n@anchor europe/paris\nmission a {\n  require phase [20:00, 02:00]\n  on ALLOW { execute x }\n}\n",
+      "@temporal v4.6.2\nmission a {\n  require phase [0, 30]\n  on ALLOW { anchor TSAE -> clockchain quorum 1 signed ZTT signed ZTT }\n  on DENY { anchor TSAE -> clockchain signed ZTT }\n}\n",
     ];
     const fixed = new Set(
       sources.flatMap((s) =>
@@ -105,7 +123,7 @@ describe("structured fixes", () => {
           .map((d) => d.code),
       ),
     );
-    expect([...fixed].sort()).toEqual(["M102", "M202", "M204", "M206", "M207", "M300", "M304", "M412", "M508"]);
+    expect([...fixed].sort()).toEqual(["M102", "M202", "M204", "M206", "M207", "M300", "M304", "M412", "M508", "M511", "M512", "M513"]);
     for (const code of fixed) expect(DIAGNOSTIC_CODES[code], code).toHaveProperty("fix");
   });
 });

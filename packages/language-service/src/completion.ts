@@ -61,6 +61,15 @@ function candidates(analysis: Analysis, before: TokenPrefix, typed: string | und
         return operators(["->"]);
       case "Arrow":
         return [keyword("clockchain")];
+      // The anchor's clauses in their fixed order (`signed ZTT` before `quorum`), or the next statement.
+      case "clockchain":
+        return [SIGNED_ZTT_ITEM, QUORUM_ITEM, ...STATEMENT_ITEMS];
+      case "signed":
+        return [keyword("ZTT")];
+      case "ZTT":
+        return [QUORUM_ITEM, ...STATEMENT_ITEMS];
+      case "quorum":
+        return [];
       case "execute":
         return taskNames(analysis, typed);
     }
@@ -72,9 +81,13 @@ function candidates(analysis: Analysis, before: TokenPrefix, typed: string | und
     case "mission":
       return [keyword("require"), keyword("on")];
     case "handler":
-      return [keyword("execute"), { ...keyword("anchor TSAE -> clockchain"), detail: "issue a signed receipt and anchor it" }];
+      return STATEMENT_ITEMS;
   }
 }
+
+const STATEMENT_ITEMS: readonly CompletionItem[] = [keyword("execute"), { ...keyword("anchor TSAE -> clockchain"), detail: "issue a signed receipt and anchor it" }];
+const SIGNED_ZTT_ITEM: CompletionItem = { ...keyword("signed ZTT"), detail: "also sign the receipt with a key certified for the mission's window only" };
+const QUORUM_ITEM: CompletionItem = { ...keyword("quorum"), detail: "wait until this many witnesses have cosigned the receipt's checkpoint" };
 
 /** The tokens that end before `offset`: a prefix of the sorted tokens, found by binary search, not copied. */
 function tokensBefore(tokens: readonly IToken[], offset: number): TokenPrefix {
@@ -97,7 +110,7 @@ function countBefore(tokens: readonly IToken[], offset: number, at: (token: ITok
 function endsItem(token: IToken, before: IToken | undefined, isName: boolean): boolean {
   const type = token.tokenType.name;
   if (type === "LCurly" || type === "RCurly" || type === "RSquare" || type === "clockchain" || type === "Version") return true;
-  if (type === "Number") return before !== undefined && ["Less", "LessEqual", "Greater", "GreaterEqual"].includes(before.tokenType.name);
+  if (type === "Number") return before !== undefined && ["Less", "LessEqual", "Greater", "GreaterEqual", "quorum"].includes(before.tokenType.name);
   return isName && before?.tokenType.name !== "mission";
 }
 

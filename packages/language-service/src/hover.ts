@@ -1,4 +1,4 @@
-import { DIAGNOSTIC_CODES, docsUrl, type MissionInfo, type Node, type ResolvedWindow } from "@temporal/compiler";
+import { DIAGNOSTIC_CODES, docsUrl, type AnchorStatement, type MissionInfo, type Node, type ResolvedWindow } from "@temporal/compiler";
 import { MarkupKind, type Hover } from "vscode-languageserver-types";
 import type { Position } from "vscode-languageserver-types";
 import { toRange, touches, type Analysis } from "./analysis.js";
@@ -72,7 +72,7 @@ function describe(node: Node, path: readonly Node[], analysis: Analysis, context
         ? "**on ALLOW**\n\nRuns when every requirement of the mission holds at once."
         : "**on DENY**\n\nRuns when any requirement of the mission does not hold.";
     case "AnchorStatement":
-      return "**anchor TSAE -> clockchain**\n\nIssues a signed TSAE receipt for this run and anchors it in the authority's clockchain, with a proof of inclusion.";
+      return describeAnchorStatement(node);
     case "Identifier":
       return describeName(node.name, path, analysis);
     case "Mission":
@@ -80,6 +80,17 @@ function describe(node: Node, path: readonly Node[], analysis: Analysis, context
     default:
       return "";
   }
+}
+
+function describeAnchorStatement(node: AnchorStatement): string {
+  const text = ["**anchor TSAE -> clockchain**\n\nIssues a signed TSAE receipt for this run and anchors it in the authority's clockchain, with a proof of inclusion."];
+  if (node.signedZtt !== null) {
+    text.push(
+      "`signed ZTT`: before it is anchored, the receipt is also signed by a fresh key the authority certifies for the mission's phase window only, so anyone with the authority's public keys can check offline that it was signed while the window was open (`verifyZtt`).",
+    );
+  }
+  if (node.quorum !== null) text.push(`\`quorum ${node.quorum.raw}\`: the run waits until at least ${node.quorum.raw} witnesses have cosigned a checkpoint that covers the receipt.`);
+  return text.join("\n\n");
 }
 
 function missionOf(path: readonly Node[], analysis: Analysis): MissionInfo | undefined {

@@ -31,6 +31,18 @@ describe("completion", () => {
     expect(labels("mission a {\n  on ALLOW { execute x }\n  |\n}\nmission b {}")).toEqual(["require", "on"]);
   });
 
+  it("offers an anchor's clauses in their fixed order, then the next statement", () => {
+    const statements = ["execute", "anchor TSAE -> clockchain"];
+    expect(labels("mission a {\n  on ALLOW {\n    anchor TSAE -> clockchain |")).toEqual(["signed ZTT", "quorum", ...statements]);
+    expect(labels("mission a {\n  on ALLOW {\n    anchor TSAE -> clockchain sig|")).toEqual(["signed ZTT", "quorum", ...statements]);
+    expect(labels("mission a {\n  on ALLOW {\n    anchor TSAE -> clockchain signed |")).toEqual(["ZTT"]);
+    expect(labels("mission a {\n  on ALLOW {\n    anchor TSAE -> clockchain signed ZTT |")).toEqual(["quorum", ...statements]);
+    expect(labels("mission a {\n  on ALLOW {\n    anchor TSAE -> clockchain signed ZTT quorum |")).toEqual([]);
+    expect(labels("mission a {\n  on ALLOW {\n    anchor TSAE -> clockchain signed ZTT quorum 3\n    |")).toEqual(statements);
+    // Keywords after `execute` are task names.
+    expect(labels("mission a {\n  on ALLOW {\n    execute signed\n    |")).toEqual(statements);
+  });
+
   it("offers nothing where a new name or a number goes, or inside a comment", () => {
     expect(labels("mission |")).toEqual([]);
     expect(labels("mission a {\n  require phase [|")).toEqual([]);

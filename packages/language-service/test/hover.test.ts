@@ -14,6 +14,13 @@ function hoverText(marked: string): string {
 const HEADER = "@temporal v4.6.2\n@anchor Z1\n";
 
 describe("hover", () => {
+  it("says what an anchor's clauses do", () => {
+    const text = hoverText(`${HEADER}mission m {\n  require phase [300, 30]\n  on ALLOW { anchor TSAE -> clockchain sig|ned ZTT quorum 3 }\n}\n`);
+    expect(text).toContain("`signed ZTT`: before it is anchored, the receipt is also signed by a fresh key the authority certifies for the mission's phase window only");
+    expect(text).toContain("`quorum 3`: the run waits until at least 3 witnesses have cosigned");
+    expect(hoverText(`${HEADER}mission m {\n  on ALLOW { anch|or TSAE -> clockchain }\n}\n`)).not.toContain("signed ZTT");
+  });
+
   it("shows a window as clock times in the file's zone, in UTC and in the viewer's zone", () => {
     const text = hoverText(`${HEADER}mission m {\n  require phase [3|00, 30]\n  on ALLOW { execute t }\n}\n`);
     expect(text).toContain("require phase [300, 30]");

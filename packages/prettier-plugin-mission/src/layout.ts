@@ -111,7 +111,11 @@ function walk(node: SpannedNode, text: string): TokenWalk {
       return w.token("execute").node(node.task);
     case "AnchorStatement": {
       const anchor = w.token("anchor").token("TSAE").token("->").token("clockchain");
-      return node.quorum === null ? anchor : anchor.token("quorum").node(node.quorum);
+      for (const clause of node.clauses) {
+        if (clause.kind === "SignedZtt") anchor.token("signed").token("ZTT");
+        else if (clause.value !== null) anchor.token("quorum").node(clause.value);
+      }
+      return anchor;
     }
   }
 }

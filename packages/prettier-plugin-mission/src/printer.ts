@@ -47,10 +47,19 @@ function printNode(path: AstPath<MissionNodeAny>, options: { originalText: strin
       return [sequence(node, ["on", node.verdict, "{"], ["space", "space"]), printBlock(path as AstPath<HandlerNode>, "body", text, print)];
     case "ExecuteStatement":
       return sequence(node, ["execute", print("task")], ["space"]);
-    case "AnchorStatement":
-      return node.quorum === null
-        ? sequence(node, ["anchor", "TSAE", "->", "clockchain"], ["space", "space", "space"])
-        : sequence(node, ["anchor", "TSAE", "->", "clockchain", "quorum", print("quorum")], ["space", "space", "space", "space", "space"]);
+    case "AnchorStatement": {
+      // Clauses as written, in their order: a repeat or the wrong order is the checker's to report (M512, M513), not the formatter's to change.
+      const parts: Doc[] = ["anchor", "TSAE", "->", "clockchain"];
+      for (const clause of node.clauses) {
+        if (clause.kind === "SignedZtt") parts.push("signed", "ZTT");
+        else if (clause.value !== null) parts.push("quorum", clause.value === node.quorum ? print("quorum") : clause.value.raw);
+      }
+      return sequence(
+        node,
+        parts,
+        parts.slice(1).map(() => "space"),
+      );
+    }
     case "Identifier":
       return node.name;
     case "NumberLiteral":

@@ -58,6 +58,16 @@ describe("layout", () => {
       "mission a {\n  on ALLOW {\n    anchor TSAE -> clockchain quorum 03\n    execute quorum\n  }\n}\n",
     ],
     [
+      "an anchor signed ZTT, with a quorum",
+      "mission a{require phase[300,30]on ALLOW{anchor TSAE->clockchain  signed\nZTT quorum 3 execute signed}}",
+      "mission a {\n  require phase [300, 30]\n  on ALLOW {\n    anchor TSAE -> clockchain signed ZTT quorum 3\n    execute signed\n  }\n}\n",
+    ],
+    [
+      "anchor clauses repeated or out of order stay as written (the checker reports them)",
+      "mission a{on ALLOW{anchor TSAE->clockchain quorum 2 signed ZTT quorum 3 signed ZTT}}",
+      "mission a {\n  on ALLOW {\n    anchor TSAE -> clockchain quorum 2 signed ZTT quorum 3 signed ZTT\n  }\n}\n",
+    ],
+    [
       "one blank line kept between items, at most one",
       "mission a {\n  require carbon < 1\n\n\n\n  require carbon < 2\n  on ALLOW {\n    execute x\n\n    execute y\n  }\n}\n",
       "mission a {\n  require carbon < 1\n\n  require carbon < 2\n  on ALLOW {\n    execute x\n\n    execute y\n  }\n}\n",
@@ -113,6 +123,11 @@ describe("comments", () => {
       "around a quorum",
       "mission a { on DENY { anchor TSAE -> clockchain/* a */quorum/* b */3 // c\n} }",
       "mission a {\n  on DENY {\n    anchor TSAE -> clockchain /* a */ quorum /* b */ 3 // c\n  }\n}\n",
+    ],
+    [
+      "around signed ZTT",
+      "mission a { on ALLOW { anchor TSAE -> clockchain/* a */signed/* b */ZTT/* c */quorum 2 quorum/* d */3 } }",
+      "mission a {\n  on ALLOW {\n    anchor TSAE -> clockchain /* a */ signed /* b */ ZTT /* c */ quorum 2 quorum /* d */ 3\n  }\n}\n",
     ],
     ["before the comma of a window", "mission a { require phase [45/* a */,/* b */90] }", "mission a {\n  require phase [45 /* a */, /* b */ 90]\n}\n"],
     [

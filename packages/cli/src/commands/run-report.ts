@@ -1,4 +1,4 @@
-import type { AnchorProof, Decision, DenyReason, Mission, MissionStep, RunResult } from "@temporal/agent-sdk";
+import type { AnchorProof, Decision, DenyReason, Mission, MissionStep, RunResult, ZttBundle } from "@temporal/agent-sdk";
 import { windowClockTimes } from "@temporal/compiler";
 import { clockTime, timeUntil, timeZoneClockTime, timeZoneOffsetLabel, utcOffsetLabel } from "./zone-clock.js";
 
@@ -33,8 +33,11 @@ export function describeOutcome(outcome: Outcome, report: ReportContext): string
   if ("executed" in outcome) {
     lines.push(`  ran: ${outcome.executed.length === 0 ? "nothing" : outcome.executed.join(", ")}`);
     lines.push(...outcome.anchors.map(describeAnchor));
+    lines.push(...(outcome.ztt ?? []).map(describeZtt));
   } else {
-    lines.push(...plan(report.missions.get(outcome.mission)?.on[outcome.verdict] ?? [], report.anchoredIn));
+    const steps = report.missions.get(outcome.mission)?.on[outcome.verdict] ?? [];
+    lines.push(...plan(steps, report.anchoredIn));
+    if (steps.some((step) => "anchor" in step && step.signed === "ZTT")) lines.push("  would ZTT-sign: the receipt, with a key certified for the mission's window only");
   }
   return `${lines.join("\n")}\n`;
 }
@@ -100,6 +103,13 @@ function plan(steps: readonly MissionStep[], anchoredIn: string): string[] {
     `  would run: ${tasks.length === 0 ? "nothing" : tasks.join(", ")}`,
     `  would anchor: ${anchors === 0 ? "nothing" : `${anchors === 1 ? "a receipt" : `${anchors} receipts`} (TSAE) in the clockchain of ${anchoredIn}`}`,
   ];
+}
+
+/** A ZTT bundle: the opening its key was certified for, and which keys; `verifyZtt` (or the JSON output) has the rest. */
+function describeZtt(bundle: ZttBundle): string {
+  const { certificate } = bundle;
+  const opening = `${new Date(certificate.start_unix_ms).toISOString()} to ${new Date(certificate.end_unix_ms).toISOString()}`;
+  return `  receipt ZTT-signed: window [${certificate.window_deg.join(", ")}] in Z${certificate.swt_zone}, open ${opening}; key ${bundle.key_id} certified by ${certificate.key_id}`;
 }
 
 function describeAnchor(anchor: AnchorProof): string {

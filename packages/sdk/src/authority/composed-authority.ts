@@ -8,6 +8,7 @@ import type { AnchorPage, Challenge, ClockchainStatus, ConsistencyProof, TsaeIss
 import { signingPayload } from "../core/signed-record.js";
 import { assertTsaeRequest } from "../core/tsae.js";
 import type { AnchorOptions, AnchorProof, AnchorSummary, Authority, AuthorityNowOptions, PhaseContext, PublicKeyJwk, Receipt, SignedCheckpoint, TsaeRequest } from "../core/types.js";
+import type { Window, ZoneInput } from "../core/types.js";
 import { assertNoteKeyName } from "../core/note-key.js";
 import { originSignature } from "../core/signed-checkpoint.js";
 import { parseNote } from "../core/signed-note.js";
@@ -29,6 +30,7 @@ import {
 } from "./arguments.js";
 import type { ChallengeStore, HeadSigning, LogEntry, LogRecovery, LogStore, Signer, SigningKey } from "./seams.js";
 import { verifyAnchored } from "./verify-anchored.js";
+import { createZttSigner, type ZttSigner } from "../ztt/signer.js";
 import { Witnessing } from "./witnessing.js";
 import { finalityWait, type WitnessingOptions } from "./witnessing-options.js";
 
@@ -394,6 +396,16 @@ export class ComposedAuthority implements Authority {
   }
 
   /** Key id -> public key: the signing key and the retired keys, which verify what they signed. */
+  /**
+   * A ZTT signer for one window in one zone whose window certificates this
+   * authority's key signs (docs/ztt.md); by the authority's clock unless
+   * given one (a simulated run's). Missions that anchor `signed ZTT` use it.
+   */
+  zttSigner(options: { readonly window: Window; readonly zone: ZoneInput; readonly clock?: () => number | Date }): ZttSigner {
+    this.#assertUsable();
+    return createZttSigner({ window: options.window, zone: options.zone, clock: options.clock ?? this.#clock, authority: this.#signer });
+  }
+
   async publicKeys(): Promise<Record<string, PublicKeyJwk>> {
     const keys = this.#keysOf(await this.#open());
     return Object.fromEntries(keys.all.map((key) => [key.key_id, key.jwk]));

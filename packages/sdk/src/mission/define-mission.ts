@@ -2,6 +2,7 @@ import { TemporalError } from "../core/errors.js";
 import { DEFAULT_FINALITY_TIMEOUT_MS, FinalityTimeoutError } from "../core/finality.js";
 import { contextAt } from "../core/phase.js";
 import type { AnchorProof, PhaseContext, Receipt, Window } from "../core/types.js";
+import type { ZttBundle } from "../ztt/signer.js";
 import { assertCanAnchor, authorityAccess, decisionContext, type AuthorityAccess } from "./authority.js";
 import { AnchorFailedError, MissingTasksError, MissionAbortedError, TaskFailedError } from "./errors.js";
 import { CARBON, HS_BLOCH, readMeasure, valueOf, withFailures, type Reading } from "./measures.js";
@@ -9,6 +10,7 @@ import { assertEvaluateOptions, assertRunOptions, DEFAULT_MEASURE_TIMEOUT_MS } f
 import { receiptRequest } from "./receipt-request.js";
 import type { Decision, EvaluateOptions, MeasureFailure, Mission, MissionSpec, MissionZone, RunOptions, RunResult, Task } from "./types.js";
 import { decisionClock, missionNextOpen } from "./zone.js";
+import { signsZtt, zttSign, zttSignerFor } from "./ztt.js";
 
 /**
  * The runtime half of a compiled mission: generated code supplies the
@@ -131,29 +133,38 @@ async function runBlock(spec: MissionSpec, decision: Decision, options: RunOptio
   const quorums = steps.flatMap((step) => ("anchor" in step && step.quorum !== undefined ? [step.quorum] : []));
   const quorum = quorums.length === 0 ? undefined : Math.max(...quorums);
   if (steps.some((step) => "anchor" in step)) await assertCanAnchor(spec, decision, { ...access, onAbort: aborted }, quorum);
-  for (const step of steps) {
-    if (signal.aborted) throw aborted();
-    if ("execute" in step) {
-      try {
-        await taskNamed(options.tasks, step.execute)!(decision.ctx, { signal });
-      } catch (cause) {
-        // A task that gives up because the run was aborted reports the abort, not a failure.
-        if (signal.aborted) throw aborted();
-        throw new TaskFailedError(spec.name, decision.verdict, step.execute, cause, [...executed], [...receipts], [...anchors]);
-      }
-      executed.push(step.execute);
-    } else {
-      try {
-        const authority = access.get();
-        const receipt = await authority.issueReceipt(receiptRequest(spec, decision, executed));
-        receipts.push(receipt);
-        anchors.push(await authority.anchor(receipt, step.quorum === undefined ? undefined : { quorum: step.quorum, timeoutMs: options.finalityTimeoutMs ?? DEFAULT_FINALITY_TIMEOUT_MS }));
-      } catch (cause) {
-        // Anchored but not yet FINAL: the provisional proof is still what the run anchored.
-        if (cause instanceof FinalityTimeoutError) anchors.push(cause.proof);
-        throw new AnchorFailedError(spec.name, decision.verdict, cause, [...executed], [...receipts], [...anchors]);
+  const signer = steps.some(signsZtt) ? zttSignerFor(spec, access.get(), options) : undefined;
+  const ztt: ZttBundle[] = [];
+  try {
+    for (const step of steps) {
+      if (signal.aborted) throw aborted();
+      if ("execute" in step) {
+        try {
+          await taskNamed(options.tasks, step.execute)!(decision.ctx, { signal });
+        } catch (cause) {
+          // A task that gives up because the run was aborted reports the abort, not a failure.
+          if (signal.aborted) throw aborted();
+          throw new TaskFailedError(spec.name, decision.verdict, step.execute, cause, [...executed], [...receipts], [...anchors]);
+        }
+        executed.push(step.execute);
+      } else {
+        try {
+          const authority = access.get();
+          const receipt = await authority.issueReceipt(receiptRequest(spec, decision, executed));
+          receipts.push(receipt);
+          // Signed before it is anchored, as the statement reads: a window that closed while the tasks ran anchors nothing more.
+          if (signer !== undefined && signsZtt(step)) ztt.push(await zttSign(signer, receipt));
+          anchors.push(await authority.anchor(receipt, step.quorum === undefined ? undefined : { quorum: step.quorum, timeoutMs: options.finalityTimeoutMs ?? DEFAULT_FINALITY_TIMEOUT_MS }));
+        } catch (cause) {
+          // Anchored but not yet FINAL: the provisional proof is still what the run anchored.
+          if (cause instanceof FinalityTimeoutError) anchors.push(cause.proof);
+          throw new AnchorFailedError(spec.name, decision.verdict, cause, [...executed], [...receipts], [...anchors]);
+        }
       }
     }
+  } finally {
+    // The ephemeral key lives no longer than the run that needed it.
+    signer?.close();
   }
-  return { ...decision, executed, receipts, anchors };
+  return { ...decision, executed, receipts, anchors, ...(signer === undefined ? {} : { ztt }) };
 }

@@ -1,4 +1,5 @@
 import type { AnchorProof, Authority, PhaseContext, Receipt, Window } from "../core/types.js";
+import type { ZttBundle } from "../ztt/signer.js";
 
 /**
  * The shapes compiled missions are made of. `temporalc` generates a
@@ -60,8 +61,10 @@ export interface MissionRequirements {
  * One statement of an `on` block. An anchor with `quorum` waits until the
  * receipt is `FINAL`: a checkpoint covering it has that many witness
  * cosignatures (docs/witness.md), within the run's `finalityTimeoutMs`.
+ * An anchor `signed: "ZTT"` also has its receipt signed by a key certified
+ * for the mission's one phase window (docs/ztt.md), before it is anchored.
  */
-export type MissionStep = { readonly execute: string } | { readonly anchor: "clockchain"; readonly quorum?: number };
+export type MissionStep = { readonly execute: string } | { readonly anchor: "clockchain"; readonly signed?: "ZTT"; readonly quorum?: number };
 
 export interface MissionMeasures {
   readonly carbon?: number;
@@ -173,6 +176,13 @@ export interface RunResult extends Decision {
   readonly executed: readonly string[];
   readonly receipts: readonly Receipt[];
   readonly anchors: readonly AnchorProof[];
+  /**
+   * The ZTT signature bundles of the receipts its `signed: "ZTT"` steps
+   * issued, in order; absent when no step signs. Each bundle's
+   * `payload_sha256` is its receipt's hash; `verifyZtt` checks it with the
+   * authority's public keys alone.
+   */
+  readonly ztt?: readonly ZttBundle[];
 }
 
 /**

@@ -1,0 +1,55 @@
+import { canonicalJson } from "../core/canonical-json.js";
+import type { Authority, Receipt, Window } from "../core/types.js";
+import type { ZttBundle, ZttSigner } from "../ztt/signer.js";
+import { AuthorityUnavailableError } from "./errors.js";
+import type { EvaluateOptions, MissionSpec, MissionStep } from "./types.js";
+
+/**
+ * `anchor TSAE -> clockchain signed ZTT`: the receipt is also signed by an
+ * ephemeral key that the authority certified for the mission's phase window
+ * only (docs/ztt.md). The signed payload is the receipt's canonical JSON, so
+ * the bundle's `payload_sha256` is the receipt's hash, the leaf it is
+ * anchored as.
+ */
+
+/** An authority that can certify ZTT keys with its own key (a local or memory authority, `ComposedAuthority`). */
+interface ZttAuthority {
+  zttSigner(options: { readonly window: Window; readonly zone: number; readonly clock?: () => number | Date }): ZttSigner;
+}
+
+function isZttAuthority(authority: Authority): authority is Authority & ZttAuthority {
+  return typeof (authority as Partial<ZttAuthority>).zttSigner === "function";
+}
+
+export function signsZtt(step: MissionStep): boolean {
+  return "anchor" in step && step.signed === "ZTT";
+}
+
+/**
+ * Before the first task of a block that ZTT-signs: the mission has one
+ * window in an SWT zone (the compiler's M510 ensures it for compiled
+ * missions) and its authority can certify keys. The signer is made here, so
+ * a failure runs nothing; it holds no key until the first signature.
+ */
+export function zttSignerFor(spec: MissionSpec, authority: Authority, options: EvaluateOptions): ZttSigner {
+  const [window, ...more] = spec.requires.phase;
+  if (window === undefined || more.length > 0 || typeof spec.zone !== "number") {
+    throw new AuthorityUnavailableError(
+      spec.name,
+      "its receipts are ZTT-signed, which needs exactly one phase window in an SWT zone",
+      new Error(`the mission has ${spec.requires.phase.length} phase windows in zone ${JSON.stringify(spec.zone)}`),
+    );
+  }
+  if (!isZttAuthority(authority)) {
+    throw new AuthorityUnavailableError(
+      spec.name,
+      `its receipts are ZTT-signed, and its ${authority.kind} authority cannot certify ZTT keys (a local or memory authority can)`,
+      new Error("the authority has no zttSigner()"),
+    );
+  }
+  return authority.zttSigner({ window, zone: spec.zone, ...(options.clock === undefined ? {} : { clock: options.clock }) });
+}
+
+export function zttSign(signer: ZttSigner, receipt: Receipt): Promise<ZttBundle> {
+  return signer.sign(canonicalJson(receipt));
+}

@@ -1,0 +1,74 @@
+import { describe, expect, it } from "vitest";
+import { createMemoryAuthority } from "../src/authority/index.js";
+import { allow } from "../src/core/index.js";
+import type { Window } from "../src/core/types.js";
+import { defineMission, type DenyReason, type MissionSpec } from "../src/mission/index.js";
+import type { ZttSigner } from "../src/ztt/index.js";
+
+/** A mission as temporalc generates it for `anchor TSAE -> clockchain signed ZTT` after one task, in zone Z1. */
+function signingSpec(window: Window): MissionSpec {
+  return {
+    name: "nightly",
+    kernel_version: "4.6.2",
+    zone: 1,
+    requires: { phase: [window], carbon: null, hs_bloch: null },
+    check: (ctx) => (allow(ctx, window) ? [] : (["PHASE_OUTSIDE_WINDOW"] as DenyReason[])),
+    on: { ALLOW: [{ execute: "work" }, { anchor: "clockchain", signed: "ZTT" }], DENY: [] },
+  };
+}
+
+// [330, 30] in Z1 is open from 20:00 to 00:00 UTC.
+const INSIDE = Date.parse("2026-11-25T22:30:00Z");
+const CLOSES = Date.parse("2026-11-26T00:00:00Z");
+
+/** A memory authority whose ZTT signers are kept, to look at them after the run. */
+function watchedAuthority() {
+  const authority = createMemoryAuthority();
+  const signers: ZttSigner[] = [];
+  const zttSigner = authority.zttSigner.bind(authority);
+  authority.zttSigner = (options) => {
+    const signer = zttSigner(options);
+    signers.push(signer);
+    return signer;
+  };
+  return { authority, signers };
+}
+
+describe("a mission step signed: ZTT", () => {
+  it("holds the ephemeral key no longer than the run", async () => {
+    const { authority, signers } = watchedAuthority();
+    const result = await defineMission(signingSpec([330, 30])).run({ sdk: authority, clock: () => INSIDE, tasks: { work: () => undefined } });
+    expect(result.ztt).toHaveLength(1);
+    expect(signers).toHaveLength(1);
+    expect(signers[0]!.holdsKey()).toBe(false);
+    await authority.close();
+  });
+
+  it("fails the step, before anchoring, when the window closes while the tasks run", async () => {
+    const { authority, signers } = watchedAuthority();
+    let now = INSIDE;
+    const mission = defineMission(signingSpec([330, 30]));
+    const run = mission.run({
+      sdk: authority,
+      clock: () => now,
+      // A long task: the window has closed when it returns.
+      tasks: { work: () => void (now = CLOSES + 1) },
+    });
+    await expect(run).rejects.toMatchObject({ code: "ANCHOR_FAILED", executed: ["work"], anchors: [], cause: { code: "ZTT_WINDOW_CLOSED" } });
+    expect((await run.catch((error: { receipts: unknown[] }) => error)).receipts).toHaveLength(1);
+    expect(signers[0]!.holdsKey()).toBe(false);
+    await authority.close();
+  });
+
+  it("runs no task for a hand-written spec without exactly one window to sign in", async () => {
+    const authority = createMemoryAuthority();
+    const ran: string[] = [];
+    const spec = { ...signingSpec([330, 30]), requires: { phase: [], carbon: null, hs_bloch: null }, check: () => [] };
+    await expect(defineMission(spec).run({ sdk: authority, clock: () => INSIDE, tasks: { work: () => void ran.push("work") } })).rejects.toMatchObject({
+      code: "AUTHORITY_UNAVAILABLE",
+      message: expect.stringContaining("needs exactly one phase window in an SWT zone"),
+    });
+    expect(ran).toEqual([]);
+    await authority.close();
+  });
+});
