@@ -1,0 +1,84 @@
+import { MemorySigner, createAuthority, receiptHash, type PrivateKeyJwk, type VerifyingKey } from "@temporal/agent-sdk";
+import pg from "pg";
+import { describe, expect, it } from "vitest";
+import { openPostgresStore } from "../src/index.js";
+import { request, sharedKey, startNode, useTestPostgres, type TestNode } from "./nodes.js";
+
+const { emptyDatabase } = useTestPostgres(2);
+
+async function sql<Row extends pg.QueryResultRow>(url: string, text: string): Promise<Row[]> {
+  const client = new pg.Client({ connectionString: url });
+  await client.connect();
+  try {
+    return (await client.query<Row>(text)).rows;
+  } finally {
+    await client.end();
+  }
+}
+
+/** A node that signs with `privateKey` and trusts `previousKeys` for what they signed: a node restarted after a rotation. */
+function rotatedNode(url: string, privateKey: PrivateKeyJwk, previousKeys: readonly VerifyingKey[], nodeId: string): TestNode {
+  const store = openPostgresStore({ url, nodeId, pool: { connectionTimeoutMs: 2_000 } });
+  const authority = createAuthority({ signer: new MemorySigner({ privateKey }), log: store.log, challenges: store.challenges, authorityName: "pg.test", previousKeys });
+  return {
+    store,
+    authority,
+    async close() {
+      await authority.close();
+      await store.close();
+    },
+  };
+}
+
+async function verifyingKeyOf(privateKey: PrivateKeyJwk): Promise<VerifyingKey> {
+  return (await new MemorySigner({ privateKey }).load()).verifying;
+}
+
+describe("PostgresStore: catching up after another node rotated the key", () => {
+  it("refuses the new key's records with LOG_KEY_UNKNOWN until restarted with it, then verifies the whole log", { timeout: 30_000 }, async () => {
+    const url = emptyDatabase();
+    const [oldKey, newKey] = [await sharedKey(), await sharedKey()];
+    let stale = startNode(url, oldKey, "stale");
+    const rotated = rotatedNode(url, newKey, [await verifyingKeyOf(oldKey)], "rotated");
+    try {
+      const oldReceipt = await stale.authority.issueReceipt(request(1));
+      await stale.authority.anchor(oldReceipt);
+      const newReceipt = await rotated.authority.issueReceipt(request(2));
+      await rotated.authority.anchor(newReceipt);
+      // Every read catches up first: the stale node serves nothing built on a head it cannot check.
+      await expect(stale.authority.getAnchorProof(receiptHash(oldReceipt))).rejects.toMatchObject({ code: "LOG_KEY_UNKNOWN" });
+      await stale.close();
+      stale = rotatedNode(url, newKey, [await verifyingKeyOf(oldKey)], "stale");
+      for (const receipt of [oldReceipt, newReceipt]) {
+        const proof = await stale.authority.getAnchorProof(receiptHash(receipt));
+        expect(await stale.authority.verifyAnchored(receipt, proof)).toMatchObject({ valid: true });
+      }
+      expect((await stale.authority.status()).records).toBe(2);
+    } finally {
+      await Promise.all([stale.close(), rotated.close()]);
+    }
+  });
+
+  it("reports a forged head before a later head signed by a key it lacks: the earlier records are judged first, in order", { timeout: 30_000 }, async () => {
+    const url = emptyDatabase();
+    const [oldKey, newKey] = [await sharedKey(), await sharedKey()];
+    const reader = startNode(url, oldKey, "reader");
+    const writer = startNode(url, oldKey, "writer");
+    const rotated = rotatedNode(url, newKey, [await verifyingKeyOf(oldKey)], "rotated");
+    try {
+      await reader.authority.anchor(await reader.authority.issueReceipt(request(1)));
+      await writer.authority.anchor(await writer.authority.issueReceipt(request(2)));
+      await rotated.authority.anchor(await rotated.authority.issueReceipt(request(3)));
+      // Record 1 (the old key's) gets one signature character changed; record 2 is the new key's.
+      const [stored] = await sql<{ body: string }>(url, "SELECT body FROM log_records WHERE seq = 1");
+      const record = JSON.parse(stored!.body) as { heads: { note: string }[] };
+      const note = record.heads[0]!.note;
+      const at = note.lastIndexOf(" ") + 30;
+      record.heads[0]!.note = `${note.slice(0, at)}${note[at] === "A" ? "B" : "A"}${note.slice(at + 1)}`;
+      await sql(url, `UPDATE log_records SET body = ${pg.escapeLiteral(JSON.stringify(record))} WHERE seq = 1`);
+      await expect(reader.store.log.status()).rejects.toMatchObject({ code: "LEDGER_CORRUPT", message: expect.stringContaining("does not verify") });
+    } finally {
+      await Promise.all([reader.close(), writer.close(), rotated.close()]);
+    }
+  });
+});
