@@ -1,34 +1,9 @@
-import { MemorySigner, createAuthority, receiptHash, type PrivateKeyJwk, type VerifyingKey } from "@temporal/agent-sdk";
+import { MemorySigner, receiptHash, type PrivateKeyJwk, type VerifyingKey } from "@temporal/agent-sdk";
 import pg from "pg";
 import { describe, expect, it } from "vitest";
-import { openPostgresStore } from "../src/index.js";
-import { request, sharedKey, startNode, useTestPostgres, type TestNode } from "./nodes.js";
+import { request, sharedKey, sql, startNode, useTestPostgres } from "./nodes.js";
 
 const { emptyDatabase } = useTestPostgres(2);
-
-async function sql<Row extends pg.QueryResultRow>(url: string, text: string): Promise<Row[]> {
-  const client = new pg.Client({ connectionString: url });
-  await client.connect();
-  try {
-    return (await client.query<Row>(text)).rows;
-  } finally {
-    await client.end();
-  }
-}
-
-/** A node that signs with `privateKey` and trusts `previousKeys` for what they signed: a node restarted after a rotation. */
-function rotatedNode(url: string, privateKey: PrivateKeyJwk, previousKeys: readonly VerifyingKey[], nodeId: string): TestNode {
-  const store = openPostgresStore({ url, nodeId, pool: { connectionTimeoutMs: 2_000 } });
-  const authority = createAuthority({ signer: new MemorySigner({ privateKey }), log: store.log, challenges: store.challenges, authorityName: "pg.test", previousKeys });
-  return {
-    store,
-    authority,
-    async close() {
-      await authority.close();
-      await store.close();
-    },
-  };
-}
 
 async function verifyingKeyOf(privateKey: PrivateKeyJwk): Promise<VerifyingKey> {
   return (await new MemorySigner({ privateKey }).load()).verifying;
@@ -39,7 +14,7 @@ describe("PostgresStore: catching up after another node rotated the key", () => 
     const url = emptyDatabase();
     const [oldKey, newKey] = [await sharedKey(), await sharedKey()];
     let stale = startNode(url, oldKey, "stale");
-    const rotated = rotatedNode(url, newKey, [await verifyingKeyOf(oldKey)], "rotated");
+    const rotated = startNode(url, newKey, "rotated", Date.now, { previousKeys: [await verifyingKeyOf(oldKey)] });
     try {
       const oldReceipt = await stale.authority.issueReceipt(request(1));
       await stale.authority.anchor(oldReceipt);
@@ -48,7 +23,7 @@ describe("PostgresStore: catching up after another node rotated the key", () => 
       // Every read catches up first: the stale node serves nothing built on a head it cannot check.
       await expect(stale.authority.getAnchorProof(receiptHash(oldReceipt))).rejects.toMatchObject({ code: "LOG_KEY_UNKNOWN" });
       await stale.close();
-      stale = rotatedNode(url, newKey, [await verifyingKeyOf(oldKey)], "stale");
+      stale = startNode(url, newKey, "stale", Date.now, { previousKeys: [await verifyingKeyOf(oldKey)] });
       for (const receipt of [oldReceipt, newReceipt]) {
         const proof = await stale.authority.getAnchorProof(receiptHash(receipt));
         expect(await stale.authority.verifyAnchored(receipt, proof)).toMatchObject({ valid: true });
@@ -64,7 +39,7 @@ describe("PostgresStore: catching up after another node rotated the key", () => 
     const [oldKey, newKey] = [await sharedKey(), await sharedKey()];
     const reader = startNode(url, oldKey, "reader");
     const writer = startNode(url, oldKey, "writer");
-    const rotated = rotatedNode(url, newKey, [await verifyingKeyOf(oldKey)], "rotated");
+    const rotated = startNode(url, newKey, "rotated", Date.now, { previousKeys: [await verifyingKeyOf(oldKey)] });
     try {
       await reader.authority.anchor(await reader.authority.issueReceipt(request(1)));
       await writer.authority.anchor(await writer.authority.issueReceipt(request(2)));

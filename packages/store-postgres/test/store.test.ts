@@ -15,19 +15,9 @@ import {
 import pg from "pg";
 import { describe, expect, it } from "vitest";
 import { openPostgresStore } from "../src/index.js";
-import { T0, request, sharedKey, startNode, useTestPostgres } from "./nodes.js";
+import { T0, request, sharedKey, sql, startNode, useTestPostgres } from "./nodes.js";
 
 const { emptyDatabase } = useTestPostgres(8);
-
-async function sql<Row extends pg.QueryResultRow>(url: string, text: string): Promise<Row[]> {
-  const client = new pg.Client({ connectionString: url });
-  await client.connect();
-  try {
-    return (await client.query<Row>(text)).rows;
-  } finally {
-    await client.end();
-  }
-}
 
 describe("PostgresStore: several nodes, one log", () => {
   it("keeps one gapless sequence per tile while two nodes append concurrently; every proof verifies with the public key alone", { timeout: 30_000 }, async () => {
