@@ -85,3 +85,13 @@ export async function sql<Row extends pg.QueryResultRow>(url: string, text: stri
     await client.end();
   }
 }
+
+/** Changes one character of the signature of record `seq`'s first head in the database: the record still replays, its signature check fails. */
+export async function forgeHeadSignature(url: string, seq: number): Promise<void> {
+  const [stored] = await sql<{ body: string }>(url, `SELECT body FROM log_records WHERE seq = ${seq}`);
+  const record = JSON.parse(stored!.body) as { heads: { note: string }[] };
+  const note = record.heads[0]!.note;
+  const at = note.lastIndexOf(" ") + 30;
+  record.heads[0]!.note = `${note.slice(0, at)}${note[at] === "A" ? "B" : "A"}${note.slice(at + 1)}`;
+  await sql(url, `UPDATE log_records SET body = ${pg.escapeLiteral(JSON.stringify(record))} WHERE seq = ${seq}`);
+}

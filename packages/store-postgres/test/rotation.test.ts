@@ -1,7 +1,6 @@
 import { MemorySigner, receiptHash, type PrivateKeyJwk, type VerifyingKey } from "@temporal/agent-sdk";
-import pg from "pg";
 import { describe, expect, it } from "vitest";
-import { request, sharedKey, sql, startNode, useTestPostgres } from "./nodes.js";
+import { request, forgeHeadSignature, sharedKey, startNode, useTestPostgres } from "./nodes.js";
 
 const { emptyDatabase } = useTestPostgres(2);
 
@@ -45,12 +44,7 @@ describe("PostgresStore: catching up after another node rotated the key", () => 
       await writer.authority.anchor(await writer.authority.issueReceipt(request(2)));
       await rotated.authority.anchor(await rotated.authority.issueReceipt(request(3)));
       // Record 1 (the old key's) gets one signature character changed; record 2 is the new key's.
-      const [stored] = await sql<{ body: string }>(url, "SELECT body FROM log_records WHERE seq = 1");
-      const record = JSON.parse(stored!.body) as { heads: { note: string }[] };
-      const note = record.heads[0]!.note;
-      const at = note.lastIndexOf(" ") + 30;
-      record.heads[0]!.note = `${note.slice(0, at)}${note[at] === "A" ? "B" : "A"}${note.slice(at + 1)}`;
-      await sql(url, `UPDATE log_records SET body = ${pg.escapeLiteral(JSON.stringify(record))} WHERE seq = 1`);
+      await forgeHeadSignature(url, 1);
       await expect(reader.store.log.status()).rejects.toMatchObject({ code: "LEDGER_CORRUPT", message: expect.stringContaining("does not verify") });
     } finally {
       await Promise.all([reader.close(), writer.close(), rotated.close()]);
