@@ -13,6 +13,8 @@
 //
 // A second row, for diagnosis, runs the same pairs through NODES PostgresStores inside this process (no HTTP, no
 // request logs): when it is far above the first, the nodes' CPU (HTTP, signatures) is the limit, not the store.
+// A last line gives the CPU milliseconds per operation of the nodes, PostgreSQL and this process (Linux /proc),
+// which the shared machine's load moves much less than the rates.
 //
 // Environment: BENCH_SECONDS (per run, default 5), BENCH_ROUNDS (default 3), BENCH_WARMUP_SECONDS (default 3), BENCH_NODES (default 2).
 import { mkdtemp, readFile, rm, writeFile } from "node:fs/promises";
