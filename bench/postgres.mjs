@@ -13,10 +13,12 @@
 //
 // A second row, for diagnosis, runs the same pairs through NODES PostgresStores inside this process (no HTTP, no
 // request logs): when it is far above the first, the nodes' CPU (HTTP, signatures) is the limit, not the store.
+// A last line gives the CPU milliseconds per operation of the nodes, PostgreSQL and this process (Linux /proc),
+// which the shared machine's load moves much less than the rates.
 //
 // Environment: BENCH_SECONDS (per run, default 5), BENCH_ROUNDS (default 3), BENCH_WARMUP_SECONDS (default 3), BENCH_NODES (default 2).
-import { Agent, request } from "node:http";
-import { mkdtemp, rm, writeFile } from "node:fs/promises";
+import { mkdtemp, readFile, rm, writeFile } from "node:fs/promises";
+import { connect } from "node:net";
 import { availableParallelism, loadavg, tmpdir } from "node:os";
 import { join } from "node:path";
 import { fileURLToPath, pathToFileURL } from "node:url";
@@ -39,45 +41,118 @@ const NODES = Number(process.env.BENCH_NODES ?? 2);
 const TARGET = 0.5;
 const UNLIMITED = { burst: 1e9, per_second: 1e9 };
 
-/** POSTs JSON over a kept-alive connection; resolves with the parsed reply, rejects unless the status is `expected`. */
-function postJson(agent, url, path, body, key, expected) {
-  return new Promise((resolve, reject) => {
+/**
+ * One kept-alive HTTP/1.1 connection, one request at a time, as a pg Client is one connection and one query at a
+ * time: the request is written in one piece, the reply's status line and Content-Length read and its JSON body
+ * parsed. Node's http client does the same with several times the CPU (agent, header objects, events), which on
+ * this machine the nodes under test would pay for, not the baseline's pg Pool.
+ */
+class Connection {
+  #socket;
+  #chunks = [];
+  #length = 0;
+  /** The request waiting for its reply: { resolve, reject, expected, what }. */
+  #waiting;
+  #failure;
+
+  constructor(url) {
+    this.#socket = connect({ host: url.hostname, port: Number(url.port), noDelay: true });
+    this.#socket.on("data", (chunk) => this.#received(chunk));
+    const fail = (error) => {
+      this.#failure ??= error ?? new Error(`${url.host} closed the connection`);
+      this.#waiting?.reject(this.#failure);
+      this.#waiting = undefined;
+    };
+    this.#socket.on("error", fail);
+    this.#socket.on("close", () => fail());
+  }
+
+  get usable() {
+    return this.#failure === undefined;
+  }
+
+  /** POSTs JSON; resolves with the parsed reply, rejects unless the status is `expected`. */
+  post(path, body, key, expected) {
+    if (this.#failure !== undefined) return Promise.reject(this.#failure);
     const payload = JSON.stringify(body);
-    const call = request(
-      {
-        agent,
-        host: url.hostname,
-        port: url.port,
-        path,
-        method: "POST",
-        headers: { authorization: `Bearer ${key}`, "content-type": "application/json", "content-length": Buffer.byteLength(payload) },
-      },
-      (response) => {
-        const chunks = [];
-        response.on("data", (chunk) => chunks.push(chunk));
-        response.on("end", () => {
-          const text = Buffer.concat(chunks).toString();
-          if (response.statusCode === expected) resolve(JSON.parse(text));
-          else reject(new Error(`POST ${path}: ${response.statusCode} ${text}`));
-        });
-      },
-    );
-    call.on("error", reject);
-    call.end(payload);
-  });
+    return new Promise((resolve, reject) => {
+      this.#waiting = { resolve, reject, expected, what: `POST ${path}` };
+      this.#socket.write(
+        `POST ${path} HTTP/1.1\r\nhost: bench\r\nauthorization: Bearer ${key}\r\ncontent-type: application/json\r\ncontent-length: ${Buffer.byteLength(payload)}\r\n\r\n${payload}`,
+      );
+    });
+  }
+
+  close() {
+    this.#socket.destroy();
+  }
+
+  #received(chunk) {
+    this.#chunks.push(chunk);
+    this.#length += chunk.length;
+    const data = this.#chunks.length === 1 ? chunk : Buffer.concat(this.#chunks, this.#length);
+    const headEnd = data.indexOf("\r\n\r\n");
+    if (headEnd < 0) return;
+    const head = data.toString("latin1", 0, headEnd);
+    const length = /\r\ncontent-length: *(\d+)/i.exec(head);
+    if (length === null) return this.#socket.destroy(new Error(`a reply without Content-Length: ${head}`));
+    const bodyEnd = headEnd + 4 + Number(length[1]);
+    if (data.length < bodyEnd) {
+      this.#chunks = [data];
+      return;
+    }
+    // One request at a time, so nothing follows the reply.
+    this.#chunks = [];
+    this.#length = 0;
+    const waiting = this.#waiting;
+    if (waiting === undefined) return this.#socket.destroy(new Error(`a reply to no request: ${head}`));
+    this.#waiting = undefined;
+    const status = Number(head.slice(9, 12));
+    const text = data.toString("utf8", headEnd + 4, bodyEnd);
+    if (status === waiting.expected) waiting.resolve(JSON.parse(text));
+    else waiting.reject(new Error(`${waiting.what}: ${status} ${text}`));
+  }
+}
+
+/** The idle connections to one node: a request takes one (or opens one) and gives it back once answered. */
+class Connections {
+  #url;
+  #idle = [];
+  #all = new Set();
+
+  constructor(url) {
+    this.#url = new URL(url);
+  }
+
+  async post(path, body, key, expected) {
+    const connection = this.#idle.pop() ?? this.#open();
+    const reply = await connection.post(path, body, key, expected);
+    this.#idle.push(connection);
+    return reply;
+  }
+
+  close() {
+    for (const connection of this.#all) connection.close();
+  }
+
+  #open() {
+    const connection = new Connection(this.#url);
+    this.#all.add(connection);
+    return connection;
+  }
 }
 
 /** A fresh TSAE request (a new action hash each time, so every anchor adds a leaf). */
 const tsaeRequest = (n) => createTsaeRequest(contextAt(Date.now(), { zone: 1 }), { scope: "bench.postgres.v1", action_hash_hex: sha256Hex(`${process.pid}:${n}:${Math.random()}`) });
 
 /** Anchors per second: CLIENTS loops, client i on node i mod NODES, each issuing a receipt and anchoring it. */
-async function servicePairs(nodes, key, agent, seconds) {
+async function servicePairs(connections, key, seconds) {
   const { count, seconds: elapsed } = await concurrentlyFor(CLIENTS, seconds, async (n) => {
-    const url = new URL(nodes[n % nodes.length].url);
-    const receipt = await postJson(agent, url, "/api/v1/security/tsae", tsaeRequest(n), key, 201);
-    await postJson(agent, url, "/api/v1/clockchain/anchor", { receipt }, key, 200);
+    const node = connections[n % connections.length];
+    const receipt = await node.post("/api/v1/security/tsae", tsaeRequest(n), key, 201);
+    await node.post("/api/v1/clockchain/anchor", { receipt }, key, 200);
   });
-  return count / elapsed;
+  return { count, elapsed };
 }
 
 /** NODES authorities in this process, each over its own PostgresStore on `url`, all signing with one key. */
@@ -100,13 +175,62 @@ async function storePairs(stores, seconds) {
     const { authority } = stores[n % stores.length];
     await authority.anchor(await authority.issueReceipt(tsaeRequest(n)));
   });
-  return count / elapsed;
+  return { count, elapsed };
 }
 
 /** Single-row INSERT transactions per second from CLIENTS clients: the database's own rate of durable commits. */
 async function bareInserts(pool, seconds) {
   const { count, seconds: elapsed } = await concurrentlyFor(CLIENTS, seconds, (n) => pool.query("INSERT INTO bench_rows (payload) VALUES ($1)", [sha256Hex(`row ${n}`)]));
-  return count / elapsed;
+  return { count, elapsed };
+}
+
+const TICKS_PER_SECOND = 100;
+
+/** Process id -> CPU seconds (user + system) used so far, for those of `pids` still running (Linux: /proc). */
+async function cpuSecondsOf(pids) {
+  const seconds = new Map();
+  await Promise.all(
+    pids.map(async (pid) => {
+      const stat = await readFile(`/proc/${pid}/stat`, "utf8").catch(() => undefined);
+      if (stat === undefined) return;
+      // Fields after the command name (which may hold spaces) are space-separated; utime and stime are the 12th and 13th of them.
+      const fields = stat.slice(stat.lastIndexOf(")") + 2).split(" ");
+      seconds.set(pid, (Number(fields[11]) + Number(fields[12])) / TICKS_PER_SECOND);
+    }),
+  );
+  return seconds;
+}
+
+/** The CPU seconds the processes used between two readings: a process started meanwhile counts whole, one that ended meanwhile not at all. */
+function cpuBetween(before, after) {
+  let total = 0;
+  for (const [pid, seconds] of after) total += seconds - (before.get(pid) ?? 0);
+  return total;
+}
+
+/** PostgreSQL's processes: its backends (every connection) and background processes, such as the WAL writer. */
+async function postgresPids(pool) {
+  return (await pool.query("SELECT pid FROM pg_stat_activity")).rows.map((row) => row.pid);
+}
+
+/**
+ * Runs `measure` and returns its rate with the CPU milliseconds per operation that the nodes, PostgreSQL (its
+ * backends and background processes) and this process spent: on a shared machine the rates move with the load,
+ * the CPU per operation much less, so it shows where a pair's cost goes.
+ */
+async function withCpu(measure, seconds, pool, nodePids) {
+  const before = { nodes: await cpuSecondsOf(nodePids), postgres: await cpuSecondsOf(await postgresPids(pool)), client: process.cpuUsage() };
+  const { count, elapsed } = await measure(seconds);
+  const client = process.cpuUsage(before.client);
+  const perOp = (cpuSeconds) => (cpuSeconds * 1000) / count;
+  return {
+    rate: count / elapsed,
+    cpu: {
+      nodes: perOp(cpuBetween(before.nodes, await cpuSecondsOf(nodePids))),
+      postgres: perOp(cpuBetween(before.postgres, await cpuSecondsOf(await postgresPids(pool)))),
+      client: perOp((client.user + client.system) / 1e6),
+    },
+  };
 }
 
 const median = (values) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)];
@@ -138,18 +262,24 @@ async function main() {
       nodes.push(await startChild([BIN, "--store", storeUrl, "--signing-key", keyFile, "--node-id", `bench-${i}`, "--home", join(dir, `home-${i}`), "--config", config, "--port", "0"]));
       stops.push(() => nodes[i].stop());
     }
-    const agent = new Agent({ keepAlive: true, maxSockets: CLIENTS });
-    stops.push(() => agent.destroy());
+    const connections = nodes.map((node) => new Connections(node.url));
+    stops.push(() => connections.forEach((node) => node.close()));
     const stores = await openStores(await postgres.createDatabase());
     stops.push(() => Promise.all(stores.map((store) => store.close())));
 
-    const measures = { service: (seconds) => servicePairs(nodes, key, agent, seconds), bare: (seconds) => bareInserts(pool, seconds), store: (seconds) => storePairs(stores, seconds) };
+    const measures = { service: (seconds) => servicePairs(connections, key, seconds), bare: (seconds) => bareInserts(pool, seconds), store: (seconds) => storePairs(stores, seconds) };
     for (const measure of Object.values(measures)) await measure(WARMUP_SECONDS);
     const samples = { service: [], bare: [], store: [] };
+    const cpu = { service: [], bare: [], store: [] };
     const names = Object.keys(measures);
+    const nodePids = nodes.map((node) => node.pid);
     for (let round = 0; round < ROUNDS; round++) {
       // Each round starts with another measure, so none always follows the same one.
-      for (const name of [...names.slice(round % names.length), ...names.slice(0, round % names.length)]) samples[name].push(await measures[name](SECONDS));
+      for (const name of [...names.slice(round % names.length), ...names.slice(0, round % names.length)]) {
+        const sample = await withCpu(measures[name], SECONDS, pool, nodePids);
+        samples[name].push(sample.rate);
+        cpu[name].push(sample.cpu);
+      }
     }
     const ratioOf = (name) => median(samples[name].map((value, i) => value / samples.bare[i]));
     const ratio = ratioOf("service");
@@ -168,6 +298,11 @@ async function main() {
     ]);
     const k = (list) => list.map((value) => Math.round(value)).join(" ");
     console.log(`  samples by round: service ${k(samples.service)} | bare ${k(samples.bare)} | store ${k(samples.store)}`);
+    const ms = (name, part) => median(cpu[name].map((sample) => sample[part])).toFixed(2);
+    console.log(
+      `  CPU ms per operation (median): pair over HTTP: nodes ${ms("service", "nodes")}, PostgreSQL ${ms("service", "postgres")}, client ${ms("service", "client")}` +
+        ` | bare insert: PostgreSQL ${ms("bare", "postgres")}, client ${ms("bare", "client")} | pair in-process: PostgreSQL ${ms("store", "postgres")}, this process ${ms("store", "client")}`,
+    );
     console.log(`  for scale: Trillian's published figure is 400-500 appends/s on MySQL; here ${fmt(service)} durable anchors (node ${process.version})`);
     console.log(
       `  synchronous_commit ${durability.sync}, fsync ${durability.fsync}; load average ${loadavg()

@@ -178,13 +178,16 @@ export class PostgresLogStore implements LogStore {
         throw this.#db.failure(error);
       }
       page = undefined;
-      let checks: PendingSignature[];
+      const checks: PendingSignature[] = [];
       try {
-        checks = rows.flatMap((row, i) => {
+        for (const [i, row] of rows.entries()) {
           if (Number(row.seq) !== from + i) throw corrupt(from + i, `record ${from + i} is missing (the next one is ${row.seq})`);
-          return state.replay(JSON.parse(row.body) as RecordBody, keys, (reason, detail) => corrupt(Number(row.seq), `${reason}: ${detail}`));
-        });
+          checks.push(...state.replay(JSON.parse(row.body) as RecordBody, keys, (reason, detail) => corrupt(Number(row.seq), `${reason}: ${detail}`)));
+        }
       } catch (error) {
+        // The records before this one are judged first, in order: a forged head among them is the log's fault and is
+        // reported as such, rather than a later head's key this node lacks (LOG_KEY_UNKNOWN after another node rotated).
+        await this.#verified(checks);
         throw this.#corrupted(error, from);
       }
       const signatures = this.#verified(checks);

@@ -1,4 +1,5 @@
-import { contextAt, createAuthority, createTsaeRequest, MemorySigner, sha256Hex, type ComposedAuthority, type PrivateKeyJwk, type TsaeRequest } from "@temporal/agent-sdk";
+import { contextAt, createAuthority, createTsaeRequest, MemorySigner, sha256Hex, type ComposedAuthority, type PrivateKeyJwk, type TsaeRequest, type VerifyingKey } from "@temporal/agent-sdk";
+import pg from "pg";
 import { afterAll, beforeAll } from "vitest";
 import { openPostgresStore, type PostgresStore, type PostgresStoreOptions } from "../src/index.js";
 import { startPostgres, type TestPostgres } from "../src/testing.js";
@@ -49,10 +50,16 @@ export async function sharedKey(): Promise<PrivateKeyJwk> {
   return (await crypto.subtle.exportKey("jwk", pair.privateKey)) as PrivateKeyJwk;
 }
 
-/** `options` adds to (or replaces) the store's options. */
-export function startNode(url: string, privateKey: PrivateKeyJwk, nodeId: string, clock: () => number = Date.now, options: Partial<PostgresStoreOptions> = {}): TestNode {
+/** `options` adds to (or replaces) the store's options; `previousKeys` are the keys the node rotated from. */
+export function startNode(
+  url: string,
+  privateKey: PrivateKeyJwk,
+  nodeId: string,
+  clock: () => number = Date.now,
+  { previousKeys, ...options }: Partial<PostgresStoreOptions> & { readonly previousKeys?: readonly VerifyingKey[] } = {},
+): TestNode {
   const store = openPostgresStore({ url, nodeId, pool: { connectionTimeoutMs: 2_000 }, ...options });
-  const authority = createAuthority({ signer: new MemorySigner({ privateKey }), log: store.log, challenges: store.challenges, clock, authorityName: "pg.test" });
+  const authority = createAuthority({ signer: new MemorySigner({ privateKey }), log: store.log, challenges: store.challenges, clock, authorityName: "pg.test", previousKeys });
   return {
     store,
     authority,
@@ -66,4 +73,25 @@ export function startNode(url: string, privateKey: PrivateKeyJwk, nodeId: string
 /** A TSAE request in one of `tiles` zones (so receipts spread over several tiles). */
 export function request(n: number, zones = 3): TsaeRequest {
   return createTsaeRequest(contextAt(T0 + n * 1000, { zone: n % zones }), { scope: "test.postgres.v1", action_hash_hex: sha256Hex(`pg ${n}`) });
+}
+
+/** Runs one statement on its own connection: how a test alters the database behind the stores' back. */
+export async function sql<Row extends pg.QueryResultRow>(url: string, text: string): Promise<Row[]> {
+  const client = new pg.Client({ connectionString: url });
+  await client.connect();
+  try {
+    return (await client.query<Row>(text)).rows;
+  } finally {
+    await client.end();
+  }
+}
+
+/** Changes one character of the signature of record `seq`'s first head in the database: the record still replays, its signature check fails. */
+export async function forgeHeadSignature(url: string, seq: number): Promise<void> {
+  const [stored] = await sql<{ body: string }>(url, `SELECT body FROM log_records WHERE seq = ${seq}`);
+  const record = JSON.parse(stored!.body) as { heads: { note: string }[] };
+  const note = record.heads[0]!.note;
+  const at = note.lastIndexOf(" ") + 30;
+  record.heads[0]!.note = `${note.slice(0, at)}${note[at] === "A" ? "B" : "A"}${note.slice(at + 1)}`;
+  await sql(url, `UPDATE log_records SET body = ${pg.escapeLiteral(JSON.stringify(record))} WHERE seq = ${seq}`);
 }

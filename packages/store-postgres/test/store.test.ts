@@ -12,22 +12,11 @@ import {
   type HeadSigning,
   type SigningKey,
 } from "@temporal/agent-sdk";
-import pg from "pg";
 import { describe, expect, it } from "vitest";
 import { openPostgresStore } from "../src/index.js";
-import { T0, request, sharedKey, startNode, useTestPostgres } from "./nodes.js";
+import { T0, request, forgeHeadSignature, sharedKey, sql, startNode, useTestPostgres } from "./nodes.js";
 
 const { emptyDatabase } = useTestPostgres(8);
-
-async function sql<Row extends pg.QueryResultRow>(url: string, text: string): Promise<Row[]> {
-  const client = new pg.Client({ connectionString: url });
-  await client.connect();
-  try {
-    return (await client.query<Row>(text)).rows;
-  } finally {
-    await client.end();
-  }
-}
 
 describe("PostgresStore: several nodes, one log", () => {
   it("keeps one gapless sequence per tile while two nodes append concurrently; every proof verifies with the public key alone", { timeout: 30_000 }, async () => {
@@ -207,12 +196,7 @@ describe("PostgresStore: the log store contract", () => {
       await Promise.all([writer, reader, appender].map((store) => store.log.open(key.verifying)));
       await writer.log.append(entries(key, 0, 2), signing(key));
       // One signature byte changed: the record replays, and only the check that runs while the appender signs fails.
-      const [stored] = await sql<{ body: string }>(url, "SELECT body FROM log_records WHERE seq = 0");
-      const record = JSON.parse(stored!.body) as { heads: { note: string }[] };
-      const note = record.heads[0]!.note;
-      const at = note.lastIndexOf(" ") + 30;
-      record.heads[0]!.note = `${note.slice(0, at)}${note[at] === "A" ? "B" : "A"}${note.slice(at + 1)}`;
-      await sql(url, `UPDATE log_records SET body = ${pg.escapeLiteral(JSON.stringify(record))} WHERE seq = 0`);
+      await forgeHeadSignature(url, 0);
       await expect(appender.log.append(entries(key, 2, 3), signing(key))).rejects.toMatchObject({ code: "LEDGER_CORRUPT", message: expect.stringContaining("does not verify") });
       expect(await sql(url, "SELECT seq FROM log_records")).toEqual([{ seq: "0" }]);
       await sql(url, `UPDATE log_records SET body = replace(body, '"issued_unix_ms":${T0 + 1},', '"issued_unix_ms":${T0 + 2},') WHERE seq = 0`);

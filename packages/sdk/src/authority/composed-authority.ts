@@ -15,6 +15,7 @@ import { parseNote } from "../core/signed-note.js";
 import { authorityVerifierKey, defaultAuthorityName, parseTileOrigin } from "../core/tile-origin.js";
 import { rawPublicKey, type VerifyingKey } from "../core/verifying-key.js";
 import { AnchorQueue } from "./anchor-queue.js";
+import { IssuedReceipts } from "./issued-receipts.js";
 import { LogKeys } from "./log-keys.js";
 import { onceUnlessRejected } from "./once-unless-rejected.js";
 import {
@@ -109,11 +110,8 @@ export class ComposedAuthority implements Authority {
   /** Set when the log could not undo a failed append; every call then rejects with it. */
   #failure: TemporalError | undefined;
   #releasing: Promise<void> | undefined;
-  /**
-   * Receipts issued here (frozen, so still exactly as signed). `anchor` skips
-   * the Ed25519 verification for them, which costs more than signing.
-   */
-  readonly #issued = new WeakSet<Receipt>();
+  /** The latest receipts issued here, by hash: `anchor` skips their Ed25519 verification, which costs more than signing. */
+  readonly #issued = new IssuedReceipts();
   /** Anchor calls not yet settled, which `close` waits for. */
   readonly #anchoring = new Set<Promise<AnchorProof>>();
   readonly #queue = new AnchorQueue((entries, joining) => this.#commit(entries, joining));
@@ -185,7 +183,7 @@ export class ComposedAuthority implements Authority {
       ...(challenge === undefined ? {} : { challenge_nonce: challenge.nonce }),
     } as const;
     const receipt: Receipt = Object.freeze({ ...unsigned, signature: await key.sign(signingPayload(unsigned)) });
-    this.#issued.add(receipt);
+    this.#issued.remember(receiptHash(receipt));
     return receipt;
   }
 
@@ -264,22 +262,23 @@ export class ComposedAuthority implements Authority {
   }
 
   async #anchor(receipt: Receipt): Promise<AnchorProof> {
-    let snapshot = receipt;
-    if (!this.#issued.has(receipt)) {
-      // A frozen copy, so the caller mutating its object cannot change what gets written after it was checked.
-      snapshot = Object.freeze(plainCopy(receipt));
-      const issues = receiptIssues(snapshot);
-      if (issues.length > 0) throw new TemporalError("RECEIPT_REJECTED", `cannot anchor a malformed receipt: ${describeIssues(issues)}`);
+    // A frozen copy, so the caller mutating its object cannot change what gets written after it was checked.
+    const snapshot = Object.freeze(plainCopy(receipt));
+    const issues = receiptIssues(snapshot);
+    if (issues.length > 0) throw new TemporalError("RECEIPT_REJECTED", `cannot anchor a malformed receipt: ${describeIssues(issues)}`);
+    const hash = receiptHash(snapshot);
+    // Issued here and unchanged (the hash covers every field and the signature): signed by this key, no need to verify.
+    if (!this.#issued.has(hash)) {
       const key = await this.#open();
       if (!(await verifyReceipt(snapshot, key.verifying))) {
         // A retried anchor of a receipt a retired key signed, anchored before the rotation: the log vouches for it already.
-        const anchored = await this.#log.proof(receiptHash(snapshot));
+        const anchored = await this.#log.proof(hash);
         if (anchored !== undefined) return anchored;
         throw new TemporalError("RECEIPT_REJECTED", `receipt signature does not verify with this authority's key ${key.verifying.key_id} (receipt key_id ${describeValue(snapshot.key_id)})`);
       }
     }
     await this.#openLog();
-    return this.#queue.push({ receipt: snapshot, hash: receiptHash(snapshot) });
+    return this.#queue.push({ receipt: snapshot, hash });
   }
 
   /** Appends one batch; runs after `#anchor` opened the parts, and also while `close` waits for it. */
