@@ -75,6 +75,9 @@ export class Witnessing {
   #savedJson: string | undefined;
   /** Entries of the saved record that were not taken back, and why: reported in the status. */
   readonly #dropped: string[] = [];
+  /** With a shared store: the record last read from it, as JSON (an unchanged one is not taken back again), and the timer that reads it. */
+  #loadedJson: string | undefined;
+  #refreshTimer: ReturnType<typeof setInterval> | undefined;
 
   /** Throws `INVALID_WITNESSING` / `QUORUM_UNREACHABLE` for bad options; does no I/O until `open`. */
   constructor(options: WitnessingOptions, log: WitnessedLog) {
@@ -100,9 +103,33 @@ export class Witnessing {
 
   readonly #load = onceUnlessRejected(async () => {
     for (const witness of this.#witnesses) witness.verifier = await cosignatureVerifier(witness.vkey);
-    const record = await this.#store.load();
-    if (record !== undefined) await this.#restore(record);
+    await this.#refresh();
+    if (this.#store.shared !== undefined) this.#startRefreshing();
   });
+
+  /** Takes back what the store holds, when it changed since last read: at open, and with a shared store every interval and before each round. */
+  async #refresh(): Promise<void> {
+    const record = await this.#store.load();
+    if (record === undefined) return;
+    const json = JSON.stringify(record);
+    if (json === this.#loadedJson) return;
+    await this.#restore(record);
+    this.#loadedJson = json;
+  }
+
+  /** Another node's rounds change the shared state: read it every interval, so this node's proofs turn `FINAL` and its status follows. */
+  #startRefreshing(): void {
+    if (this.#closed) return;
+    this.#refreshTimer = setInterval(() => {
+      if (this.#round !== undefined) return;
+      this.#refresh().then(
+        () => void (this.#storeError = null),
+        (error: unknown) => void (this.#storeError = `reading the shared witnessing state failed: ${(error as Error).message}`),
+      );
+    }, this.#options.intervalMs);
+    // Like a pending round, reading must not keep a process alive on its own.
+    (this.#refreshTimer as { unref?: () => void }).unref?.();
+  }
 
   /** New signed checkpoints (an append's): each tile's newest is submitted in the next round. */
   observe(checkpoints: readonly SignedCheckpoint[]): void {
@@ -175,6 +202,7 @@ export class Witnessing {
     this.#closed = true;
     clearTimeout(this.#timer);
     this.#timer = undefined;
+    clearInterval(this.#refreshTimer);
     await this.#round;
     await this.#saving;
     for (const waiter of this.#waiters) waiter.reject(new TemporalError("AUTHORITY_CLOSED", "the authority closed before the anchor became FINAL"));
@@ -229,6 +257,17 @@ export class Witnessing {
 
   async #runRound(): Promise<void> {
     this.#lastRoundStart = Date.now();
+    const shared = this.#store.shared;
+    if (shared === undefined) return this.#submitBehind();
+    // One node at a time, each starting from what the others got and saving before the next starts (docs/witness.md).
+    await shared.exclusively(async () => {
+      await this.#refresh();
+      await this.#submitBehind();
+      await this.#saving;
+    });
+  }
+
+  async #submitBehind(): Promise<void> {
     await Promise.all(this.#behind().map(({ witness, tile }) => this.#submit(witness, tile.latest)));
     this.#settle();
     this.#persist();
@@ -351,18 +390,19 @@ export class Witnessing {
     for (const witness of this.#witnesses) {
       const saved: unknown = record.witnesses[witness.key.name] ?? [];
       for (const state of Array.isArray(saved) ? saved : [saved]) {
-        if (isTileState(state)) witness.tiles.set(state.tile_id, state);
-        else this.#dropped.push(`witnesses.${witness.key.name}: ${describeEntry(state)} is not { tile_id, cosigned_size, cosigned_unix_s }`);
+        if (!isTileState(state)) this.#drop(`witnesses.${witness.key.name}: ${describeEntry(state)} is not { tile_id, cosigned_size, cosigned_unix_s }`);
+        // A witness never goes back: what this node saw itself may be newer than what was saved.
+        else if ((witness.tiles.get(state.tile_id)?.cosigned_size ?? -1) < state.cosigned_size) witness.tiles.set(state.tile_id, state);
       }
     }
     for (const fork of record.forks) {
-      if (isForkEvidence(fork)) this.#forks.push(fork);
-      else this.#dropped.push(`forks: ${describeEntry(fork)} is not { tile_id, witness, note, witness_size, message, detected_unix_ms }`);
+      if (!isForkEvidence(fork)) this.#drop(`forks: ${describeEntry(fork)} is not { tile_id, witness, note, witness_size, message, detected_unix_ms }`);
+      else if (!this.#forks.some((known) => known.witness === fork.witness && known.tile_id === fork.tile_id && known.witness_size === fork.witness_size)) this.#forks.push(fork);
     }
     for (const saved of record.cosigned) {
       const checkpoint = savedCheckpointOf(saved);
       if (checkpoint === undefined) {
-        this.#dropped.push(`cosigned: ${describeEntry(saved)} is not a signed checkpoint whose tile_id, tree_size and root_hash are its note's`);
+        this.#drop(`cosigned: ${describeEntry(saved)} is not a signed checkpoint whose tile_id, tree_size and root_hash are its note's`);
         continue;
       }
       const { text, signatures } = parseNote(saved.note);
@@ -373,10 +413,26 @@ export class Witnessing {
         if (witness !== undefined && cosignature !== undefined && (await (witness.verifier as NoteVerifier).verify(text, line.signature)))
           lines.set(line.name, { line, timestamp: cosignature.timestamp });
       }
-      const tile: TileWitnessing = { latest: checkpoint, collections: [{ checkpoint, text, lines }], final: undefined };
-      this.#tiles.set(saved.tile_id, tile);
+      this.#takeBack(checkpoint, text, lines);
     }
     this.#settle();
+  }
+
+  /** A saved cosigned checkpoint's valid lines joined to what this node holds of the tile; a larger one becomes the tile's latest. */
+  #takeBack(checkpoint: SignedCheckpoint, text: string, lines: Collection["lines"]): void {
+    const tile = this.#tiles.get(checkpoint.tile_id);
+    if (tile === undefined) {
+      this.#tiles.set(checkpoint.tile_id, { latest: checkpoint, collections: [{ checkpoint, text, lines }], final: undefined });
+      return;
+    }
+    if (checkpoint.tree_size > tile.latest.tree_size) tile.latest = checkpoint;
+    const held = this.#collection(checkpoint).lines;
+    for (const [name, line] of lines) if (!held.has(name)) held.set(name, line);
+  }
+
+  /** Reports an entry not taken back, once however often a shared record is read again. */
+  #drop(reason: string): void {
+    if (!this.#dropped.includes(reason)) this.#dropped.push(reason);
   }
 }
 
