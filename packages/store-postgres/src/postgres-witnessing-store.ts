@@ -31,9 +31,7 @@ export class PostgresWitnessingStore implements WitnessingStore, SharedWitnessin
     await this.#db.session(async (client) => {
       // The row exists before it is locked, so two first saves queue on its lock rather than both inserting.
       await client.query("BEGIN");
-      await client.query(`INSERT INTO witnessing_state (id, record, node_id) VALUES (1, '{"cosigned":[],"witnesses":{},"forks":[]}', $1) ON CONFLICT (id) DO NOTHING`, [
-        this.#db.nodeId,
-      ]);
+      await client.query(`INSERT INTO witnessing_state (id, record, node_id) VALUES (1, '{"cosigned":[],"witnesses":{},"forks":[]}', $1) ON CONFLICT (id) DO NOTHING`, [this.#db.nodeId]);
       const { rows } = await client.query<{ record: unknown }>("SELECT record FROM witnessing_state WHERE id = 1 FOR UPDATE");
       const stored = rows[0]?.record;
       const merged = mergeWitnessingRecords(isWitnessingRecord(stored) ? stored : undefined, record);

@@ -66,7 +66,7 @@ export function isWitnessingRecord(value: unknown): value is WitnessingRecord {
  * larger cosigned size (a witness never goes back); every fork evidence once (per witness, tile and size).
  */
 export function mergeWitnessingRecords(stored: WitnessingRecord | undefined, incoming: WitnessingRecord): WitnessingRecord {
-  if (stored === undefined) return incoming;
+  stored ??= { cosigned: [], witnesses: {}, forks: [] };
   const cosigned = new Map<number, CosignedCheckpoint>();
   for (const checkpoint of [...stored.cosigned, ...incoming.cosigned]) {
     const held = cosigned.get(checkpoint.tile_id);
