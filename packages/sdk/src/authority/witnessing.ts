@@ -23,6 +23,9 @@ import { FinalityTimeoutError } from "../core/finality.js";
 import { checkWitnessingOptions, type CheckedWitnessingOptions, type ParsedEndpoint, type WitnessingOptions } from "./witnessing-options.js";
 import { MemoryWitnessingStore, type WitnessingRecord, type WitnessingStore } from "./witnessing-store.js";
 
+/** The start of the status's `store_error` when reading a shared store failed. */
+const REFRESH_FAILED = "reading the shared witnessing state failed";
+
 /** What witnessing needs of the log: consistency proofs between its tile trees. */
 export interface WitnessedLog {
   consistencyProof(tileId: number, first: number, second: number): Promise<ConsistencyProof>;
@@ -123,8 +126,11 @@ export class Witnessing {
     this.#refreshTimer = setInterval(() => {
       if (this.#round !== undefined) return;
       this.#refresh().then(
-        () => void (this.#storeError = null),
-        (error: unknown) => void (this.#storeError = `reading the shared witnessing state failed: ${(error as Error).message}`),
+        // Only its own error is cleared: a failed save must stay reported, so that the next round saves again.
+        () => {
+          if (this.#storeError?.startsWith(REFRESH_FAILED) === true) this.#storeError = null;
+        },
+        (error: unknown) => void (this.#storeError = `${REFRESH_FAILED}: ${(error as Error).message}`),
       );
     }, this.#options.intervalMs);
     // Like a pending round, reading must not keep a process alive on its own.
