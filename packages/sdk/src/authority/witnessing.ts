@@ -411,6 +411,8 @@ export class Witnessing {
         this.#drop(`cosigned: ${describeEntry(saved)} is not a signed checkpoint whose tile_id, tree_size and root_hash are its note's`);
         continue;
       }
+      // Held exactly so already (read before from a shared store, or made by this node): its lines were verified then.
+      if (this.#tiles.get(checkpoint.tile_id)?.final?.note === saved.note) continue;
       const { text, signatures } = parseNote(saved.note);
       const lines = new Map<string, { line: NoteSignature; timestamp: number }>();
       for (const line of signatures) {
