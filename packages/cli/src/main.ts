@@ -117,6 +117,8 @@ Examples:
     .option("--carbon <gCO2eq/kWh>", "the current grid carbon intensity, a decimal number", carbonIntensity)
     .option("--hs-bloch <score>", "the current HS-Bloch quality score, 0 to 1 (e.g. 0.95)", hsBlochScore)
     .option("--home <dir>", "where keys and the ledger live (default: $TEMPORAL_HOME or ./.temporal); forces the local authority even with TEMPORAL_URL set")
+    .option("--previous-key <file...>", "key files (PEM) of retired keys that signed earlier checkpoints of the home's rotated log")
+    .option("--authority-name <name>", "the authority name the home's log is signed under (needed after a rotation; default: temporal-authority/<key id>)")
     .option("--local-clock", "with the service in $TEMPORAL_URL, read the phase from this machine's clock instead of the service's", false)
     .option("--dry-run", "decide the verdict only, and list what would run and be anchored: run no task, issue no receipt", false)
     .option("--json", "print the result object (an array for several missions)", false)

@@ -7,6 +7,7 @@ import {
   type Signer,
   type VerifyingKey,
   type WitnessingOptions,
+  type WitnessingStore,
 } from "@temporal/agent-sdk";
 import { homeParts, homeWitnessingStore } from "@temporal/agent-sdk/node";
 import type { ServiceAuthority } from "@temporal/agent-sdk/service";
@@ -23,6 +24,8 @@ export type { ServiceAuthority } from "@temporal/agent-sdk/service";
 export interface ServiceStore {
   readonly log: LogStore;
   readonly challenges: ChallengeStore;
+  /** Witnessing's state when several nodes share it (PostgreSQL); without it each node keeps its own in its home's witnessing.json. */
+  readonly witnessing?: WitnessingStore;
   /** How the store is doing, for `GET /readyz` and the status; a store without it is ready once the authority opened it. Must not touch the ledger heavily. */
   readonly health?: () => Promise<StoreHealth>;
   /** Gives back what the store holds beyond its two seams (a database pool), after they are closed. */
@@ -52,7 +55,7 @@ export interface ServiceAuthorityOptions {
   readonly nodeId?: string;
   /** Retired keys the clockchain rotated from: its older checkpoints may be signed by them, and `GET keys` still lists them (see `AuthorityParts.previousKeys`). */
   readonly previousKeys?: readonly VerifyingKey[];
-  /** Witnesses and quorum; their state (cosigned checkpoints, fork evidence) is kept in the home's witnessing.json. */
+  /** Witnesses and quorum; their state (cosigned checkpoints, fork evidence) is kept by the store when it has a witnessing store, else in the home's witnessing.json. */
   readonly witnessing?: WitnessingOptions;
   /** Wraps the store the authority uses (the given one or the home's), so the service can time its calls for its metrics. */
   readonly instrument?: (store: ServiceStore) => ServiceStore;
@@ -113,8 +116,8 @@ export function serviceAuthority(options: ServiceAuthorityOptions): ServiceAutho
       name: options.store === undefined ? `the service's authority (home ${options.home})` : `the service's authority (${store.log.kind} store)`,
       authorityName: options.authorityName,
       previousKeys: options.previousKeys,
-      // In the home even with a shared store: each node keeps what it saw of the witnesses (docs/witness.md).
-      witnessing: options.witnessing === undefined ? undefined : { store: homeWitnessingStore(options.home), ...options.witnessing },
+      // The shared store's when it has one, so every node agrees on finality (docs/witness.md); else the home's file.
+      witnessing: options.witnessing === undefined ? undefined : { store: options.store?.witnessing ?? homeWitnessingStore(options.home), ...options.witnessing },
     },
     options,
   );

@@ -49,12 +49,28 @@ export const MIGRATIONS: readonly Migration[] = [
       CREATE INDEX challenges_expiry ON challenges (expires_unix_ms);
     `,
   },
+  {
+    version: 2,
+    name: "witnessing state",
+    // One row: witnessing's record (docs/witness.md), merged by each node's save under the row's lock.
+    sql: `
+      CREATE TABLE witnessing_state (
+        id smallint PRIMARY KEY CHECK (id = 1),
+        record jsonb NOT NULL,
+        node_id text NOT NULL,
+        saved_at timestamptz NOT NULL DEFAULT now()
+      );
+    `,
+  },
 ];
 
 export const LATEST_VERSION = MIGRATIONS.at(-1)?.version ?? 0;
 
 /** Any constant shared by every node: the key of the transaction-level advisory lock the migrations run under. */
 export const MIGRATION_LOCK = 0x7465_6d70;
+
+/** The session-level advisory lock a node holds while it submits checkpoints to the witnesses: one node's round at a time. */
+export const WITNESSING_ROUND_LOCK = 0x7465_6d71;
 
 /**
  * Applies the missing migrations inside the caller's transaction, which must hold the advisory lock `MIGRATION_LOCK`

@@ -1,10 +1,11 @@
 import { hostname } from "node:os";
-import { TemporalTypeError, type ChallengeStore, type LogStore } from "@temporal/agent-sdk";
+import { TemporalTypeError, type ChallengeStore, type LogStore, type WitnessingStore } from "@temporal/agent-sdk";
 import pg from "pg";
 import { Database } from "./database.js";
 import { LATEST_VERSION, appliedVersion } from "./migrations.js";
 import { PostgresChallengeStore } from "./postgres-challenge-store.js";
 import { PostgresLogStore } from "./postgres-log-store.js";
+import { PostgresWitnessingStore } from "./postgres-witnessing-store.js";
 import { redactUrl } from "./redact-url.js";
 import { reasonOf } from "./store-errors.js";
 
@@ -51,10 +52,12 @@ export interface StoreHealth {
   readonly detail?: string;
 }
 
-/** The service's two seams over one PostgreSQL database, plus what operations need. */
+/** The service's seams over one PostgreSQL database, plus what operations need. */
 export interface PostgresStore {
   readonly log: LogStore;
   readonly challenges: ChallengeStore;
+  /** Witnessing's state, shared by every node (a `shared` store: rounds take turns, saves merge). */
+  readonly witnessing: WitnessingStore;
   readonly nodeId: string;
   health(): Promise<StoreHealth>;
   /** Waits for appends in flight, then ends the pool. Idempotent. */
@@ -93,6 +96,7 @@ export function openPostgresStore(options: PostgresStoreOptions): PostgresStore 
   return {
     log,
     challenges: new PostgresChallengeStore(db),
+    witnessing: new PostgresWitnessingStore(db),
     nodeId,
     health: () => health(db),
     close: () =>

@@ -219,7 +219,10 @@ describe("PostgresStore: schema and configuration", () => {
     try {
       expect(await stores[0]!.health()).toMatchObject({ kind: "postgres", reachable: true, migrations: "pending" });
       await Promise.all(stores.map((store, i) => (i % 2 === 0 ? store.log.open(key.verifying) : store.challenges.take(sha256Hex("none"), T0))));
-      expect(await sql(url, "SELECT version, name FROM schema_migrations")).toEqual([{ version: 1, name: "clockchain and challenges" }]);
+      expect(await sql(url, "SELECT version, name FROM schema_migrations ORDER BY version")).toEqual([
+        { version: 1, name: "clockchain and challenges" },
+        { version: 2, name: "witnessing state" },
+      ]);
       const health = await stores[4]!.health();
       expect(health).toMatchObject({ kind: "postgres", reachable: true, migrations: "applied" });
       expect(health.latency_ms).toBeGreaterThanOrEqual(0);

@@ -45,6 +45,13 @@ export interface Failure {
   readonly diagnostics?: readonly object[];
 }
 
+/** What to give `temporalc run` for a home whose key was rotated; the SDK's message names the service's settings. */
+function rotationHints(code: unknown): string[] {
+  if (code === "LOG_KEY_UNKNOWN") return ["hint: for a home whose key was rotated, give each retired key's file with --previous-key <file> (and --authority-name <name>)"];
+  if (code === "AUTHORITY_NAME_CHANGED") return ["hint: give the name the log is signed under with --authority-name <name>"];
+  return [];
+}
+
 /** The failure `error` stands for, or `undefined` for an error temporalc did not expect (a bug). */
 export function classifyFailure(error: unknown): Failure | undefined {
   const nothing = { executed: [], anchors: [], hints: [] };
@@ -53,7 +60,8 @@ export function classifyFailure(error: unknown): Failure | undefined {
   if (error instanceof MissionFileError) return { ...nothing, code: error.code, message: error.message, exit: EXIT_FAILURE, diagnostics: error.diagnostics };
   if (error instanceof AuthorityUnavailableError) {
     // Storage, configuration or the service: fixed outside the mission file, so exit 2 like other I/O problems.
-    return { ...nothing, code: error.code, message: error.message, exit: EXIT_USAGE, mission: error.mission, cause: causeJson(error.cause) };
+    const hints = rotationHints((error.cause as { code?: unknown } | undefined)?.code);
+    return { ...nothing, code: error.code, message: error.message, exit: EXIT_USAGE, hints, mission: error.mission, cause: causeJson(error.cause) };
   }
   if (error instanceof MissingTasksError) {
     const hints = [`hint: export ${error.missing.join(", ")} from a module and pass it with --tasks`];

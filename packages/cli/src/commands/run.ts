@@ -2,7 +2,7 @@ import { readFile } from "node:fs/promises";
 import { resolve } from "node:path";
 import { pathToFileURL } from "node:url";
 import { compile, renderDiagnostics } from "@temporal/compiler";
-import type { Authority, Mission, Task } from "@temporal/agent-sdk";
+import type { Authority, Mission, Task, VerifyingKey } from "@temporal/agent-sdk";
 import { defaultHome } from "@temporal/agent-sdk/node";
 import { EXIT_OK } from "../errors.js";
 import { describeIoError } from "../files.js";
@@ -18,6 +18,10 @@ export interface RunCommandOptions {
   carbon?: number;
   hsBloch?: number;
   home?: string;
+  /** Key files of the retired keys of a rotated home (as `temporalc ledger --previous-key` and the service's `previous_keys`). */
+  previousKey?: string[];
+  /** The authority name the home's log is signed under; a rotated home needs it (the default derives from the current key). */
+  authorityName?: string;
   localClock: boolean;
   dryRun: boolean;
   json: boolean;
@@ -101,15 +105,38 @@ async function readMissionFile(file: string): Promise<string> {
   }
 }
 
-/** `--home` forces a local authority; otherwise the service in TEMPORAL_URL, or the default home. */
+/**
+ * `--home` forces a local authority; otherwise the service in TEMPORAL_URL, or the default home. `--previous-key` and
+ * `--authority-name` open a home whose key was rotated, as the service opens one with `previous_keys` and
+ * `authority_name`: the retired keys are read by the SDK's `readVerifyingKeyFile`, as the service and `temporalc
+ * ledger` read them.
+ */
 async function openAuthority(options: RunCommandOptions, sdk: Sdk): Promise<Authority> {
-  if (options.home !== undefined) return (await import("@temporal/agent-sdk/node")).createLocalAuthority({ home: options.home });
+  const rotated = options.previousKey !== undefined || options.authorityName !== undefined;
+  if (options.home !== undefined || rotated) {
+    if (options.home === undefined && process.env["TEMPORAL_URL"]) {
+      throw new RunUsageError("INVALID_ARGUMENT", "--previous-key and --authority-name open a home: give --home <dir> (TEMPORAL_URL is set, so the service would be used)");
+    }
+    const node = await import("@temporal/agent-sdk/node");
+    const previousKeys = await Promise.all((options.previousKey ?? []).map((file) => readPreviousKey(node, file)));
+    return node.createLocalAuthority({ home: options.home ?? defaultHome(), previousKeys, authorityName: options.authorityName });
+  }
   try {
     return sdk.defaultSdk();
   } catch (error) {
     // TEMPORAL_URL or TEMPORAL_API_KEY is unusable: configuration, so a usage error naming the variable.
     const code = (error as { code?: unknown }).code;
     throw new RunUsageError(typeof code === "string" ? code : "INVALID_CONFIGURATION", error instanceof Error ? error.message : String(error));
+  }
+}
+
+/** A retired key's file; one that cannot be used is a usage error naming the flag, with the SDK's code (`KEY_MISSING`, `KEY_INVALID`). */
+async function readPreviousKey(node: typeof import("@temporal/agent-sdk/node"), file: string): Promise<VerifyingKey> {
+  try {
+    return await node.readVerifyingKeyFile(file);
+  } catch (error) {
+    const code = (error as { code?: unknown }).code;
+    throw new RunUsageError(typeof code === "string" ? code : "KEY_INVALID", `--previous-key ${file}: ${error instanceof Error ? error.message : String(error)}`);
   }
 }
 

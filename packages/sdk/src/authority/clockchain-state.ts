@@ -5,7 +5,7 @@ import { MerkleTree, leafHash, verifyMerklePath } from "../core/merkle.js";
 import { ED25519_SIGNATURE_TYPE, noteKeyId } from "../core/note-key.js";
 import { receiptHash } from "../core/receipt.js";
 import { signedCheckpointHash } from "../core/signed-checkpoint.js";
-import { formatNote, parseNote } from "../core/signed-note.js";
+import { formatNote, parseNote, type Note } from "../core/signed-note.js";
 import type { AnchorPage, ConsistencyProof, TileStatus } from "../core/service-types.js";
 import { GENESIS_CHECKPOINT_HASH, checkpointHash, formatTileCheckpoint } from "../core/tile-checkpoint.js";
 import { tileOrigin } from "../core/tile-origin.js";
@@ -264,14 +264,20 @@ export class ClockchainState {
    */
   replay(body: RecordBody, keys: LogKeys, reject: RejectRecord): PendingSignature[] {
     if (body.anchors.length === 0) throw reject("RECORD_FORMAT", "the record anchors nothing, which the writer never commits");
-    const signatures = body.heads.map((head) => signatureOf(head, keys));
+    let likelyKeyId = this.#lastKeyId;
+    const signatures = body.heads.map((head) => {
+      const signature = signatureOf(head, keys, likelyKeyId);
+      likelyKeyId = signature.key.key_id;
+      return signature;
+    });
     this.#checkKeyOrder(body.heads, signatures, keys, reject);
     const leaves = this.#replayAnchors(body.anchors, reject);
     const hashes = this.#checkHeads(body.heads, signatures, leaves, reject);
     // Checked concurrently on the thread pool; the checks never reject, so an early throw leaves nothing unhandled.
+    // Every line by the key the order was checked with is tried (a foreign line may carry its key ID too).
     const checks = body.heads.map((head, i) => {
-      const { key, signatureHex, message } = signatures[i] as HeadSignature;
-      return { head, key, valid: key.verify(signatureHex, message).catch(() => false) };
+      const { key } = signatures[i] as HeadSignature;
+      return { head, key, valid: keys.verifiedSignatureOf(parseNote(head.note), head.origin, key).then((verified) => verified !== undefined) };
     });
     this.publish(leaves, { heads: body.heads, hashes, keyIds: signatures.map((signature) => signature.key.key_id) });
     return checks;
@@ -371,15 +377,15 @@ export class ClockchainState {
    */
   static async over(stored: StoredState, lastRecord: RecordBody, keys: LogKeys, reject: (detail: string) => Error): Promise<ClockchainState> {
     const state = new ClockchainState();
-    const signatures: HeadSignature[] = [];
+    const notes: Note[] = [];
     let last: SignedCheckpoint | undefined;
     let runEntries = 0;
     for (const run of stored.runs) runEntries += run.length;
     try {
       for (const { id, head, levels, receiptHashes, anchoredAt } of stored.tiles) {
-        const signature = head.tile_id === id ? keys.signatureOf(parseNote(head.note), head.origin) : undefined;
-        if (signature === undefined) throw reject(`the head of tile ${id} is not a checkpoint of that tile signed by one of the log's keys`);
-        signatures.push(signature);
+        const note = parseNote(head.note);
+        if (head.tile_id !== id || keys.signatureOf(note, head.origin) === undefined) throw reject(`the head of tile ${id} is not a checkpoint of that tile signed by one of the log's keys`);
+        notes.push(note);
         if (receiptHashes.length !== head.tree_size || anchoredAt.length !== head.tree_size) throw reject(`tile ${id} holds other than its head's ${head.tree_size} leaves`);
         let tree: MerkleTree;
         try {
@@ -402,10 +408,11 @@ export class ClockchainState {
     if (last === undefined || last.sequence !== stored.headHashes.length - 1) throw reject("the chain does not end with the latest tile head");
     if (recordHead === undefined || recordHead.note !== last.note) throw reject("the chain does not end with the last head of the record it says it ends with");
     if (runEntries !== state.#anchors) throw reject(`the receipt index holds ${runEntries} receipts, the tiles ${state.#anchors}`);
+    // Every candidate line is tried (key IDs may collide); the key that signed is the one whose line verifies.
+    const signatures = await Promise.all(stored.tiles.map(({ head }, i) => keys.verifiedSignatureOf(notes[i] as Note, head.origin)));
+    if (signatures.includes(undefined)) throw reject(`the signature of the head of tile ${stored.tiles[signatures.indexOf(undefined)]?.id} does not verify`);
     const lastKeyId = (signatures[stored.tiles.findIndex((tile) => tile.head === last)] as HeadSignature).key.key_id;
     if (stored.retiredKeys.includes(lastKeyId)) throw reject(`the last head is signed by key ${lastKeyId}, which the stored state says the log moved past`);
-    const valid = await Promise.all(signatures.map(({ key, signatureHex, message }) => key.verify(signatureHex, message).catch(() => false)));
-    if (valid.includes(false)) throw reject(`the signature of the head of tile ${stored.tiles[valid.indexOf(false)]?.id} does not verify`);
     state.#headHashes = stored.headHashes;
     state.#index = new ReceiptIndex(stored.runs);
     state.#records = stored.records;
@@ -500,10 +507,10 @@ export class ClockchainState {
   }
 }
 
-/** The signature line of the head by one of `keys`; `LOG_KEY_UNKNOWN` when it has none. */
-function signatureOf(head: SignedCheckpoint, keys: LogKeys): HeadSignature {
+/** The signature line of the head by one of `keys` (see `LogKeys.signatureOf`); `LOG_KEY_UNKNOWN` when it has none. */
+function signatureOf(head: SignedCheckpoint, keys: LogKeys, likelyKeyId: string | undefined): HeadSignature {
   const note = parseNote(head.note);
-  const signature = keys.signatureOf(note, head.origin);
+  const signature = keys.signatureOf(note, head.origin, likelyKeyId);
   if (signature === undefined) throw keys.unknownKeyError(head, note);
   return signature;
 }

@@ -33,7 +33,7 @@ export {
 export type { ReceiptLocation, SortedRun } from "./receipt-index.js";
 export { Witnessing, type WitnessedLog } from "./witnessing.js";
 export { DEFAULT_WITNESS_INTERVAL_MS, checkWitnessingOptions, type WitnessEndpoint, type WitnessingOptions } from "./witnessing-options.js";
-export { MemoryWitnessingStore, type WitnessingRecord, type WitnessingStore } from "./witnessing-store.js";
+export { MemoryWitnessingStore, isWitnessingRecord, mergeWitnessingRecords, type SharedWitnessingStore, type WitnessingRecord, type WitnessingStore } from "./witnessing-store.js";
 export { SerialQueue } from "./serial-queue.js";
 export { LogKeys, type HeadSignature } from "./log-keys.js";
 export type { ChallengeStore, HeadSigning, LogEntry, LogRecovery, LogStatus, LogStore, Signer, SigningKey } from "./seams.js";

@@ -1,6 +1,6 @@
 import { TemporalError } from "../core/errors.js";
-import { noteKeyIdHex } from "../core/note-key.js";
-import { originSignature } from "../core/signed-checkpoint.js";
+import { bytesToHex } from "../core/encoding.js";
+import { ED25519_SIGNATURE_TYPE, noteKeyId, noteKeyIdHex } from "../core/note-key.js";
 import type { Note } from "../core/signed-note.js";
 import type { SignedCheckpoint } from "../core/types.js";
 import { rawPublicKey, type VerifyingKey } from "../core/verifying-key.js";
@@ -19,6 +19,10 @@ export interface HeadSignature {
  * signed by A, then checkpoints signed by B, and opens with B and A. Which key
  * signed a checkpoint is read from its note's signature line, whose C2SP key
  * ID names the key (under the checkpoint's origin), so no key is tried in vain.
+ * A key ID is 4 bytes: two keys may share one, and a note may carry a line
+ * by a foreign key with one of ours, so every key and line that match is a
+ * candidate (`signaturesOf`) and the one that verifies counts
+ * (`verifiedSignatureOf`).
  */
 export class LogKeys {
   readonly current: VerifyingKey;
@@ -47,11 +51,39 @@ export class LogKeys {
     return describeKeys(this) === describeKeys(other);
   }
 
-  /** The signature line one of these keys made under `origin`, or undefined when the note has none (witness cosignatures are ignored). */
-  signatureOf(note: Note, origin: string): HeadSignature | undefined {
+  /**
+   * Every signature line under `origin` whose key ID is one of these keys', paired with that key: the current key's
+   * first, then the retired ones', each in the note's order (witness cosignatures, under other names, are ignored).
+   * Almost always one; more when key IDs collide.
+   */
+  signaturesOf(note: Note, origin: string): HeadSignature[] {
+    const lines = note.signatures.filter((line) => line.name === origin);
+    if (lines.length === 0) return [];
+    const candidates: HeadSignature[] = [];
     for (const [key, raw] of this.#raw) {
-      const signature = originSignature(note, origin, raw);
-      if (signature !== undefined) return { key, ...signature };
+      const keyId = noteKeyId(origin, ED25519_SIGNATURE_TYPE, raw);
+      for (const line of lines) if (line.keyId === keyId) candidates.push({ key, message: note.text, signatureHex: bytesToHex(line.signature) });
+    }
+    return candidates;
+  }
+
+  /**
+   * Which key signed, for checks that need it before the signature is verified (a record's key order, its
+   * signatures then checked in a batch): the first of `signaturesOf`, or the first by the key with id `likelyKeyId`
+   * when there is one (the key that signed the head before: a collision then favours continuity). Undefined when
+   * none of these keys' IDs is on the note. With several candidates it may not be the one that verifies: verify
+   * with `verifiedSignatureOf`, giving it this key when the choice must hold.
+   */
+  signatureOf(note: Note, origin: string, likelyKeyId?: string): HeadSignature | undefined {
+    const candidates = this.signaturesOf(note, origin);
+    return candidates.find((candidate) => candidate.key.key_id === likelyKeyId) ?? candidates[0];
+  }
+
+  /** The first of `signaturesOf` (only `key`'s, when given) whose signature verifies, tried in turn; undefined when none does. */
+  async verifiedSignatureOf(note: Note, origin: string, key?: VerifyingKey): Promise<HeadSignature | undefined> {
+    for (const candidate of this.signaturesOf(note, origin)) {
+      if (key !== undefined && candidate.key !== key) continue;
+      if (await candidate.key.verify(candidate.signatureHex, candidate.message).catch(() => false)) return candidate;
     }
     return undefined;
   }

@@ -24,6 +24,9 @@ import { FinalityTimeoutError } from "../core/finality.js";
 import { checkWitnessingOptions, type CheckedWitnessingOptions, type ParsedEndpoint, type WitnessingOptions } from "./witnessing-options.js";
 import { MemoryWitnessingStore, type WitnessingRecord, type WitnessingStore } from "./witnessing-store.js";
 
+/** The start of the status's `store_error` when reading a shared store failed. */
+const REFRESH_FAILED = "reading the shared witnessing state failed";
+
 /**
  * What witnessing needs of the log (a `LogStore` is one): consistency proofs between its tile trees (and so its root at
  * a size), and a tile's latest signed checkpoint (the proof of any of its anchors carries it), to submit after a restart.
@@ -97,6 +100,11 @@ export class Witnessing {
   #savedJson: string | undefined;
   /** Entries of the saved record that were not taken back (or cosigned checkpoints the log no longer agrees with), and why: reported in the status. */
   readonly #dropped: string[] = [];
+  /** With a shared store: the record last read from it, as JSON (an unchanged one is not taken back again), and the timer that reads it. */
+  #loadedJson: string | undefined;
+  #refreshTimer: ReturnType<typeof setInterval> | undefined;
+  /** With a shared store: the round holding the turn, if any (rounds of a shared store are one at a time, see `#runRound`). */
+  #sharedRound: Promise<void> | undefined;
   /** The log's keys, given by `open`: a saved cosigned checkpoint counts only when one of them signed it. */
   #keys: LogKeys | undefined;
   /** Fetching each tile's latest checkpoint after open, which `close` waits for. */
@@ -151,9 +159,36 @@ export class Witnessing {
 
   readonly #load = onceUnlessRejected(async () => {
     for (const witness of this.#witnesses) witness.verifier = await cosignatureVerifier(witness.vkey);
-    const record = await this.#store.load();
-    if (record !== undefined) await this.#restore(record);
+    await this.#refresh();
+    if (this.#store.shared !== undefined) this.#startRefreshing();
   });
+
+  /** Takes back what the store holds, when it changed since last read: at open, and with a shared store every interval and before each round. */
+  async #refresh(): Promise<void> {
+    const record = await this.#store.load();
+    if (record === undefined) return;
+    const json = JSON.stringify(record);
+    if (json === this.#loadedJson) return;
+    await this.#restore(record);
+    this.#loadedJson = json;
+  }
+
+  /** Another node's rounds change the shared state: read it every interval, so this node's proofs turn `FINAL` and its status follows. */
+  #startRefreshing(): void {
+    if (this.#closed) return;
+    this.#refreshTimer = setInterval(() => {
+      if (this.#sharedRound !== undefined) return;
+      this.#refresh().then(
+        // Only its own error is cleared: a failed save must stay reported, so that the next round saves again.
+        () => {
+          if (this.#storeError?.startsWith(REFRESH_FAILED) === true) this.#storeError = null;
+        },
+        (error: unknown) => void (this.#storeError = `${REFRESH_FAILED}: ${(error as Error).message}`),
+      );
+    }, this.#options.intervalMs);
+    // Like a pending round, reading must not keep a process alive on its own.
+    (this.#refreshTimer as { unref?: () => void }).unref?.();
+  }
 
   /** Observes the latest checkpoint of each tile the log holds a newer one of than witnessing knows. */
   async #resume(tiles: readonly Pick<TileStatus, "tile_id" | "tree_size">[]): Promise<void> {
@@ -260,9 +295,11 @@ export class Witnessing {
     this.#closed = true;
     clearTimeout(this.#timer);
     this.#timer = undefined;
+    clearInterval(this.#refreshTimer);
     this.#closing.abort();
     await this.#resuming;
     await Promise.all(this.#inFlight.values());
+    await this.#sharedRound;
     await this.#saving;
     for (const waiter of this.#waiters) waiter.reject(new TemporalError("AUTHORITY_CLOSED", "the authority closed before the anchor became FINAL"));
     this.#waiters.clear();
@@ -346,11 +383,38 @@ export class Witnessing {
    * saved and the next round scheduled. A witness backing off, or still answering the last round, is left out.
    */
   #runRound(): void {
+    const shared = this.#store.shared;
+    if (shared === undefined) {
+      void this.#startSubmissions();
+      return;
+    }
+    if (this.#sharedRound !== undefined) return;
+    this.#lastRoundStart = Date.now();
+    // One node at a time, each starting from what the others got and saving before the next starts (docs/witness.md).
+    this.#sharedRound = shared
+      .exclusively(async () => {
+        await this.#refresh();
+        await Promise.all(this.#startSubmissions());
+        await this.#saving;
+      })
+      .then(
+        () => undefined,
+        (error: unknown) => void (this.#storeError = `a witnessing round failed: ${(error as Error).message}`),
+      )
+      .finally(() => {
+        this.#sharedRound = undefined;
+        this.#schedule();
+      });
+  }
+
+  /** The submissions of a round, started: each due witness's, settled, saved and followed by scheduling as each ends. */
+  #startSubmissions(): Promise<void>[] {
     const now = (this.#lastRoundStart = Date.now());
     const due = new Map<Witness, SignedCheckpoint[]>();
     for (const { witness, tile } of this.#behind()) {
       if (witness.retryAt <= now && !this.#inFlight.has(witness)) due.set(witness, [...(due.get(witness) ?? []), tile.latest]);
     }
+    const started: Promise<void>[] = [];
     for (const [witness, checkpoints] of due) {
       const submissions = Promise.all(checkpoints.map((checkpoint) => this.#submit(witness, checkpoint)))
         // A submission handles the witness's failure itself; anything else (a log that cannot give a proof) is reported, never left unhandled.
@@ -365,9 +429,11 @@ export class Witnessing {
           this.#schedule();
         });
       this.#inFlight.set(witness, submissions);
+      started.push(submissions);
     }
     // For the witnesses left out while backing off.
     this.#schedule();
+    return started;
   }
 
   /** One submission: from the size the witness last cosigned; a 409 gives its real size, tried once more. */
@@ -549,8 +615,9 @@ export class Witnessing {
     for (const witness of this.#witnesses) {
       const saved: unknown = record.witnesses[witness.key.name] ?? [];
       for (const state of Array.isArray(saved) ? saved : [saved]) {
-        if (isTileState(state)) witness.tiles.set(state.tile_id, state);
-        else this.#dropped.push(`witnesses.${witness.key.name}: ${describeEntry(state)} is not { tile_id, cosigned_size, cosigned_unix_s }`);
+        if (!isTileState(state)) this.#drop(`witnesses.${witness.key.name}: ${describeEntry(state)} is not { tile_id, cosigned_size, cosigned_unix_s }`);
+        // A witness never goes back: what this node saw itself may be newer than what was saved.
+        else if ((witness.tiles.get(state.tile_id)?.cosigned_size ?? -1) < state.cosigned_size) witness.tiles.set(state.tile_id, state);
       }
       const notKept: unknown = record.forks_not_kept?.[witness.key.name];
       if (isCount(notKept)) witness.forksNotKept = notKept;
@@ -559,14 +626,16 @@ export class Witnessing {
       // Evidence saved before witness_note existed has none.
       const evidence = typeof fork === "object" && fork !== null && !("witness_note" in fork) ? { ...(fork as object), witness_note: null } : fork;
       if (isForkEvidence(evidence)) this.#keepFork(evidence);
-      else this.#dropped.push(`forks: ${describeEntry(fork)} is not { tile_id, witness, note, witness_note, witness_size, message, detected_unix_ms }`);
+      else this.#drop(`forks: ${describeEntry(fork)} is not { tile_id, witness, note, witness_note, witness_size, message, detected_unix_ms }`);
     }
     for (const saved of record.cosigned) {
       const checkpoint = savedCheckpointOf(saved);
       if (checkpoint === undefined) {
-        this.#dropped.push(`cosigned: ${describeEntry(saved)} is not a signed checkpoint whose tile_id, tree_size and root_hash are its note's`);
+        this.#drop(`cosigned: ${describeEntry(saved)} is not a signed checkpoint whose tile_id, tree_size and root_hash are its note's`);
         continue;
       }
+      // Held exactly so already (read before from a shared store, or made by this node): its lines were verified then.
+      if (this.#tiles.get(checkpoint.tile_id)?.final?.note === saved.note) continue;
       const { text, signatures } = parseNote(saved.note);
       const lines = new Map<string, { line: NoteSignature; timestamp: number }>();
       for (const witness of this.#witnesses) {
@@ -574,10 +643,26 @@ export class Witnessing {
         if (found !== undefined) lines.set(witness.key.name, found);
       }
       if (await this.#contradictsLog(checkpoint, saved.note, lines)) continue;
-      const tile: TileWitnessing = { latest: checkpoint, collections: [{ checkpoint, text, lines }], final: undefined };
-      this.#tiles.set(saved.tile_id, tile);
+      this.#takeBack(checkpoint, text, lines);
     }
     this.#settle();
+  }
+
+  /** A saved cosigned checkpoint's valid lines joined to what this node holds of the tile; a larger one becomes the tile's latest. */
+  #takeBack(checkpoint: SignedCheckpoint, text: string, lines: Collection["lines"]): void {
+    const tile = this.#tiles.get(checkpoint.tile_id);
+    if (tile === undefined) {
+      this.#tiles.set(checkpoint.tile_id, { latest: checkpoint, collections: [{ checkpoint, text, lines }], final: undefined });
+      return;
+    }
+    if (checkpoint.tree_size > tile.latest.tree_size) tile.latest = checkpoint;
+    const held = this.#collection(checkpoint).lines;
+    for (const [name, line] of lines) if (!held.has(name)) held.set(name, line);
+  }
+
+  /** Reports an entry not taken back, once however often a shared record is read again. */
+  #drop(reason: string): void {
+    if (!this.#dropped.includes(reason)) this.#dropped.push(reason);
   }
 
   /**
@@ -588,9 +673,9 @@ export class Witnessing {
   async #contradictsLog(checkpoint: SignedCheckpoint, cosignedNote: string, lines: ReadonlyMap<string, { readonly line: NoteSignature }>): Promise<boolean> {
     const { tile_id, tree_size, root_hash, origin } = checkpoint;
     const at = `cosigned: the checkpoint of tile ${tile_id} of size ${tree_size}`;
-    const signed = (this.#keys as LogKeys).signatureOf(parseNote(checkpoint.note), origin);
-    if (signed === undefined || !(await signed.key.verify(signed.signatureHex, signed.message))) {
-      this.#dropped.push(`${at} is not signed by the log's keys (the current one or a previous one)`);
+    // Every key whose key ID the line carries is tried (4-byte key IDs may collide).
+    if ((await (this.#keys as LogKeys).verifiedSignatureOf(parseNote(checkpoint.note), origin)) === undefined) {
+      this.#drop(`${at} is not signed by the log's keys (the current one or a previous one)`);
       return true;
     }
     let logRoot: string;
@@ -598,11 +683,11 @@ export class Witnessing {
       logRoot = (await this.#log.consistencyProof(tile_id, tree_size, tree_size)).first_root;
     } catch (error) {
       if (!isBeyondTree(error)) throw error;
-      this.#dropped.push(`${at} is beyond the log's tree of that tile (${(error as Error).message}): the log was restored from an older state, or the file is another log's`);
+      this.#drop(`${at} is beyond the log's tree of that tile (${(error as Error).message}): the log was restored from an older state, or the file is another log's`);
       return true;
     }
     if (logRoot === root_hash) return false;
-    this.#dropped.push(`${at} has root ${root_hash}, the log's tree of that size has root ${logRoot}: both signed by the log's key (kept in forks)`);
+    this.#drop(`${at} has root ${root_hash}, the log's tree of that size has root ${logRoot}: both signed by the log's key (kept in forks)`);
     const latest = await this.#latestOf(tile_id);
     for (const name of lines.keys()) {
       this.#keepFork({

@@ -8,7 +8,7 @@
 
 import { readFile } from "node:fs/promises";
 import { TemporalError } from "../core/errors.js";
-import type { WitnessingRecord, WitnessingStore } from "../authority/witnessing-store.js";
+import { isWitnessingRecord, type WitnessingRecord, type WitnessingStore } from "../authority/witnessing-store.js";
 import { writeFileDurably } from "./write-durably.js";
 
 export class FileWitnessingStore implements WitnessingStore {
@@ -32,7 +32,7 @@ export class FileWitnessingStore implements WitnessingStore {
     } catch (error) {
       throw new TemporalError("WITNESS_STATE_FAILED", `the witnessing state ${this.#path} is not JSON (${(error as Error).message}); restore it from a backup or move it aside`);
     }
-    if (!isRecord(record))
+    if (!isWitnessingRecord(record))
       throw new TemporalError("WITNESS_STATE_FAILED", `the witnessing state ${this.#path} lacks "cosigned", "witnesses" or "forks"; restore it from a backup or move it aside`);
     return record;
   }
@@ -40,10 +40,4 @@ export class FileWitnessingStore implements WitnessingStore {
   save(record: WitnessingRecord): Promise<void> {
     return writeFileDurably(this.#path, `${JSON.stringify(record, null, 1)}\n`);
   }
-}
-
-function isRecord(value: unknown): value is WitnessingRecord {
-  if (typeof value !== "object" || value === null) return false;
-  const { cosigned, witnesses, forks } = value as Record<string, unknown>;
-  return Array.isArray(cosigned) && Array.isArray(forks) && typeof witnesses === "object" && witnesses !== null && !Array.isArray(witnesses);
 }
