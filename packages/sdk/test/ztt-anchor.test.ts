@@ -150,14 +150,20 @@ describe("anchored bundles with real witnesses on loopback", { timeout: 30_000 }
     expect(result.witnessed_unix_s).toBe((await verifyZtt(final, keys, { witnesses: vkeys })).witnessed_unix_s);
   });
 
-  it("a key used after its window closed, its clock set back into the window, is caught by the witnessed time", async () => {
+  it("a key used after its window closed, its clock set back into the window, is caught by the receipt's issue time and the witnessed time", async () => {
     // Yesterday's opening of the same window, signed "then" but anchored and witnessed now.
     const late = createZttSigner({ window, zone: ZONE, authority: signer, clock: () => startMs - DAY_MS });
     const anchored = await anchorZtt(await late.sign("backdated"), authority, { quorum: 2, timeoutMs: 10_000 });
-    expect((await verifyZtt(anchored, keys)).valid).toBe(true); // no witnesses given: the window check alone cannot tell
+    // Without witnesses, the log's signed issue time dates the anchoring: a day after the window closed.
+    const keysOnly = await verifyZtt(anchored, keys);
+    expect(failed(keysOnly)).toEqual(["anchor_receipt"]);
+    expect(keysOnly.checks.find((c) => c.name === "anchor_receipt")?.reason).toMatch(/^the receipt was issued at .* after the window closed at .*\(skew 60000 ms\)$/);
     const result = await verifyZtt(anchored, keys, { witnesses: vkeys });
-    expect(failed(result)).toEqual(["witnessed_time"]);
-    expect(result.checks.at(-1)?.reason).toMatch(/^witnessed at .* after the window closed at .*\(skew 60000 ms\)$/);
+    expect(failed(result)).toEqual(["anchor_receipt", "witnessed_time"]);
+    // With the anchor stripped, only requireAnchor tells.
+    const { anchor: _anchor, ...stripped } = anchored;
+    expect((await verifyZtt(stripped, keys)).valid).toBe(true);
+    expect(failed(await verifyZtt(stripped, keys, { requireAnchor: true }))).toEqual(["anchor_receipt"]);
   });
 
   it("a PROVISIONAL anchor verifies without witnesses; asked for witnessed time, it fails naming why", async () => {
@@ -282,12 +288,14 @@ describe("anchored through the service's HTTP client", () => {
       const certifier = createMemorySigner();
       const bundle = await createZttSigner({ window: [90, 120], zone: 1, authority: certifier, clock: () => signedMs }).sign("remote");
       const anchored = roundTrip(await anchorZtt(bundle, client));
-      const keys = [(await certifier.load()).verifying.jwk, ...Object.values(await client.publicKeys())];
-      // The service's GET keys reply, as published, is a key set verifyZtt takes as it is (here without the certifier's key).
-      expect(failed(await verifyZtt(anchored, await client.getKeys()))).toEqual(["certificate_signature"]);
-      const result = await verifyZtt(anchored, keys);
+      const certifiers = [(await certifier.load()).verifying.jwk];
+      const log = await client.getKeys();
+      // The service's GET keys reply, as published, is a key set verifyZtt takes as it is; it is the log, not the certifier.
+      expect(failed(await verifyZtt(anchored, log))).toEqual(["certificate_signature"]);
+      const result = await verifyZtt(anchored, certifiers, { log });
       expect(outcome(result)).toEqual(passing(...WINDOW_CHECKS, "anchor_receipt", "anchor_inclusion"));
-      expect(failed(await verifyZtt(anchored, keys.slice(0, 1)))).toEqual(["anchor_receipt", "anchor_inclusion"]);
+      // Without the log's keys the certifier's own keys do not make the anchor the log's.
+      expect(failed(await verifyZtt(anchored, certifiers))).toEqual(["anchor_receipt", "anchor_inclusion"]);
     } finally {
       await service.close();
     }

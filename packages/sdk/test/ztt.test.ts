@@ -76,6 +76,44 @@ describe("ZTT signer", () => {
     const wrongPayload = await verifyZtt(bundle, keys, { payload: "other" });
     expect(wrongPayload.checks.find((c) => c.name === "payload_sha256")).toMatchObject({ ok: false });
   });
+
+  it("hostile JSON (a lone surrogate, Infinity, 20 000 nested arrays) fails its checks and never throws", async () => {
+    const { signer, keys } = await setup();
+    const text = JSON.stringify(await signer.sign("hello"));
+    const hostile: [string, string][] = [
+      ["payload_sha256 a lone surrogate", text.replace(/"payload_sha256":"[0-9a-f]+"/, '"payload_sha256":"\\ud800"')],
+      ["an extra field parsed from 1e400", `${text.slice(0, -1)},"extra":1e400}`],
+      ["an extra field 20 000 arrays deep", `${text.slice(0, -1)},"extra":${"[".repeat(20_000)}${"]".repeat(20_000)}}`],
+    ];
+    for (const [what, json] of hostile) {
+      const bundle = JSON.parse(json) as ZttBundle;
+      const result = await verifyZtt(bundle, keys, { payload: "hello" });
+      expect(result.valid, what).toBe(false);
+      expect(
+        result.checks.find((c) => c.name === "ephemeral_signature"),
+        what,
+      ).toMatchObject({ ok: false, reason: expect.any(String) });
+    }
+  });
+
+  it("checks the certificate against publicKeys only, never against the log's keys", async () => {
+    const { signer, keys } = await setup();
+    const bundle = await signer.sign("hello");
+    const stranger = [(await createMemorySigner().load()).verifying.jwk];
+    expect((await verifyZtt(bundle, keys, { log: stranger })).valid).toBe(true);
+    const asLog = await verifyZtt(bundle, stranger, { log: keys });
+    expect(asLog.checks.filter((c) => !c.ok).map((c) => c.name)).toEqual(["certificate_signature"]);
+  });
+
+  it("requireAnchor: a bundle without an anchor fails anchor_receipt; bad options are INVALID_ARGUMENT", async () => {
+    const { signer, keys } = await setup();
+    const bundle = await signer.sign("hello");
+    const result = await verifyZtt(bundle, keys, { requireAnchor: true });
+    expect(result.valid).toBe(false);
+    expect(result.checks.at(-1)).toMatchObject({ name: "anchor_receipt", ok: false, reason: expect.stringContaining("no anchor") });
+    await expect(verifyZtt(bundle, keys, { requireAnchor: "yes" as never })).rejects.toMatchObject({ code: "INVALID_ARGUMENT" });
+    await expect(verifyZtt(bundle, keys, { log: "key" as never })).rejects.toMatchObject({ code: "INVALID_ARGUMENT" });
+  });
 });
 
 describe("windowInterval", () => {

@@ -21,12 +21,16 @@ export interface WitnessedTimePolicy {
   readonly skewMs: number;
 }
 
-/** The receipt is the authority's, for this bundle (its hash), at the bundle's signing context, and is the leaf the proof proves. */
-export function anchorReceipt(bundle: ZttBundle, keys: readonly VerifyingKey[]): Promise<ZttCheck> {
-  return guarded("anchor_receipt", () => receiptOfBundle(bundle, keys));
+/**
+ * The receipt is the log's, for this bundle (its hash), at the bundle's signing context, issued (by the log's clock,
+ * which it signed) inside the certificate's window plus `skewMs`, and is the leaf the proof proves. The issue time is
+ * what dates the signing without witnesses: a bundle signed for a past opening with a stolen key is anchored late.
+ */
+export function anchorReceipt(bundle: ZttBundle, keys: readonly VerifyingKey[], skewMs: number): Promise<ZttCheck> {
+  return guarded("anchor_receipt", () => receiptOfBundle(bundle, keys, skewMs));
 }
 
-async function receiptOfBundle(bundle: ZttBundle, keys: readonly VerifyingKey[]): Promise<ZttCheck> {
+async function receiptOfBundle(bundle: ZttBundle, keys: readonly VerifyingKey[], skewMs: number): Promise<ZttCheck> {
   const fail = (reason: string) => check("anchor_receipt", false, reason);
   const receipt: Partial<Receipt> | undefined = bundle.anchor?.receipt;
   const issues = receiptIssues(receipt);
@@ -41,6 +45,11 @@ async function receiptOfBundle(bundle: ZttBundle, keys: readonly VerifyingKey[])
   if (signed.day_index !== context?.day_index || signed.phi_action_ticks !== context?.phi_ticks || signed.swt_zone !== context?.swt_zone) {
     return fail("the receipt's day_index, phi_action_ticks and swt_zone are not the signing context's");
   }
+  const start: unknown = bundle.certificate?.start_unix_ms;
+  const end: unknown = bundle.certificate?.end_unix_ms;
+  if (!isInstant(start) || !isInstant(end)) return fail("the certificate's start/end_unix_ms is not an instant");
+  if (signed.issued_unix_ms < start) return fail(`the receipt was issued at ${iso(signed.issued_unix_ms)}, before the window opened at ${iso(start)}`);
+  if (signed.issued_unix_ms > end + skewMs) return fail(`the receipt was issued at ${iso(signed.issued_unix_ms)}, after the window closed at ${iso(end)} (skew ${skewMs} ms)`);
   const proof = bundle.anchor?.proof;
   return check(
     "anchor_receipt",
