@@ -70,10 +70,10 @@ export function anchorInclusion(bundle: ZttBundle, keys: readonly VerifyingKey[]
 
 /**
  * The anchor proof is `FINAL` for the caller's witnesses and quorum (`verifyFinality`), and its witnessed time W
- * (POSIX seconds, the k-th smallest valid cosignature timestamp) brackets the signing inside the window:
- * `start <= t <= W <= end + skew`, where t is the context's `unix_ms`. A cosignature timestamp is truncated to the
- * second, so W stands for [W * 1000, W * 1000 + 999] ms; the skew covers the witnesses' clocks against the signer's
- * and the time from signing to cosigning.
+ * (POSIX seconds, the k-th smallest valid cosignature timestamp) brackets the signing inside the window, in ms:
+ * `start <= t <= W * 1000 + 999 + skew` and `W * 1000 <= end + skew`, where t is the context's `unix_ms`. A
+ * cosignature timestamp is truncated to the second, so W stands for [W * 1000, W * 1000 + 999] ms; the skew covers
+ * the witnesses' clocks against the signer's and the time from signing to cosigning.
  */
 export async function witnessedTime(bundle: ZttBundle, keys: readonly VerifyingKey[], policy: WitnessedTimePolicy): Promise<{ check: ZttCheck; witnessed_unix_s?: number }> {
   const fail = (reason: string) => ({ check: check("witnessed_time", false, reason) });

@@ -1,8 +1,10 @@
 import { canonicalJson } from "../core/canonical-json.js";
 import { isKeySet } from "../core/anchor-proof.js";
 import { cosignatureVerifier } from "../core/cosignature.js";
+import { base64UrlToBytes, bytesToHex } from "../core/encoding.js";
+import { DEFAULT_FINALITY_TIMEOUT_MS } from "../core/finality.js";
+import { parseVerifierKey } from "../core/note-key.js";
 import type { KeySet } from "../core/service-types.js";
-import { base64UrlToBytes } from "../core/encoding.js";
 import { contextAt } from "../core/phase.js";
 import { signingPayload } from "../core/signed-record.js";
 import { sha256Hex } from "../core/sha256.js";
@@ -17,11 +19,11 @@ import type { ZttBundle } from "./signer.js";
 import { windowInterval } from "./window-interval.js";
 
 /**
- * How far the witnessed time may lie past the window's end, and the signing past the witnessed time, by default:
- * 60 s: the default finality wait (30 s, `anchorZtt` with a `quorum`: signing at the window's last moment, then
- * anchoring and cosigning) plus 30 s of disagreement between the signer's and the witnesses' clocks.
+ * How far the receipt's issue time and the witnessed time may lie past the window's end, and the signing past the
+ * witnessed time, by default: 60 s, the default finality wait (`anchorZtt` with a `quorum`: signing at the window's
+ * last moment, then anchoring and cosigning) plus 30 s of disagreement between the signer's and the witnesses' clocks.
  */
-export const DEFAULT_ZTT_SKEW_MS = 60_000;
+export const DEFAULT_ZTT_SKEW_MS = DEFAULT_FINALITY_TIMEOUT_MS + 30_000;
 
 export interface ZttVerifyOptions {
   /** The payload, when the verifier has it: it must hash to the bundle's `payload_sha256`. */
@@ -31,7 +33,7 @@ export interface ZttVerifyOptions {
    * whose witnessed time brackets the signing (`witnessed_time`); a bundle without one fails that check.
    */
   readonly witnesses?: readonly string[];
-  /** Cosignatures of trusted witnesses needed, k; the witnessed time is the k-th smallest. Default a majority of `witnesses`. */
+  /** Cosignatures of trusted witnesses needed, k; the witnessed time is the k-th smallest. Default a majority of the distinct keys in `witnesses`. */
   readonly quorum?: number;
   /** Clock skew allowed, ms, 0..86 400 000; default `DEFAULT_ZTT_SKEW_MS`. */
   readonly skewMs?: number;
@@ -86,6 +88,9 @@ export async function verifyZtt(bundle: ZttBundle, publicKeys: readonly PublicKe
   if (bundle?.anchor !== undefined) checks.push(await anchorReceipt(bundle, logKeys, policy.skewMs), await anchorInclusion(bundle, logKeys));
   else if (policy.requireAnchor) checks.push(check("anchor_receipt", false, "the bundle carries no anchor, and one is required"));
   if (policy.witnessed === undefined) return { valid: checks.every((c) => c.ok), checks };
+  // A witnessed time of another bundle's anchor (or of a receipt the log did not sign) says nothing of this one.
+  const anchorFailed = bundle?.anchor !== undefined && checks.some((c) => (c.name === "anchor_receipt" || c.name === "anchor_inclusion") && !c.ok);
+  if (anchorFailed) return { valid: false, checks: [...checks, check("witnessed_time", false, "the anchor is not this bundle's: anchor_receipt or anchor_inclusion failed")] };
   let witnessedS: number | undefined;
   checks.push(
     await guarded("witnessed_time", async () => {
@@ -114,10 +119,12 @@ async function zttPolicy(options: ZttVerifyOptions): Promise<ZttPolicy> {
   }
   if (!Array.isArray(witnesses) || witnesses.length === 0 || !witnesses.every((w: unknown) => typeof w === "string"))
     throw bad(`witnesses must be a non-empty array of cosignature/v1 vkeys, got ${describeValue(witnesses)}`);
-  const k = quorum ?? Math.floor(witnesses.length / 2) + 1;
-  if (!Number.isSafeInteger(k) || k < 1 || k > witnesses.length) throw bad(`quorum must be a whole number in 1..${witnesses.length} (the witnesses given), got ${describeValue(quorum)}`);
   // A vkey that is not cosignature/v1 is the caller's mistake whatever the bundle holds: INVALID_NOTE_KEY / INVALID_COSIGNATURE now.
   await Promise.all((witnesses as readonly string[]).map((vkey) => cosignatureVerifier(vkey)));
+  // A key listed twice, or under two names, is one witness (verifyFinality counts it once): the majority is of distinct keys.
+  const distinct = new Set((witnesses as readonly string[]).map((vkey) => bytesToHex(parseVerifierKey(vkey).publicKey))).size;
+  const k = quorum ?? Math.floor(distinct / 2) + 1;
+  if (!Number.isSafeInteger(k) || k < 1 || k > distinct) throw bad(`quorum must be a whole number in 1..${distinct} (the distinct witness keys given), got ${describeValue(quorum)}`);
   return { skewMs, requireAnchor, witnessed: { witnesses, quorum: k, skewMs } };
 }
 
