@@ -96,6 +96,19 @@ describe("ZTT signer", () => {
     }
   });
 
+  it("refuses by name an unknown field, another ztt_version and an anchor that is not { receipt, proof }", async () => {
+    const { signer, keys } = await setup();
+    const bundle = await signer.sign("hello");
+    const reasonOf = async (value: unknown, name: string) => (await verifyZtt(value as ZttBundle, keys)).checks.find((c) => c.name === name);
+    expect(await reasonOf({ ...bundle, extra: 1 }, "ephemeral_signature")).toMatchObject({ ok: false, reason: expect.stringContaining("unknown bundle field(s) extra") });
+    expect(await reasonOf({ ...bundle, ztt_version: 2 }, "ephemeral_signature")).toMatchObject({ ok: false, reason: expect.stringContaining("ztt_version is 2, not 1") });
+    for (const anchor of [null, [], { receipt: {} }, { receipt: {}, proof: {}, more: 1 }]) {
+      const result = await verifyZtt({ ...bundle, anchor } as never, keys);
+      expect(result.valid).toBe(false);
+      expect(result.checks.find((c) => c.name === "anchor_receipt")).toMatchObject({ ok: false, reason: expect.stringContaining("anchor must be an object with exactly receipt and proof") });
+    }
+  });
+
   it("checks the certificate against publicKeys only, never against the log's keys", async () => {
     const { signer, keys } = await setup();
     const bundle = await signer.sign("hello");

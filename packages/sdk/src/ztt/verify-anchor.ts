@@ -4,6 +4,7 @@
  */
 
 import { verifyInclusion } from "../core/anchor-proof.js";
+import { describeValue } from "../core/errors.js";
 import { receiptHash, receiptIssues, verifyReceipt } from "../core/receipt.js";
 import { verifySignedCheckpoint } from "../core/signed-checkpoint.js";
 import type { Receipt } from "../core/types.js";
@@ -32,6 +33,10 @@ export function anchorReceipt(bundle: ZttBundle, keys: readonly VerifyingKey[], 
 
 async function receiptOfBundle(bundle: ZttBundle, keys: readonly VerifyingKey[], skewMs: number): Promise<ZttCheck> {
   const fail = (reason: string) => check("anchor_receipt", false, reason);
+  const anchor: unknown = bundle.anchor;
+  if (typeof anchor !== "object" || anchor === null || Array.isArray(anchor) || Object.keys(anchor).sort().join(",") !== "proof,receipt") {
+    return fail(`anchor must be an object with exactly receipt and proof, got ${describeValue(anchor)}`);
+  }
   const receipt: Partial<Receipt> | undefined = bundle.anchor?.receipt;
   const issues = receiptIssues(receipt);
   if (issues.length > 0) return fail(`malformed receipt: ${issues.map((i) => `${i.field} ${i.reason}`).join("; ")}`);

@@ -14,7 +14,7 @@ import { TemporalError, describeValue } from "../core/errors.js";
 import { withoutAnchor } from "./anchor.js";
 import { check, guarded, type ZttCheck } from "./checks.js";
 import { anchorInclusion, anchorReceipt, witnessedTime, type WitnessedTimePolicy } from "./verify-anchor.js";
-import { certificateIssues, verifyCertificateSignature } from "./certificate.js";
+import { ZTT_VERSION, certificateIssues, verifyCertificateSignature } from "./certificate.js";
 import type { ZttBundle } from "./signer.js";
 import { windowInterval } from "./window-interval.js";
 
@@ -147,7 +147,14 @@ function certificateInterval(bundle: ZttBundle): ZttCheck {
   );
 }
 
+/** The fields of a version-1 bundle; anything else is refused by name rather than as a signature mismatch. */
+const BUNDLE_FIELDS: ReadonlySet<string> = new Set(["ztt_version", "certificate", "payload_sha256", "context", "key_id", "signature", "anchor"]);
+
 async function ephemeralSignature(bundle: ZttBundle): Promise<ZttCheck> {
+  const unknown = Object.keys(bundle).filter((field) => !BUNDLE_FIELDS.has(field));
+  if (unknown.length > 0) return check("ephemeral_signature", false, `unknown bundle field(s) ${unknown.join(", ")}: a bundle has ${[...BUNDLE_FIELDS].join(", ")}`);
+  if (bundle.ztt_version !== ZTT_VERSION)
+    return check("ephemeral_signature", false, `ztt_version is ${describeValue(bundle.ztt_version)}, not ${ZTT_VERSION}: this verifier knows version ${ZTT_VERSION}`);
   const raw = typeof bundle?.certificate?.ephemeral_x === "string" ? base64UrlToBytes(bundle.certificate.ephemeral_x) : undefined;
   if (raw === undefined || raw.length !== 32) return check("ephemeral_signature", false, "the certificate's ephemeral_x is not a 32-byte key");
   const key = await VerifyingKey.from(raw);
