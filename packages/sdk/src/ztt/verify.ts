@@ -153,8 +153,8 @@ const BUNDLE_FIELDS: ReadonlySet<string> = new Set(["ztt_version", "certificate"
 async function ephemeralSignature(bundle: ZttBundle): Promise<ZttCheck> {
   const unknown = Object.keys(bundle).filter((field) => !BUNDLE_FIELDS.has(field));
   if (unknown.length > 0) return check("ephemeral_signature", false, `unknown bundle field(s) ${unknown.join(", ")}: a bundle has ${[...BUNDLE_FIELDS].join(", ")}`);
-  if (bundle.ztt_version !== ZTT_VERSION)
-    return check("ephemeral_signature", false, `ztt_version is ${describeValue(bundle.ztt_version)}, not ${ZTT_VERSION}: this verifier knows version ${ZTT_VERSION}`);
+  const version: unknown = bundle.ztt_version;
+  if (version !== ZTT_VERSION) return check("ephemeral_signature", false, `ztt_version is ${describeValue(version)}, not ${String(ZTT_VERSION)}: the only version this verifier knows`);
   const raw = typeof bundle?.certificate?.ephemeral_x === "string" ? base64UrlToBytes(bundle.certificate.ephemeral_x) : undefined;
   if (raw === undefined || raw.length !== 32) return check("ephemeral_signature", false, "the certificate's ephemeral_x is not a 32-byte key");
   const key = await VerifyingKey.from(raw);
