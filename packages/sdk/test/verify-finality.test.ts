@@ -6,6 +6,7 @@
  */
 
 import { createHash, createPrivateKey, createPublicKey, sign } from "node:crypto";
+import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import {
   contextAt,
@@ -141,6 +142,38 @@ describe("verifyFinality", () => {
       .filter((line) => !line.startsWith("— log.finality.test/"))
       .join("\n");
     expect(failed(await verifyFinality({ ...proof, witnessed: { ...witnessed, checkpoint: { ...witnessed.checkpoint, note } } }, keys, 2))).toEqual(["cosigned_log_signature"]);
+  });
+
+  it("property: valid exactly when the trusted cosigners reach the quorum; the witnessed time is the quorum-th smallest of their timestamps", async () => {
+    const four = [...witnesses, cosigner("w.test/d")];
+    const { proof, keySet } = await finalProof(four, [1, 2, 3, 4]);
+    const witnessed = proof.witnessed as NonNullable<AnchorProof["witnessed"]>;
+    const logNote = witnessed.checkpoint.note
+      .split("\n")
+      .filter((line) => !line.startsWith("— w.test/"))
+      .join("\n");
+    const text = logNote.slice(0, logNote.indexOf("\n\n") + 1);
+    await fc.assert(
+      fc.asyncProperty(
+        fc.subarray([0, 1, 2, 3]),
+        fc.array(fc.integer({ min: 1, max: 2_000_000_000 }), { minLength: 4, maxLength: 4 }),
+        fc.integer({ min: 1, max: 5 }),
+        async (signers, times, quorum) => {
+          const lines = await Promise.all(signers.map((i) => (four[i] as Cosigner).cosign(text, times[i] as number)));
+          const note = logNote + lines.map(formatSignatureLine).join("");
+          const result = await verifyFinality(
+            { ...proof, witnessed: { ...witnessed, checkpoint: { ...witnessed.checkpoint, note } } },
+            { log: keySet, witnesses: four.map(({ vkey }) => vkey) },
+            quorum,
+          );
+          const sorted = signers.map((i) => times[i] as number).sort((a, b) => a - b);
+          expect(result.valid).toBe(signers.length >= quorum);
+          expect(result.witnessed_unix_s).toBe(signers.length >= quorum ? sorted[quorum - 1] : null);
+          expect(result.cosigned_by).toHaveLength(signers.length);
+        },
+      ),
+      { numRuns: 40 },
+    );
   });
 
   it("refuses a quorum that is not a positive integer and a witness key that is not cosignature/v1", async () => {

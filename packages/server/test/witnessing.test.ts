@@ -117,7 +117,12 @@ describe("a service with 3 witnesses, quorum 2", { timeout: 30_000 }, () => {
       tiles: [{ tile_id: CONTEXT.tile_id, tree_size: 1, final_size: 1, quorum_met: true, cosigned: expect.objectContaining({ tree_size: 1 }) }],
     });
     expect(status?.witnesses.map((witness) => witness.tiles)).toEqual([1, 2, 3].map(() => [expect.objectContaining({ tile_id: CONTEXT.tile_id, cosigned_size: 1 })]));
-    const saved = JSON.parse(await readFile(join(home, "witnessing.json"), "utf8")) as { cosigned: { tree_size: number }[] };
+    // Saved after each witness's answer, asynchronously: read until the save that holds the final checkpoint landed.
+    let saved: { cosigned: { tree_size: number }[] } = { cosigned: [] };
+    for (let i = 0; i < 200 && saved.cosigned.length === 0; i++) {
+      saved = JSON.parse(await readFile(join(home, "witnessing.json"), "utf8").catch(() => '{"cosigned":[]}')) as typeof saved;
+      if (saved.cosigned.length === 0) await new Promise((resolve) => setTimeout(resolve, 25));
+    }
     expect(saved.cosigned).toEqual([expect.objectContaining({ tile_id: CONTEXT.tile_id, tree_size: 1 })]);
   });
 

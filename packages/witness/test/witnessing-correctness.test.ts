@@ -133,6 +133,11 @@ describe("witnessing correctness (issue 17 review)", { timeout: 30_000 }, () => 
     const a = witnessed(homeA);
     const final = await anchorNew(a, T1, { quorum: 2, timeoutMs: 10_000 });
     expect(final.finality).toBe("FINAL");
+    // Every witness's cosignature in the saved state, not only the quorum's.
+    await until(
+      () => statusOf(a),
+      (state) => state.health === "HEALTHY",
+    );
     await a.close();
     await mkdir(homeB, { recursive: true });
     await copyFile(homePaths(homeA).signingKey, homePaths(homeB).signingKey);
@@ -162,7 +167,11 @@ describe("witnessing correctness (issue 17 review)", { timeout: 30_000 }, () => 
     expect(status.health).toBe("FORKED");
     // Both notes, each signed by the log's key: its latest of the tile, and the one the witnesses cosigned.
     expect(status.forks).toHaveLength(NAMES.length);
-    expect(status.forks[0]).toMatchObject({ tile_id: T1.tile_id, witness_size: 1, note: twinProof.checkpoint.note, witness_note: final.witnessed?.checkpoint.note });
+    expect(status.forks[0]).toMatchObject({ tile_id: T1.tile_id, witness_size: 1, note: twinProof.checkpoint.note });
+    // The cosigned note as saved: the FINAL proof's lines and the cosignature that came after the quorum.
+    const witnessNote = status.forks[0]?.witness_note as string;
+    for (const line of (final.witnessed?.checkpoint.note as string).split("\n")) expect(witnessNote).toContain(line);
+    expect(witnessNote.match(/^— witness\.test\//gm)).toHaveLength(NAMES.length);
     expect(status.tiles.find((tile) => tile.tile_id === T1.tile_id)?.health).toBe("FORKED");
   });
 
@@ -239,6 +248,23 @@ describe("witnessing correctness (issue 17 review)", { timeout: 30_000 }, () => 
     const start = Date.now();
     expect((await anchorNew(authority, T1, { quorum: 2, timeoutMs: 10_000 })).finality).toBe("FINAL");
     expect(Date.now() - start).toBeLessThan(800);
+  });
+
+  it("a witness that holds its requests without answering does not hold back the others' rounds", async () => {
+    await startWitnesses([await vkeyOf(signer)]);
+    (proxies[2] as WitnessProxy).mode = { kind: "silent" };
+    const authority = createMemoryAuthority({
+      signer,
+      authorityName: AUTHORITY_NAME,
+      witnessing: { witnesses: endpoints(), quorum: 2, intervalMs: 20, requestTimeoutMs: 4_000 },
+    });
+    closing.push(authority);
+    for (let i = 0; i < 2; i++) {
+      const start = Date.now();
+      expect((await anchorNew(authority, T1, { quorum: 2, timeoutMs: 10_000 })).finality).toBe("FINAL");
+      expect(Date.now() - start).toBeLessThan(1_500);
+    }
+    expect((await statusOf(authority)).witnesses[2]?.state).toBe("UNKNOWN");
   });
 
   it("fork evidence is kept for the first 16 sizes per witness and counted beyond", async () => {

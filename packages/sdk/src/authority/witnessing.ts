@@ -85,7 +85,10 @@ export class Witnessing {
   #timer: ReturnType<typeof setTimeout> | undefined;
   /** When the pending round starts (Unix ms). */
   #timerAt = 0;
-  #round: Promise<void> | undefined;
+  /** Each witness's submissions in progress: a round never waits for a slow witness, and never asks one twice at once. */
+  readonly #inFlight = new Map<Witness, Promise<void>>();
+  /** Aborted by `close`: a witness that does not answer does not hold the close for its request timeout. */
+  readonly #closing = new AbortController();
   #lastRoundStart = Number.NEGATIVE_INFINITY;
   #closed = false;
   #saving: Promise<void> = Promise.resolve();
@@ -184,14 +187,29 @@ export class Witnessing {
   async waitFinal(proof: AnchorProof, requested: number, timeoutMs: number): Promise<AnchorProof> {
     // FINAL always means the configured quorum or more, whatever smaller one a caller asks for.
     const quorum = Math.max(requested, this.#options.quorum);
-    const ready = this.#covering(proof.tile_id, proof.leaf_index, quorum);
-    if (ready !== undefined) return this.#final(proof, ready, quorum);
-    if (this.#closed) throw new TemporalError("AUTHORITY_CLOSED", "the authority closed before the anchor became FINAL");
-    const cosigned = await new Promise<CosignedCheckpoint>((resolve, reject) => {
-      const timer = setTimeout(() => {
-        this.#waiters.delete(waiter);
-        reject(new FinalityTimeoutError({ ...proof, finality: "PROVISIONAL" }, quorum, timeoutMs));
-      }, timeoutMs);
+    const deadline = Date.now() + timeoutMs;
+    let cosigned = this.#covering(proof.tile_id, proof.leaf_index, quorum);
+    for (;;) {
+      if (cosigned !== undefined) {
+        const final = await this.#final(proof, cosigned, quorum);
+        // PROVISIONAL: the log's tree contradicted that cosigned checkpoint (dropped, reported); wait for another.
+        if (final.finality === "FINAL") return final;
+      }
+      if (this.#closed) throw new TemporalError("AUTHORITY_CLOSED", "the authority closed before the anchor became FINAL");
+      cosigned = await this.#nextCovering(proof, quorum, deadline, timeoutMs);
+    }
+  }
+
+  /** The next checkpoint covering the proof's leaf with `quorum` cosignatures; `FINALITY_TIMEOUT` at `deadline`. */
+  #nextCovering(proof: AnchorProof, quorum: number, deadline: number, timeoutMs: number): Promise<CosignedCheckpoint> {
+    return new Promise<CosignedCheckpoint>((resolve, reject) => {
+      const timer = setTimeout(
+        () => {
+          this.#waiters.delete(waiter);
+          reject(new FinalityTimeoutError({ ...proof, finality: "PROVISIONAL" }, quorum, timeoutMs));
+        },
+        Math.max(0, deadline - Date.now()),
+      );
       const waiter: Waiter = {
         tileId: proof.tile_id,
         leafIndex: proof.leaf_index,
@@ -201,7 +219,6 @@ export class Witnessing {
       };
       this.#waiters.add(waiter);
     });
-    return this.#final(proof, cosigned, quorum);
   }
 
   /** The BFT state for `clockchain/status`. */
@@ -243,8 +260,9 @@ export class Witnessing {
     this.#closed = true;
     clearTimeout(this.#timer);
     this.#timer = undefined;
+    this.#closing.abort();
     await this.#resuming;
-    await this.#round;
+    await Promise.all(this.#inFlight.values());
     await this.#saving;
     for (const waiter of this.#waiters) waiter.reject(new TemporalError("AUTHORITY_CLOSED", "the authority closed before the anchor became FINAL"));
     this.#waiters.clear();
@@ -280,15 +298,16 @@ export class Witnessing {
 
   /**
    * Starts a round one interval after the last one started, and not before the first witness behind may be asked
-   * again (backoff); a round in progress schedules the next itself. A pending round set for a backing-off witness is
-   * brought forward when a new checkpoint is due for the others, so one dead witness never delays the rest.
+   * again (backoff); a witness whose submissions are in progress schedules again when they end. A pending round set
+   * for a backing-off witness is brought forward when a new checkpoint is due for the others, so one dead witness
+   * never delays the rest.
    */
   #schedule(): void {
-    if (this.#closed || this.#round !== undefined) return;
+    if (this.#closed) return;
     const now = Date.now();
-    const behind = this.#behind();
-    const due = behind.length === 0 ? now : Math.min(...behind.map(({ witness }) => witness.retryAt));
-    const at = Math.max(now, this.#lastRoundStart + this.#options.intervalMs, due);
+    const behind = this.#behind().filter(({ witness }) => !this.#inFlight.has(witness));
+    if (behind.length === 0) return;
+    const at = Math.max(now, this.#lastRoundStart + this.#options.intervalMs, Math.min(...behind.map(({ witness }) => witness.retryAt)));
     if (this.#timer !== undefined) {
       if (this.#timerAt <= at) return;
       clearTimeout(this.#timer);
@@ -296,12 +315,7 @@ export class Witnessing {
     this.#timerAt = at;
     this.#timer = setTimeout(() => {
       this.#timer = undefined;
-      // A round handles each witness's failure itself; anything else (a log that cannot give a proof) is reported, never left unhandled.
-      const round = this.#runRound().catch((error: unknown) => void (this.#storeError = `a witnessing round failed: ${(error as Error).message}`));
-      this.#round = round.finally(() => {
-        this.#round = undefined;
-        if (this.#behind().length > 0) this.#schedule();
-      });
+      this.#runRound();
     }, at - now);
     // A pending round must not keep a process alive on its own (Node, Deno); `close` or the next anchor drives it.
     (this.#timer as { unref?: () => void }).unref?.();
@@ -326,12 +340,34 @@ export class Witnessing {
     return pairs;
   }
 
-  async #runRound(): Promise<void> {
+  /**
+   * Submits each due witness its tiles' latest checkpoints, without waiting: as each witness's submissions end, the
+   * cosignatures are settled (a quorum is reached as soon as its k-th witness answers, not the slowest), the state
+   * saved and the next round scheduled. A witness backing off, or still answering the last round, is left out.
+   */
+  #runRound(): void {
     const now = (this.#lastRoundStart = Date.now());
-    // A witness backing off is left out until its time comes.
-    await Promise.all(this.#behind().flatMap(({ witness, tile }) => (witness.retryAt <= now ? [this.#submit(witness, tile.latest)] : [])));
-    this.#settle();
-    this.#persist();
+    const due = new Map<Witness, SignedCheckpoint[]>();
+    for (const { witness, tile } of this.#behind()) {
+      if (witness.retryAt <= now && !this.#inFlight.has(witness)) due.set(witness, [...(due.get(witness) ?? []), tile.latest]);
+    }
+    for (const [witness, checkpoints] of due) {
+      const submissions = Promise.all(checkpoints.map((checkpoint) => this.#submit(witness, checkpoint)))
+        // A submission handles the witness's failure itself; anything else (a log that cannot give a proof) is reported, never left unhandled.
+        .then(
+          () => undefined,
+          (error: unknown) => void (this.#storeError = `a witnessing round failed: ${(error as Error).message}`),
+        )
+        .finally(() => {
+          this.#inFlight.delete(witness);
+          this.#settle();
+          this.#persist();
+          this.#schedule();
+        });
+      this.#inFlight.set(witness, submissions);
+    }
+    // For the witnesses left out while backing off.
+    this.#schedule();
   }
 
   /** One submission: from the size the witness last cosigned; a 409 gives its real size, tried once more. */
@@ -345,7 +381,11 @@ export class Witnessing {
       let outcome;
       try {
         const proof = oldSize === 0 || oldSize === size ? [] : (await this.#log.consistencyProof(tileId, oldSize, size)).proof.map(hexToBytes);
-        outcome = await submitCheckpoint(witness.url, { oldSize, proof, note: checkpoint.note }, { signal: AbortSignal.timeout(this.#options.requestTimeoutMs) });
+        outcome = await submitCheckpoint(
+          witness.url,
+          { oldSize, proof, note: checkpoint.note },
+          { signal: AbortSignal.any([this.#closing.signal, AbortSignal.timeout(this.#options.requestTimeoutMs)]) },
+        );
       } catch (error) {
         return this.#fail(witness, tileId, null, (error as Error).message);
       }

@@ -52,6 +52,7 @@ export {
   cosignedMessage,
   cosignerKeyId,
   createCosigner,
+  findCosignature,
   formatCosignerVerifierKey,
   readCosignature,
   type Cosignature,
