@@ -67,8 +67,8 @@ interface ZttPolicy {
 }
 
 /**
- * Decides offline, with the authority's public keys only (a list, or the `GET keys` reply), whether `bundle` was signed while its certificate's
- * window was open; with `witnesses`, also whether witnesses saw it anchored inside that window (plus the skew).
+ * Decides offline, with public keys only (the certifier's as `publicKeys`, a list or the `GET keys` reply), whether `bundle` was
+ * signed while its certificate's window was open; with `witnesses`, also whether witnesses saw it anchored inside that window (plus the skew).
  * An attached anchor is always checked (`anchor_receipt`, `anchor_inclusion`) against `options.log`, the log's keys
  * (default `publicKeys`). Never throws for a bad bundle: every check runs guarded, so JSON that makes one throw fails
  * that check. Throws for bad options, which are the verifier's own configuration: `INVALID_ARGUMENT`, and
@@ -87,14 +87,15 @@ export async function verifyZtt(bundle: ZttBundle, publicKeys: readonly PublicKe
   if (options.payload !== undefined) checks.push(check("payload_sha256", sha256Hex(options.payload) === bundle?.payload_sha256, "the payload does not hash to payload_sha256"));
   if (bundle?.anchor !== undefined) checks.push(await anchorReceipt(bundle, logKeys, policy.skewMs), await anchorInclusion(bundle, logKeys));
   else if (policy.requireAnchor) checks.push(check("anchor_receipt", false, "the bundle carries no anchor, and one is required"));
-  if (policy.witnessed === undefined) return { valid: checks.every((c) => c.ok), checks };
+  const trusted = policy.witnessed;
+  if (trusted === undefined) return { valid: checks.every((c) => c.ok), checks };
   // A witnessed time of another bundle's anchor (or of a receipt the log did not sign) says nothing of this one.
   const anchorFailed = bundle?.anchor !== undefined && checks.some((c) => (c.name === "anchor_receipt" || c.name === "anchor_inclusion") && !c.ok);
   if (anchorFailed) return { valid: false, checks: [...checks, check("witnessed_time", false, "the anchor is not this bundle's: anchor_receipt or anchor_inclusion failed")] };
   let witnessedS: number | undefined;
   checks.push(
     await guarded("witnessed_time", async () => {
-      const witnessed = await witnessedTime(bundle, logKeys, policy.witnessed as WitnessedTimePolicy);
+      const witnessed = await witnessedTime(bundle, logKeys, trusted);
       witnessedS = witnessed.witnessed_unix_s;
       return witnessed.check;
     }),
