@@ -176,7 +176,9 @@ describe("anchored bundles with real witnesses on loopback", { timeout: 30_000 }
   });
 
   it("the default quorum is a majority of distinct witness keys: a key listed three times is one witness", async () => {
-    const [a, b] = vkeys as [string, string];
+    // Two of the witnesses that did cosign (the quorum was 2 of 3: which two varies from run to run).
+    const cosigners = final.anchor.proof.witnessed?.checkpoint.cosignatures.map((c) => c.witness) ?? [];
+    const [a, b] = vkeys.filter((vkey) => cosigners.includes(vkey.slice(0, vkey.indexOf("+")))) as [string, string];
     // Two distinct keys: k = 2, which both cosignatures meet (counted per listing, k would be 3 and never reachable).
     const result = await verifyZtt(final, keys, { witnesses: [a, a, a, b] });
     expect(result.valid).toBe(true);
