@@ -235,7 +235,9 @@ Example:
     .command("verify")
     .description("verify a ZTT bundle, or a receipt and its anchor proof, offline with the service's public keys")
     .argument("<file>", "a JSON file: a ZTT bundle (POST ztt/sign), { receipt, proof }, an anchor proof or a receipt")
-    .requiredOption("--keys <keys.json>", "the service's public keys: the body of GET /api/v1/keys")
+    .requiredOption("--keys <keys.json>", "the service's public keys: the body of GET /api/v1/keys (the certifier's, and the log's unless --log-keys)")
+    .option("--log-keys <keys.json>", "the log's public keys (GET /api/v1/keys of the service that anchored), when not those of --keys")
+    .option("--require-anchor", "a ZTT bundle without an anchor fails (anchor_receipt)")
     .option("--payload <file>", "the ZTT payload's bytes: checked against the bundle's payload_sha256")
     .option("--witness <vkey...>", "cosignature/v1 vkeys of the witnesses you trust: checks finality and, for a ZTT bundle, the witnessed time")
     .option("--quorum <n>", "cosignatures of those witnesses needed (default: a majority)", positiveInteger)
@@ -262,6 +264,7 @@ file:line:column), UNKNOWN_SHAPE, INVALID_KEYS, INVALID_WITNESS.
 Examples:
   $ temporalc verify bundle.json --keys keys.json
   $ temporalc verify bundle.json --keys keys.json --payload build-4711.tar.gz
+  $ temporalc verify bundle.json --keys certifier.json --log-keys log.json --require-anchor
   $ temporalc verify anchored.json --keys keys.json --witness w1.example+1a2b3c4d+BK... --json`,
     )
     .action(async (file: string, options: import("./commands/verify.js").VerifyOptions) => {

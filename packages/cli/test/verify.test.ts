@@ -92,6 +92,21 @@ describe("temporalc verify: a ZTT bundle", () => {
     expect(checksOf(foreign.stdout)).toMatchObject({ certificate_signature: false, anchor_inclusion: false });
   });
 
+  it("--log-keys checks the anchor against the log's keys and the certificate against --keys only; --require-anchor fails a stripped bundle", () => {
+    const files = { "bundle.json": bundle, "keys.json": keys, "other-keys.json": otherKeys };
+    const wrongLog = verify(files, ["bundle.json", "--keys", "keys.json", "--log-keys", "other-keys.json", "--json"]);
+    expect(wrongLog.code).toBe(1);
+    expect(checksOf(wrongLog.stdout)).toMatchObject({ certificate_signature: true, anchor_receipt: false, anchor_inclusion: false });
+    const logAsCertifier = verify({}, ["bundle.json", "--keys", "other-keys.json", "--log-keys", "keys.json", "--json"]);
+    expect(logAsCertifier.code).toBe(1);
+    expect(checksOf(logAsCertifier.stdout)).toMatchObject({ certificate_signature: false, anchor_receipt: true, anchor_inclusion: true });
+    const { anchor: _anchor, ...stripped } = bundle as ZttBundle & { anchor?: unknown };
+    expect(verify({ "stripped.json": stripped }, ["stripped.json", "--keys", "keys.json"]).code).toBe(0);
+    const required = verify({}, ["stripped.json", "--keys", "keys.json", "--require-anchor", "--json"]);
+    expect(required.code).toBe(1);
+    expect(checksOf(required.stdout).anchor_receipt).toBe(false);
+  });
+
   it("with --witness, requires a FINAL anchor: a PROVISIONAL one fails witnessed_time", () => {
     const witness = formatCosignerVerifierKey("witness.example", new Uint8Array(32).fill(7));
     const result = verify({ "bundle.json": bundle, "keys.json": keys }, ["bundle.json", "--keys", "keys.json", "--witness", witness, "--json"]);

@@ -202,6 +202,8 @@ function fromSchema(schema: Schema): fc.Arbitrary<unknown> {
           : fc.stringMatching(new RegExp(pattern));
       return fc.oneof({ arbitrary: valid, weight: 8 }, { arbitrary: fc.constantFrom(...EDGE_TEXT), weight: 2 });
     }
+    case "boolean":
+      return fc.oneof({ arbitrary: fc.boolean(), weight: 8 }, { arbitrary: fc.constantFrom(0, 1, "true", null), weight: 2 });
     default:
       return fc.jsonValue();
   }

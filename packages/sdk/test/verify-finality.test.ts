@@ -5,6 +5,7 @@
  * on its own when its part of the proof is wrong.
  */
 
+import { createHash, createPrivateKey, createPublicKey, sign } from "node:crypto";
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import {
@@ -23,6 +24,9 @@ import {
   type KeySet,
 } from "../src/index.js";
 import { expectCode, testKey } from "./note-helpers.js";
+
+/** The PKCS #8 DER header of an Ed25519 private key, followed by its 32-byte seed. */
+const PKCS8_ED25519_PREFIX = Buffer.from("302e020100300506032b657004220420", "hex");
 
 const CONTEXT = contextAt(Date.UTC(2026, 4, 6, 12), { zone: 4 });
 
@@ -55,6 +59,13 @@ async function finalProof(cosigners: readonly Cosigner[], times: readonly number
 const cosigner = (name: string) => {
   const key = testKey();
   return createCosigner(name, key.publicKey, key.sign);
+};
+
+/** A cosigner whose Ed25519 key is derived from SHA-256(`seed`): the same key on every run. */
+const seededCosigner = (name: string, seed: string) => {
+  const privateKey = createPrivateKey({ key: Buffer.concat([PKCS8_ED25519_PREFIX, createHash("sha256").update(seed).digest()]), format: "der", type: "pkcs8" });
+  const publicKey = new Uint8Array(Buffer.from(createPublicKey(privateKey).export({ format: "jwk" }).x as string, "base64url"));
+  return createCosigner(name, publicKey, async (message) => new Uint8Array(sign(null, message, privateKey)));
 };
 
 const failed = (result: { checks: readonly { name: FinalityCheckName; ok: boolean }[] }) => result.checks.filter(({ ok }) => !ok).map(({ name }) => name);
@@ -102,6 +113,18 @@ describe("verifyFinality", () => {
     const result = await verifyFinality(withImpostor, { log: keySet, witnesses: vkeys }, 2);
     expect(result).toMatchObject({ valid: true, cosigned_by: ["w.test/b", "w.test/c"], witnessed_unix_s: 7 });
     expect(failed(await verifyFinality(withImpostor, { log: keySet, witnesses: vkeys }, 3))).toEqual(["cosignatures"]);
+  });
+
+  it("two distinct witness keys whose base64 ends alike after its last '+' are two witnesses", async () => {
+    // Seeds found by a deterministic search: base64(0x04 || key) of both ends in "+7", so text after the vkey's last "+" is equal.
+    const [a, b] = [seededCosigner("w.test/plus-a", "witness-74"), seededCosigner("w.test/plus-b", "witness-292")] as [Cosigner, Cosigner];
+    const tail = (vkey: string) => vkey.slice(vkey.lastIndexOf("+") + 1);
+    expect(tail(a.vkey)).toBe("7");
+    expect(tail(b.vkey)).toBe(tail(a.vkey));
+    const { proof, keySet } = await finalProof([a, b], [10, 20]);
+    const result = await verifyFinality(proof, { log: keySet, witnesses: [a.vkey, b.vkey] }, 2);
+    expect(result).toMatchObject({ valid: true, witnessed_unix_s: 20 });
+    expect([...result.cosigned_by].sort()).toEqual(["w.test/plus-a", "w.test/plus-b"]);
   });
 
   it("each part of the proof, when wrong, fails its own check", async () => {

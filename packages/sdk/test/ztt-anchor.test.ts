@@ -150,14 +150,39 @@ describe("anchored bundles with real witnesses on loopback", { timeout: 30_000 }
     expect(result.witnessed_unix_s).toBe((await verifyZtt(final, keys, { witnesses: vkeys })).witnessed_unix_s);
   });
 
-  it("a key used after its window closed, its clock set back into the window, is caught by the witnessed time", async () => {
+  it("a key used after its window closed, its clock set back into the window, is caught by the receipt's issue time and the witnessed time", async () => {
     // Yesterday's opening of the same window, signed "then" but anchored and witnessed now.
     const late = createZttSigner({ window, zone: ZONE, authority: signer, clock: () => startMs - DAY_MS });
     const anchored = await anchorZtt(await late.sign("backdated"), authority, { quorum: 2, timeoutMs: 10_000 });
-    expect((await verifyZtt(anchored, keys)).valid).toBe(true); // no witnesses given: the window check alone cannot tell
+    // Without witnesses, the log's signed issue time dates the anchoring: a day after the window closed.
+    const keysOnly = await verifyZtt(anchored, keys);
+    expect(failed(keysOnly)).toEqual(["anchor_receipt"]);
+    expect(keysOnly.checks.find((c) => c.name === "anchor_receipt")?.reason).toMatch(/^the receipt was issued at .* after the window closed at .*\(skew 60000 ms\)$/);
     const result = await verifyZtt(anchored, keys, { witnesses: vkeys });
-    expect(failed(result)).toEqual(["witnessed_time"]);
-    expect(result.checks.at(-1)?.reason).toMatch(/^witnessed at .* after the window closed at .*\(skew 60000 ms\)$/);
+    expect(failed(result)).toEqual(["anchor_receipt", "witnessed_time"]);
+    expect(result.witnessed_unix_s).toBeUndefined();
+    // With the anchor stripped, only requireAnchor tells.
+    const { anchor: _anchor, ...stripped } = anchored;
+    expect((await verifyZtt(stripped, keys)).valid).toBe(true);
+    expect(failed(await verifyZtt(stripped, keys, { requireAnchor: true }))).toEqual(["anchor_receipt"]);
+  });
+
+  it("another bundle's FINAL anchor fails anchor_receipt and witnessed_time, with no witnessed time reported", async () => {
+    const other = await createZttSigner({ window, zone: ZONE, authority: signer }).sign("another build");
+    const result = await verifyZtt({ ...other, anchor: final.anchor }, keys, { witnesses: vkeys });
+    expect(failed(result)).toEqual(["anchor_receipt", "witnessed_time"]);
+    expect(result.checks.at(-1)?.reason).toMatch(/^the anchor is not this bundle's/);
+    expect(result.witnessed_unix_s).toBeUndefined();
+  });
+
+  it("the default quorum is a majority of distinct witness keys: a key listed three times is one witness", async () => {
+    // Two of the witnesses that did cosign (the quorum was 2 of 3: which two varies from run to run).
+    const cosigners = final.anchor.proof.witnessed?.checkpoint.cosignatures.map((c) => c.witness) ?? [];
+    const [a, b] = vkeys.filter((vkey) => cosigners.includes(vkey.slice(0, vkey.indexOf("+")))) as [string, string];
+    // Two distinct keys: k = 2, which both cosignatures meet (counted per listing, k would be 3 and never reachable).
+    const result = await verifyZtt(final, keys, { witnesses: [a, a, a, b] });
+    expect(result.valid).toBe(true);
+    await expectCode(() => verifyZtt(final, keys, { witnesses: [a, a, a, b], quorum: 3 }), "INVALID_ARGUMENT", "1..2 (the distinct witness keys given)");
   });
 
   it("a PROVISIONAL anchor verifies without witnesses; asked for witnessed time, it fails naming why", async () => {
@@ -171,7 +196,7 @@ describe("anchored bundles with real witnesses on loopback", { timeout: 30_000 }
   });
 });
 
-describe("the witnessed-time bracket: start <= t <= W <= end + skew", () => {
+describe("the witnessed-time bracket: start <= t <= W * 1000 + 999 + skew, W * 1000 <= end + skew", () => {
   // [90, 120] in Z1 is UTC 04:00 to 06:00 of DAY.
   const START_S = at(4) / 1000;
   const END_S = at(6) / 1000;
@@ -215,12 +240,12 @@ describe("the witnessed-time bracket: start <= t <= W <= end + skew", () => {
     expect(stranger.checks.at(-1)).toMatchObject({ name: "witnessed_time", ok: false, reason: expect.stringContaining("1 of the 3 trusted witnesses") });
   });
 
-  it("a signing context before the window opened is refused by both the context and the bracket", { timeout: 20_000 }, async () => {
+  it("a signing context moved before the window opened is refused by the context, the receipt and so the witnessed time", { timeout: 20_000 }, async () => {
     const { bundle, keys } = await anchoredAt(at(5));
     const backdated = { ...bundle, context: contextAt(at(4) - 1_000, { zone: 1 }) };
     const result = await verifyZtt(await cosignedAt(backdated, cosigners, [START_S, START_S, START_S]), keys, { witnesses: vkeys });
-    expect(failed(result)).toEqual(expect.arrayContaining(["signing_context", "witnessed_time"]));
-    expect(result.checks.at(-1)?.reason).toMatch(/before the window opened/);
+    expect(failed(result)).toEqual(["ephemeral_signature", "signing_context", "anchor_receipt", "witnessed_time"]);
+    expect(result.checks.at(-1)?.reason).toMatch(/^the anchor is not this bundle's/);
   });
 
   it("agrees with the inequality model for random signing and witnessed times", { timeout: 30_000 }, async () => {
@@ -282,12 +307,14 @@ describe("anchored through the service's HTTP client", () => {
       const certifier = createMemorySigner();
       const bundle = await createZttSigner({ window: [90, 120], zone: 1, authority: certifier, clock: () => signedMs }).sign("remote");
       const anchored = roundTrip(await anchorZtt(bundle, client));
-      const keys = [(await certifier.load()).verifying.jwk, ...Object.values(await client.publicKeys())];
-      // The service's GET keys reply, as published, is a key set verifyZtt takes as it is (here without the certifier's key).
-      expect(failed(await verifyZtt(anchored, await client.getKeys()))).toEqual(["certificate_signature"]);
-      const result = await verifyZtt(anchored, keys);
+      const certifiers = [(await certifier.load()).verifying.jwk];
+      const log = await client.getKeys();
+      // The service's GET keys reply, as published, is a key set verifyZtt takes as it is; it is the log, not the certifier.
+      expect(failed(await verifyZtt(anchored, log))).toEqual(["certificate_signature"]);
+      const result = await verifyZtt(anchored, certifiers, { log });
       expect(outcome(result)).toEqual(passing(...WINDOW_CHECKS, "anchor_receipt", "anchor_inclusion"));
-      expect(failed(await verifyZtt(anchored, keys.slice(0, 1)))).toEqual(["anchor_receipt", "anchor_inclusion"]);
+      // Without the log's keys the certifier's own keys do not make the anchor the log's.
+      expect(failed(await verifyZtt(anchored, certifiers))).toEqual(["anchor_receipt", "anchor_inclusion"]);
     } finally {
       await service.close();
     }

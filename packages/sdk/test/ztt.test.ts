@@ -76,6 +76,57 @@ describe("ZTT signer", () => {
     const wrongPayload = await verifyZtt(bundle, keys, { payload: "other" });
     expect(wrongPayload.checks.find((c) => c.name === "payload_sha256")).toMatchObject({ ok: false });
   });
+
+  it("hostile JSON (a lone surrogate, Infinity, 20 000 nested arrays) fails its checks and never throws", async () => {
+    const { signer, keys } = await setup();
+    const text = JSON.stringify(await signer.sign("hello"));
+    const hostile: [string, string][] = [
+      ["payload_sha256 a lone surrogate", text.replace(/"payload_sha256":"[0-9a-f]+"/, '"payload_sha256":"\\ud800"')],
+      ["an extra field parsed from 1e400", `${text.slice(0, -1)},"extra":1e400}`],
+      ["an extra field 20 000 arrays deep", `${text.slice(0, -1)},"extra":${"[".repeat(20_000)}${"]".repeat(20_000)}}`],
+    ];
+    for (const [what, json] of hostile) {
+      const bundle = JSON.parse(json) as ZttBundle;
+      const result = await verifyZtt(bundle, keys, { payload: "hello" });
+      expect(result.valid, what).toBe(false);
+      expect(
+        result.checks.find((c) => c.name === "ephemeral_signature"),
+        what,
+      ).toMatchObject({ ok: false, reason: expect.any(String) });
+    }
+  });
+
+  it("refuses by name an unknown field, another ztt_version and an anchor that is not { receipt, proof }", async () => {
+    const { signer, keys } = await setup();
+    const bundle = await signer.sign("hello");
+    const reasonOf = async (value: unknown, name: string) => (await verifyZtt(value as ZttBundle, keys)).checks.find((c) => c.name === name);
+    expect(await reasonOf({ ...bundle, extra: 1 }, "ephemeral_signature")).toMatchObject({ ok: false, reason: expect.stringContaining("unknown bundle field(s) extra") });
+    expect(await reasonOf({ ...bundle, ztt_version: 2 }, "ephemeral_signature")).toMatchObject({ ok: false, reason: expect.stringContaining("ztt_version is 2, not 1") });
+    for (const anchor of [null, [], { receipt: {} }, { receipt: {}, proof: {}, more: 1 }]) {
+      const result = await verifyZtt({ ...bundle, anchor } as never, keys);
+      expect(result.valid).toBe(false);
+      expect(result.checks.find((c) => c.name === "anchor_receipt")).toMatchObject({ ok: false, reason: expect.stringContaining("anchor must be an object with exactly receipt and proof") });
+    }
+  });
+
+  it("checks the certificate against publicKeys only, never against the log's keys", async () => {
+    const { signer, keys } = await setup();
+    const bundle = await signer.sign("hello");
+    const stranger = [(await createMemorySigner().load()).verifying.jwk];
+    expect((await verifyZtt(bundle, keys, { log: stranger })).valid).toBe(true);
+    const asLog = await verifyZtt(bundle, stranger, { log: keys });
+    expect(asLog.checks.filter((c) => !c.ok).map((c) => c.name)).toEqual(["certificate_signature"]);
+  });
+
+  it("requireAnchor: a bundle without an anchor fails anchor_receipt; bad options are INVALID_ARGUMENT", async () => {
+    const { signer, keys } = await setup();
+    const bundle = await signer.sign("hello");
+    const result = await verifyZtt(bundle, keys, { requireAnchor: true });
+    expect(result.valid).toBe(false);
+    expect(result.checks.at(-1)).toMatchObject({ name: "anchor_receipt", ok: false, reason: expect.stringContaining("no anchor") });
+    await expect(verifyZtt(bundle, keys, { requireAnchor: "yes" as never })).rejects.toMatchObject({ code: "INVALID_ARGUMENT" });
+    await expect(verifyZtt(bundle, keys, { log: "key" as never })).rejects.toMatchObject({ code: "INVALID_ARGUMENT" });
+  });
 });
 
 describe("windowInterval", () => {

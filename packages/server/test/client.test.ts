@@ -669,6 +669,11 @@ describe.each([REAL_SERVICE, STAND_IN])("the SDK client against $name", (kind) =
     // The anchor is the service's receipt of the bundle in its clockchain.
     expect(bundle.anchor?.receipt).toMatchObject({ scope: "ztt.bundle.v1", action_hash_hex: zttBundleHash(bundle), tile_id: bundle.context.tile_id });
     expect((await client.verifyZtt({} as typeof bundle)).valid).toBe(false);
+    // require_anchor: the bundle as signed passes, with its anchor stripped it fails anchor_receipt.
+    const { anchor: _anchor, ...stripped } = bundle;
+    expect((await client.verifyZtt(bundle, { requireAnchor: true })).valid).toBe(true);
+    expect(await failing(client.verifyZtt(stripped))).toEqual([]);
+    expect(await failing(client.verifyZtt(stripped, { requireAnchor: true }))).toEqual(["anchor_receipt"]);
   });
 
   it("has a test for every operationId of ROUTES, each a method of the client", () => {

@@ -9,7 +9,12 @@ import { readInputFile, readJsonFile, readKeySet, recognise, VerifyUsageError } 
  */
 
 export interface VerifyOptions {
+  /** The certifier's keys (the ZTT certificate's); also the log's unless `logKeys` is given. */
   readonly keys: string;
+  /** The log's keys (the anchor's receipt, checkpoints and finality; a receipt and proof's), when not the certifier's. */
+  readonly logKeys?: string;
+  /** A ZTT bundle without an anchor fails (`anchor_receipt`). */
+  readonly requireAnchor?: boolean;
   /** A file whose bytes are the ZTT payload: checked against the bundle's payload_sha256. */
   readonly payload?: string;
   /** cosignature/v1 vkeys of the witnesses trusted for finality and the witnessed time. */
@@ -43,11 +48,19 @@ export async function runVerify(file: string, options: VerifyOptions): Promise<n
   const sdk: Sdk = await import("@temporal/agent-sdk");
   const found = recognise(await readJsonFile(file, "the file"), file);
   const keySet = await readKeySet(options.keys, sdk);
+  // Without --log-keys the service is both certifier and log (a bundle from its POST ztt/sign): one keys file for both.
+  const logKeySet = options.logKeys === undefined ? keySet : await readKeySet(options.logKeys, sdk);
   const trust = trustOf(options);
   const report =
     found.kind === "ztt"
-      ? await verifyBundle(sdk, found.bundle, keySet, trust, options.payload === undefined ? found.payload : await readInputFile(options.payload, "the payload file"))
-      : await verifyReceiptProof(sdk, found.receipt, found.proof, keySet, trust);
+      ? await verifyBundle(
+          sdk,
+          found.bundle,
+          { certifier: keySet, log: logKeySet, requireAnchor: options.requireAnchor === true },
+          trust,
+          options.payload === undefined ? found.payload : await readInputFile(options.payload, "the payload file"),
+        )
+      : await verifyReceiptProof(sdk, found.receipt, found.proof, logKeySet, trust);
   process.stdout.write(options.json ? `${JSON.stringify(report, null, 2)}\n` : describe(report));
   return report.valid ? EXIT_OK : EXIT_FAILURE;
 }
@@ -74,9 +87,21 @@ async function asUsage<T>(sdk: Sdk, verify: () => Promise<T>): Promise<T> {
   }
 }
 
-async function verifyBundle(sdk: Sdk, bundle: ZttBundle, keySet: KeySet, trust: Trust | undefined, payload: string | Uint8Array | undefined): Promise<Report> {
-  const options = { ...(payload === undefined ? {} : { payload }), ...(trust === undefined ? {} : { witnesses: trust.witnesses, quorum: trust.quorum }) };
-  const result = await asUsage(sdk, () => sdk.verifyZtt(bundle, keySet, options));
+/** The keys a ZTT bundle is checked against: the certificate's issuer and the anchor's log, and whether an anchor is required. */
+interface BundleKeys {
+  readonly certifier: KeySet;
+  readonly log: KeySet;
+  readonly requireAnchor: boolean;
+}
+
+async function verifyBundle(sdk: Sdk, bundle: ZttBundle, keys: BundleKeys, trust: Trust | undefined, payload: string | Uint8Array | undefined): Promise<Report> {
+  const options = {
+    log: keys.log,
+    requireAnchor: keys.requireAnchor,
+    ...(payload === undefined ? {} : { payload }),
+    ...(trust === undefined ? {} : { witnesses: trust.witnesses, quorum: trust.quorum }),
+  };
+  const result = await asUsage(sdk, () => sdk.verifyZtt(bundle, keys.certifier, options));
   return { valid: result.valid, kind: "ztt", checks: result.checks, ...(result.witnessed_unix_s === undefined ? {} : { witnessed_unix_s: result.witnessed_unix_s }) };
 }
 

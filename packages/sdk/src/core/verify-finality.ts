@@ -6,11 +6,11 @@
  */
 
 import { cosignatureVerifier, findCosignature } from "./cosignature.js";
-import { hexToBytes, isHash } from "./encoding.js";
+import { bytesToHex, hexToBytes, isHash } from "./encoding.js";
 import { TemporalError, describeValue } from "./errors.js";
 import { isKeySet, verifyInclusion } from "./anchor-proof.js";
 import { verifyConsistency } from "./merkle.js";
-import type { NoteVerifier } from "./note-key.js";
+import { parseVerifierKey, type NoteVerifier } from "./note-key.js";
 import type { KeySet } from "./service-types.js";
 import { isSignedCheckpoint, verifySignedCheckpoint } from "./signed-checkpoint.js";
 import { parseNote, type Note } from "./signed-note.js";
@@ -108,8 +108,8 @@ async function distinctVerifiers(vkeys: readonly string[]): Promise<NoteVerifier
   const byKey = new Map<string, string>();
   for (const vkey of vkeys as readonly unknown[]) {
     if (typeof vkey !== "string") throw new TemporalError("INVALID_ARGUMENT", `verifyFinality: a witness vkey is a string <name>+<key ID>+<key>, got ${describeValue(vkey)}`);
-    // The part after the last "+" is the type byte and public key: the same key under two names is one witness.
-    byKey.set(vkey.slice(vkey.lastIndexOf("+") + 1), vkey);
+    // Keyed by the parsed public key, not by text after a "+": base64 itself may hold "+". The same key under two names is one witness.
+    byKey.set(bytesToHex(parseVerifierKey(vkey).publicKey), vkey);
   }
   return Promise.all([...byKey.values()].map((vkey) => cosignatureVerifier(vkey)));
 }

@@ -361,16 +361,18 @@ export class TemporalClient implements Authority {
 
   /**
    * `POST ztt/verify`: the service's `verifyZtt` of `bundle` with its keys, as `verifyZtt(bundle, keys, options)`
-   * offline: `payload` against the bundle's hash, `witnesses` (with `quorum`, `skewMs`) for the witnessed time.
+   * offline: `payload` against the bundle's hash, `witnesses` (with `quorum`, `skewMs`) for the witnessed time,
+   * `requireAnchor` to fail a bundle without an anchor. The service's keys are both the certifier's and the log's.
    */
-  async verifyZtt(bundle: ZttBundle, options: ZttVerifyOptions = {}): Promise<ZttVerification> {
-    const { payload, witnesses, quorum, skewMs } = options;
+  async verifyZtt(bundle: ZttBundle, options: Omit<ZttVerifyOptions, "log"> = {}): Promise<ZttVerification> {
+    const { payload, witnesses, quorum, skewMs, requireAnchor } = options;
     const body = {
       bundle,
       ...(payload === undefined ? {} : zttPayload(payload)),
       ...(witnesses === undefined ? {} : { witnesses }),
       ...(quorum === undefined ? {} : { quorum }),
       ...(skewMs === undefined ? {} : { skew_ms: skewMs }),
+      ...(requireAnchor === undefined ? {} : { require_anchor: requireAnchor }),
     };
     return object(await this.#post("ztt/verify", body));
   }

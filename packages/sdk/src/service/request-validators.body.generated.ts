@@ -1520,7 +1520,7 @@ return errors === 0;
 validate26.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
 
 export const zttVerify = validate27;
-const schema38 = {"type":"object","required":["bundle"],"properties":{"bundle":{"type":"object","description":"A ZTT signature bundle, as POST ztt/sign returns it"},"payload":{"type":"string","description":"The payload: UTF-8 text, or base64 (RFC 4648, padded) when encoding is base64"},"encoding":{"enum":["utf8","base64"],"description":"How payload is written (default utf8); base64 signs arbitrary bytes"},"witnesses":{"type":"array","minItems":1,"maxItems":100,"items":{"type":"string","minLength":1},"description":"cosignature/v1 vkeys of the witnesses the caller trusts: the bundle's anchor must then be FINAL with a witnessed time that brackets the signing (witnessed_time)"},"quorum":{"type":"integer","minimum":1,"maximum":100,"description":"Cosignatures of those witnesses needed (default a majority)"},"skew_ms":{"type":"integer","minimum":0,"maximum":86400000,"description":"Clock skew allowed for witnessed_time (default 60000)"}},"additionalProperties":false};
+const schema38 = {"type":"object","required":["bundle"],"properties":{"bundle":{"type":"object","description":"A ZTT signature bundle, as POST ztt/sign returns it"},"payload":{"type":"string","description":"The payload: UTF-8 text, or base64 (RFC 4648, padded) when encoding is base64"},"encoding":{"enum":["utf8","base64"],"description":"How payload is written (default utf8); base64 signs arbitrary bytes"},"witnesses":{"type":"array","minItems":1,"maxItems":100,"items":{"type":"string","minLength":1},"description":"cosignature/v1 vkeys of the witnesses the caller trusts: the bundle's anchor must then be FINAL with a witnessed time that brackets the signing (witnessed_time)"},"quorum":{"type":"integer","minimum":1,"maximum":100,"description":"Cosignatures of those witnesses needed (default a majority)"},"skew_ms":{"type":"integer","minimum":0,"maximum":86400000,"description":"Clock skew allowed for anchor_receipt's issue time and witnessed_time (default 60000)"},"require_anchor":{"type":"boolean","description":"A bundle without an anchor fails anchor_receipt (default false)"}},"additionalProperties":false};
 
 function validate27(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
@@ -1544,7 +1544,7 @@ vErrors.push(err0);
 errors++;
 }
 for(const key0 in data){
-if(!((((((key0 === "bundle") || (key0 === "payload")) || (key0 === "encoding")) || (key0 === "witnesses")) || (key0 === "quorum")) || (key0 === "skew_ms"))){
+if(!(((((((key0 === "bundle") || (key0 === "payload")) || (key0 === "encoding")) || (key0 === "witnesses")) || (key0 === "quorum")) || (key0 === "skew_ms")) || (key0 === "require_anchor"))){
 const err1 = {instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"};
 if(vErrors === null){
 vErrors = [err1];
@@ -1724,14 +1724,26 @@ errors++;
 }
 }
 }
-}
-else {
-const err16 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"};
+if(data.require_anchor !== undefined){
+if(typeof data.require_anchor !== "boolean"){
+const err16 = {instancePath:instancePath+"/require_anchor",schemaPath:"#/properties/require_anchor/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"};
 if(vErrors === null){
 vErrors = [err16];
 }
 else {
 vErrors.push(err16);
+}
+errors++;
+}
+}
+}
+else {
+const err17 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"};
+if(vErrors === null){
+vErrors = [err17];
+}
+else {
+vErrors.push(err17);
 }
 errors++;
 }

@@ -251,9 +251,10 @@ export const REQUESTS = {
         description: "cosignature/v1 vkeys of the witnesses the caller trusts: the bundle's anchor must then be FINAL with a witnessed time that brackets the signing (witnessed_time)",
       },
       quorum: { ...integer(1, 100), description: "Cosignatures of those witnesses needed (default a majority)" },
-      skew_ms: { ...integer(0, 86_400_000), description: "Clock skew allowed for witnessed_time (default 60000)" },
+      skew_ms: { ...integer(0, 86_400_000), description: "Clock skew allowed for anchor_receipt's issue time and witnessed_time (default 60000)" },
+      require_anchor: { type: "boolean", description: "A bundle without an anchor fails anchor_receipt (default false)" },
     },
-    ["payload", "encoding", "witnesses", "quorum", "skew_ms"],
+    ["payload", "encoding", "witnesses", "quorum", "skew_ms", "require_anchor"],
   ),
 } as const;
 

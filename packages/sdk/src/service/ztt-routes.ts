@@ -62,6 +62,7 @@ interface VerifyBody extends Partial<WirePayload> {
   readonly witnesses?: readonly string[];
   readonly quorum?: number;
   readonly skew_ms?: number;
+  readonly require_anchor?: boolean;
 }
 
 /** verifyZtt refuses bad witness vkeys or a quorum above them as the caller's configuration (400 with its code). */
@@ -72,13 +73,15 @@ async function verify(body: VerifyBody, context: RouteContext): Promise<ZttVerif
       details: [{ field: "body.bundle", problem: `nests deeper than ${MAX_BUNDLE_DEPTH} levels; a ZTT bundle has 3` }],
     });
   }
-  const { bundle, payload, encoding, witnesses, quorum, skew_ms: skewMs } = body;
+  const { bundle, payload, encoding, witnesses, quorum, skew_ms: skewMs, require_anchor: requireAnchor } = body;
   const options = {
     ...(payload === undefined ? {} : { payload: payloadOf({ payload, encoding }) }),
     ...(witnesses === undefined ? {} : { witnesses }),
     ...(quorum === undefined ? {} : { quorum }),
     ...(skewMs === undefined ? {} : { skewMs }),
+    ...(requireAnchor === undefined ? {} : { requireAnchor }),
   };
+  // The service's keys certify its ZTT signer and sign its log: one list is both publicKeys and log here.
   return verifyZtt(bundle, Object.values(await context.authority.publicKeys()), options);
 }
 

@@ -15,10 +15,10 @@ export function check(name: ZttCheckName, ok: boolean, reason: string): ZttCheck
 }
 
 /** `run`'s check, or a failed one naming what went wrong when arbitrary JSON made it throw: a bad bundle never throws. */
-export async function guarded(name: ZttCheckName, run: () => Promise<ZttCheck>): Promise<ZttCheck> {
+export async function guarded(name: ZttCheckName, run: () => ZttCheck | Promise<ZttCheck>): Promise<ZttCheck> {
   try {
     return await run();
   } catch (error) {
-    return check(name, false, String((error as Error).message));
+    return check(name, false, error instanceof Error ? error.message : String(error));
   }
 }

@@ -4,6 +4,7 @@
  */
 
 import { verifyInclusion } from "../core/anchor-proof.js";
+import { describeValue } from "../core/errors.js";
 import { receiptHash, receiptIssues, verifyReceipt } from "../core/receipt.js";
 import { verifySignedCheckpoint } from "../core/signed-checkpoint.js";
 import type { Receipt } from "../core/types.js";
@@ -21,13 +22,21 @@ export interface WitnessedTimePolicy {
   readonly skewMs: number;
 }
 
-/** The receipt is the authority's, for this bundle (its hash), at the bundle's signing context, and is the leaf the proof proves. */
-export function anchorReceipt(bundle: ZttBundle, keys: readonly VerifyingKey[]): Promise<ZttCheck> {
-  return guarded("anchor_receipt", () => receiptOfBundle(bundle, keys));
+/**
+ * The receipt is the log's, for this bundle (its hash), at the bundle's signing context, issued (by the log's clock,
+ * which it signed) inside the certificate's window plus `skewMs`, and is the leaf the proof proves. The issue time is
+ * what dates the signing without witnesses: a bundle signed for a past opening with a stolen key is anchored late.
+ */
+export function anchorReceipt(bundle: ZttBundle, keys: readonly VerifyingKey[], skewMs: number): Promise<ZttCheck> {
+  return guarded("anchor_receipt", () => receiptOfBundle(bundle, keys, skewMs));
 }
 
-async function receiptOfBundle(bundle: ZttBundle, keys: readonly VerifyingKey[]): Promise<ZttCheck> {
+async function receiptOfBundle(bundle: ZttBundle, keys: readonly VerifyingKey[], skewMs: number): Promise<ZttCheck> {
   const fail = (reason: string) => check("anchor_receipt", false, reason);
+  const anchor: unknown = bundle.anchor;
+  if (typeof anchor !== "object" || anchor === null || Array.isArray(anchor) || Object.keys(anchor).sort().join(",") !== "proof,receipt") {
+    return fail(`anchor must be an object with exactly receipt and proof, got ${describeValue(anchor)}`);
+  }
   const receipt: Partial<Receipt> | undefined = bundle.anchor?.receipt;
   const issues = receiptIssues(receipt);
   if (issues.length > 0) return fail(`malformed receipt: ${issues.map((i) => `${i.field} ${i.reason}`).join("; ")}`);
@@ -41,6 +50,11 @@ async function receiptOfBundle(bundle: ZttBundle, keys: readonly VerifyingKey[])
   if (signed.day_index !== context?.day_index || signed.phi_action_ticks !== context?.phi_ticks || signed.swt_zone !== context?.swt_zone) {
     return fail("the receipt's day_index, phi_action_ticks and swt_zone are not the signing context's");
   }
+  const start: unknown = bundle.certificate?.start_unix_ms;
+  const end: unknown = bundle.certificate?.end_unix_ms;
+  if (!isInstant(start) || !isInstant(end)) return fail("the certificate's start/end_unix_ms is not an instant");
+  if (signed.issued_unix_ms < start) return fail(`the receipt was issued at ${iso(signed.issued_unix_ms)}, before the window opened at ${iso(start)}`);
+  if (signed.issued_unix_ms > end + skewMs) return fail(`the receipt was issued at ${iso(signed.issued_unix_ms)}, after the window closed at ${iso(end)} (skew ${skewMs} ms)`);
   const proof = bundle.anchor?.proof;
   return check(
     "anchor_receipt",
@@ -61,10 +75,10 @@ export function anchorInclusion(bundle: ZttBundle, keys: readonly VerifyingKey[]
 
 /**
  * The anchor proof is `FINAL` for the caller's witnesses and quorum (`verifyFinality`), and its witnessed time W
- * (POSIX seconds, the k-th smallest valid cosignature timestamp) brackets the signing inside the window:
- * `start <= t <= W <= end + skew`, where t is the context's `unix_ms`. A cosignature timestamp is truncated to the
- * second, so W stands for [W * 1000, W * 1000 + 999] ms; the skew covers the witnesses' clocks against the signer's
- * and the time from signing to cosigning.
+ * (POSIX seconds, the k-th smallest valid cosignature timestamp) brackets the signing inside the window, in ms:
+ * `start <= t <= W * 1000 + 999 + skew` and `W * 1000 <= end + skew`, where t is the context's `unix_ms`. A
+ * cosignature timestamp is truncated to the second, so W stands for [W * 1000, W * 1000 + 999] ms; the skew covers
+ * the witnesses' clocks against the signer's and the time from signing to cosigning.
  */
 export async function witnessedTime(bundle: ZttBundle, keys: readonly VerifyingKey[], policy: WitnessedTimePolicy): Promise<{ check: ZttCheck; witnessed_unix_s?: number }> {
   const fail = (reason: string) => ({ check: check("witnessed_time", false, reason) });

@@ -1,8 +1,10 @@
 import { canonicalJson } from "../core/canonical-json.js";
 import { isKeySet } from "../core/anchor-proof.js";
 import { cosignatureVerifier } from "../core/cosignature.js";
+import { base64UrlToBytes, bytesToHex } from "../core/encoding.js";
+import { DEFAULT_FINALITY_TIMEOUT_MS } from "../core/finality.js";
+import { parseVerifierKey } from "../core/note-key.js";
 import type { KeySet } from "../core/service-types.js";
-import { base64UrlToBytes } from "../core/encoding.js";
 import { contextAt } from "../core/phase.js";
 import { signingPayload } from "../core/signed-record.js";
 import { sha256Hex } from "../core/sha256.js";
@@ -10,18 +12,18 @@ import { VerifyingKey, type PublicKeyInput } from "../core/verifying-key.js";
 import { allow } from "../core/window.js";
 import { TemporalError, describeValue } from "../core/errors.js";
 import { withoutAnchor } from "./anchor.js";
-import { check, type ZttCheck } from "./checks.js";
+import { check, guarded, type ZttCheck } from "./checks.js";
 import { anchorInclusion, anchorReceipt, witnessedTime, type WitnessedTimePolicy } from "./verify-anchor.js";
-import { certificateIssues, verifyCertificateSignature } from "./certificate.js";
+import { ZTT_VERSION, certificateIssues, verifyCertificateSignature } from "./certificate.js";
 import type { ZttBundle } from "./signer.js";
 import { windowInterval } from "./window-interval.js";
 
 /**
- * How far the witnessed time may lie past the window's end, and the signing past the witnessed time, by default:
- * 60 s: the default finality wait (30 s, `anchorZtt` with a `quorum`: signing at the window's last moment, then
- * anchoring and cosigning) plus 30 s of disagreement between the signer's and the witnesses' clocks.
+ * How far the receipt's issue time and the witnessed time may lie past the window's end, and the signing past the
+ * witnessed time, by default: 60 s, the default finality wait (`anchorZtt` with a `quorum`: signing at the window's
+ * last moment, then anchoring and cosigning) plus 30 s of disagreement between the signer's and the witnesses' clocks.
  */
-export const DEFAULT_ZTT_SKEW_MS = 60_000;
+export const DEFAULT_ZTT_SKEW_MS = DEFAULT_FINALITY_TIMEOUT_MS + 30_000;
 
 export interface ZttVerifyOptions {
   /** The payload, when the verifier has it: it must hash to the bundle's `payload_sha256`. */
@@ -31,10 +33,21 @@ export interface ZttVerifyOptions {
    * whose witnessed time brackets the signing (`witnessed_time`); a bundle without one fails that check.
    */
   readonly witnesses?: readonly string[];
-  /** Cosignatures of trusted witnesses needed, k; the witnessed time is the k-th smallest. Default a majority of `witnesses`. */
+  /** Cosignatures of trusted witnesses needed, k; the witnessed time is the k-th smallest. Default a majority of the distinct keys in `witnesses`. */
   readonly quorum?: number;
   /** Clock skew allowed, ms, 0..86 400 000; default `DEFAULT_ZTT_SKEW_MS`. */
   readonly skewMs?: number;
+  /**
+   * The log's keys (a list, or the `GET keys` reply): what must have signed the anchor's receipt and checkpoints
+   * (`anchor_receipt`, `anchor_inclusion`, `witnessed_time`). Default: the `publicKeys` given for the certificate,
+   * right when one authority both certifies and logs. Certificates are only ever checked against `publicKeys`.
+   */
+  readonly log?: readonly PublicKeyInput[] | KeySet;
+  /**
+   * A bundle without an anchor fails (`anchor_receipt`): without it, whoever steals the certifying key can sign
+   * bundles for any past opening, since nothing outside the bundle dates the signing.
+   */
+  readonly requireAnchor?: boolean;
 }
 
 export interface ZttVerification {
@@ -46,41 +59,74 @@ export interface ZttVerification {
 
 const MAX_SKEW_MS = 86_400_000;
 
-/**
- * Decides offline, with the authority's public keys only (a list, or the `GET keys` reply), whether `bundle` was signed while its certificate's
- * window was open; with `witnesses`, also whether witnesses saw it anchored inside that window (plus the skew).
- * An attached anchor is always checked (`anchor_receipt`, `anchor_inclusion`). Never throws for a bad bundle;
- * throws for bad options, which are the verifier's own configuration: `INVALID_ARGUMENT`, and `INVALID_NOTE_KEY` or
- * `INVALID_COSIGNATURE` for a witness vkey that is not a cosignature/v1 key.
- */
-export async function verifyZtt(bundle: ZttBundle, publicKeys: readonly PublicKeyInput[] | KeySet, options: ZttVerifyOptions = {}): Promise<ZttVerification> {
-  const policy = await witnessedTimePolicy(options);
-  const keys = await Promise.all((isKeySet(publicKeys) ? Object.values(publicKeys.keys) : publicKeys).map((k) => VerifyingKey.from(k)));
-  const checks: ZttCheck[] = [await certificateSignature(bundle, keys), certificateInterval(bundle), await ephemeralSignature(bundle), signingContext(bundle)];
-  if (options.payload !== undefined) checks.push(check("payload_sha256", sha256Hex(options.payload) === bundle?.payload_sha256, "the payload does not hash to payload_sha256"));
-  if (bundle?.anchor !== undefined) checks.push(await anchorReceipt(bundle, keys), await anchorInclusion(bundle, keys));
-  if (policy === undefined) return { valid: checks.every((c) => c.ok), checks };
-  const witnessed = await witnessedTime(bundle, keys, policy);
-  checks.push(witnessed.check);
-  return { valid: checks.every((c) => c.ok), checks, ...(witnessed.witnessed_unix_s === undefined ? {} : { witnessed_unix_s: witnessed.witnessed_unix_s }) };
+/** What `verifyZtt` checks against, from its options once they are validated. */
+interface ZttPolicy {
+  readonly skewMs: number;
+  readonly requireAnchor: boolean;
+  readonly witnessed: WitnessedTimePolicy | undefined;
 }
 
-async function witnessedTimePolicy(options: ZttVerifyOptions): Promise<WitnessedTimePolicy | undefined> {
+/**
+ * Decides offline, with public keys only (the certifier's as `publicKeys`, a list or the `GET keys` reply), whether `bundle` was
+ * signed while its certificate's window was open; with `witnesses`, also whether witnesses saw it anchored inside that window (plus the skew).
+ * An attached anchor is always checked (`anchor_receipt`, `anchor_inclusion`) against `options.log`, the log's keys
+ * (default `publicKeys`). Never throws for a bad bundle: every check runs guarded, so JSON that makes one throw fails
+ * that check. Throws for bad options, which are the verifier's own configuration: `INVALID_ARGUMENT`, and
+ * `INVALID_NOTE_KEY` or `INVALID_COSIGNATURE` for a witness vkey that is not a cosignature/v1 key.
+ */
+export async function verifyZtt(bundle: ZttBundle, publicKeys: readonly PublicKeyInput[] | KeySet, options: ZttVerifyOptions = {}): Promise<ZttVerification> {
+  const policy = await zttPolicy(options);
+  const certifiers = await verifyingKeys(publicKeys);
+  const logKeys = options.log === undefined ? certifiers : await verifyingKeys(options.log);
+  const checks: ZttCheck[] = [
+    await guarded("certificate_signature", () => certificateSignature(bundle, certifiers)),
+    await guarded("certificate_interval", () => certificateInterval(bundle)),
+    await guarded("ephemeral_signature", () => ephemeralSignature(bundle)),
+    await guarded("signing_context", () => signingContext(bundle)),
+  ];
+  if (options.payload !== undefined) checks.push(check("payload_sha256", sha256Hex(options.payload) === bundle?.payload_sha256, "the payload does not hash to payload_sha256"));
+  if (bundle?.anchor !== undefined) checks.push(await anchorReceipt(bundle, logKeys, policy.skewMs), await anchorInclusion(bundle, logKeys));
+  else if (policy.requireAnchor) checks.push(check("anchor_receipt", false, "the bundle carries no anchor, and one is required"));
+  const trusted = policy.witnessed;
+  if (trusted === undefined) return { valid: checks.every((c) => c.ok), checks };
+  // A witnessed time of another bundle's anchor (or of a receipt the log did not sign) says nothing of this one.
+  const anchorFailed = bundle?.anchor !== undefined && checks.some((c) => (c.name === "anchor_receipt" || c.name === "anchor_inclusion") && !c.ok);
+  if (anchorFailed) return { valid: false, checks: [...checks, check("witnessed_time", false, "the anchor is not this bundle's: anchor_receipt or anchor_inclusion failed")] };
+  let witnessedS: number | undefined;
+  checks.push(
+    await guarded("witnessed_time", async () => {
+      const witnessed = await witnessedTime(bundle, logKeys, trusted);
+      witnessedS = witnessed.witnessed_unix_s;
+      return witnessed.check;
+    }),
+  );
+  return { valid: checks.every((c) => c.ok), checks, ...(witnessedS === undefined ? {} : { witnessed_unix_s: witnessedS }) };
+}
+
+function verifyingKeys(keys: readonly PublicKeyInput[] | KeySet): Promise<VerifyingKey[]> {
+  return Promise.all((isKeySet(keys) ? Object.values(keys.keys) : keys).map((k) => VerifyingKey.from(k)));
+}
+
+async function zttPolicy(options: ZttVerifyOptions): Promise<ZttPolicy> {
   const bad = (problem: string) => new TemporalError("INVALID_ARGUMENT", `verifyZtt options: ${problem}`);
   if (typeof options !== "object" || options === null) throw bad(`must be an object, got ${describeValue(options)}`);
-  const { witnesses, quorum, skewMs = DEFAULT_ZTT_SKEW_MS } = options;
+  const { witnesses, quorum, skewMs = DEFAULT_ZTT_SKEW_MS, requireAnchor = false, log } = options;
   if (!Number.isSafeInteger(skewMs) || skewMs < 0 || skewMs > MAX_SKEW_MS) throw bad(`skewMs must be a whole number of ms in 0..${MAX_SKEW_MS}, got ${describeValue(skewMs)}`);
+  if (typeof requireAnchor !== "boolean") throw bad(`requireAnchor must be a boolean, got ${describeValue(requireAnchor)}`);
+  if (log !== undefined && !Array.isArray(log) && !isKeySet(log)) throw bad(`log must be a list of public keys or the GET keys reply, got ${describeValue(log)}`);
   if (witnesses === undefined) {
     if (quorum !== undefined) throw bad("quorum needs witnesses, the vkeys whose cosignatures count");
-    return undefined;
+    return { skewMs, requireAnchor, witnessed: undefined };
   }
   if (!Array.isArray(witnesses) || witnesses.length === 0 || !witnesses.every((w: unknown) => typeof w === "string"))
     throw bad(`witnesses must be a non-empty array of cosignature/v1 vkeys, got ${describeValue(witnesses)}`);
-  const k = quorum ?? Math.floor(witnesses.length / 2) + 1;
-  if (!Number.isSafeInteger(k) || k < 1 || k > witnesses.length) throw bad(`quorum must be a whole number in 1..${witnesses.length} (the witnesses given), got ${describeValue(quorum)}`);
   // A vkey that is not cosignature/v1 is the caller's mistake whatever the bundle holds: INVALID_NOTE_KEY / INVALID_COSIGNATURE now.
   await Promise.all((witnesses as readonly string[]).map((vkey) => cosignatureVerifier(vkey)));
-  return { witnesses, quorum: k, skewMs };
+  // A key listed twice, or under two names, is one witness (verifyFinality counts it once): the majority is of distinct keys.
+  const distinct = new Set((witnesses as readonly string[]).map((vkey) => bytesToHex(parseVerifierKey(vkey).publicKey))).size;
+  const k = quorum ?? Math.floor(distinct / 2) + 1;
+  if (!Number.isSafeInteger(k) || k < 1 || k > distinct) throw bad(`quorum must be a whole number in 1..${distinct} (the distinct witness keys given), got ${describeValue(quorum)}`);
+  return { skewMs, requireAnchor, witnessed: { witnesses, quorum: k, skewMs } };
 }
 
 async function certificateSignature(bundle: ZttBundle, keys: readonly VerifyingKey[]): Promise<ZttCheck> {
@@ -94,19 +140,22 @@ async function certificateSignature(bundle: ZttBundle, keys: readonly VerifyingK
 /** The UTC milliseconds in the certificate must be the opening its degrees, zone and day name. */
 function certificateInterval(bundle: ZttBundle): ZttCheck {
   const c = bundle?.certificate;
-  try {
-    const interval = windowInterval(c.window_deg, c.swt_zone, c.day_index);
-    return check(
-      "certificate_interval",
-      interval.start_unix_ms === c.start_unix_ms && interval.end_unix_ms === c.end_unix_ms,
-      "start/end_unix_ms are not the opening of window_deg in swt_zone on day_index",
-    );
-  } catch (error) {
-    return check("certificate_interval", false, String((error as Error).message));
-  }
+  const interval = windowInterval(c.window_deg, c.swt_zone, c.day_index);
+  return check(
+    "certificate_interval",
+    interval.start_unix_ms === c.start_unix_ms && interval.end_unix_ms === c.end_unix_ms,
+    "start/end_unix_ms are not the opening of window_deg in swt_zone on day_index",
+  );
 }
 
+/** The fields of a version-1 bundle; anything else is refused by name rather than as a signature mismatch. */
+const BUNDLE_FIELDS: ReadonlySet<string> = new Set(["ztt_version", "certificate", "payload_sha256", "context", "key_id", "signature", "anchor"]);
+
 async function ephemeralSignature(bundle: ZttBundle): Promise<ZttCheck> {
+  const unknown = Object.keys(bundle).filter((field) => !BUNDLE_FIELDS.has(field));
+  if (unknown.length > 0) return check("ephemeral_signature", false, `unknown bundle field(s) ${unknown.join(", ")}: a bundle has ${[...BUNDLE_FIELDS].join(", ")}`);
+  const version: unknown = bundle.ztt_version;
+  if (version !== ZTT_VERSION) return check("ephemeral_signature", false, `ztt_version is ${describeValue(version)}, not ${String(ZTT_VERSION)}: the only version this verifier knows`);
   const raw = typeof bundle?.certificate?.ephemeral_x === "string" ? base64UrlToBytes(bundle.certificate.ephemeral_x) : undefined;
   if (raw === undefined || raw.length !== 32) return check("ephemeral_signature", false, "the certificate's ephemeral_x is not a 32-byte key");
   const key = await VerifyingKey.from(raw);
@@ -118,13 +167,9 @@ async function ephemeralSignature(bundle: ZttBundle): Promise<ZttCheck> {
 /** The signing context must be a genuine context of its instant, in the certificate's zone and window opening. */
 function signingContext(bundle: ZttBundle): ZttCheck {
   const { context, certificate: c } = bundle ?? {};
-  try {
-    const expected = contextAt(context.unix_ms, { zone: context.swt_zone, source: context.source });
-    if (canonicalJson(expected) !== canonicalJson(context)) return check("signing_context", false, "the context's fields disagree with its unix_ms");
-    if (context.swt_zone !== c.swt_zone) return check("signing_context", false, `the context is in zone Z${context.swt_zone}, the certificate in Z${c.swt_zone}`);
-    const inside = context.unix_ms >= c.start_unix_ms && context.unix_ms <= c.end_unix_ms && allow(context, c.window_deg);
-    return check("signing_context", inside, `signed at ${context.utc}, outside the window ${new Date(c.start_unix_ms).toISOString()} .. ${new Date(c.end_unix_ms).toISOString()}`);
-  } catch (error) {
-    return check("signing_context", false, String((error as Error).message));
-  }
+  const expected = contextAt(context.unix_ms, { zone: context.swt_zone, source: context.source });
+  if (canonicalJson(expected) !== canonicalJson(context)) return check("signing_context", false, "the context's fields disagree with its unix_ms");
+  if (context.swt_zone !== c.swt_zone) return check("signing_context", false, `the context is in zone Z${context.swt_zone}, the certificate in Z${c.swt_zone}`);
+  const inside = context.unix_ms >= c.start_unix_ms && context.unix_ms <= c.end_unix_ms && allow(context, c.window_deg);
+  return check("signing_context", inside, `signed at ${context.utc}, outside the window ${new Date(c.start_unix_ms).toISOString()} .. ${new Date(c.end_unix_ms).toISOString()}`);
 }
