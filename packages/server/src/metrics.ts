@@ -81,7 +81,8 @@ class RequestDurations extends Histogram<"route" | "le"> {
   }
 
   override reset(): void {
-    this.#byRoute.clear();
+    // prom-client's constructor calls reset() too, before this class's fields exist.
+    if (#byRoute in this) this.#byRoute.clear();
   }
 }
 
