@@ -1,7 +1,8 @@
-import { randomUUID } from "node:crypto";
+import { randomBytes } from "node:crypto";
 import type { IncomingMessage } from "node:http";
 import type { RequestOutcome } from "@temporal/agent-sdk/service";
 import { pino, type DestinationStream, type Logger } from "pino";
+import { innerMap } from "./nested-map.js";
 
 /** `--log-level` values, most severe first; `silent` logs nothing. */
 export const LOG_LEVELS = ["fatal", "error", "warn", "info", "debug", "trace", "silent"] as const;
@@ -17,11 +18,38 @@ export interface RequestLogOptions {
 /** An incoming X-Request-Id is kept when it is 1-128 visible ASCII characters other than `"` and `\`; otherwise one is generated. */
 const VALID_REQUEST_ID = /^[!#-[\]-~]{1,128}$/;
 
-/** A request's id: its valid `X-Request-Id`, else a new UUID. Called once per reply, so nothing is kept on the request. */
+/** A request's id: its valid `X-Request-Id`, else a new one (see nextRequestId). Called once per reply, so nothing is kept on the request. */
 export function requestIdOf(request: IncomingMessage): string {
   const given = request.headers["x-request-id"];
-  return typeof given === "string" && VALID_REQUEST_ID.test(given) ? given : randomUUID();
+  return typeof given === "string" && VALID_REQUEST_ID.test(given) ? given : nextRequestId();
 }
+
+/**
+ * Generated request ids are UUIDs of version 8 (RFC 9562's layout for ids made in an implementation's own way): 74
+ * random bits drawn once per process (drawn again after 2^48 ids), then a 48-bit counter. So ids stay unique across
+ * the nodes of a cluster and their restarts, and look like any UUID to a log collector. `randomUUID` formatted 16
+ * random bytes into a new string of many pieces per reply: about 2 µs against 0.4 µs here, in one process on the
+ * loaded 2-core machine.
+ */
+function nextRequestId(): string {
+  if (idCount === ID_COUNTER_LIMIT) {
+    idPrefix = requestIdPrefix();
+    idCount = 0;
+  }
+  return idPrefix + (idCount++).toString(16).padStart(12, "0");
+}
+
+const ID_COUNTER_LIMIT = 2 ** 48;
+
+/** The first four groups of a version 8 UUID, with its trailing dash: 80 bits, of which the version takes 4 and the variant 2. */
+function requestIdPrefix(): string {
+  const hex = randomBytes(10).toString("hex");
+  const variant = (0b1000 | (Number.parseInt(hex.charAt(16), 16) & 0b11)).toString(16);
+  return `${hex.slice(0, 8)}-${hex.slice(8, 12)}-8${hex.slice(13, 16)}-${variant}${hex.slice(17, 20)}-`;
+}
+
+let idPrefix = requestIdPrefix();
+let idCount = 0;
 
 /** More distinct (route, method, tier, key) combinations than this in the cache of line loggers start it afresh, so it stays bounded however many keys there are. */
 const MAX_LINE_LOGGERS = 1024;
@@ -70,8 +98,7 @@ export class RequestLog {
   }
 
   #lineLogger(route: string | null, method: string, tier: string, keyId: string): Logger {
-    const byMethod = inner(this.#lineLoggers, route ?? "");
-    const byKey = inner(inner(byMethod, method), tier);
+    const byKey = innerMap(innerMap(innerMap(this.#lineLoggers, route ?? ""), method), tier);
     const found = byKey.get(keyId);
     if (found !== undefined) return found;
     if (this.#lineLoggerCount >= MAX_LINE_LOGGERS) {
@@ -85,13 +112,6 @@ export class RequestLog {
     byKey.set(keyId, logger);
     return logger;
   }
-}
-
-/** The map under `key` in `outer`, made empty when missing. */
-function inner<V>(outer: Map<string, Map<string, V>>, key: string): Map<string, V> {
-  let found = outer.get(key);
-  if (found === undefined) outer.set(key, (found = new Map<string, V>()));
-  return found;
 }
 
 /** Written at once when this much is pending: a pipe's default capacity on Linux, so a write mostly fits in the pipe rather than being queued in the service until the reader catches up. */
