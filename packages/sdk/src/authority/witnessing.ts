@@ -107,6 +107,8 @@ export class Witnessing {
   #sharedRound: Promise<void> | undefined;
   /** The log's keys, given by `open`: a saved cosigned checkpoint counts only when one of them signed it. */
   #keys: LogKeys | undefined;
+  /** Cosigned checkpoints the log contradicted (`checkpointKey`): a reply still under way for one gathers nothing. */
+  readonly #forgotten = new Set<string>();
   /** Fetching each tile's latest checkpoint after open, which `close` waits for. */
   #resuming: Promise<void> = Promise.resolve();
 
@@ -416,12 +418,12 @@ export class Witnessing {
     }
     const started: Promise<void>[] = [];
     for (const [witness, checkpoints] of due) {
-      const submissions = Promise.all(checkpoints.map((checkpoint) => this.#submit(witness, checkpoint)))
+      // All settled, not the first failure: the witness stays in flight (never asked twice at once, waited for by `close`) until every submission ended.
+      const submissions = Promise.allSettled(checkpoints.map((checkpoint) => this.#submit(witness, checkpoint)))
         // A submission handles the witness's failure itself; anything else (a log that cannot give a proof) is reported, never left unhandled.
-        .then(
-          () => undefined,
-          (error: unknown) => void (this.#storeError = `a witnessing round failed: ${(error as Error).message}`),
-        )
+        .then((results) => {
+          for (const result of results) if (result.status === "rejected") this.#storeError = `a witnessing round failed: ${(result.reason as Error).message}`;
+        })
         .finally(() => {
           this.#inFlight.delete(witness);
           this.#settle();
@@ -464,11 +466,12 @@ export class Witnessing {
   }
 
   async #accept(witness: Witness, checkpoint: SignedCheckpoint, signatures: readonly NoteSignature[]): Promise<void> {
-    const collection = this.#collection(checkpoint);
     // The line of the configured key that verifies, whatever other lines (other keys, other algorithms) the reply carries.
-    const found = await findCosignature(collection.text, signatures, witness.verifier as NoteVerifier);
+    const found = await findCosignature(parseNote(checkpoint.note).text, signatures, witness.verifier as NoteVerifier);
     if (found === undefined) return this.#fail(witness, checkpoint.tile_id, 200, "answered 200 without a valid cosignature/v1 from its configured key");
-    collection.lines.set(witness.key.name, found);
+    // Forgotten while the request was under way (the log contradicted it), or its tile no longer tracked: the line counts
+    // for nothing, though the witness's size is still what it now holds.
+    this.#collection(checkpoint)?.lines.set(witness.key.name, found);
     witness.tiles.set(checkpoint.tile_id, { tile_id: checkpoint.tile_id, cosigned_size: checkpoint.tree_size, cosigned_unix_s: found.timestamp });
     witness.lastError = null;
     witness.state = "ANSWERING";
@@ -512,8 +515,10 @@ export class Witnessing {
     else this.#forks.push(fork);
   }
 
-  #collection(checkpoint: SignedCheckpoint): Collection {
-    const tile = this.#tiles.get(checkpoint.tile_id) as TileWitnessing;
+  /** The cosignatures gathered for the checkpoint (a new collection if none yet); undefined for a tile not tracked or a checkpoint forgotten. */
+  #collection(checkpoint: SignedCheckpoint): Collection | undefined {
+    const tile = this.#tiles.get(checkpoint.tile_id);
+    if (tile === undefined || this.#forgotten.has(checkpointKey(checkpoint))) return undefined;
     let collection = tile.collections.find((candidate) => candidate.checkpoint.tree_size === checkpoint.tree_size && candidate.checkpoint.root_hash === checkpoint.root_hash);
     if (collection === undefined) {
       collection = { checkpoint, text: parseNote(checkpoint.note).text, lines: new Map() };
@@ -574,6 +579,7 @@ export class Witnessing {
 
   /** Stops using a cosigned checkpoint the log contradicts: no proof is made FINAL by it again; the reason is reported. */
   #forget(cosigned: CosignedCheckpoint, reason: string): void {
+    this.#forgotten.add(checkpointKey(cosigned));
     const tile = this.#tiles.get(cosigned.tile_id);
     if (tile === undefined) return;
     const same = (checkpoint: SignedCheckpoint) => checkpoint.tree_size === cosigned.tree_size && checkpoint.root_hash === cosigned.root_hash;
@@ -656,8 +662,8 @@ export class Witnessing {
       return;
     }
     if (checkpoint.tree_size > tile.latest.tree_size) tile.latest = checkpoint;
-    const held = this.#collection(checkpoint).lines;
-    for (const [name, line] of lines) if (!held.has(name)) held.set(name, line);
+    const held = this.#collection(checkpoint)?.lines;
+    for (const [name, line] of lines) if (held?.has(name) === false) held.set(name, line);
   }
 
   /** Reports an entry not taken back, once however often a shared record is read again. */
@@ -780,6 +786,11 @@ function witnessedTime(cosigned: CosignedCheckpoint, quorum: number): number | u
 /** `INVALID_TREE_SIZE` from the log: it holds no tree of the size asked (a `TemporalRangeError`, not a `TemporalError`). */
 function isBeyondTree(error: unknown): boolean {
   return (error as { code?: unknown } | null)?.code === "INVALID_TREE_SIZE";
+}
+
+/** A checkpoint's identity within the log: tile, size and root. */
+function checkpointKey({ tile_id, tree_size, root_hash }: Pick<SignedCheckpoint, "tile_id" | "tree_size" | "root_hash">): string {
+  return `${tile_id}/${tree_size}/${root_hash}`;
 }
 
 /** The valid cosignatures held of the tile's latest checkpoint, by witness name. */
