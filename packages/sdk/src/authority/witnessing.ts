@@ -26,6 +26,8 @@ import { MemoryWitnessingStore, type WitnessingRecord, type WitnessingStore } fr
 
 /** The start of the status's `store_error` when reading a shared store failed. */
 const REFRESH_FAILED = "reading the shared witnessing state failed";
+/** The start of the status's `round_error` when a round failed (not a witness's failure: the log's, or the shared store's turn). */
+const ROUND_FAILED = "a witnessing round failed";
 
 /**
  * What witnessing needs of the log (a `LogStore` is one): consistency proofs between its tile trees (and so its root at
@@ -89,13 +91,16 @@ export class Witnessing {
   /** When the pending round starts (Unix ms). */
   #timerAt = 0;
   /** Each witness's submissions in progress: a round never waits for a slow witness, and never asks one twice at once. */
-  readonly #inFlight = new Map<Witness, Promise<void>>();
+  readonly #inFlight = new Map<Witness, Promise<boolean>>();
   /** Aborted by `close`: a witness that does not answer does not hold the close for its request timeout. */
   readonly #closing = new AbortController();
   #lastRoundStart = Number.NEGATIVE_INFINITY;
   #closed = false;
   #saving: Promise<void> = Promise.resolve();
+  /** Why the last save or read of the store failed; cleared by the next that succeeds. */
   #storeError: string | null = null;
+  /** Why the last round (`ROUND_FAILED`, cleared by a later round that failed nowhere) or finding the tiles' latest checkpoints after open failed. */
+  #roundError: string | null = null;
   /** The record last handed to the store, as JSON: a round that changed nothing saves nothing. */
   #savedJson: string | undefined;
   /** Entries of the saved record that were not taken back (or cosigned checkpoints the log no longer agrees with), and why: reported in the status. */
@@ -156,7 +161,7 @@ export class Witnessing {
   #resumeTiles(tiles: readonly Pick<TileStatus, "tile_id" | "tree_size">[]): void {
     this.#resuming = this.#resuming
       .then(() => this.#resume(tiles))
-      .catch((error: unknown) => void (this.#storeError = `finding the tiles' latest checkpoints failed: ${(error as Error).message}`));
+      .catch((error: unknown) => void (this.#roundError = `finding the tiles' latest checkpoints failed: ${(error as Error).message}`));
   }
 
   readonly #load = onceUnlessRejected(async () => {
@@ -288,7 +293,7 @@ export class Witnessing {
       next_attempt_unix_ms: witness.retryAt === 0 ? null : witness.retryAt,
       forks_not_kept: witness.forksNotKept,
     }));
-    return { quorum, health: this.#health(), witnesses, tiles, forks: [...this.#forks], store_error: this.#storeError, restore_dropped: [...this.#dropped] };
+    return { quorum, health: this.#health(), witnesses, tiles, forks: [...this.#forks], store_error: this.#storeError, round_error: this.#roundError, restore_dropped: [...this.#dropped] };
   }
 
   /** Stops the rounds, waits for one in progress and for the last save; waiters get `AUTHORITY_CLOSED`. */
@@ -401,7 +406,7 @@ export class Witnessing {
       })
       .then(
         () => undefined,
-        (error: unknown) => void (this.#storeError = `a witnessing round failed: ${(error as Error).message}`),
+        (error: unknown) => void (this.#roundError = `${ROUND_FAILED}: ${(error as Error).message}`),
       )
       .finally(() => {
         this.#sharedRound = undefined;
@@ -409,20 +414,22 @@ export class Witnessing {
       });
   }
 
-  /** The submissions of a round, started: each due witness's, settled, saved and followed by scheduling as each ends. */
-  #startSubmissions(): Promise<void>[] {
+  /** The submissions of a round, started: each due witness's, settled, saved and followed by scheduling as each ends; true when none failed. */
+  #startSubmissions(): Promise<boolean>[] {
     const now = (this.#lastRoundStart = Date.now());
     const due = new Map<Witness, SignedCheckpoint[]>();
     for (const { witness, tile } of this.#behind()) {
       if (witness.retryAt <= now && !this.#inFlight.has(witness)) due.set(witness, [...(due.get(witness) ?? []), tile.latest]);
     }
-    const started: Promise<void>[] = [];
+    const started: Promise<boolean>[] = [];
     for (const [witness, checkpoints] of due) {
       // All settled, not the first failure: the witness stays in flight (never asked twice at once, waited for by `close`) until every submission ended.
       const submissions = Promise.allSettled(checkpoints.map((checkpoint) => this.#submit(witness, checkpoint)))
         // A submission handles the witness's failure itself; anything else (a log that cannot give a proof) is reported, never left unhandled.
         .then((results) => {
-          for (const result of results) if (result.status === "rejected") this.#storeError = `a witnessing round failed: ${(result.reason as Error).message}`;
+          const failed = results.find((result) => result.status === "rejected");
+          if (failed !== undefined) this.#roundError = `${ROUND_FAILED}: ${(failed.reason as Error).message}`;
+          return failed === undefined;
         })
         .finally(() => {
           this.#inFlight.delete(witness);
@@ -433,6 +440,10 @@ export class Witnessing {
       this.#inFlight.set(witness, submissions);
       started.push(submissions);
     }
+    // A round that failed nowhere clears an earlier round's error (not a failure to find the tiles' checkpoints after open).
+    void Promise.all(started).then((ok) => {
+      if (ok.every(Boolean) && this.#roundError?.startsWith(ROUND_FAILED) === true) this.#roundError = null;
+    });
     // For the witnesses left out while backing off.
     this.#schedule();
     return started;

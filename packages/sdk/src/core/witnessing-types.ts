@@ -126,8 +126,10 @@ export interface WitnessingStatus {
   readonly witnesses: readonly WitnessState[];
   readonly tiles: readonly WitnessedTileState[];
   readonly forks: readonly ForkEvidence[];
-  /** Why the last save of this state (cosigned checkpoints, sizes, evidence) or the last round failed, or null. */
+  /** Why the last save of this state (cosigned checkpoints, sizes, evidence), or with a shared store its last read, failed; null once one succeeds. */
   readonly store_error: string | null;
+  /** Why the last round failed (the log gave no consistency proof, the shared store's turn failed; not a witness's failure) null once a later round failed nowhere; or why finding the tiles' latest checkpoints after open failed (kept). */
+  readonly round_error: string | null;
   /** Entries of the saved state (witnessing.json) not taken back on open, and why: a damaged or edited file. */
   readonly restore_dropped: readonly string[];
 }

@@ -302,6 +302,7 @@ const WITNESSING_STATUS = {
       }),
     },
     store_error: { type: ["string", "null"] },
+    round_error: { type: ["string", "null"] },
     restore_dropped: { type: "array", items: string() },
   }),
   description: "The witnesses' BFT state (docs/witness.md); absent when the service has no witnesses",
