@@ -238,7 +238,8 @@ export class Witnessing {
         if (final.finality === "FINAL") return final;
       }
       if (this.#closed) throw new TemporalError("AUTHORITY_CLOSED", "the authority closed before the anchor became FINAL");
-      cosigned = await this.#nextCovering(proof, quorum, deadline, timeoutMs);
+      // Checked again first: a round may have settled another covering checkpoint while `#final` asked the log, and its waiters were resolved then.
+      cosigned = this.#covering(proof.tile_id, proof.leaf_index, quorum) ?? (await this.#nextCovering(proof, quorum, deadline, timeoutMs));
     }
   }
 
