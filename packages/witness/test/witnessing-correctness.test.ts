@@ -364,6 +364,35 @@ describe("witnessing correctness (issue 17 review)", { timeout: 30_000 }, () => 
     expect(await verifyFinality(final, keys, 3)).toMatchObject({ valid: true, witnessed_unix_s: final.witnessed?.witnessed_unix_s });
   });
 
+  it("after a restart, a witness that had cosigned beyond the saved final checkpoint is not taken for a rollback of the log", async () => {
+    const home = join(directory, "home");
+    await startWitnesses([await homeVkey(home)]);
+    const open = (quorum: number) =>
+      createLocalAuthority({ home, authorityName: AUTHORITY_NAME, witnessing: { witnesses: endpoints(), quorum, intervalMs: 20, requestTimeoutMs: 60_000, backoffMaxMs: 100 } });
+    const first = open(3);
+    expect((await anchorNew(first, T1, { quorum: 3, timeoutMs: 10_000 })).finality).toBe("FINAL");
+    // Only the first witness cosigns size 2: saved, its size (2) is beyond the tile's final checkpoint (1).
+    for (const proxy of proxies.slice(1)) proxy.mode = { kind: "down" };
+    const second = await anchorNew(first, T1);
+    await until(
+      () => statusOf(first),
+      (state) => state.witnesses[0]?.tiles[0]?.cosigned_size === 2,
+    );
+    await first.close();
+
+    // It now holds its requests: a round before the tile's latest checkpoint was found would have failed it at once.
+    (proxies[0] as WitnessProxy).mode = { kind: "silent" };
+    for (const proxy of proxies.slice(1)) proxy.mode = { kind: "forward" };
+    const reopened = open(2);
+    closing.push(reopened);
+    await until(
+      async () => (await reopened.getAnchorProof(second.receipt_hash))?.finality,
+      (finality) => finality === "FINAL",
+      10_000,
+    );
+    expect((await statusOf(reopened)).witnesses[0]).toMatchObject({ state: "UNKNOWN", consecutive_failures: 0, last_error: null });
+  });
+
   it("after a restart, the unwitnessed latest checkpoint of every tile is submitted, not only the log's newest", async () => {
     const home = join(directory, "home");
     await startWitnesses([await homeVkey(home)]);

@@ -114,6 +114,11 @@ export class Witnessing {
   #keys: LogKeys | undefined;
   /** Cosigned checkpoints the log contradicted (`checkpointKey`): a reply still under way for one gathers nothing. */
   readonly #forgotten = new Set<string>();
+  /**
+   * False until `open` found each tile's latest checkpoint: no round before, since a witness's saved size can be beyond
+   * the tile's saved final checkpoint (it cosigned a later one) and would look like a rollback of the log.
+   */
+  #resumed = false;
   /** Fetching each tile's latest checkpoint after open, which `close` waits for. */
   #resuming: Promise<void> = Promise.resolve();
 
@@ -152,9 +157,12 @@ export class Witnessing {
   async open(keys: LogKeys, tiles: readonly TileStatus[]): Promise<void> {
     this.#keys = keys;
     await this.#load();
-    // What was kept may itself be behind (a witness that had not cosigned the saved checkpoint).
-    this.#schedule();
     this.#resumeTiles(tiles);
+    // Only then the first round (what was kept may itself be behind: a witness that had not cosigned the saved checkpoint).
+    this.#resuming = this.#resuming.then(() => {
+      this.#resumed = true;
+      this.#schedule();
+    });
   }
 
   /** Queues `#resume` after any still in progress; a failure is reported in the status, never left unhandled. */
@@ -348,7 +356,7 @@ export class Witnessing {
    * never delays the rest.
    */
   #schedule(): void {
-    if (this.#closed) return;
+    if (this.#closed || !this.#resumed) return;
     const now = Date.now();
     const behind = this.#behind().filter(({ witness }) => !this.#inFlight.has(witness));
     if (behind.length === 0) return;
