@@ -23,6 +23,7 @@ import {
   formatSignatureLine,
   sha256Hex,
   tileVerifierKey,
+  verifyConsistencyProof,
   verifyFinality,
   type Authority,
   type ComposedAuthority,
@@ -144,6 +145,8 @@ describe("witnessing correctness (issue 17 review)", { timeout: 30_000 }, () => 
     const unwitnessed = (home: string) => createLocalAuthority({ home, authorityName: AUTHORITY_NAME });
     const [twin, stranger] = [unwitnessed(homeB), unwitnessed(homeC)];
     const twinProof = await anchorNew(twin);
+    // The twin's tile grows past the forked size: its latest note (size 2) is tied to its size 1 by a consistency proof.
+    const twinLatest = await anchorNew(twin);
     const strangerProof = await anchorNew(stranger);
     await Promise.all([twin.close(), stranger.close()]);
     for (const home of [homeB, homeC]) await copyFile(join(homeA, "witnessing.json"), join(home, "witnessing.json"));
@@ -167,7 +170,12 @@ describe("witnessing correctness (issue 17 review)", { timeout: 30_000 }, () => 
     expect(status.health).toBe("FORKED");
     // Both notes, each signed by the log's key: its latest of the tile, and the one the witnesses cosigned.
     expect(status.forks).toHaveLength(NAMES.length);
-    expect(status.forks[0]).toMatchObject({ tile_id: T1.tile_id, witness_size: 1, note: twinProof.checkpoint.note });
+    expect(status.forks[0]).toMatchObject({ tile_id: T1.tile_id, witness_size: 1, note: twinLatest.checkpoint.note });
+    // Checkable from the evidence alone: the proof goes from the log's root at size 1 (not the cosigned one's) to the latest note's root.
+    const step = status.forks[0]?.consistency_proof;
+    expect(step).toMatchObject({ first: 1, second: 2, first_root: twinProof.checkpoint.root_hash, second_root: twinLatest.checkpoint.root_hash });
+    expect(verifyConsistencyProof({ tile_id: T1.tile_id, ...(step as NonNullable<typeof step>) })).toBe(true);
+    expect(step?.first_root).not.toBe(final.witnessed?.checkpoint.root_hash);
     // The cosigned note as saved: the FINAL proof's lines and the cosignature that came after the quorum.
     const witnessNote = status.forks[0]?.witness_note as string;
     for (const line of (final.witnessed?.checkpoint.note as string).split("\n")) expect(witnessNote).toContain(line);

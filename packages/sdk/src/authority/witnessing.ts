@@ -518,6 +518,7 @@ export class Witnessing {
       witness: witness.key.name,
       note: checkpoint.note,
       witness_note: null,
+      consistency_proof: null,
       witness_size: checkpoint.tree_size,
       message,
       detected_unix_ms: Date.now(),
@@ -649,10 +650,10 @@ export class Witnessing {
       if (isCount(notKept)) witness.forksNotKept = notKept;
     }
     for (const fork of record.forks) {
-      // Evidence saved before witness_note existed has none.
-      const evidence = typeof fork === "object" && fork !== null && !("witness_note" in fork) ? { ...(fork as object), witness_note: null } : fork;
+      // Evidence saved before witness_note or consistency_proof existed has none.
+      const evidence = typeof fork === "object" && fork !== null ? { witness_note: null, consistency_proof: null, ...(fork as object) } : fork;
       if (isForkEvidence(evidence)) this.#keepFork(evidence);
-      else this.#drop(`forks: ${describeEntry(fork)} is not { tile_id, witness, note, witness_note, witness_size, message, detected_unix_ms }`);
+      else this.#drop(`forks: ${describeEntry(fork)} is not { tile_id, witness, note, witness_note, consistency_proof, witness_size, message, detected_unix_ms }`);
     }
     for (const saved of record.cosigned) {
       const checkpoint = savedCheckpointOf(saved);
@@ -694,7 +695,8 @@ export class Witnessing {
   /**
    * True (and reported) when a saved cosigned checkpoint is not the log's: none of its keys signed it, or the log's
    * tree of that size has another root or does not exist. Another root under the log's own signature is a fork the
-   * witnesses saw: kept as evidence with both notes, the log's latest checkpoint of the tile and the cosigned one.
+   * witnesses saw: kept as evidence with both notes, the log's latest checkpoint of the tile and the cosigned one, and
+   * the log's consistency proof from that size to its latest (which gives the log's root there to a third party).
    */
   async #contradictsLog(checkpoint: SignedCheckpoint, cosignedNote: string, lines: ReadonlyMap<string, { readonly line: NoteSignature }>): Promise<boolean> {
     const { tile_id, tree_size, root_hash, origin } = checkpoint;
@@ -714,13 +716,16 @@ export class Witnessing {
     }
     if (logRoot === root_hash) return false;
     this.#drop(`${at} has root ${root_hash}, the log's tree of that size has root ${logRoot}: both signed by the log's key (kept in forks)`);
-    const latest = await this.#latestOf(tile_id);
+    // The log holds a tree of this size, so an anchor and its latest checkpoint (of this size or larger).
+    const latest = (await this.#latestOf(tile_id)) as SignedCheckpoint;
+    const { tile_id: _tile, ...consistency } = await this.#log.consistencyProof(tile_id, tree_size, latest.tree_size);
     for (const name of lines.keys()) {
       this.#keepFork({
         tile_id,
         witness: name,
-        note: latest?.note ?? checkpoint.note,
+        note: latest.note,
         witness_note: cosignedNote,
+        consistency_proof: consistency,
         witness_size: tree_size,
         message: `cosigned a checkpoint of size ${tree_size} with root ${root_hash}, signed by the log's key, while the log's tree of that size has root ${logRoot}: the log's key signed two trees of one size`,
         detected_unix_ms: Date.now(),
@@ -761,9 +766,25 @@ function isForkEvidence(value: unknown): value is ForkEvidence {
     typeof fork.witness === "string" &&
     typeof fork.note === "string" &&
     (fork.witness_note === null || typeof fork.witness_note === "string") &&
+    (fork.consistency_proof === null || isConsistencyStep(fork.consistency_proof)) &&
     isCount(fork.witness_size) &&
     typeof fork.message === "string" &&
     isCount(fork.detected_unix_ms)
+  );
+}
+
+function isConsistencyStep(value: unknown): value is Omit<ConsistencyProof, "tile_id"> {
+  const step = value as Partial<Record<keyof ConsistencyProof, unknown>> | null;
+  const isHash = (hash: unknown) => typeof hash === "string" && /^[0-9a-f]{64}$/.test(hash);
+  return (
+    typeof step === "object" &&
+    step !== null &&
+    isCount(step.first) &&
+    isCount(step.second) &&
+    isHash(step.first_root) &&
+    isHash(step.second_root) &&
+    Array.isArray(step.proof) &&
+    step.proof.every(isHash)
   );
 }
 

@@ -296,6 +296,9 @@ const WITNESSING_STATUS = {
         witness: string(),
         note: string(),
         witness_note: { type: ["string", "null"] },
+        consistency_proof: {
+          oneOf: [object({ first: integer(1), second: integer(1), first_root: hash, second_root: hash, proof: { type: "array", items: hash } }), { type: "null" }],
+        },
         witness_size: integer(1),
         message: string(),
         detected_unix_ms: unixMs,
