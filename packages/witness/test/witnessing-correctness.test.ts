@@ -372,6 +372,26 @@ describe("witnessing correctness (issue 17 review)", { timeout: 30_000 }, () => 
     expect(await verifyFinality(final, keys, 3)).toMatchObject({ valid: true, witnessed_unix_s: final.witnessed?.witnessed_unix_s });
   });
 
+  it("a reply whose line has the witness's name and key ID but bad signature bytes does not count", async () => {
+    await startWitnesses([await vkeyOf(signer)]);
+    // Same name and key ID as the witness's real key (its vkey's second field): only checking the signature tells it apart.
+    // (In front of the real line it would make the reply malformed: a note may not carry two lines of one key.)
+    const keyId = Number.parseInt((witnessKeys()[0] as string).split("+")[1] as string, 16);
+    const timestamp = new Uint8Array(8);
+    new DataView(timestamp.buffer).setBigUint64(0, BigInt(Math.floor(Date.now() / 1000)));
+    const forged = formatSignatureLine({ name: NAMES[0] as string, keyId, signature: new Uint8Array([...timestamp, ...new Uint8Array(64).fill(1)]) });
+    (proxies[0] as WitnessProxy).mode = { kind: "replace", line: forged };
+    const authority = memory({ quorum: 2 });
+    const final = await anchorNew(authority, T1, { quorum: 2, timeoutMs: 10_000 });
+    expect(final.finality).toBe("FINAL");
+    expect(final.witnessed?.checkpoint.note).not.toContain(forged);
+    const witness = await until(
+      async () => (await statusOf(authority)).witnesses[0],
+      (state) => state?.state === "FAILING",
+    );
+    expect(witness).toMatchObject({ tiles: [], last_error: { status: 200, message: expect.stringMatching(/without a valid cosignature/) } });
+  });
+
   it("after a restart, a witness that had cosigned beyond the saved final checkpoint is not taken for a rollback of the log", async () => {
     const home = join(directory, "home");
     await startWitnesses([await homeVkey(home)]);
