@@ -275,6 +275,7 @@ export class Witnessing {
   /** The BFT state for `clockchain/status`. */
   status(): WitnessingStatus {
     const quorum = this.#options.quorum;
+    const now = Date.now();
     const tiles = [...this.#tiles.values()]
       .sort((a, b) => a.latest.tile_id - b.latest.tile_id)
       .map((tile) => {
@@ -299,7 +300,8 @@ export class Witnessing {
       last_error: witness.lastError,
       state: witness.state,
       consecutive_failures: witness.failures,
-      next_attempt_unix_ms: witness.retryAt === 0 ? null : witness.retryAt,
+      // Null once the time has come: the witness is asked in the next round, not waiting any more.
+      next_attempt_unix_ms: witness.retryAt <= now ? null : witness.retryAt,
       forks_not_kept: witness.forksNotKept,
     }));
     return { quorum, health: this.#health(), witnesses, tiles, forks: [...this.#forks], store_error: this.#storeError, round_error: this.#roundError, restore_dropped: [...this.#dropped] };
@@ -600,6 +602,8 @@ export class Witnessing {
 
   /** Stops using a cosigned checkpoint the log contradicts: no proof is made FINAL by it again; the reason is reported. */
   #forget(cosigned: CosignedCheckpoint, reason: string): void {
+    // After close nothing is saved or resumed any more (a proof read late must not queue either).
+    if (this.#closed) return;
     this.#forgotten.add(checkpointKey(cosigned));
     const tile = this.#tiles.get(cosigned.tile_id);
     if (tile === undefined) return;

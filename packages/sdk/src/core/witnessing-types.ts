@@ -98,7 +98,7 @@ export interface WitnessState {
   readonly state: WitnessReachability;
   /** Rounds in a row whose submission to this witness failed: the exponent of the backoff. */
   readonly consecutive_failures: number;
-  /** When a failing witness is asked again (Unix ms), or null when it is not backing off. */
+  /** When a failing witness is asked again (Unix ms), or null when it is not backing off or that time has come (it is asked in the next round). */
   readonly next_attempt_unix_ms: number | null;
   /** Fork evidence about this witness beyond the kept limit: counted, not kept. */
   readonly forks_not_kept: number;
