@@ -1,14 +1,15 @@
 /**
  * A loopback HTTP server in front of a witness, for tests of the log's side
  * that need a witness to misbehave on cue: down (503), silent (no answer
- * until released), a fork (409 with the submitted checkpoint's own size), or
- * its real reply with an extra signature line in front. It counts requests.
+ * until released), a fork (409 with the submitted checkpoint's own size),
+ * its real reply with an extra signature line in front, or a 200 with a given
+ * line instead of the real one. It counts requests.
  */
 
 import { createServer, type IncomingMessage, type ServerResponse } from "node:http";
 import type { AddressInfo } from "node:net";
 
-export type ProxyMode = { readonly kind: "forward" | "down" | "fork" | "silent" } | { readonly kind: "prepend"; readonly line: string };
+export type ProxyMode = { readonly kind: "forward" | "down" | "fork" | "silent" } | { readonly kind: "prepend" | "replace"; readonly line: string };
 
 export interface WitnessProxy {
   readonly url: string;
@@ -35,7 +36,8 @@ export async function startWitnessProxy(target: string): Promise<WitnessProxy> {
     const reply = await fetch(new URL("add-checkpoint", `${target}/`), { method: "POST", body });
     const text = await reply.text();
     response.writeHead(reply.status, { "content-type": reply.headers.get("content-type") ?? "text/plain" });
-    response.end(mode.kind === "prepend" && reply.status === 200 ? mode.line + text : text);
+    if (reply.status === 200 && mode.kind === "replace") return void response.end(mode.line);
+    response.end(reply.status === 200 && mode.kind === "prepend" ? mode.line + text : text);
   };
   const server = createServer((request: IncomingMessage, response: ServerResponse) => {
     requests++;

@@ -26,6 +26,8 @@ import { MemoryWitnessingStore, type WitnessingRecord, type WitnessingStore } fr
 
 /** The start of the status's `store_error` when reading a shared store failed. */
 const REFRESH_FAILED = "reading the shared witnessing state failed";
+/** The start of the status's `round_error` when a round failed (not a witness's failure: the log's, or the shared store's turn). */
+const ROUND_FAILED = "a witnessing round failed";
 
 /**
  * What witnessing needs of the log (a `LogStore` is one): consistency proofs between its tile trees (and so its root at
@@ -89,13 +91,16 @@ export class Witnessing {
   /** When the pending round starts (Unix ms). */
   #timerAt = 0;
   /** Each witness's submissions in progress: a round never waits for a slow witness, and never asks one twice at once. */
-  readonly #inFlight = new Map<Witness, Promise<void>>();
+  readonly #inFlight = new Map<Witness, Promise<boolean>>();
   /** Aborted by `close`: a witness that does not answer does not hold the close for its request timeout. */
   readonly #closing = new AbortController();
   #lastRoundStart = Number.NEGATIVE_INFINITY;
   #closed = false;
   #saving: Promise<void> = Promise.resolve();
+  /** Why the last save or read of the store failed; cleared by the next that succeeds. */
   #storeError: string | null = null;
+  /** Why the last round (`ROUND_FAILED`, cleared by a later round that failed nowhere) or finding the tiles' latest checkpoints after open failed. */
+  #roundError: string | null = null;
   /** The record last handed to the store, as JSON: a round that changed nothing saves nothing. */
   #savedJson: string | undefined;
   /** Entries of the saved record that were not taken back (or cosigned checkpoints the log no longer agrees with), and why: reported in the status. */
@@ -107,6 +112,13 @@ export class Witnessing {
   #sharedRound: Promise<void> | undefined;
   /** The log's keys, given by `open`: a saved cosigned checkpoint counts only when one of them signed it. */
   #keys: LogKeys | undefined;
+  /** Cosigned checkpoints the log contradicted (`checkpointKey`): a reply still under way for one gathers nothing. */
+  readonly #forgotten = new Set<string>();
+  /**
+   * False until `open` found each tile's latest checkpoint: no round before, since a witness's saved size can be beyond
+   * the tile's saved final checkpoint (it cosigned a later one) and would look like a rollback of the log.
+   */
+  #resumed = false;
   /** Fetching each tile's latest checkpoint after open, which `close` waits for. */
   #resuming: Promise<void> = Promise.resolve();
 
@@ -145,16 +157,19 @@ export class Witnessing {
   async open(keys: LogKeys, tiles: readonly TileStatus[]): Promise<void> {
     this.#keys = keys;
     await this.#load();
-    // What was kept may itself be behind (a witness that had not cosigned the saved checkpoint).
-    this.#schedule();
     this.#resumeTiles(tiles);
+    // Only then the first round (what was kept may itself be behind: a witness that had not cosigned the saved checkpoint).
+    this.#resuming = this.#resuming.then(() => {
+      this.#resumed = true;
+      this.#schedule();
+    });
   }
 
   /** Queues `#resume` after any still in progress; a failure is reported in the status, never left unhandled. */
   #resumeTiles(tiles: readonly Pick<TileStatus, "tile_id" | "tree_size">[]): void {
     this.#resuming = this.#resuming
       .then(() => this.#resume(tiles))
-      .catch((error: unknown) => void (this.#storeError = `finding the tiles' latest checkpoints failed: ${(error as Error).message}`));
+      .catch((error: unknown) => void (this.#roundError = `finding the tiles' latest checkpoints failed: ${(error as Error).message}`));
   }
 
   readonly #load = onceUnlessRejected(async () => {
@@ -231,7 +246,8 @@ export class Witnessing {
         if (final.finality === "FINAL") return final;
       }
       if (this.#closed) throw new TemporalError("AUTHORITY_CLOSED", "the authority closed before the anchor became FINAL");
-      cosigned = await this.#nextCovering(proof, quorum, deadline, timeoutMs);
+      // Checked again first: a round may have settled another covering checkpoint while `#final` asked the log, and its waiters were resolved then.
+      cosigned = this.#covering(proof.tile_id, proof.leaf_index, quorum) ?? (await this.#nextCovering(proof, quorum, deadline, timeoutMs));
     }
   }
 
@@ -259,6 +275,7 @@ export class Witnessing {
   /** The BFT state for `clockchain/status`. */
   status(): WitnessingStatus {
     const quorum = this.#options.quorum;
+    const now = Date.now();
     const tiles = [...this.#tiles.values()]
       .sort((a, b) => a.latest.tile_id - b.latest.tile_id)
       .map((tile) => {
@@ -283,10 +300,11 @@ export class Witnessing {
       last_error: witness.lastError,
       state: witness.state,
       consecutive_failures: witness.failures,
-      next_attempt_unix_ms: witness.retryAt === 0 ? null : witness.retryAt,
+      // Null once the time has come: the witness is asked in the next round, not waiting any more.
+      next_attempt_unix_ms: witness.retryAt <= now ? null : witness.retryAt,
       forks_not_kept: witness.forksNotKept,
     }));
-    return { quorum, health: this.#health(), witnesses, tiles, forks: [...this.#forks], store_error: this.#storeError, restore_dropped: [...this.#dropped] };
+    return { quorum, health: this.#health(), witnesses, tiles, forks: [...this.#forks], store_error: this.#storeError, round_error: this.#roundError, restore_dropped: [...this.#dropped] };
   }
 
   /** Stops the rounds, waits for one in progress and for the last save; waiters get `AUTHORITY_CLOSED`. */
@@ -340,7 +358,7 @@ export class Witnessing {
    * never delays the rest.
    */
   #schedule(): void {
-    if (this.#closed) return;
+    if (this.#closed || !this.#resumed) return;
     const now = Date.now();
     const behind = this.#behind().filter(({ witness }) => !this.#inFlight.has(witness));
     if (behind.length === 0) return;
@@ -399,7 +417,7 @@ export class Witnessing {
       })
       .then(
         () => undefined,
-        (error: unknown) => void (this.#storeError = `a witnessing round failed: ${(error as Error).message}`),
+        (error: unknown) => void (this.#roundError = `${ROUND_FAILED}: ${(error as Error).message}`),
       )
       .finally(() => {
         this.#sharedRound = undefined;
@@ -407,21 +425,23 @@ export class Witnessing {
       });
   }
 
-  /** The submissions of a round, started: each due witness's, settled, saved and followed by scheduling as each ends. */
-  #startSubmissions(): Promise<void>[] {
+  /** The submissions of a round, started: each due witness's, settled, saved and followed by scheduling as each ends; true when none failed. */
+  #startSubmissions(): Promise<boolean>[] {
     const now = (this.#lastRoundStart = Date.now());
     const due = new Map<Witness, SignedCheckpoint[]>();
     for (const { witness, tile } of this.#behind()) {
       if (witness.retryAt <= now && !this.#inFlight.has(witness)) due.set(witness, [...(due.get(witness) ?? []), tile.latest]);
     }
-    const started: Promise<void>[] = [];
+    const started: Promise<boolean>[] = [];
     for (const [witness, checkpoints] of due) {
-      const submissions = Promise.all(checkpoints.map((checkpoint) => this.#submit(witness, checkpoint)))
+      // All settled, not the first failure: the witness stays in flight (never asked twice at once, waited for by `close`) until every submission ended.
+      const submissions = Promise.allSettled(checkpoints.map((checkpoint) => this.#submit(witness, checkpoint)))
         // A submission handles the witness's failure itself; anything else (a log that cannot give a proof) is reported, never left unhandled.
-        .then(
-          () => undefined,
-          (error: unknown) => void (this.#storeError = `a witnessing round failed: ${(error as Error).message}`),
-        )
+        .then((results) => {
+          const failed = results.find((result) => result.status === "rejected");
+          if (failed !== undefined) this.#roundError = `${ROUND_FAILED}: ${(failed.reason as Error).message}`;
+          return failed === undefined;
+        })
         .finally(() => {
           this.#inFlight.delete(witness);
           this.#settle();
@@ -431,6 +451,10 @@ export class Witnessing {
       this.#inFlight.set(witness, submissions);
       started.push(submissions);
     }
+    // A round that failed nowhere clears an earlier round's error (not a failure to find the tiles' checkpoints after open).
+    void Promise.all(started).then((ok) => {
+      if (ok.every(Boolean) && this.#roundError?.startsWith(ROUND_FAILED) === true) this.#roundError = null;
+    });
     // For the witnesses left out while backing off.
     this.#schedule();
     return started;
@@ -464,11 +488,12 @@ export class Witnessing {
   }
 
   async #accept(witness: Witness, checkpoint: SignedCheckpoint, signatures: readonly NoteSignature[]): Promise<void> {
-    const collection = this.#collection(checkpoint);
     // The line of the configured key that verifies, whatever other lines (other keys, other algorithms) the reply carries.
-    const found = await findCosignature(collection.text, signatures, witness.verifier as NoteVerifier);
+    const found = await findCosignature(parseNote(checkpoint.note).text, signatures, witness.verifier as NoteVerifier);
     if (found === undefined) return this.#fail(witness, checkpoint.tile_id, 200, "answered 200 without a valid cosignature/v1 from its configured key");
-    collection.lines.set(witness.key.name, found);
+    // Forgotten while the request was under way (the log contradicted it), or its tile no longer tracked: the line counts
+    // for nothing, though the witness's size is still what it now holds.
+    this.#collection(checkpoint)?.lines.set(witness.key.name, found);
     witness.tiles.set(checkpoint.tile_id, { tile_id: checkpoint.tile_id, cosigned_size: checkpoint.tree_size, cosigned_unix_s: found.timestamp });
     witness.lastError = null;
     witness.state = "ANSWERING";
@@ -495,6 +520,7 @@ export class Witnessing {
       witness: witness.key.name,
       note: checkpoint.note,
       witness_note: null,
+      consistency_proof: null,
       witness_size: checkpoint.tree_size,
       message,
       detected_unix_ms: Date.now(),
@@ -512,8 +538,10 @@ export class Witnessing {
     else this.#forks.push(fork);
   }
 
-  #collection(checkpoint: SignedCheckpoint): Collection {
-    const tile = this.#tiles.get(checkpoint.tile_id) as TileWitnessing;
+  /** The cosignatures gathered for the checkpoint (a new collection if none yet); undefined for a tile not tracked or a checkpoint forgotten. */
+  #collection(checkpoint: SignedCheckpoint): Collection | undefined {
+    const tile = this.#tiles.get(checkpoint.tile_id);
+    if (tile === undefined || this.#forgotten.has(checkpointKey(checkpoint))) return undefined;
     let collection = tile.collections.find((candidate) => candidate.checkpoint.tree_size === checkpoint.tree_size && candidate.checkpoint.root_hash === checkpoint.root_hash);
     if (collection === undefined) {
       collection = { checkpoint, text: parseNote(checkpoint.note).text, lines: new Map() };
@@ -574,6 +602,9 @@ export class Witnessing {
 
   /** Stops using a cosigned checkpoint the log contradicts: no proof is made FINAL by it again; the reason is reported. */
   #forget(cosigned: CosignedCheckpoint, reason: string): void {
+    // After close nothing is saved or resumed any more (a proof read late must not queue either).
+    if (this.#closed) return;
+    this.#forgotten.add(checkpointKey(cosigned));
     const tile = this.#tiles.get(cosigned.tile_id);
     if (tile === undefined) return;
     const same = (checkpoint: SignedCheckpoint) => checkpoint.tree_size === cosigned.tree_size && checkpoint.root_hash === cosigned.root_hash;
@@ -623,10 +654,10 @@ export class Witnessing {
       if (isCount(notKept)) witness.forksNotKept = notKept;
     }
     for (const fork of record.forks) {
-      // Evidence saved before witness_note existed has none.
-      const evidence = typeof fork === "object" && fork !== null && !("witness_note" in fork) ? { ...(fork as object), witness_note: null } : fork;
+      // Evidence saved before witness_note or consistency_proof existed has none.
+      const evidence = typeof fork === "object" && fork !== null ? { witness_note: null, consistency_proof: null, ...(fork as object) } : fork;
       if (isForkEvidence(evidence)) this.#keepFork(evidence);
-      else this.#drop(`forks: ${describeEntry(fork)} is not { tile_id, witness, note, witness_note, witness_size, message, detected_unix_ms }`);
+      else this.#drop(`forks: ${describeEntry(fork)} is not { tile_id, witness, note, witness_note, consistency_proof, witness_size, message, detected_unix_ms }`);
     }
     for (const saved of record.cosigned) {
       const checkpoint = savedCheckpointOf(saved);
@@ -656,8 +687,8 @@ export class Witnessing {
       return;
     }
     if (checkpoint.tree_size > tile.latest.tree_size) tile.latest = checkpoint;
-    const held = this.#collection(checkpoint).lines;
-    for (const [name, line] of lines) if (!held.has(name)) held.set(name, line);
+    const held = this.#collection(checkpoint)?.lines;
+    for (const [name, line] of lines) if (held?.has(name) === false) held.set(name, line);
   }
 
   /** Reports an entry not taken back, once however often a shared record is read again. */
@@ -668,7 +699,8 @@ export class Witnessing {
   /**
    * True (and reported) when a saved cosigned checkpoint is not the log's: none of its keys signed it, or the log's
    * tree of that size has another root or does not exist. Another root under the log's own signature is a fork the
-   * witnesses saw: kept as evidence with both notes, the log's latest checkpoint of the tile and the cosigned one.
+   * witnesses saw: kept as evidence with both notes, the log's latest checkpoint of the tile and the cosigned one, and
+   * the log's consistency proof from that size to its latest (which gives the log's root there to a third party).
    */
   async #contradictsLog(checkpoint: SignedCheckpoint, cosignedNote: string, lines: ReadonlyMap<string, { readonly line: NoteSignature }>): Promise<boolean> {
     const { tile_id, tree_size, root_hash, origin } = checkpoint;
@@ -688,13 +720,16 @@ export class Witnessing {
     }
     if (logRoot === root_hash) return false;
     this.#drop(`${at} has root ${root_hash}, the log's tree of that size has root ${logRoot}: both signed by the log's key (kept in forks)`);
-    const latest = await this.#latestOf(tile_id);
+    // The log holds a tree of this size, so an anchor and its latest checkpoint (of this size or larger).
+    const latest = (await this.#latestOf(tile_id)) as SignedCheckpoint;
+    const { tile_id: _tile, ...consistency } = await this.#log.consistencyProof(tile_id, tree_size, latest.tree_size);
     for (const name of lines.keys()) {
       this.#keepFork({
         tile_id,
         witness: name,
-        note: latest?.note ?? checkpoint.note,
+        note: latest.note,
         witness_note: cosignedNote,
+        consistency_proof: consistency,
         witness_size: tree_size,
         message: `cosigned a checkpoint of size ${tree_size} with root ${root_hash}, signed by the log's key, while the log's tree of that size has root ${logRoot}: the log's key signed two trees of one size`,
         detected_unix_ms: Date.now(),
@@ -735,9 +770,25 @@ function isForkEvidence(value: unknown): value is ForkEvidence {
     typeof fork.witness === "string" &&
     typeof fork.note === "string" &&
     (fork.witness_note === null || typeof fork.witness_note === "string") &&
+    (fork.consistency_proof === null || isConsistencyStep(fork.consistency_proof)) &&
     isCount(fork.witness_size) &&
     typeof fork.message === "string" &&
     isCount(fork.detected_unix_ms)
+  );
+}
+
+function isConsistencyStep(value: unknown): value is Omit<ConsistencyProof, "tile_id"> {
+  const step = value as Partial<Record<keyof ConsistencyProof, unknown>> | null;
+  const isHash = (hash: unknown) => typeof hash === "string" && /^[0-9a-f]{64}$/.test(hash);
+  return (
+    typeof step === "object" &&
+    step !== null &&
+    isCount(step.first) &&
+    isCount(step.second) &&
+    isHash(step.first_root) &&
+    isHash(step.second_root) &&
+    Array.isArray(step.proof) &&
+    step.proof.every(isHash)
   );
 }
 
@@ -780,6 +831,11 @@ function witnessedTime(cosigned: CosignedCheckpoint, quorum: number): number | u
 /** `INVALID_TREE_SIZE` from the log: it holds no tree of the size asked (a `TemporalRangeError`, not a `TemporalError`). */
 function isBeyondTree(error: unknown): boolean {
   return (error as { code?: unknown } | null)?.code === "INVALID_TREE_SIZE";
+}
+
+/** A checkpoint's identity within the log: tile, size and root. */
+function checkpointKey({ tile_id, tree_size, root_hash }: Pick<SignedCheckpoint, "tile_id" | "tree_size" | "root_hash">): string {
+  return `${tile_id}/${tree_size}/${root_hash}`;
 }
 
 /** The valid cosignatures held of the tile's latest checkpoint, by witness name. */

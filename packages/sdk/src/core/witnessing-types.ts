@@ -5,6 +5,7 @@
  */
 
 import type { SignedCheckpoint } from "./types.js";
+import type { ConsistencyProof } from "./service-types.js";
 
 /** `PROVISIONAL` until a checkpoint of the anchor's tile that covers its leaf has a quorum of valid cosignatures, then `FINAL`. */
 export type Finality = "PROVISIONAL" | "FINAL";
@@ -41,7 +42,10 @@ export interface Witnessed {
 export interface ForkEvidence {
   readonly tile_id: number;
   readonly witness: string;
-  /** The log's signed checkpoint the witness refused (or, for a saved cosigned checkpoint the log contradicts, the log's latest of the tile). */
+  /**
+   * The log's signed checkpoint the witness refused; for a saved cosigned checkpoint the log contradicts, the log's
+   * latest of the tile (size M, at least `witness_size`), which `consistency_proof` ties to the log's root at `witness_size`.
+   */
   readonly note: string;
   /**
    * The other side, when the log holds it: a checkpoint of size `witness_size` signed by the log's key with another
@@ -50,6 +54,13 @@ export interface ForkEvidence {
    * evidence folder).
    */
   readonly witness_note: string | null;
+  /**
+   * With `witness_note`: the log's RFC 9162 consistency proof from its tree of size `witness_size` (`first_root`, not
+   * `witness_note`'s root) to `note`'s (`second_root`, size M; no hashes when M is `witness_size`), so a third party
+   * checks that the log's key signed two trees of that size from these fields alone. Null otherwise (and in evidence
+   * saved before it existed).
+   */
+  readonly consistency_proof: Omit<ConsistencyProof, "tile_id"> | null;
   /** The size the witness answered (409 `text/x.tlog.size`): it cosigned a different root for this size. */
   readonly witness_size: number;
   /** The witness's words. */
@@ -87,7 +98,7 @@ export interface WitnessState {
   readonly state: WitnessReachability;
   /** Rounds in a row whose submission to this witness failed: the exponent of the backoff. */
   readonly consecutive_failures: number;
-  /** When a failing witness is asked again (Unix ms), or null when it is not backing off. */
+  /** When a failing witness is asked again (Unix ms), or null when it is not backing off or that time has come (it is asked in the next round). */
   readonly next_attempt_unix_ms: number | null;
   /** Fork evidence about this witness beyond the kept limit: counted, not kept. */
   readonly forks_not_kept: number;
@@ -126,8 +137,10 @@ export interface WitnessingStatus {
   readonly witnesses: readonly WitnessState[];
   readonly tiles: readonly WitnessedTileState[];
   readonly forks: readonly ForkEvidence[];
-  /** Why the last save of this state (cosigned checkpoints, sizes, evidence) or the last round failed, or null. */
+  /** Why the last save of this state (cosigned checkpoints, sizes, evidence), or with a shared store its last read, failed; null once one succeeds. */
   readonly store_error: string | null;
+  /** Why the last round failed (the log gave no consistency proof, the shared store's turn failed; not a witness's failure) null once a later round failed nowhere; or why finding the tiles' latest checkpoints after open failed (kept). */
+  readonly round_error: string | null;
   /** Entries of the saved state (witnessing.json) not taken back on open, and why: a damaged or edited file. */
   readonly restore_dropped: readonly string[];
 }
