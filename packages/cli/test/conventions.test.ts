@@ -126,11 +126,13 @@ describe("temporalc explain", () => {
     for (const code of Object.keys(DIAGNOSTIC_CODES)) expect(runCli(["explain", code]).code, code).toBe(0);
   }, 120_000);
 
-  it("calls an unknown code a usage error and suggests the near ones", () => {
+  it("calls an unknown code a usage error and suggests the near ones", async () => {
     const result = runCli(["explain", "M309"]);
     expect(result.code).toBe(2);
     expect(result.stderr).toBe('temporalc: unknown diagnostic code "M309"; did you mean M300, M301, M302, M303, M304, M305, M509?\n');
-    expect(runCli(["explain", "E0308"]).stderr).toContain("codes are M100 to M509");
+    const { DIAGNOSTIC_CODES } = await import("@temporal/compiler");
+    const codes = Object.keys(DIAGNOSTIC_CODES).sort();
+    expect(runCli(["explain", "E0308"]).stderr).toContain(`codes are ${codes[0]} to ${codes.at(-1)}`);
   });
 });
 
