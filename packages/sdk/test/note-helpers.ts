@@ -1,6 +1,7 @@
 import { generateKeyPairSync, sign } from "node:crypto";
 import { expect } from "vitest";
 import type { Ed25519Sign } from "../src/core/note-key.js";
+import { createCosigner, formatSignatureLine, type Cosigner, type CosignedCheckpoint, type SignedCheckpoint } from "../src/index.js";
 
 /** A fresh Ed25519 key: the raw public key and a signer of the shape the note functions inject. */
 export interface TestKey {
@@ -14,6 +15,23 @@ export function testKey(): TestKey {
   return {
     publicKey: new Uint8Array(Buffer.from(x, "base64url")),
     sign: async (message) => new Uint8Array(sign(null, message, privateKey)),
+  };
+}
+
+/** A witness's cosigner with a fresh key. */
+export function testCosigner(name: string): Cosigner {
+  const key = testKey();
+  return createCosigner(name, key.publicKey, key.sign);
+}
+
+/** `head` cosigned by `cosigners` at `times` (POSIX seconds), as a witnessing authority would attach it. */
+export async function cosignCheckpoint(head: SignedCheckpoint, cosigners: readonly Cosigner[], times: readonly number[]): Promise<CosignedCheckpoint> {
+  const text = head.note.slice(0, head.note.indexOf("\n\n") + 1);
+  const lines = await Promise.all(cosigners.map((cosigner, i) => cosigner.cosign(text, times[i] as number)));
+  return {
+    ...head,
+    note: head.note + lines.map(formatSignatureLine).join(""),
+    cosignatures: cosigners.map((cosigner, i) => ({ witness: cosigner.name, timestamp: times[i] as number })),
   };
 }
 

@@ -23,7 +23,7 @@ import {
   type FinalityCheckName,
   type KeySet,
 } from "../src/index.js";
-import { expectCode, testKey } from "./note-helpers.js";
+import { cosignCheckpoint, expectCode, testCosigner } from "./note-helpers.js";
 
 /** The PKCS #8 DER header of an Ed25519 private key, followed by its 32-byte seed. */
 const PKCS8_ED25519_PREFIX = Buffer.from("302e020100300506032b657004220420", "hex");
@@ -40,13 +40,7 @@ async function finalProof(cosigners: readonly Cosigner[], times: readonly number
     const first = await anchorNew(authority, "first");
     const second = await anchorNew(authority, "second");
     const head = second.checkpoint;
-    const text = head.note.slice(0, head.note.indexOf("\n\n") + 1);
-    const lines = await Promise.all(cosigners.map((cosigner, i) => cosigner.cosign(text, times[i] as number)));
-    const cosigned: CosignedCheckpoint = {
-      ...head,
-      note: head.note + lines.map(formatSignatureLine).join(""),
-      cosignatures: cosigners.map((cosigner, i) => ({ witness: cosigner.name, timestamp: times[i] as number })),
-    };
+    const cosigned = await cosignCheckpoint(head, cosigners, times);
     const consistency = await authority.getConsistencyProof(first.tile_id, first.tree_size, head.tree_size);
     const proof: AnchorProof = { ...first, finality: "FINAL", witnessed: { checkpoint: cosigned, consistency_proof: consistency.proof, quorum: 2, witnessed_unix_s: 0 } };
     const keySet: KeySet = { keys: await authority.publicKeys(), note_verifier_keys: await authority.noteVerifierKeys() };
@@ -55,11 +49,6 @@ async function finalProof(cosigners: readonly Cosigner[], times: readonly number
     await authority.close();
   }
 }
-
-const cosigner = (name: string) => {
-  const key = testKey();
-  return createCosigner(name, key.publicKey, key.sign);
-};
 
 /** A cosigner whose Ed25519 key is derived from SHA-256(`seed`): the same key on every run. */
 const seededCosigner = (name: string, seed: string) => {
@@ -71,7 +60,7 @@ const seededCosigner = (name: string, seed: string) => {
 const failed = (result: { checks: readonly { name: FinalityCheckName; ok: boolean }[] }) => result.checks.filter(({ ok }) => !ok).map(({ name }) => name);
 
 describe("verifyFinality", () => {
-  const witnesses = [cosigner("w.test/a"), cosigner("w.test/b"), cosigner("w.test/c")];
+  const witnesses = [testCosigner("w.test/a"), testCosigner("w.test/b"), testCosigner("w.test/c")];
   const vkeys = witnesses.map(({ vkey }) => vkey);
 
   it("a FINAL proof with 3 cosignatures passes every check for quorum 2 and 3; the witnessed time is the k-th smallest timestamp", async () => {
@@ -107,7 +96,7 @@ describe("verifyFinality", () => {
     expect((await verifyFinality(proof, { log: keySet, witnesses: [vkeys[0] as string, vkeys[0] as string] }, 2)).valid).toBe(false);
     // Witness a's line replaced by one an impostor made under a's name with another key: a no longer counts.
     const checkpoint = proof.witnessed?.checkpoint as CosignedCheckpoint;
-    const impostor = await cosigner("w.test/a").cosign(checkpoint.note.slice(0, checkpoint.note.indexOf("\n\n") + 1), 4);
+    const impostor = await testCosigner("w.test/a").cosign(checkpoint.note.slice(0, checkpoint.note.indexOf("\n\n") + 1), 4);
     const note = checkpoint.note.replace(/^— w\.test\/a .*\n/m, formatSignatureLine(impostor));
     const withImpostor: AnchorProof = { ...proof, witnessed: { ...(proof.witnessed as NonNullable<AnchorProof["witnessed"]>), checkpoint: { ...checkpoint, note } } };
     const result = await verifyFinality(withImpostor, { log: keySet, witnesses: vkeys }, 2);
@@ -145,7 +134,7 @@ describe("verifyFinality", () => {
   });
 
   it("property: valid exactly when the trusted cosigners reach the quorum; the witnessed time is the quorum-th smallest of their timestamps", async () => {
-    const four = [...witnesses, cosigner("w.test/d")];
+    const four = [...witnesses, testCosigner("w.test/d")];
     const { proof, keySet } = await finalProof(four, [1, 2, 3, 4]);
     const witnessed = proof.witnessed as NonNullable<AnchorProof["witnessed"]>;
     const logNote = witnessed.checkpoint.note

@@ -16,8 +16,8 @@ import { authorityVerifierKey, contextAt, createClient, createMemoryAuthority, c
 import { TICKS_PER_DAY } from "../src/core/units.js";
 import { createTestService } from "../src/testing/index.js";
 import { DEFAULT_ZTT_SKEW_MS, anchorZtt, createZttSigner, verifyZtt, type AnchoredZttBundle, type ZttCheckName, type ZttVerification } from "../src/ztt/index.js";
-import { expectCode } from "./note-helpers.js";
-import { WINDOW_CHECKS, cosignedAt, outcome, passing, testCosigner, windowAround } from "./ztt-helpers.js";
+import { expectCode, testCosigner } from "./note-helpers.js";
+import { WINDOW_CHECKS, cosignedAt, outcome, passing, windowAround } from "./ztt-helpers.js";
 
 const AUTHORITY_NAME = "ztt.anchor.test";
 const ZONE = 3;

@@ -1,8 +1,8 @@
 /** Shared by the ZTT anchoring tests: a window open right now, and a FINAL proof cosigned at chosen times by test witnesses. */
 
-import { contextAt, createCosigner, formatSignatureLine, type Cosigner, type CosignedCheckpoint, type Window } from "../src/index.js";
+import { contextAt, type Cosigner, type Window } from "../src/index.js";
 import type { AnchoredZttBundle, ZttCheckName, ZttVerification } from "../src/ztt/index.js";
-import { testKey } from "./note-helpers.js";
+import { cosignCheckpoint } from "./note-helpers.js";
 
 /** A window of zone `zone` open at `unixMs` with at least 4 minutes (one degree) on either side. */
 export function windowAround(unixMs: number, zone: number): Window {
@@ -10,24 +10,12 @@ export function windowAround(unixMs: number, zone: number): Window {
   return [(phase + 359) % 360, (phase + 2) % 360];
 }
 
-export function testCosigner(name: string): Cosigner {
-  const key = testKey();
-  return createCosigner(name, key.publicKey, key.sign);
-}
-
 /**
  * The bundle with its (PROVISIONAL, witness-less) anchor proof made FINAL: the proof's own checkpoint cosigned by
  * `cosigners` at `times` (POSIX seconds), as an authority with those witnesses would attach it.
  */
 export async function cosignedAt(bundle: AnchoredZttBundle, cosigners: readonly Cosigner[], times: readonly number[]): Promise<AnchoredZttBundle> {
-  const head = bundle.anchor.proof.checkpoint;
-  const text = head.note.slice(0, head.note.indexOf("\n\n") + 1);
-  const lines = await Promise.all(cosigners.map((cosigner, i) => cosigner.cosign(text, times[i] as number)));
-  const checkpoint: CosignedCheckpoint = {
-    ...head,
-    note: head.note + lines.map(formatSignatureLine).join(""),
-    cosignatures: cosigners.map((cosigner, i) => ({ witness: cosigner.name, timestamp: times[i] as number })),
-  };
+  const checkpoint = await cosignCheckpoint(bundle.anchor.proof.checkpoint, cosigners, times);
   const sorted = [...times].sort((a, b) => a - b);
   const witnessed = { checkpoint, consistency_proof: [], quorum: cosigners.length, witnessed_unix_s: sorted[sorted.length - 1] as number };
   return { ...bundle, anchor: { ...bundle.anchor, proof: { ...bundle.anchor.proof, finality: "FINAL", witnessed } } };
