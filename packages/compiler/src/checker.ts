@@ -21,6 +21,7 @@ import { checkAnchors, checkClockShifts, checkClockTimes, type Report } from "./
 import { checkAnchorStatements } from "./anchor-checks.js";
 import { hasComment } from "./comments.js";
 import { isWellFormedNumber } from "./grammar.js";
+import { anchorStatementText } from "./printer.js";
 import { LANGUAGE_VERSION, LANGUAGE_VERSION_TEXT } from "./version.js";
 
 /**
@@ -39,8 +40,11 @@ export function check(ast: MissionFile, model?: MissionModel): Diagnostic[] {
   checkReceiptScopes(analysis, report);
   checkClockTimes(ast, report);
   checkClockShifts(analysis, report);
-  ast.missions.forEach((mission, index) => checkMission(mission, analysis.missions[index]!, ast.comments, report));
-  ast.missions.forEach((mission, index) => checkAnchorStatements(mission, analysis.missions[index]!, analysis.timeZone, ast.comments, report));
+  ast.missions.forEach((mission, index) => {
+    const info = analysis.missions[index]!;
+    checkMission(mission, info, ast.comments, report);
+    checkAnchorStatements(mission, info, analysis.timeZone, ast.comments, report);
+  });
   return report.diagnostics.sort(compareDiagnostics);
 }
 
@@ -347,7 +351,9 @@ function checkQuorum(anchor: AnchorStatement, comments: readonly Comment[], repo
   if (quorum === null || !isWellFormedNumber(quorum.raw) || !Number.isFinite(quorum.value)) return;
   const { value, raw } = quorum;
   if (value <= 0) {
-    const fixes = hasComment(anchor.range, comments) ? [] : [replacement(anchor.range, "anchor TSAE -> clockchain")];
+    // The fix drops this quorum clause and keeps the statement's others (`signed ZTT`).
+    const kept = anchor.clauses.filter((clause) => !(clause.kind === "Quorum" && clause.value === quorum));
+    const fixes = hasComment(anchor.range, comments) ? [] : [replacement(anchor.range, anchorStatementText(kept))];
     report("M508", quorum.range, { quorum: raw, problem: "not positive", rounded: undefined }, { fixes });
   } else if (!Number.isInteger(value)) {
     const rounded = Math.ceil(value);

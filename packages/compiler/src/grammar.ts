@@ -1,6 +1,19 @@
 import { EmbeddedActionsParser, EOF, tokenMatcher, type IParserErrorMessageProvider, type IRecognitionException, type IToken, type TokenType } from "chevrotain";
-import type { AnchorDirective, Directive, Handler, Identifier, Mission, NumberLiteral, PhaseBound, Position, Requirement, SourceRange, Statement, VersionDirective } from "./ast.js";
-import type { AnchorClause } from "./ast.js";
+import type {
+  AnchorClause,
+  AnchorDirective,
+  Directive,
+  Handler,
+  Identifier,
+  Mission,
+  NumberLiteral,
+  PhaseBound,
+  Position,
+  Requirement,
+  SourceRange,
+  Statement,
+  VersionDirective,
+} from "./ast.js";
 import { clockTimeDegrees } from "./clock-time.js";
 import { diagnostic, replacement, type Diagnostic, type DiagnosticDetails, type DiagnosticParams } from "./diagnostics.js";
 import * as tokens from "./tokens.js";

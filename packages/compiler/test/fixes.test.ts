@@ -80,6 +80,9 @@ describe("structured fixes", () => {
     expect(fixAll(withQuorum(" quorum 2.5"), "a.mission")).toMatchObject({ text: withQuorum(" quorum 3"), applied: 1, diagnostics: [] });
     expect(fixAll(withQuorum(" quorum 0.01"), "a.mission")).toMatchObject({ text: withQuorum(" quorum 1"), applied: 1, diagnostics: [] });
     expect(compile(withQuorum(" quorum 3")).code).toContain(`{ anchor: "clockchain", quorum: 3 }`);
+    // Removing the quorum keeps the statement's other clause.
+    const signed = (quorum: string) => `@temporal v4.6.2\nmission a {\n  require phase [300, 30]\n  on ALLOW {\n    execute x\n    anchor TSAE -> clockchain signed ZTT${quorum}\n  }\n}\n`;
+    expect(fixAll(signed(" quorum 0"), "a.mission")).toMatchObject({ text: signed(""), applied: 1, diagnostics: [] });
     // Removing the quorum rewrites the statement, so it is not offered where that would drop a comment.
     const commented = withQuorum(" /* witnessed */ quorum 0");
     expect(fixAll(commented, "a.mission")).toMatchObject({ text: commented, applied: 0 });
