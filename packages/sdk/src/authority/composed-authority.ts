@@ -7,8 +7,20 @@ import { RECEIPT_VERSION, receiptHash, receiptIssues, verifyReceipt } from "../c
 import type { AnchorPage, Challenge, ClockchainStatus, ConsistencyProof, TsaeIssueRequest, VerifyResult } from "../core/service-types.js";
 import { signingPayload } from "../core/signed-record.js";
 import { assertTsaeRequest } from "../core/tsae.js";
-import type { AnchorOptions, AnchorProof, AnchorSummary, Authority, AuthorityNowOptions, PhaseContext, PublicKeyJwk, Receipt, SignedCheckpoint, TsaeRequest } from "../core/types.js";
-import type { Window, ZoneInput } from "../core/types.js";
+import type {
+  AnchorOptions,
+  AnchorProof,
+  AnchorSummary,
+  Authority,
+  AuthorityNowOptions,
+  PhaseContext,
+  PublicKeyJwk,
+  Receipt,
+  SignedCheckpoint,
+  TsaeRequest,
+  Window,
+  ZoneInput,
+} from "../core/types.js";
 import { assertNoteKeyName } from "../core/note-key.js";
 import { originSignature } from "../core/signed-checkpoint.js";
 import { parseNote } from "../core/signed-note.js";
@@ -394,7 +406,6 @@ export class ComposedAuthority implements Authority {
     return verifyAnchored(receipt as Receipt, proof as AnchorProof, this.#keysOf(key), (sequence) => log.headHashAt(sequence));
   }
 
-  /** Key id -> public key: the signing key and the retired keys, which verify what they signed. */
   /**
    * A ZTT signer for one window in one zone whose window certificates this
    * authority's key signs (docs/ztt.md); by the authority's clock unless
@@ -405,6 +416,7 @@ export class ComposedAuthority implements Authority {
     return createZttSigner({ window: options.window, zone: options.zone, clock: options.clock ?? this.#clock, authority: this.#signer });
   }
 
+  /** Key id -> public key: the signing key and the retired keys, which verify what they signed. */
   async publicKeys(): Promise<Record<string, PublicKeyJwk>> {
     const keys = this.#keysOf(await this.#open());
     return Object.fromEntries(keys.all.map((key) => [key.key_id, key.jwk]));

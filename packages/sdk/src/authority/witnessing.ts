@@ -9,7 +9,7 @@
  */
 
 import { cosignatureVerifier, findCosignature } from "../core/cosignature.js";
-import { hexToBytes } from "../core/encoding.js";
+import { hexToBytes, isHash } from "../core/encoding.js";
 import { TemporalError } from "../core/errors.js";
 import type { NoteVerifier } from "../core/note-key.js";
 import type { AnchorPage, ConsistencyProof, TileStatus } from "../core/service-types.js";
@@ -584,6 +584,7 @@ export class Witnessing {
    */
   async #final(proof: AnchorProof, cosigned: CosignedCheckpoint, quorum: number): Promise<AnchorProof> {
     const witnessedUnixS = witnessedTime(cosigned, quorum);
+    if (witnessedUnixS === undefined) return { ...proof, finality: "PROVISIONAL" };
     const [small, large] = proof.tree_size <= cosigned.tree_size ? [proof, cosigned] : [cosigned, proof];
     let consistency: readonly string[] | undefined;
     try {
@@ -592,7 +593,6 @@ export class Witnessing {
     } catch (error) {
       if (!isBeyondTree(error)) throw error;
     }
-    if (witnessedUnixS === undefined) return { ...proof, finality: "PROVISIONAL" };
     if (consistency === undefined) {
       this.#forget(cosigned, `the log's tree does not hold the cosigned checkpoint of tile ${cosigned.tile_id} of size ${cosigned.tree_size} (root ${cosigned.root_hash})`);
       return { ...proof, finality: "PROVISIONAL" };
@@ -615,7 +615,7 @@ export class Witnessing {
       this.#tiles.delete(cosigned.tile_id);
       this.#resumeTiles([{ tile_id: cosigned.tile_id, tree_size: 1 }]);
     }
-    if (!this.#dropped.includes(reason)) this.#dropped.push(reason);
+    this.#drop(reason);
     this.#persist();
   }
 
@@ -779,7 +779,6 @@ function isForkEvidence(value: unknown): value is ForkEvidence {
 
 function isConsistencyStep(value: unknown): value is Omit<ConsistencyProof, "tile_id"> {
   const step = value as Partial<Record<keyof ConsistencyProof, unknown>> | null;
-  const isHash = (hash: unknown) => typeof hash === "string" && /^[0-9a-f]{64}$/.test(hash);
   return (
     typeof step === "object" &&
     step !== null &&
