@@ -1,4 +1,4 @@
-import type { AnchorProof, Decision, DenyReason, Mission, MissionStep, RunResult, ZttBundle } from "@temporal/agent-sdk";
+import { signsZtt, type AnchorProof, type Decision, type DenyReason, type Mission, type MissionStep, type RunResult, type ZttBundle } from "@temporal/agent-sdk";
 import { windowClockTimes } from "@temporal/compiler";
 import { clockTime, timeUntil, timeZoneClockTime, timeZoneOffsetLabel, utcOffsetLabel } from "./zone-clock.js";
 
@@ -37,7 +37,7 @@ export function describeOutcome(outcome: Outcome, report: ReportContext): string
   } else {
     const steps = report.missions.get(outcome.mission)?.on[outcome.verdict] ?? [];
     lines.push(...plan(steps, report.anchoredIn));
-    if (steps.some((step) => "anchor" in step && step.signed === "ZTT")) lines.push("  would ZTT-sign: the receipt, with a key certified for the mission's window only");
+    if (steps.some(signsZtt)) lines.push("  would ZTT-sign: the receipt, with a key certified for the mission's window only");
   }
   return `${lines.join("\n")}\n`;
 }

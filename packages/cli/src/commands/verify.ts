@@ -131,7 +131,7 @@ async function verifyReceiptProof(sdk: Sdk, receipt: Receipt | undefined, proof:
   for (const jwk of jwks) signedCheckpoint ||= await sdk.verifySignedCheckpoint(proof.checkpoint, jwk);
   checks.push(named("checkpoint_signature", signedCheckpoint, "no key in the keys file signed the proof's checkpoint"));
   if (trust === undefined) return report("receipt", checks);
-  const quorum = trust.quorum ?? Math.floor(trust.witnesses.length / 2) + 1;
+  const quorum = trust.quorum ?? sdk.witnessMajority(trust.witnesses);
   const finality = await asUsage(sdk, () => sdk.verifyFinality(proof, { log: keySet, witnesses: trust.witnesses }, quorum));
   const failed = finality.checks.filter((c) => !c.ok).map((c) => `${c.name}: ${c.detail}`);
   checks.push(named("finality", finality.valid, `not FINAL for quorum ${quorum} of the given witnesses: ${failed.join("; ")}`));

@@ -102,14 +102,28 @@ export async function verifyFinality(proof: AnchorProof, keys: FinalityKeys, quo
   };
 }
 
+/** How many distinct witnesses `vkeys` name: a key listed twice, or under two names, is one witness. */
+export function distinctWitnessCount(vkeys: readonly string[]): number {
+  return new Set(vkeys.map(witnessKeyOf)).size;
+}
+
+/** The quorum a verifier asks for when given none: a majority of the distinct witnesses. */
+export function witnessMajority(vkeys: readonly string[]): number {
+  return Math.floor(distinctWitnessCount(vkeys) / 2) + 1;
+}
+
+// Keyed by the parsed public key, not by text after a "+": base64 itself may hold "+".
+function witnessKeyOf(vkey: string): string {
+  return bytesToHex(parseVerifierKey(vkey).publicKey);
+}
+
 /** One verifier per distinct public key: a key listed twice, or under two names, must not count twice. */
 async function distinctVerifiers(vkeys: readonly string[]): Promise<NoteVerifier[]> {
   if (!Array.isArray(vkeys)) throw new TemporalError("INVALID_ARGUMENT", `verifyFinality: keys.witnesses must be an array of cosignature/v1 vkeys, got ${describeValue(vkeys)}`);
   const byKey = new Map<string, string>();
   for (const vkey of vkeys as readonly unknown[]) {
     if (typeof vkey !== "string") throw new TemporalError("INVALID_ARGUMENT", `verifyFinality: a witness vkey is a string <name>+<key ID>+<key>, got ${describeValue(vkey)}`);
-    // Keyed by the parsed public key, not by text after a "+": base64 itself may hold "+". The same key under two names is one witness.
-    byKey.set(bytesToHex(parseVerifierKey(vkey).publicKey), vkey);
+    byKey.set(witnessKeyOf(vkey), vkey);
   }
   return Promise.all([...byKey.values()].map((vkey) => cosignatureVerifier(vkey)));
 }

@@ -1,4 +1,5 @@
 export { defineMission } from "./define-mission.js";
+export { signsZtt } from "./ztt.js";
 export { AnchorFailedError, AuthorityUnavailableError, MissingTasksError, MissionAbortedError, TaskFailedError } from "./errors.js";
 export type {
   Decision,

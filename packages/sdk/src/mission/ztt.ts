@@ -21,6 +21,7 @@ function isZttAuthority(authority: Authority): authority is Authority & ZttAutho
   return typeof (authority as Partial<ZttAuthority>).zttSigner === "function";
 }
 
+/** Whether a mission step anchors its receipt `signed ZTT` (compiled from `anchor TSAE -> clockchain signed ZTT`). */
 export function signsZtt(step: MissionStep): boolean {
   return "anchor" in step && step.signed === "ZTT";
 }

@@ -41,7 +41,7 @@ function payloadOf({ payload, encoding }: WirePayload): string | Uint8Array {
   return bytes;
 }
 
-/** A bundle nests three levels (bundle, certificate, window_deg); anything far deeper is not one. */
+/** An anchored bundle nests about five levels (bundle, anchor, proof, witnessed, cosignatures); anything far deeper is not one. */
 const MAX_BUNDLE_DEPTH = 8;
 
 /** Whether `value` nests objects or arrays deeper than `limit`; iterative, since the point is to avoid deep recursion. */
@@ -70,7 +70,7 @@ async function verify(body: VerifyBody, context: RouteContext): Promise<ZttVerif
   // verifyZtt canonicalises the bundle recursively: a body nested thousands deep would overflow the stack.
   if (deeperThan(body.bundle, MAX_BUNDLE_DEPTH)) {
     throw new HttpError(400, "VALIDATION_FAILED", "body.bundle is not a ZTT bundle", {
-      details: [{ field: "body.bundle", problem: `nests deeper than ${MAX_BUNDLE_DEPTH} levels; a ZTT bundle has 3` }],
+      details: [{ field: "body.bundle", problem: `nests deeper than ${MAX_BUNDLE_DEPTH} levels` }],
     });
   }
   const { bundle, payload, encoding, witnesses, quorum, skew_ms: skewMs, require_anchor: requireAnchor } = body;

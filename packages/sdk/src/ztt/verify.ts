@@ -1,12 +1,12 @@
 import { canonicalJson } from "../core/canonical-json.js";
 import { isKeySet } from "../core/anchor-proof.js";
 import { cosignatureVerifier } from "../core/cosignature.js";
-import { base64UrlToBytes, bytesToHex } from "../core/encoding.js";
+import { base64UrlToBytes } from "../core/encoding.js";
 import { DEFAULT_FINALITY_TIMEOUT_MS } from "../core/finality.js";
-import { parseVerifierKey } from "../core/note-key.js";
 import type { KeySet } from "../core/service-types.js";
 import { contextAt } from "../core/phase.js";
 import { signingPayload } from "../core/signed-record.js";
+import { distinctWitnessCount, witnessMajority } from "../core/verify-finality.js";
 import { sha256Hex } from "../core/sha256.js";
 import { VerifyingKey, type PublicKeyInput } from "../core/verifying-key.js";
 import { allow } from "../core/window.js";
@@ -123,8 +123,8 @@ async function zttPolicy(options: ZttVerifyOptions): Promise<ZttPolicy> {
   // A vkey that is not cosignature/v1 is the caller's mistake whatever the bundle holds: INVALID_NOTE_KEY / INVALID_COSIGNATURE now.
   await Promise.all((witnesses as readonly string[]).map((vkey) => cosignatureVerifier(vkey)));
   // A key listed twice, or under two names, is one witness (verifyFinality counts it once): the majority is of distinct keys.
-  const distinct = new Set((witnesses as readonly string[]).map((vkey) => bytesToHex(parseVerifierKey(vkey).publicKey))).size;
-  const k = quorum ?? Math.floor(distinct / 2) + 1;
+  const distinct = distinctWitnessCount(witnesses);
+  const k = quorum ?? witnessMajority(witnesses);
   if (!Number.isSafeInteger(k) || k < 1 || k > distinct) throw bad(`quorum must be a whole number in 1..${distinct} (the distinct witness keys given), got ${describeValue(quorum)}`);
   return { skewMs, requireAnchor, witnessed: { witnesses, quorum: k, skewMs } };
 }
