@@ -92,6 +92,16 @@ mission job_${i} {
   return flat(parts.join(""));
 }
 
+/**
+ * CPU seconds (user + system) in a Linux `/proc/<pid>/stat` or `/proc/<pid>/task/<tid>/stat` text: utime and stime
+ * are the 12th and 13th fields after the command name (which may hold spaces and parentheses), in clock ticks
+ * (USER_HZ, 100 on Linux).
+ */
+export function cpuSecondsOfStat(stat) {
+  const fields = stat.slice(stat.lastIndexOf(")") + 2).split(" ");
+  return (Number(fields[11]) + Number(fields[12])) / 100;
+}
+
 /** Starts `node args...` and resolves once it prints `listening on <url>`. */
 export async function startChild(args) {
   const child = spawn(process.execPath, args, { stdio: ["ignore", "pipe", "inherit"] });

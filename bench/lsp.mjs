@@ -7,7 +7,7 @@ import { readdirSync, readFileSync } from "node:fs";
 import { fileURLToPath } from "node:url";
 import { check, parse } from "@temporal/compiler";
 import { createMessageConnection, StreamMessageReader, StreamMessageWriter } from "vscode-jsonrpc/node.js";
-import { fixed, missionSource, printTable } from "./harness.mjs";
+import { cpuSecondsOfStat, fixed, missionSource, printTable } from "./harness.mjs";
 
 const serverBin = fileURLToPath(new URL("../packages/language-server/bin/temporal-language-server.js", import.meta.url));
 const runs = 61;
@@ -92,8 +92,7 @@ async function emptyRoundTrip() {
 function serverCpuMs() {
   try {
     const threads = readdirSync(`/proc/${child.pid}/task`).map((tid) => {
-      const fields = readFileSync(`/proc/${child.pid}/task/${tid}/stat`, "utf8").split(") ")[1].split(" ");
-      return { main: Number(tid) === child.pid, ms: ((Number(fields[11]) + Number(fields[12])) * 1000) / 100 };
+      return { main: Number(tid) === child.pid, ms: cpuSecondsOfStat(readFileSync(`/proc/${child.pid}/task/${tid}/stat`, "utf8")) * 1000 };
     });
     const sum = (list) => list.reduce((total, thread) => total + thread.ms, 0);
     return { main: sum(threads.filter((t) => t.main)), helpers: sum(threads.filter((t) => !t.main)) };

@@ -23,7 +23,7 @@ import { availableParallelism, loadavg, tmpdir } from "node:os";
 import { join } from "node:path";
 import { fileURLToPath, pathToFileURL } from "node:url";
 import pg from "pg";
-import { concurrentlyFor, printTable, startChild } from "./harness.mjs";
+import { concurrentlyFor, cpuSecondsOfStat, printTable, startChild } from "./harness.mjs";
 
 const dist = (path) => pathToFileURL(fileURLToPath(new URL(`../packages/${path}`, import.meta.url))).href;
 const { contextAt, createAuthority, createTsaeRequest, MemorySigner, sha256Hex } = await import(dist("sdk/dist/index.js"));
@@ -65,10 +65,6 @@ class Connection {
     };
     this.#socket.on("error", fail);
     this.#socket.on("close", () => fail());
-  }
-
-  get usable() {
-    return this.#failure === undefined;
   }
 
   /** POSTs JSON; resolves with the parsed reply, rejects unless the status is `expected`. */
@@ -184,8 +180,6 @@ async function bareInserts(pool, seconds) {
   return { count, elapsed };
 }
 
-const TICKS_PER_SECOND = 100;
-
 /** Process id -> CPU seconds (user + system) used so far, for those of `pids` still running (Linux: /proc). */
 async function cpuSecondsOf(pids) {
   const seconds = new Map();
@@ -193,9 +187,7 @@ async function cpuSecondsOf(pids) {
     pids.map(async (pid) => {
       const stat = await readFile(`/proc/${pid}/stat`, "utf8").catch(() => undefined);
       if (stat === undefined) return;
-      // Fields after the command name (which may hold spaces) are space-separated; utime and stime are the 12th and 13th of them.
-      const fields = stat.slice(stat.lastIndexOf(")") + 2).split(" ");
-      seconds.set(pid, (Number(fields[11]) + Number(fields[12])) / TICKS_PER_SECOND);
+      seconds.set(pid, cpuSecondsOfStat(stat));
     }),
   );
   return seconds;

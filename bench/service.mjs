@@ -29,7 +29,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { fileURLToPath, pathToFileURL } from "node:url";
 import autocannon from "autocannon";
-import { concurrentlyFor, printTable, startChild } from "./harness.mjs";
+import { concurrentlyFor, cpuSecondsOfStat, printTable, startChild } from "./harness.mjs";
 
 const SELF = fileURLToPath(import.meta.url);
 const SDK = pathToFileURL(fileURLToPath(new URL("../packages/sdk/dist/index.js", import.meta.url))).href;
@@ -116,8 +116,7 @@ async function runRole(role, spec) {
 /** CPU seconds (user + system) a process has used so far, from /proc (Linux); undefined elsewhere. */
 async function cpuSeconds(pid) {
   try {
-    const fields = (await readFile(`/proc/${pid}/stat`, "utf8")).split(") ")[1].split(" ");
-    return (Number(fields[11]) + Number(fields[12])) / 100; // utime, stime in clock ticks (USER_HZ = 100 on Linux)
+    return cpuSecondsOfStat(await readFile(`/proc/${pid}/stat`, "utf8"));
   } catch {
     return undefined;
   }
