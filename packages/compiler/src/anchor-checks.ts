@@ -32,28 +32,28 @@ export function checkAnchorStatements(mission: Mission, info: MissionInfo, timeZ
   }
 }
 
-/** M512 for a clause written again, M513 for the first clause out of the fixed order; both fixed by writing the statement in order, once each. */
+/**
+ * M512 for a clause written again, M513 for the first clause out of the fixed
+ * order; both fixed by writing the statement in order, once each. The findings
+ * are gathered first so that the one rewrite is computed once per statement.
+ */
 function checkClauses(statement: AnchorStatement, comments: readonly Comment[], report: Report): void {
   const seen = new Map<AnchorClause["kind"], AnchorClause>();
+  const repeats: { clause: AnchorClause; first: AnchorClause }[] = [];
   for (const clause of statement.clauses) {
     const first = seen.get(clause.kind);
-    if (first === undefined) {
-      seen.set(clause.kind, clause);
-      continue;
-    }
-    const fix = canonicalFix(statement, comments, { dropZtt: false });
-    report(
-      "M512",
-      clause.range,
-      { clause: clause.kind === "SignedZtt" ? "signed ZTT" : "quorum" },
-      { notes: [{ message: "first written here", range: first.range }], ...(fix === undefined ? {} : { fixes: [fix] }) },
-    );
+    if (first === undefined) seen.set(clause.kind, clause);
+    else repeats.push({ clause, first });
   }
   const ranks = statement.clauses.map((clause) => CLAUSE_ORDER.indexOf(clause.kind));
   const late = ranks.findIndex((rank, i) => i > 0 && rank < Math.max(...ranks.slice(0, i)));
-  if (late === -1) return;
+  if (repeats.length === 0 && late === -1) return;
   const fix = canonicalFix(statement, comments, { dropZtt: false });
-  report("M513", statement.clauses[late]!.range, {}, fix === undefined ? {} : { fixes: [fix] });
+  const fixes = fix === undefined ? {} : { fixes: [fix] };
+  for (const { clause, first } of repeats) {
+    report("M512", clause.range, { clause: clause.kind === "SignedZtt" ? "signed ZTT" : "quorum" }, { notes: [{ message: "first written here", range: first.range }], ...fixes });
+  }
+  if (late !== -1) report("M513", statement.clauses[late]!.range, {}, fixes);
 }
 
 /**

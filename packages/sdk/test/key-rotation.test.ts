@@ -22,6 +22,7 @@ import {
   receiptHash,
   sha256Hex,
   verifyAnchorProof,
+  verifyCheckpointByAnyKey,
   verifyConsistencyProof,
   type AnchorProof,
   type AuthorityParts,
@@ -71,6 +72,15 @@ describe("key rotation within one log (memory store)", () => {
       expect(await verifyAnchorProof(proof, { keys, note_verifier_keys: vkeys })).toBe(true);
       // The key set of another authority does not verify it.
       expect(await verifyAnchorProof(proof, { keys: { [signer.key_id]: (await new MemorySigner().load()).verifying.jwk }, note_verifier_keys: {} })).toBe(false);
+      // The checkpoint alone, against each form of a key set: the key that signed it, a list holding it, the GET keys reply.
+      const stranger = (await new MemorySigner().load()).verifying;
+      const other = signer === keyA ? keyB : keyA;
+      expect(await verifyCheckpointByAnyKey(proof.checkpoint, signer)).toBe(true);
+      expect(await verifyCheckpointByAnyKey(proof.checkpoint, [stranger, other.jwk, vkeys[signer.key_id]!])).toBe(true);
+      expect(await verifyCheckpointByAnyKey(proof.checkpoint, { keys, note_verifier_keys: vkeys })).toBe(true);
+      expect(await verifyCheckpointByAnyKey(proof.checkpoint, [stranger, other])).toBe(false);
+      expect(await verifyCheckpointByAnyKey(proof.checkpoint, [])).toBe(false);
+      expect(await verifyCheckpointByAnyKey({ ...proof.checkpoint, tree_size: proof.checkpoint.tree_size + 1 }, signer)).toBe(false);
       // A verifier given every published vkey opens any checkpoint: the signature line's key ID picks the key.
       expect((await openTileCheckpoint(proof.checkpoint.note, Object.values(vkeys))).head.tree_size).toBe(proof.tree_size);
       expect(await rotated.verifyAnchored(receipt, proof)).toEqual({ signature: true, inclusion: true, chain: true, valid: true });

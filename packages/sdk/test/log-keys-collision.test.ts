@@ -42,4 +42,23 @@ describe("LogKeys with two keys sharing a note key ID", () => {
     expect(new LogKeys(other).signaturesOf(byFirst, ORIGIN)).toEqual([]);
     expect(keys.signaturesOf({ ...byFirst, signatures: byFirst.signatures.map((line) => ({ ...line, name: "witness.test/w1" })) }, ORIGIN)).toEqual([]);
   });
+
+  it("reads key IDs per origin: the collision under one tile's origin is none under another's, whichever is asked first", async () => {
+    const [first, second] = [new MemorySigner({ privateKey: FIRST }), new MemorySigner({ privateKey: SECOND })];
+    const [keyFirst, keySecond] = [(await first.load()).verifying, (await second.load()).verifying];
+    const otherOrigin = "collide.test/tile/2";
+    const secondId = noteKeyId(otherOrigin, ED25519_SIGNATURE_TYPE, rawPublicKey(keySecond.jwk));
+    expect(noteKeyId(otherOrigin, ED25519_SIGNATURE_TYPE, rawPublicKey(keyFirst.jwk))).not.toBe(secondId);
+    const text = `${otherOrigin}\n1\n${"C".repeat(43)}=`;
+    const underOther: Note = { text, signatures: [{ name: otherOrigin, keyId: secondId, signature: hexToBytes(await (await second.load()).sign(text)) }] };
+    const bySecond = await signedBy(second, `${ORIGIN}\n1\n${"A".repeat(43)}=`);
+
+    const keys = new LogKeys(keyFirst, [keySecond]);
+    expect(keys.signaturesOf(bySecond, ORIGIN).map((candidate) => candidate.key)).toEqual([keyFirst, keySecond]);
+    expect(keys.signaturesOf(underOther, otherOrigin).map((candidate) => candidate.key)).toEqual([keySecond]);
+    expect((await keys.verifiedSignatureOf(underOther, otherOrigin))?.key).toBe(keySecond);
+    // Asked again, each origin still gives its own candidates.
+    expect(keys.signaturesOf(bySecond, ORIGIN).map((candidate) => candidate.key)).toEqual([keyFirst, keySecond]);
+    expect(keys.signaturesOf(underOther, ORIGIN)).toEqual([]);
+  });
 });

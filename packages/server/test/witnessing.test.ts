@@ -44,6 +44,16 @@ describe("the config's witnessing section", () => {
     const witnessing = { witnesses: [{ url: "http://127.0.0.1:7380", vkey: vkey("w.test/1") }], quorum: 1, interval_ms: 200 };
     expect((await load(witnessing)).witnessing).toEqual({ witnesses: witnessing.witnesses, quorum: 1, intervalMs: 200, requestTimeoutMs: undefined });
     expect((await load(null)).witnessing).toBeUndefined();
+    const timed = { ...witnessing, request_timeout_ms: 3000, backoff_max_ms: 60_000 };
+    expect((await load(timed)).witnessing).toEqual({ witnesses: witnessing.witnesses, quorum: 1, intervalMs: 200, requestTimeoutMs: 3000, backoffMaxMs: 60_000 });
+  });
+
+  it("refuses a backoff_max_ms that is not a whole number of ms in 1..3600000, naming the field", async () => {
+    const witnessing = { witnesses: [{ url: "http://127.0.0.1:7380", vkey: vkey("w.test/1") }], quorum: 1 };
+    for (const bad of [0, -5, 2.5, "10s", null, 3_600_001]) {
+      const refused = load({ ...witnessing, backoff_max_ms: bad });
+      await expect(refused).rejects.toMatchObject({ code: "INVALID_SERVICE_CONFIG", message: expect.stringMatching(/is invalid: .*witnessing.*backoff_max_ms/) });
+    }
   });
 
   it("refuses a quorum above the witnesses, a log key for a witness key, a witness twice and a missing field, naming each", async () => {

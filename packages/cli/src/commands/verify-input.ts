@@ -1,6 +1,7 @@
 import { readFile } from "node:fs/promises";
 import type { AnchorProof, KeySet, PublicKeyJwk, Receipt, ZttBundle } from "@temporal/agent-sdk";
 import { UsageError } from "../errors.js";
+import { describeIoError } from "../files.js";
 
 /**
  * What `temporalc verify` reads: the file to verify, recognised by its shape, and the keys file (the body of the
@@ -22,13 +23,16 @@ export class VerifyUsageError extends UsageError {
 export type Verifiable =
   { readonly kind: "ztt"; readonly bundle: ZttBundle; readonly payload?: string } | { readonly kind: "receipt"; readonly receipt?: Receipt; readonly proof?: AnchorProof };
 
-/** The file's bytes; `what` names it in the message (`the file`, `the keys file`, `the payload file`). */
+/**
+ * The file's bytes; `what` names it in the message (`the file`, `the keys file`, `the payload file`), which says why
+ * in the CLI's words (`describeIoError`). A missing file keeps its own code, FILE_NOT_FOUND, for scripts.
+ */
 export async function readInputFile(path: string, what: string): Promise<Uint8Array> {
   try {
     return new Uint8Array(await readFile(path));
   } catch (error) {
-    const { code, message } = error as NodeJS.ErrnoException;
-    throw code === "ENOENT" ? new VerifyUsageError("FILE_NOT_FOUND", `${what} ${path} does not exist`) : new VerifyUsageError("FILE_UNREADABLE", `cannot read ${what} ${path}: ${message}`);
+    const missing = (error as NodeJS.ErrnoException).code === "ENOENT";
+    throw new VerifyUsageError(missing ? "FILE_NOT_FOUND" : "FILE_UNREADABLE", `cannot read ${what} ${path}: ${describeIoError(error)}`);
   }
 }
 

@@ -112,7 +112,6 @@ async function verifyBundle(sdk: Sdk, bundle: ZttBundle, keys: BundleKeys, trust
  */
 async function verifyReceiptProof(sdk: Sdk, receipt: Receipt | undefined, proof: AnchorProof | undefined, keySet: KeySet, trust: Trust | undefined): Promise<Report> {
   const checks: NamedCheck[] = [];
-  const jwks = Object.values(keySet.keys);
   if (receipt !== undefined) {
     const jwk = Object.hasOwn(keySet.keys, String(receipt.key_id)) ? keySet.keys[receipt.key_id] : undefined;
     const signed = jwk !== undefined && (await sdk.verifyReceipt(receipt, jwk));
@@ -127,9 +126,7 @@ async function verifyReceiptProof(sdk: Sdk, receipt: Receipt | undefined, proof:
       leafIsReceipt ? "the leaf is not under the proof's root and checkpoint" : "the proof's receipt_hash or tile_id is not the receipt's",
     ),
   );
-  let signedCheckpoint = false;
-  for (const jwk of jwks) signedCheckpoint ||= await sdk.verifySignedCheckpoint(proof.checkpoint, jwk);
-  checks.push(named("checkpoint_signature", signedCheckpoint, "no key in the keys file signed the proof's checkpoint"));
+  checks.push(named("checkpoint_signature", await sdk.verifyCheckpointByAnyKey(proof.checkpoint, keySet), "no key in the keys file signed the proof's checkpoint"));
   if (trust === undefined) return report("receipt", checks);
   const quorum = trust.quorum ?? sdk.witnessMajority(trust.witnesses);
   const finality = await asUsage(sdk, () => sdk.verifyFinality(proof, { log: keySet, witnesses: trust.witnesses }, quorum));

@@ -5,6 +5,12 @@ import type { Note } from "../core/signed-note.js";
 import type { SignedCheckpoint } from "../core/types.js";
 import { rawPublicKey, type VerifyingKey } from "../core/verifying-key.js";
 
+/**
+ * Origins whose keys' note key IDs are kept: far more than a log's tiles verified in one run; past it the memo starts
+ * again, so origins read from data never grow it without bound.
+ */
+const MAX_REMEMBERED_ORIGINS = 4096;
+
 /** A checkpoint's signature line by one of a log's keys, to verify. */
 export interface HeadSignature {
   readonly key: VerifyingKey;
@@ -31,6 +37,11 @@ export class LogKeys {
   /** The current key first, then the retired ones. */
   readonly all: readonly VerifyingKey[];
   readonly #raw: ReadonlyMap<VerifyingKey, Uint8Array>;
+  /**
+   * Per origin, each key's note key ID. The ID hashes the origin (the tile's, so not known at construction) with the
+   * key, and every head of a tile is looked up and verified under the same origin: hashed once per key and origin.
+   */
+  readonly #noteKeyIds = new Map<string, readonly { readonly key: VerifyingKey; readonly keyId: number }[]>();
 
   constructor(current: VerifyingKey, previous: readonly VerifyingKey[] = []) {
     this.current = current;
@@ -60,11 +71,20 @@ export class LogKeys {
     const lines = note.signatures.filter((line) => line.name === origin);
     if (lines.length === 0) return [];
     const candidates: HeadSignature[] = [];
-    for (const [key, raw] of this.#raw) {
-      const keyId = noteKeyId(origin, ED25519_SIGNATURE_TYPE, raw);
+    for (const { key, keyId } of this.#noteKeyIdsUnder(origin)) {
       for (const line of lines) if (line.keyId === keyId) candidates.push({ key, message: note.text, signatureHex: bytesToHex(line.signature) });
     }
     return candidates;
+  }
+
+  /** Each key (the current one first) with its note key ID under `origin`, hashed on the first use of that origin. */
+  #noteKeyIdsUnder(origin: string): readonly { readonly key: VerifyingKey; readonly keyId: number }[] {
+    const known = this.#noteKeyIds.get(origin);
+    if (known !== undefined) return known;
+    const ids = [...this.#raw].map(([key, raw]) => ({ key, keyId: noteKeyId(origin, ED25519_SIGNATURE_TYPE, raw) }));
+    if (this.#noteKeyIds.size >= MAX_REMEMBERED_ORIGINS) this.#noteKeyIds.clear();
+    this.#noteKeyIds.set(origin, ids);
+    return ids;
   }
 
   /**

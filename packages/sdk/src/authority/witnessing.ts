@@ -280,7 +280,8 @@ export class Witnessing {
       .sort((a, b) => a.latest.tile_id - b.latest.tile_id)
       .map((tile) => {
         const { latest, final } = tile;
-        const cosignatures = heldOfLatest(tile)?.size ?? 0;
+        const held = heldOfLatest(tile);
+        const cosignatures = held?.size ?? 0;
         return {
           tile_id: latest.tile_id,
           tree_size: latest.tree_size,
@@ -289,7 +290,7 @@ export class Witnessing {
           witnessed_unix_s: final === undefined ? null : (witnessedTime(final, quorum) ?? null),
           cosigned: final ?? null,
           cosignatures,
-          health: this.#tileHealth(tile, cosignatures),
+          health: this.#tileHealth(tile, held),
         };
       });
     const witnesses = this.#witnesses.map((witness) => ({
@@ -341,12 +342,14 @@ export class Witnessing {
     return behind || unsure ? "DEGRADED" : "HEALTHY";
   }
 
-  /** One tile's health, for its latest checkpoint: every witness cosigned it, some did not yet, or too many fail for it to reach the quorum. */
-  #tileHealth(tile: TileWitnessing, cosignatures: number): WitnessingHealth {
+  /**
+   * One tile's health, for its latest checkpoint: every witness cosigned it, some did not yet, or too many fail for it
+   * to reach the quorum. `held` is `heldOfLatest(tile)`, which the caller has already looked up.
+   */
+  #tileHealth(tile: TileWitnessing, held: ReadonlyMap<string, unknown> | undefined): WitnessingHealth {
     const { tile_id } = tile.latest;
     if (this.#forks.some((fork) => fork.tile_id === tile_id)) return "FORKED";
-    if (cosignatures === this.#witnesses.length) return "HEALTHY";
-    const held = heldOfLatest(tile);
+    if ((held?.size ?? 0) === this.#witnesses.length) return "HEALTHY";
     const couldCosign = this.#witnesses.filter((witness) => held?.has(witness.key.name) === true || witness.state !== "FAILING").length;
     return couldCosign < this.#options.quorum ? "STALLED" : "DEGRADED";
   }

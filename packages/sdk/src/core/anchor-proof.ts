@@ -2,8 +2,14 @@ import { isHash, hexToBytes } from "./encoding.js";
 import { leafHash, verifyMerklePath } from "./merkle.js";
 import { isSignedCheckpoint, verifySignedCheckpoint } from "./signed-checkpoint.js";
 import type { KeySet } from "./service-types.js";
-import type { AnchorProof } from "./types.js";
+import type { AnchorProof, SignedCheckpoint } from "./types.js";
 import type { PublicKeyInput } from "./verifying-key.js";
+
+/** A log key as `verifySignedCheckpoint` takes it: the authority's public key (JWK, raw, `VerifyingKey`) or its authority vkey. */
+export type LogKeyInput = PublicKeyInput | string;
+
+/** The log keys a verifier trusts: one key, a list (after a rotation, the current and the retired ones still trusted), or the `GET keys` reply. */
+export type LogKeySetInput = LogKeyInput | readonly LogKeyInput[] | KeySet;
 
 /**
  * Pure and synchronous: true when the receipt hash is leaf `leaf_index` of a
@@ -29,11 +35,23 @@ export function verifyInclusion(proof: AnchorProof): boolean {
  * by the current key or a retired one, and its signature line names which.
  */
 export async function verifyAnchorProof(proof: AnchorProof, key: PublicKeyInput | string | KeySet): Promise<boolean> {
-  if (!verifyInclusion(proof)) return false;
-  if (!isKeySet(key)) return verifySignedCheckpoint(proof.checkpoint, key);
+  return verifyInclusion(proof) && (await verifyCheckpointByAnyKey(proof.checkpoint, key));
+}
+
+/**
+ * True when one of `keys` signed the checkpoint under its origin (`verifySignedCheckpoint` with each in turn): the one
+ * check of a checkpoint against a key set, for proofs, finality, ZTT anchors and `temporalc verify`. Pure (WebCrypto);
+ * never throws for bad input.
+ */
+export async function verifyCheckpointByAnyKey(checkpoint: SignedCheckpoint, keys: LogKeySetInput): Promise<boolean> {
   // A key whose key ID the signature line does not carry is passed over before any signature check.
-  for (const jwk of Object.values(key.keys)) if (await verifySignedCheckpoint(proof.checkpoint, jwk)) return true;
+  for (const key of logKeyList(keys)) if (await verifySignedCheckpoint(checkpoint, key)) return true;
   return false;
+}
+
+function logKeyList(keys: LogKeySetInput): readonly LogKeyInput[] {
+  if (Array.isArray(keys)) return keys as readonly LogKeyInput[];
+  return isKeySet(keys) ? Object.values(keys.keys) : [keys as LogKeyInput];
 }
 
 /** True for a `GET keys` reply rather than one key (internal: `verifyFinality` takes the same inputs). */

@@ -22,7 +22,7 @@ export { base64ToBytes, bytesToBase64, bytesToHex, hexToBytes } from "./encoding
 export { assertTsaeRequest, createTsaeRequest, type TsaeAction } from "./tsae.js";
 export { receiptHash, verifyReceipt } from "./receipt.js";
 export { checkpointBody, isSignedCheckpoint, signedCheckpointHash, signedCheckpointOf, verifySignedCheckpoint } from "./signed-checkpoint.js";
-export { verifyAnchorProof, verifyInclusion } from "./anchor-proof.js";
+export { verifyAnchorProof, verifyCheckpointByAnyKey, verifyInclusion, type LogKeyInput, type LogKeySetInput } from "./anchor-proof.js";
 export { verifyConsistencyProof } from "./consistency-proof.js";
 export { verifyConsistency } from "./merkle.js";
 export type { ItemSeq } from "./hash-list.js";
@@ -59,16 +59,7 @@ export {
   type Cosigner,
 } from "./cosignature.js";
 export { DEFAULT_FINALITY_TIMEOUT_MS, FinalityTimeoutError } from "./finality.js";
-export {
-  distinctWitnessCount,
-  verifyFinality,
-  witnessMajority,
-  type FinalityCheck,
-  type FinalityCheckName,
-  type FinalityKeys,
-  type FinalityVerification,
-  type LogKeyInput,
-} from "./verify-finality.js";
+export { distinctWitnessCount, verifyFinality, witnessMajority, type FinalityCheck, type FinalityCheckName, type FinalityKeys, type FinalityVerification } from "./verify-finality.js";
 export { MAX_PROOF_LINES, formatAddCheckpointRequest, submitCheckpoint, type AddCheckpointRequest, type SubmitOptions, type SubmitOutcome } from "./witness-client.js";
 export { GENESIS_CHECKPOINT_HASH, checkpointHash, formatTileCheckpoint, openTileCheckpoint, parseTileCheckpoint, type TileCheckpoint } from "./tile-checkpoint.js";
 export { PhaseWindowError, TemporalError, TemporalRangeError, TemporalTypeError, TsaeRequestError, type ErrorCode, type FieldIssue } from "./errors.js";

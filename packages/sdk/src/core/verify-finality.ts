@@ -8,18 +8,13 @@
 import { cosignatureVerifier, findCosignature } from "./cosignature.js";
 import { bytesToHex, hexToBytes, isHash } from "./encoding.js";
 import { TemporalError, describeValue } from "./errors.js";
-import { isKeySet, verifyInclusion } from "./anchor-proof.js";
+import { verifyCheckpointByAnyKey, verifyInclusion, type LogKeySetInput } from "./anchor-proof.js";
 import { verifyConsistency } from "./merkle.js";
 import { parseVerifierKey, type NoteVerifier } from "./note-key.js";
-import type { KeySet } from "./service-types.js";
-import { isSignedCheckpoint, verifySignedCheckpoint } from "./signed-checkpoint.js";
+import { isSignedCheckpoint } from "./signed-checkpoint.js";
 import { parseNote, type Note } from "./signed-note.js";
 import type { AnchorProof, SignedCheckpoint } from "./types.js";
-import type { PublicKeyInput } from "./verifying-key.js";
 import type { CosignedCheckpoint } from "./witnessing-types.js";
-
-/** A log key as `verifySignedCheckpoint` takes it: the authority's public key (JWK, raw, `VerifyingKey`) or its authority vkey. */
-export type LogKeyInput = PublicKeyInput | string;
 
 /** Whom the verifier trusts. */
 export interface FinalityKeys {
@@ -27,7 +22,7 @@ export interface FinalityKeys {
    * The log's keys: one key, a list (after a rotation, the current and the retired ones the verifier still trusts),
    * or the `GET keys` reply. A checkpoint counts as the log's when one of them signed it under its origin.
    */
-  readonly log: LogKeyInput | readonly LogKeyInput[] | KeySet;
+  readonly log: LogKeySetInput;
   /** The cosignature/v1 vkeys (`<name>+<key ID>+<key>`) of the witnesses the verifier trusts; each public key counts once. */
   readonly witnesses: readonly string[];
 }
@@ -66,13 +61,12 @@ export interface FinalityVerification {
 export async function verifyFinality(proof: AnchorProof, keys: FinalityKeys, quorum: number): Promise<FinalityVerification> {
   if (!Number.isSafeInteger(quorum) || quorum < 1) throw new TemporalError("INVALID_ARGUMENT", `verifyFinality: quorum must be a positive integer, got ${describeValue(quorum)}`);
   const witnesses = await distinctVerifiers(keys.witnesses);
-  const logKeys = logKeyList(keys.log);
   const checks: FinalityCheck[] = [];
   const check = (name: FinalityCheckName, ok: boolean, detail: string) => (checks.push({ name, ok, detail }), ok);
 
   check("inclusion", verifyInclusion(proof), "the receipt hash is the leaf at leaf_index of the tree of tree_size leaves with root_hash, the proof's checkpoint");
   const checkpoint = (proof as Partial<AnchorProof> | null)?.checkpoint;
-  const ownSigned = checkpoint !== undefined && (await signedByLog(checkpoint, logKeys));
+  const ownSigned = checkpoint !== undefined && (await verifyCheckpointByAnyKey(checkpoint, keys.log));
   check("log_signature", ownSigned, ownSigned ? "the proof's checkpoint is signed by a log key" : "no given log key signed the proof's checkpoint under its origin");
 
   const cosigned = witnessedCheckpointOf(proof);
@@ -81,7 +75,7 @@ export async function verifyFinality(proof: AnchorProof, keys: FinalityKeys, quo
     return { valid: false, checks, cosigned_by: [], witnessed_unix_s: null };
   }
   check("witnessed", true, `the proof carries a cosigned checkpoint of tile ${cosigned.tile_id} of size ${cosigned.tree_size}, which covers leaf ${proof.leaf_index}`);
-  const cosignedSigned = await signedByLog(cosigned, logKeys);
+  const cosignedSigned = await verifyCheckpointByAnyKey(cosigned, keys.log);
   check("cosigned_log_signature", cosignedSigned, cosignedSigned ? "the cosigned checkpoint is signed by a log key" : "no given log key signed the cosigned checkpoint under its origin");
   check("consistency", consistent(proof, cosigned), `the tree of ${proof.tree_size} leaves and the cosigned tree of ${cosigned.tree_size} are one history (RFC 9162 consistency)`);
 
@@ -126,17 +120,6 @@ async function distinctVerifiers(vkeys: readonly string[]): Promise<NoteVerifier
     byKey.set(witnessKeyOf(vkey), vkey);
   }
   return Promise.all([...byKey.values()].map((vkey) => cosignatureVerifier(vkey)));
-}
-
-function logKeyList(log: FinalityKeys["log"]): readonly LogKeyInput[] {
-  if (Array.isArray(log)) return log as readonly LogKeyInput[];
-  return isKeySet(log) ? Object.values(log.keys) : [log as LogKeyInput];
-}
-
-async function signedByLog(checkpoint: SignedCheckpoint, logKeys: readonly LogKeyInput[]): Promise<boolean> {
-  // A key whose key ID the note's signature line does not carry is passed over before any signature check.
-  for (const key of logKeys) if (await verifySignedCheckpoint(checkpoint, key)) return true;
-  return false;
 }
 
 /** The proof's cosigned checkpoint as the log's signed checkpoint (its `cosignatures` summary left out), or why there is none usable. */

@@ -3,10 +3,9 @@
  * signed, and the witnessed-time bracket of a cosigned checkpoint (docs/ztt.md, "Anchored bundles").
  */
 
-import { verifyInclusion } from "../core/anchor-proof.js";
+import { verifyCheckpointByAnyKey, verifyInclusion } from "../core/anchor-proof.js";
 import { describeValue } from "../core/errors.js";
 import { receiptHash, receiptIssues, verifyReceipt } from "../core/receipt.js";
-import { verifySignedCheckpoint } from "../core/signed-checkpoint.js";
 import type { Receipt } from "../core/types.js";
 import { MAX_ABS_UNIX_MS } from "../core/units.js";
 import type { VerifyingKey } from "../core/verifying-key.js";
@@ -68,8 +67,7 @@ export function anchorInclusion(bundle: ZttBundle, keys: readonly VerifyingKey[]
   return guarded("anchor_inclusion", async () => {
     const proof = bundle.anchor?.proof;
     if (proof === undefined || !verifyInclusion(proof)) return check("anchor_inclusion", false, "the receipt hash is not the leaf at leaf_index under the proof's root_hash and checkpoint");
-    for (const key of keys) if (await verifySignedCheckpoint(proof.checkpoint, key)) return check("anchor_inclusion", true, "");
-    return check("anchor_inclusion", false, "no given public key signed the proof's checkpoint");
+    return check("anchor_inclusion", await verifyCheckpointByAnyKey(proof.checkpoint, keys), "no given public key signed the proof's checkpoint");
   });
 }
 
