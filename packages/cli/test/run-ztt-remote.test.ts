@@ -91,7 +91,19 @@ describe("temporalc run, a signed ZTT mission against the service in TEMPORAL_UR
     const mission = join(scratch, "remote.mission");
     writeFileSync(
       mission,
-      ["@temporal v4.6.2", "@anchor Z0", "", "mission remote_ztt {", `  require phase [${window[0]}, ${window[1]}]`, "  on ALLOW {", "    execute mark", "    anchor TSAE -> clockchain signed ZTT", "  }", "}", ""].join("\n"),
+      [
+        "@temporal v4.6.2",
+        "@anchor Z0",
+        "",
+        "mission remote_ztt {",
+        `  require phase [${window[0]}, ${window[1]}]`,
+        "  on ALLOW {",
+        "    execute mark",
+        "    anchor TSAE -> clockchain signed ZTT",
+        "  }",
+        "}",
+        "",
+      ].join("\n"),
     );
     const tasks = join(scratch, "tasks.mjs");
     writeFileSync(tasks, "export const mark = () => {};\n");

@@ -709,7 +709,11 @@ describe.each([REAL_SERVICE, STAND_IN])("the SDK client against $name", (kind) =
 
     // Keys no verifier should trust, and bad windows and zones: 400 naming the field.
     const post = (body: unknown) =>
-      fixed.fetch(`${fixed.url}/api/v1/ztt/certify`, { method: "POST", headers: { "content-type": "application/json", authorization: `Bearer ${fixed.keys.managed}` }, body: JSON.stringify(body) });
+      fixed.fetch(`${fixed.url}/api/v1/ztt/certify`, {
+        method: "POST",
+        headers: { "content-type": "application/json", authorization: `Bearer ${fixed.keys.managed}` },
+        body: JSON.stringify(body),
+      });
     const refusal = async (body: unknown) => {
       const reply = await post(body);
       const { error } = (await reply.json()) as { error: { code: string; details?: { field: string }[] } };

@@ -54,15 +54,7 @@ export class TaskFailedError extends BlockStoppedError {
 export class AnchorFailedError extends BlockStoppedError {
   /** The ZTT bundles made so far, as `RunResult.ztt` would have them; absent when the block signs none. */
   readonly ztt?: readonly ZttBundle[];
-  constructor(
-    mission: string,
-    verdict: Verdict,
-    cause: unknown,
-    executed: readonly string[],
-    receipts: readonly Receipt[],
-    anchors: readonly AnchorProof[],
-    ztt?: readonly ZttBundle[],
-  ) {
+  constructor(mission: string, verdict: Verdict, cause: unknown, executed: readonly string[], receipts: readonly Receipt[], anchors: readonly AnchorProof[], ztt?: readonly ZttBundle[]) {
     super("ANCHOR_FAILED", `mission ${JSON.stringify(mission)} could not anchor its receipt`, mission, verdict, cause, executed, receipts, anchors);
     this.name = "AnchorFailedError";
     if (ztt !== undefined) this.ztt = ztt;
