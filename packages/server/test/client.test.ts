@@ -694,6 +694,15 @@ describe.each([REAL_SERVICE, STAND_IN])("the SDK client against $name", (kind) =
     expect(signer.holdsKey()).toBe(true);
     signer.close();
     expect(signer.holdsKey()).toBe(false);
+    // Given a clock, it drops the key when the opening ends by that clock, and refuses from then on without asking the service.
+    let at = T;
+    const clocked = client.zttSigner({ window: [330, 30], zone: 1, clock: () => at });
+    await clocked.sign("in");
+    at = windowInterval([330, 30], 1, 20779).end_unix_ms + 1;
+    expect(clocked.holdsKey()).toBe(false);
+    const asked = exchanges.length;
+    await expect(clocked.sign("late")).rejects.toMatchObject({ code: "ZTT_WINDOW_CLOSED", next_open_unix_ms: windowInterval([330, 30], 1, 20780).start_unix_ms });
+    expect(exchanges.length).toBe(asked);
 
     // The endpoint itself: a key of the caller's, any window open now by the service's clock.
     const x = await publicKeyX();
