@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { createMemoryAuthority } from "../src/authority/index.js";
-import { allow } from "../src/core/index.js";
-import type { Window } from "../src/core/types.js";
+import { allow, receiptHash } from "../src/core/index.js";
+import type { Receipt, Window } from "../src/core/types.js";
 import { defineMission, type DenyReason, type MissionSpec } from "../src/mission/index.js";
 import type { ZttSigner } from "../src/ztt/index.js";
 
@@ -57,6 +57,19 @@ describe("a mission step signed: ZTT", () => {
     await expect(run).rejects.toMatchObject({ code: "ANCHOR_FAILED", executed: ["work"], anchors: [], cause: { code: "ZTT_WINDOW_CLOSED" } });
     expect((await run.catch((error: { receipts: unknown[] }) => error)).receipts).toHaveLength(1);
     expect(signers[0]!.holdsKey()).toBe(false);
+    await authority.close();
+  });
+
+  it("carries the bundles made before a later signed step failed", async () => {
+    const authority = createMemoryAuthority();
+    let now = INSIDE;
+    const spec = signingSpec([330, 30]);
+    const twice: MissionSpec = { ...spec, on: { ...spec.on, ALLOW: [...spec.on.ALLOW, { execute: "more" }, { anchor: "clockchain", signed: "ZTT" }] } };
+    const run = defineMission(twice).run({ sdk: authority, clock: () => now, tasks: { work: () => undefined, more: () => void (now = CLOSES + 1) } });
+    const error = (await run.catch((e: unknown) => e)) as { code: string; receipts: unknown[]; anchors: unknown[]; ztt: { payload_sha256: string }[] };
+    expect(error).toMatchObject({ code: "ANCHOR_FAILED", cause: { code: "ZTT_WINDOW_CLOSED" } });
+    expect([error.receipts.length, error.anchors.length, error.ztt.length]).toEqual([2, 1, 1]);
+    expect(error.ztt[0]!.payload_sha256).toBe(receiptHash(error.receipts[0] as Receipt));
     await authority.close();
   });
 

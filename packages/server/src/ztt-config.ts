@@ -3,7 +3,7 @@
  * `--ztt-window`/`--ztt-zone` flags, which override it. Read at start only: the signer's ephemeral key belongs to
  * one opening of one window, so a reload that changes it says it takes effect at the next start.
  */
-import type { Window, ZoneInput } from "@temporal/agent-sdk";
+import { parseZone, type Window, type ZoneInput } from "@temporal/agent-sdk";
 import type { ServiceConfig, ZttConfig } from "@temporal/agent-sdk/service";
 import { UsageError } from "./exit-status.js";
 
@@ -51,10 +51,13 @@ export function parseZttWindow(text: string): Window | undefined {
   return window.every((phase) => phase <= 360) ? window : undefined;
 }
 
-/** `--ztt-zone Z1` or `1`; undefined otherwise. */
+/** `--ztt-zone Z1` or `1` (digits are the zone's number), by the SDK's one zone parser; undefined otherwise. */
 export function parseZttZone(text: string): ZoneInput | undefined {
-  if (/^(?:[0-9]|1[01])$/.test(text)) return Number(text);
-  return /^Z(?:[0-9]|1[01])$/.test(text) ? (text as ZoneInput) : undefined;
+  try {
+    return parseZone(/^\d+$/.test(text) ? Number(text) : text);
+  } catch {
+    return undefined;
+  }
 }
 
 /** The config with the flags applied: `--ztt-window` sets the window, `--ztt-zone` the zone (of the flag's window or the file's). */

@@ -119,6 +119,12 @@ function endpoint(operationId: string, test: () => Promise<void>): void {
   });
 }
 
+/** A fresh Ed25519 public key as base64url, as a remote ZTT signer sends it; its private half is dropped. */
+async function publicKeyX(): Promise<string> {
+  const pair = (await crypto.subtle.generateKey("Ed25519", false, ["sign", "verify"])) as CryptoKeyPair;
+  return Buffer.from(await crypto.subtle.exportKey("raw", pair.publicKey)).toString("base64url");
+}
+
 // --- The services ----------------------------------------------------------
 
 /** 2026-11-22T21:30:00Z: UTC phase 322.5, day 20779. */
@@ -674,6 +680,70 @@ describe.each([REAL_SERVICE, STAND_IN])("the SDK client against $name", (kind) =
     expect((await client.verifyZtt(bundle, { requireAnchor: true })).valid).toBe(true);
     expect(await failing(client.verifyZtt(stripped))).toEqual([]);
     expect(await failing(client.verifyZtt(stripped, { requireAnchor: true }))).toEqual(["anchor_receipt"]);
+  });
+
+  endpoint("certifyZtt", async () => {
+    const client = clientFor(fixed, "certifyZtt");
+    const { keys: jwks } = await clientFor(fixed, "getKeys").getKeys();
+    // The remote signer: its key made here, its certificate the service's, its clock the service's (synced: T).
+    const signer = client.zttSigner({ window: [330, 30], zone: "Z1" });
+    const bundle = await signer.sign("deploy build 4711");
+    expect(bundle.certificate).toMatchObject({ swt_zone: 1, day_index: 20779, window_deg: [330, 30], key_id: Object.keys(jwks)[0], ...windowInterval([330, 30], 1, 20779) });
+    expect(Math.abs(bundle.context.unix_ms - T)).toBeLessThan(60_000);
+    expect(await verifyZtt(bundle, Object.values(jwks), { payload: "deploy build 4711" })).toMatchObject({ valid: true });
+    expect(signer.holdsKey()).toBe(true);
+    signer.close();
+    expect(signer.holdsKey()).toBe(false);
+    // Given a clock, it drops the key when the opening ends by that clock, and refuses from then on without asking the service.
+    let at = T;
+    const clocked = client.zttSigner({ window: [330, 30], zone: 1, clock: () => at });
+    await clocked.sign("in");
+    at = windowInterval([330, 30], 1, 20779).end_unix_ms + 1;
+    expect(clocked.holdsKey()).toBe(false);
+    const asked = exchanges.length;
+    await expect(clocked.sign("late")).rejects.toMatchObject({ code: "ZTT_WINDOW_CLOSED", next_open_unix_ms: windowInterval([330, 30], 1, 20780).start_unix_ms });
+    expect(exchanges.length).toBe(asked);
+
+    // The endpoint itself: a key of the caller's, any window open now by the service's clock.
+    const x = await publicKeyX();
+    const certificate = await client.certifyZtt(x, [300, 60], 1);
+    expect(certificate).toMatchObject({ ephemeral_x: x, swt_zone: 1, day_index: 20779, window_deg: [300, 60], ...windowInterval([300, 60], 1, 20779) });
+    // Closed by the service's clock: 409 with the next opening (phase 100 in Z0 is 137.5 degrees away), for the signer too.
+    const closed = await apiError(client.certifyZtt(x, [100, 200], 0));
+    expect([closed.status, closed.code, closed.retryAfterMs, closed.nextOpenUnixMs]).toEqual([409, "ZTT_WINDOW_CLOSED", 33_000_000, T + 137.5 * 240_000]);
+    const refused = client.zttSigner({ window: [100, 200], zone: 0, clock: () => T + 137.5 * 240_000 }).sign("the service's clock says closed");
+    await expect(refused).rejects.toMatchObject({ code: "ZTT_WINDOW_CLOSED", next_open_unix_ms: T + 137.5 * 240_000 });
+    // The signer's clock in another opening than the service's: the clocks disagree, nothing is signed.
+    await expect(client.zttSigner({ window: [330, 30], zone: 1, clock: () => T - 86_400_000 }).sign("a day late")).rejects.toMatchObject({ code: "ZTT_CLOCK_SKEW" });
+
+    // Keys no verifier should trust, and bad windows and zones: 400 naming the field.
+    const post = (body: unknown) =>
+      fixed.fetch(`${fixed.url}/api/v1/ztt/certify`, {
+        method: "POST",
+        headers: { "content-type": "application/json", authorization: `Bearer ${fixed.keys.managed}` },
+        body: JSON.stringify(body),
+      });
+    const refusal = async (body: unknown) => {
+      const reply = await post(body);
+      const { error } = (await reply.json()) as { error: { code: string; details?: { field: string }[] } };
+      return [reply.status, error.code, [...new Set(error.details?.map((d) => d.field))]];
+    };
+    const base64url = (hex: string) => Buffer.from(hex, "hex").toString("base64url");
+    const allZero = base64url("00".repeat(32));
+    const identity = base64url(`01${"00".repeat(31)}`);
+    const orderEight = base64url("26e8958fc2b227b045c3f489f2ef98f0d5dfac05d3c63339b13802886d53fc05");
+    for (const key of [allZero, identity, orderEight]) expect(await refusal({ ephemeral_x: key, window: [330, 30], zone: 1 })).toEqual([400, "ZTT_KEY_INVALID", ["body.ephemeral_x"]]);
+    expect(await refusal({ ephemeral_x: `${x}A`, window: [330, 30], zone: 1 })).toEqual([400, "VALIDATION_FAILED", ["body.ephemeral_x"]]);
+    expect(await refusal({ ephemeral_x: x, window: [330, 400], zone: 1 })).toEqual([400, "VALIDATION_FAILED", ["body.window[1]"]]);
+    expect(await refusal({ ephemeral_x: x, window: [330, 30], zone: "Z12" })).toEqual([400, "VALIDATION_FAILED", ["body.zone"]]);
+    expect(await refusal({ ephemeral_x: x, window: [330, 30] })).toEqual([400, "VALIDATION_FAILED", ["body.zone"]]);
+    // Two keys, the second one the caller's: which one a parser keeps must not matter, so neither is certified.
+    const twice = await fixed.fetch(`${fixed.url}/api/v1/ztt/certify`, {
+      method: "POST",
+      headers: { "content-type": "application/json", authorization: `Bearer ${fixed.keys.managed}` },
+      body: `{"ephemeral_x":"${x}","window":[330,30],"zone":1,"ephemeral_x":"${await publicKeyX()}"}`,
+    });
+    expect([twice.status, ((await twice.json()) as { error: { code: string } }).error.code]).toEqual([400, "DUPLICATE_KEY"]);
   });
 
   it("has a test for every operationId of ROUTES, each a method of the client", () => {

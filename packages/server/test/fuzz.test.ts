@@ -454,6 +454,8 @@ beforeAll(async () => {
   const receipt = (await (await json("/security/tsae", running.keys.managed, tsae)).json()) as Record<string, unknown>;
   const proof = (await (await json("/clockchain/anchor", running.keys.enterprise, { receipt })).json()) as { receipt_hash: string; tile_id: number };
   const bundle = (await (await json("/ztt/sign", running.keys.managed, { payload: "fuzz seed" })).json()) as Record<string, unknown>;
+  const ephemeral = (await crypto.subtle.generateKey("Ed25519", false, ["sign", "verify"])) as CryptoKeyPair;
+  const ephemeralX = Buffer.from(await crypto.subtle.exportKey("raw", ephemeral.publicKey)).toString("base64url");
   bodies = new Map<string, unknown>([
     ["/twatch/diff", { start: { day_index: 20_000, phi_ticks: 0 }, end: { day_index: 20_001, phi_ticks: 43_200_000 } }],
     ["/allow", { window: [200, 280], zone: "Z1" }],
@@ -462,6 +464,7 @@ beforeAll(async () => {
     ["/security/tsae", tsae],
     ["/clockchain/anchor", { receipt }],
     ["/ztt/sign", { payload: "ZnV6eiBzZWVk", encoding: "base64" }],
+    ["/ztt/certify", { ephemeral_x: ephemeralX, window: [0, 360], zone: 0 }],
     ["/ztt/verify", { bundle, payload: "fuzz seed" }],
   ]);
   queries = new Map<string, Record<string, string>[]>([

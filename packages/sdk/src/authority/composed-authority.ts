@@ -44,6 +44,8 @@ import {
 import type { ChallengeStore, HeadSigning, LogEntry, LogRecovery, LogStore, Signer, SigningKey } from "./seams.js";
 import { verifyAnchored } from "./verify-anchored.js";
 import { createZttSigner, type ZttSigner } from "../ztt/signer.js";
+import type { ZttCertificate } from "../ztt/certificate.js";
+import { certifyEphemeralKey, type ZttCertifyRequest } from "../ztt/certify.js";
 import { Witnessing } from "./witnessing.js";
 import { finalityWait, type WitnessingOptions } from "./witnessing-options.js";
 
@@ -414,6 +416,15 @@ export class ComposedAuthority implements Authority {
   zttSigner(options: { readonly window: Window; readonly zone: ZoneInput; readonly clock?: () => number | Date }): ZttSigner {
     this.#assertUsable();
     return createZttSigner({ window: options.window, zone: options.zone, clock: options.clock ?? this.#clock, authority: this.#signer });
+  }
+
+  /**
+   * This authority's certificate for an ephemeral key generated elsewhere (a remote signer's, `POST ztt/certify`)
+   * for the opening of `request.window` that is open now by this authority's clock (docs/ztt.md, "Remote signing").
+   */
+  async certifyZttKey(request: ZttCertifyRequest): Promise<ZttCertificate> {
+    this.#assertUsable();
+    return certifyEphemeralKey(await this.#signer.load(), request, toUnixMs(this.#clock()));
   }
 
   /** Key id -> public key: the signing key and the retired keys, which verify what they signed. */

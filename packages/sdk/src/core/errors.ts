@@ -93,7 +93,11 @@ export type ErrorCode =
   | "AUTHORITY_UNAVAILABLE"
   | "ABORTED"
   // a ZTT signer asked to sign outside its window (src/ztt)
-  | "ZTT_WINDOW_CLOSED";
+  | "ZTT_WINDOW_CLOSED"
+  // an ephemeral key an authority will not certify (not a canonical Ed25519 point, or of small order)
+  | "ZTT_KEY_INVALID"
+  // a remote authority certified another opening than the signer's clock is in: the two clocks disagree
+  | "ZTT_CLOCK_SKEW";
 
 export class TemporalError extends Error {
   readonly code: ErrorCode;

@@ -158,7 +158,7 @@ async function runBlock(spec: MissionSpec, decision: Decision, options: RunOptio
         } catch (cause) {
           // Anchored but not yet FINAL: the provisional proof is still what the run anchored.
           if (cause instanceof FinalityTimeoutError) anchors.push(cause.proof);
-          throw new AnchorFailedError(spec.name, decision.verdict, cause, [...executed], [...receipts], [...anchors]);
+          throw new AnchorFailedError(spec.name, decision.verdict, cause, [...executed], [...receipts], [...anchors], signer === undefined ? undefined : [...ztt]);
         }
       }
     }

@@ -1,5 +1,6 @@
 import { TemporalError } from "../core/errors.js";
 import type { AnchorProof, Receipt } from "../core/types.js";
+import type { ZttBundle } from "../ztt/signer.js";
 import type { Verdict } from "./types.js";
 
 /** `run()` was asked to run a block naming tasks it was not given; nothing ran. */
@@ -51,9 +52,12 @@ export class TaskFailedError extends BlockStoppedError {
 
 /** Issuing or anchoring a receipt failed (the ledger could not be written, the service refused): the block stopped there. */
 export class AnchorFailedError extends BlockStoppedError {
-  constructor(mission: string, verdict: Verdict, cause: unknown, executed: readonly string[], receipts: readonly Receipt[], anchors: readonly AnchorProof[]) {
+  /** The ZTT bundles made so far, as `RunResult.ztt` would have them; absent when the block signs none. */
+  readonly ztt?: readonly ZttBundle[];
+  constructor(mission: string, verdict: Verdict, cause: unknown, executed: readonly string[], receipts: readonly Receipt[], anchors: readonly AnchorProof[], ztt?: readonly ZttBundle[]) {
     super("ANCHOR_FAILED", `mission ${JSON.stringify(mission)} could not anchor its receipt`, mission, verdict, cause, executed, receipts, anchors);
     this.name = "AnchorFailedError";
+    if (ztt !== undefined) this.ztt = ztt;
   }
 }
 

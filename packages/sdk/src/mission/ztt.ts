@@ -12,7 +12,10 @@ import type { EvaluateOptions, MissionSpec, MissionStep } from "./types.js";
  * anchored as.
  */
 
-/** An authority that can certify ZTT keys with its own key (a local or memory authority, `ComposedAuthority`). */
+/**
+ * An authority that can certify ZTT keys: with its own key (a local or memory authority, `ComposedAuthority`), or
+ * over HTTP (the service's client, `TemporalClient`, whose signer keeps the key here and asks `POST ztt/certify`).
+ */
 interface ZttAuthority {
   zttSigner(options: { readonly window: Window; readonly zone: number; readonly clock?: () => number | Date }): ZttSigner;
 }
@@ -44,11 +47,13 @@ export function zttSignerFor(spec: MissionSpec, authority: Authority, options: E
   if (!isZttAuthority(authority)) {
     throw new AuthorityUnavailableError(
       spec.name,
-      `its receipts are ZTT-signed, and its ${authority.kind} authority cannot certify ZTT keys (a local or memory authority can)`,
+      `its receipts are ZTT-signed, and its ${authority.kind} authority cannot certify ZTT keys (a local, memory or remote authority can)`,
       new Error("the authority has no zttSigner()"),
     );
   }
-  return authority.zttSigner({ window, zone: spec.zone, ...(options.clock === undefined ? {} : { clock: options.clock }) });
+  // The signer reads the clock the decision was made by: a simulated one, this machine's (localClock), else the authority's own.
+  const clock = options.clock ?? (options.localClock === true ? Date.now : undefined);
+  return authority.zttSigner({ window, zone: spec.zone, ...(clock === undefined ? {} : { clock }) });
 }
 
 export function zttSign(signer: ZttSigner, receipt: Receipt): Promise<ZttBundle> {

@@ -44,8 +44,10 @@ import type {
 } from "../core/types.js";
 import { toUnixMs } from "../core/phase.js";
 import { parseZone } from "../core/zones.js";
-import type { ZttBundle, ZttVerification, ZttVerifyOptions } from "../ztt/index.js";
+import type { ZttBundle, ZttCertificate, ZttSigner, ZttVerification, ZttVerifyOptions } from "../ztt/index.js";
+import { certificateIssues } from "../ztt/certificate.js";
 import { TemporalApiError, type ApiErrorDetails } from "./errors.js";
+import { remoteZttSigner, type RemoteZttSignerOptions } from "./ztt-signer.js";
 
 /** The part of a `fetch` response the client reads. */
 export interface FetchResponse {
@@ -377,6 +379,35 @@ export class TemporalClient implements Authority {
     return object(await this.#post("ztt/verify", body));
   }
 
+  /**
+   * `POST ztt/certify`: the service's certificate for the ephemeral Ed25519 public key `ephemeralX` (32 raw bytes as
+   * base64url) for the opening of `window` in `zone` that is open now by the service's clock; only the public key is
+   * sent. Outside the window: 409 `ZTT_WINDOW_CLOSED` (`nextOpenUnixMs`, `retryAfterMs`); a key that is not a
+   * canonical point of large order: 400 `ZTT_KEY_INVALID`. A reply that is not a certificate for exactly this key,
+   * window and zone is `INVALID_RESPONSE`. `zttSigner` uses it.
+   */
+  async certifyZtt(ephemeralX: string, window: Window, zone: ZoneInput): Promise<ZttCertificate> {
+    const swtZone = parseZone(zone);
+    const reply = await this.#post("ztt/certify", { ephemeral_x: ephemeralX, window, zone: swtZone });
+    const certificate = object<ZttCertificate>(reply);
+    const issues = certificateIssues(certificate);
+    if (issues.length > 0) throw invalid(reply, `expected a window certificate: ${describeIssues(issues)}`);
+    const asked = certificate.ephemeral_x === ephemeralX && certificate.swt_zone === swtZone && certificate.window_deg.every((deg, i) => deg === window[i]);
+    if (!asked) throw invalid(reply, "the certificate is not for the key, window and zone asked for");
+    return certificate;
+  }
+
+  /**
+   * A ZTT signer (the `ZttSigner` of `createZttSigner`) whose ephemeral key is generated here, in memory and
+   * non-extractable, and whose certificate for each opening the service signs (`certifyZtt`, at the first `sign` of
+   * the opening); signing is local. By the service's clock (synced over `GET twatch/now` at the first `sign`) unless
+   * given `clock`: the service refuses a window that is closed by its own clock either way (docs/ztt.md, "Remote signing").
+   */
+  zttSigner(options: RemoteZttSignerOptions): ZttSigner {
+    this.#assertOpen();
+    return remoteZttSigner(this, options);
+  }
+
   // --- Authority -----------------------------------------------------------
 
   /**
@@ -697,7 +728,8 @@ function interpret(method: string, url: string, response: FetchResponse, text: s
   const retryAfterMs = parseRetryAfter(response.headers.get("retry-after"));
   const error = json ? errorShape(value) : undefined;
   if (error !== undefined) {
-    return fail({ status, code: error.code, method, url, details: error.details, retryAfterMs, message: `${method} ${url} failed with ${status} ${error.code}: ${error.message}` });
+    const { code, details, nextOpenUnixMs } = error;
+    return fail({ status, code, method, url, details, retryAfterMs, nextOpenUnixMs, message: `${method} ${url} failed with ${status} ${code}: ${error.message}` });
   }
   const reason = response.statusText ? ` ${response.statusText}` : "";
   return fail({ status, code: `HTTP_${status}`, method, url, retryAfterMs, message: `${method} ${url} failed with ${status}${reason}: ${snippet(text)}` });
@@ -749,13 +781,18 @@ function fail(init: ConstructorParameters<typeof TemporalApiError>[0]): never {
   throw new TemporalApiError(init);
 }
 
-function errorShape(value: unknown): { code: string; message: string; details?: ApiErrorDetails } | undefined {
+function errorShape(value: unknown): { code: string; message: string; details?: ApiErrorDetails; nextOpenUnixMs?: number } | undefined {
   if (typeof value !== "object" || value === null) return undefined;
   const error = (value as { error?: unknown }).error;
   if (typeof error !== "object" || error === null) return undefined;
-  const { code, message, details } = error as { code?: unknown; message?: unknown; details?: unknown };
+  const { code, message, details, next_open_unix_ms: nextOpen } = error as { code?: unknown; message?: unknown; details?: unknown; next_open_unix_ms?: unknown };
   if (typeof code !== "string" || code === "" || typeof message !== "string") return undefined;
-  return Array.isArray(details) ? { code, message, details: details as ApiErrorDetails } : { code, message };
+  return {
+    code,
+    message,
+    ...(Array.isArray(details) ? { details: details as ApiErrorDetails } : {}),
+    ...(Number.isSafeInteger(nextOpen) ? { nextOpenUnixMs: nextOpen as number } : {}),
+  };
 }
 
 /** `Retry-After` as delay-seconds or an HTTP date, in milliseconds from now. */

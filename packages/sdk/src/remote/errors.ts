@@ -10,6 +10,7 @@ export interface TemporalApiErrorInit {
   readonly url: string;
   readonly details?: ApiErrorDetails;
   readonly retryAfterMs?: number;
+  readonly nextOpenUnixMs?: number;
   readonly cause?: unknown;
 }
 
@@ -36,6 +37,8 @@ export class TemporalApiError extends Error {
   readonly details?: ApiErrorDetails;
   /** The reply's `Retry-After`, in milliseconds, when it had one (429, 503). */
   readonly retryAfterMs?: number;
+  /** The reply's `next_open_unix_ms` (409 `ZTT_WINDOW_CLOSED`): when the ZTT window opens next, by the service's clock. */
+  readonly nextOpenUnixMs?: number;
 
   constructor(init: TemporalApiErrorInit) {
     super(init.message, init.cause === undefined ? undefined : { cause: init.cause });
@@ -46,5 +49,6 @@ export class TemporalApiError extends Error {
     this.url = init.url;
     if (init.details !== undefined) this.details = init.details;
     if (init.retryAfterMs !== undefined) this.retryAfterMs = init.retryAfterMs;
+    if (init.nextOpenUnixMs !== undefined) this.nextOpenUnixMs = init.nextOpenUnixMs;
   }
 }

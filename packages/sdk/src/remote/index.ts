@@ -16,4 +16,5 @@ export {
   type TwatchNowQuery,
 } from "./client.js";
 export { TemporalApiError, type ApiErrorDetails, type TemporalApiErrorInit } from "./errors.js";
+export type { RemoteZttSignerOptions } from "./ztt-signer.js";
 export { syncClock, type ClockSample, type ClockSync, type SyncClockOptions, type TwatchSource } from "./sync-clock.js";

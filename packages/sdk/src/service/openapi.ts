@@ -12,7 +12,7 @@ const ERROR_STATUSES: Record<string, string> = {
   "403": "The key's tier is below the endpoint's, or the Origin is not allowed by CORS",
   "404": "Unknown path, (clockchain/proof) no such anchor, or (ztt/sign) no ZTT window configured (ZTT_NOT_CONFIGURED)",
   "405": "The path exists but not for this method (see Allow)",
-  "409": "(ztt/sign) the ZTT window is closed (ZTT_WINDOW_CLOSED): next_open_unix_ms says when it opens, Retry-After in how many seconds",
+  "409": "(ztt/sign, ztt/certify) the ZTT window is closed by the service's clock (ZTT_WINDOW_CLOSED): next_open_unix_ms says when it opens, Retry-After in how many seconds",
   "408": "The request's headers or body did not arrive in time (limits.headers_timeout_ms, limits.request_timeout_ms)",
   "413": "Body over 64 KiB",
   "415": "A body that is not application/json",

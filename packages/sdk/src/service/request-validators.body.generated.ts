@@ -1442,13 +1442,317 @@ return errors === 0;
 }
 validate25.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
 
-export const zttSign = validate26;
-const schema37 = {"type":"object","required":["payload"],"properties":{"payload":{"type":"string","description":"The payload: UTF-8 text, or base64 (RFC 4648, padded) when encoding is base64"},"encoding":{"enum":["utf8","base64"],"description":"How payload is written (default utf8); base64 signs arbitrary bytes"}},"additionalProperties":false};
+export const zttCertify = validate26;
+const schema37 = {"type":"object","required":["ephemeral_x","window","zone"],"properties":{"ephemeral_x":{"type":"string","pattern":"^[A-Za-z0-9_-]{43}$","description":"The client's ephemeral Ed25519 public key, 32 raw bytes as base64url (a canonical point of large order); the private key stays with the client"},"window":{"type":"array","prefixItems":[{"type":"number","minimum":0,"maximum":360},{"type":"number","minimum":0,"maximum":360}],"items":false,"minItems":2,"description":"[start_deg, end_deg]; start > end wraps through 0"},"zone":{"oneOf":[{"type":"integer","minimum":0,"maximum":11},{"type":"string","pattern":"^Z(?:[0-9]|1[01])$"}],"description":"SWT zone: 0..11 or \"Z0\"..\"Z11\""}},"additionalProperties":false};
+const pattern6 = new RegExp("^[A-Za-z0-9_-]{43}$", "u");
 
 function validate26(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
 const evaluated0 = validate26.evaluated;
+if(evaluated0.dynamicProps){
+evaluated0.props = undefined;
+}
+if(evaluated0.dynamicItems){
+evaluated0.items = undefined;
+}
+if(data && typeof data == "object" && !Array.isArray(data)){
+if(data.ephemeral_x === undefined){
+const err0 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "ephemeral_x"},message:"must have required property '"+"ephemeral_x"+"'"};
+if(vErrors === null){
+vErrors = [err0];
+}
+else {
+vErrors.push(err0);
+}
+errors++;
+}
+if(data.window === undefined){
+const err1 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "window"},message:"must have required property '"+"window"+"'"};
+if(vErrors === null){
+vErrors = [err1];
+}
+else {
+vErrors.push(err1);
+}
+errors++;
+}
+if(data.zone === undefined){
+const err2 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "zone"},message:"must have required property '"+"zone"+"'"};
+if(vErrors === null){
+vErrors = [err2];
+}
+else {
+vErrors.push(err2);
+}
+errors++;
+}
+for(const key0 in data){
+if(!(((key0 === "ephemeral_x") || (key0 === "window")) || (key0 === "zone"))){
+const err3 = {instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"};
+if(vErrors === null){
+vErrors = [err3];
+}
+else {
+vErrors.push(err3);
+}
+errors++;
+}
+}
+if(data.ephemeral_x !== undefined){
+let data0 = data.ephemeral_x;
+if(typeof data0 === "string"){
+if(!pattern6.test(data0)){
+const err4 = {instancePath:instancePath+"/ephemeral_x",schemaPath:"#/properties/ephemeral_x/pattern",keyword:"pattern",params:{pattern: "^[A-Za-z0-9_-]{43}$"},message:"must match pattern \""+"^[A-Za-z0-9_-]{43}$"+"\""};
+if(vErrors === null){
+vErrors = [err4];
+}
+else {
+vErrors.push(err4);
+}
+errors++;
+}
+}
+else {
+const err5 = {instancePath:instancePath+"/ephemeral_x",schemaPath:"#/properties/ephemeral_x/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err5];
+}
+else {
+vErrors.push(err5);
+}
+errors++;
+}
+}
+if(data.window !== undefined){
+let data1 = data.window;
+if(Array.isArray(data1)){
+if(data1.length < 2){
+const err6 = {instancePath:instancePath+"/window",schemaPath:"#/properties/window/minItems",keyword:"minItems",params:{limit: 2},message:"must NOT have fewer than 2 items"};
+if(vErrors === null){
+vErrors = [err6];
+}
+else {
+vErrors.push(err6);
+}
+errors++;
+}
+const len0 = data1.length;
+if(len0 > 0){
+let data2 = data1[0];
+if((typeof data2 == "number") && (isFinite(data2))){
+if(data2 > 360 || isNaN(data2)){
+const err7 = {instancePath:instancePath+"/window/0",schemaPath:"#/properties/window/prefixItems/0/maximum",keyword:"maximum",params:{comparison: "<=", limit: 360},message:"must be <= 360"};
+if(vErrors === null){
+vErrors = [err7];
+}
+else {
+vErrors.push(err7);
+}
+errors++;
+}
+if(data2 < 0 || isNaN(data2)){
+const err8 = {instancePath:instancePath+"/window/0",schemaPath:"#/properties/window/prefixItems/0/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"};
+if(vErrors === null){
+vErrors = [err8];
+}
+else {
+vErrors.push(err8);
+}
+errors++;
+}
+}
+else {
+const err9 = {instancePath:instancePath+"/window/0",schemaPath:"#/properties/window/prefixItems/0/type",keyword:"type",params:{type: "number"},message:"must be number"};
+if(vErrors === null){
+vErrors = [err9];
+}
+else {
+vErrors.push(err9);
+}
+errors++;
+}
+}
+if(len0 > 1){
+let data3 = data1[1];
+if((typeof data3 == "number") && (isFinite(data3))){
+if(data3 > 360 || isNaN(data3)){
+const err10 = {instancePath:instancePath+"/window/1",schemaPath:"#/properties/window/prefixItems/1/maximum",keyword:"maximum",params:{comparison: "<=", limit: 360},message:"must be <= 360"};
+if(vErrors === null){
+vErrors = [err10];
+}
+else {
+vErrors.push(err10);
+}
+errors++;
+}
+if(data3 < 0 || isNaN(data3)){
+const err11 = {instancePath:instancePath+"/window/1",schemaPath:"#/properties/window/prefixItems/1/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"};
+if(vErrors === null){
+vErrors = [err11];
+}
+else {
+vErrors.push(err11);
+}
+errors++;
+}
+}
+else {
+const err12 = {instancePath:instancePath+"/window/1",schemaPath:"#/properties/window/prefixItems/1/type",keyword:"type",params:{type: "number"},message:"must be number"};
+if(vErrors === null){
+vErrors = [err12];
+}
+else {
+vErrors.push(err12);
+}
+errors++;
+}
+}
+const len1 = data1.length;
+if(!(len1 <= 2)){
+const err13 = {instancePath:instancePath+"/window",schemaPath:"#/properties/window/items",keyword:"items",params:{limit: 2},message:"must NOT have more than 2 items"};
+if(vErrors === null){
+vErrors = [err13];
+}
+else {
+vErrors.push(err13);
+}
+errors++;
+}
+}
+else {
+const err14 = {instancePath:instancePath+"/window",schemaPath:"#/properties/window/type",keyword:"type",params:{type: "array"},message:"must be array"};
+if(vErrors === null){
+vErrors = [err14];
+}
+else {
+vErrors.push(err14);
+}
+errors++;
+}
+}
+if(data.zone !== undefined){
+let data4 = data.zone;
+const _errs11 = errors;
+let valid2 = false;
+let passing0 = null;
+const _errs12 = errors;
+if(!(((typeof data4 == "number") && (!(data4 % 1) && !isNaN(data4))) && (isFinite(data4)))){
+const err15 = {instancePath:instancePath+"/zone",schemaPath:"#/properties/zone/oneOf/0/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
+if(vErrors === null){
+vErrors = [err15];
+}
+else {
+vErrors.push(err15);
+}
+errors++;
+}
+if((typeof data4 == "number") && (isFinite(data4))){
+if(data4 > 11 || isNaN(data4)){
+const err16 = {instancePath:instancePath+"/zone",schemaPath:"#/properties/zone/oneOf/0/maximum",keyword:"maximum",params:{comparison: "<=", limit: 11},message:"must be <= 11"};
+if(vErrors === null){
+vErrors = [err16];
+}
+else {
+vErrors.push(err16);
+}
+errors++;
+}
+if(data4 < 0 || isNaN(data4)){
+const err17 = {instancePath:instancePath+"/zone",schemaPath:"#/properties/zone/oneOf/0/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"};
+if(vErrors === null){
+vErrors = [err17];
+}
+else {
+vErrors.push(err17);
+}
+errors++;
+}
+}
+var _valid0 = _errs12 === errors;
+if(_valid0){
+valid2 = true;
+passing0 = 0;
+}
+const _errs14 = errors;
+if(typeof data4 === "string"){
+if(!pattern4.test(data4)){
+const err18 = {instancePath:instancePath+"/zone",schemaPath:"#/properties/zone/oneOf/1/pattern",keyword:"pattern",params:{pattern: "^Z(?:[0-9]|1[01])$"},message:"must match pattern \""+"^Z(?:[0-9]|1[01])$"+"\""};
+if(vErrors === null){
+vErrors = [err18];
+}
+else {
+vErrors.push(err18);
+}
+errors++;
+}
+}
+else {
+const err19 = {instancePath:instancePath+"/zone",schemaPath:"#/properties/zone/oneOf/1/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err19];
+}
+else {
+vErrors.push(err19);
+}
+errors++;
+}
+var _valid0 = _errs14 === errors;
+if(_valid0 && valid2){
+valid2 = false;
+passing0 = [passing0, 1];
+}
+else {
+if(_valid0){
+valid2 = true;
+passing0 = 1;
+}
+}
+if(!valid2){
+const err20 = {instancePath:instancePath+"/zone",schemaPath:"#/properties/zone/oneOf",keyword:"oneOf",params:{passingSchemas: passing0},message:"must match exactly one schema in oneOf"};
+if(vErrors === null){
+vErrors = [err20];
+}
+else {
+vErrors.push(err20);
+}
+errors++;
+}
+else {
+errors = _errs11;
+if(vErrors !== null){
+if(_errs11){
+vErrors.length = _errs11;
+}
+else {
+vErrors = null;
+}
+}
+}
+}
+}
+else {
+const err21 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"};
+if(vErrors === null){
+vErrors = [err21];
+}
+else {
+vErrors.push(err21);
+}
+errors++;
+}
+validate26.errors = vErrors;
+return errors === 0;
+}
+validate26.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
+
+export const zttSign = validate27;
+const schema38 = {"type":"object","required":["payload"],"properties":{"payload":{"type":"string","description":"The payload: UTF-8 text, or base64 (RFC 4648, padded) when encoding is base64"},"encoding":{"enum":["utf8","base64"],"description":"How payload is written (default utf8); base64 signs arbitrary bytes"}},"additionalProperties":false};
+
+function validate27(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+let vErrors = null;
+let errors = 0;
+const evaluated0 = validate27.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -1493,7 +1797,7 @@ errors++;
 if(data.encoding !== undefined){
 let data1 = data.encoding;
 if(!((data1 === "utf8") || (data1 === "base64"))){
-const err3 = {instancePath:instancePath+"/encoding",schemaPath:"#/properties/encoding/enum",keyword:"enum",params:{allowedValues: schema37.properties.encoding.enum},message:"must be equal to one of the allowed values"};
+const err3 = {instancePath:instancePath+"/encoding",schemaPath:"#/properties/encoding/enum",keyword:"enum",params:{allowedValues: schema38.properties.encoding.enum},message:"must be equal to one of the allowed values"};
 if(vErrors === null){
 vErrors = [err3];
 }
@@ -1514,18 +1818,18 @@ vErrors.push(err4);
 }
 errors++;
 }
-validate26.errors = vErrors;
+validate27.errors = vErrors;
 return errors === 0;
 }
-validate26.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
+validate27.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
 
-export const zttVerify = validate27;
-const schema38 = {"type":"object","required":["bundle"],"properties":{"bundle":{"type":"object","description":"A ZTT signature bundle, as POST ztt/sign returns it"},"payload":{"type":"string","description":"The payload: UTF-8 text, or base64 (RFC 4648, padded) when encoding is base64"},"encoding":{"enum":["utf8","base64"],"description":"How payload is written (default utf8); base64 signs arbitrary bytes"},"witnesses":{"type":"array","minItems":1,"maxItems":100,"items":{"type":"string","minLength":1},"description":"cosignature/v1 vkeys of the witnesses the caller trusts: the bundle's anchor must then be FINAL with a witnessed time that brackets the signing (witnessed_time)"},"quorum":{"type":"integer","minimum":1,"maximum":100,"description":"Cosignatures of those witnesses needed (default a majority)"},"skew_ms":{"type":"integer","minimum":0,"maximum":86400000,"description":"Clock skew allowed for anchor_receipt's issue time and witnessed_time (default 60000)"},"require_anchor":{"type":"boolean","description":"A bundle without an anchor fails anchor_receipt (default false)"}},"additionalProperties":false};
+export const zttVerify = validate28;
+const schema39 = {"type":"object","required":["bundle"],"properties":{"bundle":{"type":"object","description":"A ZTT signature bundle, as POST ztt/sign returns it"},"payload":{"type":"string","description":"The payload: UTF-8 text, or base64 (RFC 4648, padded) when encoding is base64"},"encoding":{"enum":["utf8","base64"],"description":"How payload is written (default utf8); base64 signs arbitrary bytes"},"witnesses":{"type":"array","minItems":1,"maxItems":100,"items":{"type":"string","minLength":1},"description":"cosignature/v1 vkeys of the witnesses the caller trusts: the bundle's anchor must then be FINAL with a witnessed time that brackets the signing (witnessed_time)"},"quorum":{"type":"integer","minimum":1,"maximum":100,"description":"Cosignatures of those witnesses needed (default a majority)"},"skew_ms":{"type":"integer","minimum":0,"maximum":86400000,"description":"Clock skew allowed for anchor_receipt's issue time and witnessed_time (default 60000)"},"require_anchor":{"type":"boolean","description":"A bundle without an anchor fails anchor_receipt (default false)"}},"additionalProperties":false};
 
-function validate27(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate28(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate27.evaluated;
+const evaluated0 = validate28.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -1583,7 +1887,7 @@ errors++;
 if(data.encoding !== undefined){
 let data2 = data.encoding;
 if(!((data2 === "utf8") || (data2 === "base64"))){
-const err4 = {instancePath:instancePath+"/encoding",schemaPath:"#/properties/encoding/enum",keyword:"enum",params:{allowedValues: schema38.properties.encoding.enum},message:"must be equal to one of the allowed values"};
+const err4 = {instancePath:instancePath+"/encoding",schemaPath:"#/properties/encoding/enum",keyword:"enum",params:{allowedValues: schema39.properties.encoding.enum},message:"must be equal to one of the allowed values"};
 if(vErrors === null){
 vErrors = [err4];
 }
@@ -1747,10 +2051,10 @@ vErrors.push(err17);
 }
 errors++;
 }
-validate27.errors = vErrors;
+validate28.errors = vErrors;
 return errors === 0;
 }
-validate27.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
+validate28.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
 
 
 /** Code points in a string, as ajv's ucs2length counts them (a lone surrogate is one). */

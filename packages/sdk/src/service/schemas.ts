@@ -150,11 +150,12 @@ const zttPayload = {
   payload: string({ description: "The payload: UTF-8 text, or base64 (RFC 4648, padded) when encoding is base64" }),
   encoding: { enum: ["utf8", "base64"], description: "How payload is written (default utf8); base64 signs arbitrary bytes" },
 };
+const EPHEMERAL_X = string({ pattern: "^[A-Za-z0-9_-]{43}$" });
 const ZTT_CERTIFICATE = {
   ...object({
     ztt_version: { const: 1 },
     key_id: string({ description: "The authority key that signed the certificate" }),
-    ephemeral_x: string({ pattern: "^[A-Za-z0-9_-]{43}$", description: "The ephemeral Ed25519 public key, base64url" }),
+    ephemeral_x: { ...EPHEMERAL_X, description: "The ephemeral Ed25519 public key, base64url" },
     swt_zone: integer(0, 11),
     day_index: integer(),
     window_deg: WINDOW,
@@ -239,6 +240,14 @@ export const REQUESTS = {
   anchors: object({ tile_id: integer(0, Number.MAX_SAFE_INTEGER), offset: integer(0, Number.MAX_SAFE_INTEGER), limit: integer(1, 1000) }, ["offset", "limit"]),
   none: object({}),
   zttSign: object(zttPayload, ["encoding"]),
+  zttCertify: object({
+    ephemeral_x: {
+      ...EPHEMERAL_X,
+      description: "The client's ephemeral Ed25519 public key, 32 raw bytes as base64url (a canonical point of large order); the private key stays with the client",
+    },
+    window: WINDOW,
+    zone: zoneBody,
+  }),
   zttVerify: object(
     {
       bundle: { type: "object", description: "A ZTT signature bundle, as POST ztt/sign returns it" },
@@ -413,6 +422,7 @@ export const REPLIES = {
   }),
   openapi: { type: "object", required: ["openapi", "info", "paths"] },
   zttBundle: ZTT_BUNDLE,
+  zttCertificate: ZTT_CERTIFICATE,
   zttVerification: object(
     {
       valid: { type: "boolean", description: "Every check holds" },

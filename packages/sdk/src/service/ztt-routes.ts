@@ -1,13 +1,16 @@
 /**
  * The ZTT endpoints (docs/ztt.md, docs/service.md): `POST ztt/sign` signs with the service's ZTT signer for the
- * current opening of its configured window and anchors the bundle in the service's clockchain, `POST ztt/verify`
- * runs the SDK's offline `verifyZtt` with the service's public keys. Thin: the signing, the certificates, the
+ * current opening of its configured window and anchors the bundle in the service's clockchain, `POST ztt/certify`
+ * certifies a client's ephemeral key for any window open now (the client signs), `POST ztt/verify` runs the SDK's
+ * offline `verifyZtt` with the service's public keys. Thin: the signing, the certificates, the
  * anchoring and every check are the SDK's.
  */
 import type { Signer } from "../authority/seams.js";
 import type { Authority } from "../core/types.js";
 import { base64ToBytes } from "../core/encoding.js";
-import { createZttSigner, verifyZtt, ZttWindowClosedError, type ZttBundle, type ZttSigner, type ZttVerification } from "../ztt/index.js";
+import { TemporalRangeError } from "../core/errors.js";
+import { createZttSigner, verifyZtt, ZttWindowClosedError, type ZttBundle, type ZttCertificate, type ZttSigner, type ZttVerification } from "../ztt/index.js";
+import type { ZttCertifyRequest } from "../ztt/certify.js";
 import { HttpError } from "./http-error.js";
 import type { Route, RouteContext } from "./routes.js";
 import { REPLIES, REQUESTS } from "./schemas.js";
@@ -91,11 +94,33 @@ async function sign(body: WirePayload, context: RouteContext): Promise<ZttBundle
   try {
     return await context.ztt.sign(payloadOf(body));
   } catch (error) {
-    if (!(error instanceof ZttWindowClosedError)) throw error;
-    // Conflict with the service's state (its window), not a bad request: the same request succeeds once the window opens.
-    const waitSeconds = Math.max(1, Math.ceil((error.next_open_unix_ms - context.clock()) / 1000));
-    throw new HttpError(409, error.code, error.message, { headers: { "retry-after": String(waitSeconds) }, extra: { next_open_unix_ms: error.next_open_unix_ms } });
+    throw windowClosed(error, context);
   }
+}
+
+/** The field of the body each of `certifyEphemeralKey`'s refusals is about. */
+const CERTIFY_FIELDS: Readonly<Record<string, string>> = { ZTT_KEY_INVALID: "body.ephemeral_x", INVALID_WINDOW: "body.window", INVALID_ZONE: "body.zone" };
+
+async function certify(body: ZttCertifyRequest, context: RouteContext): Promise<ZttCertificate> {
+  try {
+    return await context.authority.certifyZttKey(body);
+  } catch (error) {
+    // The SDK's range errors (ZTT_KEY_INVALID, INVALID_WINDOW, INVALID_ZONE), with a pointer to the field.
+    const field = error instanceof TemporalRangeError ? CERTIFY_FIELDS[error.code] : undefined;
+    if (field === undefined) throw windowClosed(error, context);
+    const { code, message } = error as TemporalRangeError;
+    throw new HttpError(400, code, message, { details: [{ field, problem: message }] });
+  }
+}
+
+/**
+ * `ZTT_WINDOW_CLOSED` as 409, a conflict with the window's state by the service's clock rather than a bad request:
+ * the same request succeeds once the window opens (`Retry-After`, `next_open_unix_ms`). Anything else as it is.
+ */
+function windowClosed(error: unknown, context: RouteContext): unknown {
+  if (!(error instanceof ZttWindowClosedError)) return error;
+  const waitSeconds = Math.max(1, Math.ceil((error.next_open_unix_ms - context.clock()) / 1000));
+  return new HttpError(409, error.code, error.message, { headers: { "retry-after": String(waitSeconds) }, extra: { next_open_unix_ms: error.next_open_unix_ms } });
 }
 
 export const ZTT_ROUTES: readonly Route[] = [
@@ -110,6 +135,18 @@ export const ZTT_ROUTES: readonly Route[] = [
     status: 200,
     reply: REPLIES.zttBundle,
     handle: ({ body }, context) => sign(body as WirePayload, context),
+  },
+  {
+    method: "POST",
+    path: "/ztt/certify",
+    operationId: "certifyZtt",
+    tier: "managed",
+    summary:
+      "Certify a client's ephemeral Ed25519 public key for the opening of a window that is open now by the service's clock (the client keeps the private key and signs); 409 ZTT_WINDOW_CLOSED (with next_open_unix_ms) outside it, 400 ZTT_KEY_INVALID for a key that is not a canonical point of large order",
+    body: REQUESTS.zttCertify,
+    status: 200,
+    reply: REPLIES.zttCertificate,
+    handle: ({ body }, context) => certify(body as ZttCertifyRequest, context),
   },
   {
     method: "POST",

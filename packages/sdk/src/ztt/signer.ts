@@ -74,8 +74,21 @@ const utf8 = new TextEncoder();
 // setTimeout's longest delay; a longer wait re-arms when it fires.
 const MAX_TIMER_MS = 2_147_483_647;
 
+/**
+ * Where a signer's certificate for one opening comes from: the authority's key in this process (`createZttSigner`),
+ * or a remote authority asked over HTTP (`TemporalClient.zttSigner`, `POST ztt/certify`). Given the ephemeral public
+ * key (base64url), the window, the zone and the UTC day of the opening the signer's clock is in.
+ */
+export type ZttCertify = (ephemeralX: string, window: Window, zone: number, day: number) => Promise<ZttCertificate>;
+
 export function createZttSigner(options: ZttSignerOptions): ZttSigner {
-  const { window, authority } = options;
+  const { authority, ...rest } = options;
+  return zttSignerCertifiedBy(rest, async (ephemeralX, window, zone, day) => issueCertificate(await authority.load(), ephemeralX, window, zone, day));
+}
+
+/** The one signer: everything but where its certificates come from, which `certify` says. */
+export function zttSignerCertifiedBy(options: Omit<ZttSignerOptions, "authority">, certify: ZttCertify): ZttSigner {
+  const { window } = options;
   windowTicks(window);
   const zone = parseZone(options.zone);
   const clock = options.clock ?? Date.now;
@@ -107,7 +120,7 @@ export function createZttSigner(options: ZttSignerOptions): ZttSigner {
     const crypto = ed25519Subtle("the ZTT signer");
     const pair = await crypto.generateKey(ED25519, false, ["sign", "verify"]);
     const raw = new Uint8Array(await crypto.exportKey("raw", pair.publicKey));
-    const certificate = await issueCertificate(await authority.load(), bytesToBase64Url(raw), window, zone, day);
+    const certificate = await certify(bytesToBase64Url(raw), window, zone, day);
     return { day, certificate, key_id: keyIdOf(raw), privateKey: pair.privateKey };
   }
 
