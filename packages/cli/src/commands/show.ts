@@ -1,6 +1,6 @@
 import { readFile } from "node:fs/promises";
 import { diagnose } from "@temporal/compiler";
-import { requireIsoInstant, TemporalError } from "@temporal/agent-sdk";
+import { requireIsoInstant } from "@temporal/agent-sdk";
 import { writeFileDurably } from "@temporal/agent-sdk/node";
 import { dialSvg, missionDials, type FileDial } from "@temporal/language-service";
 import { EXIT_FAILURE, EXIT_OK, UsageError } from "../errors.js";
@@ -57,8 +57,7 @@ function readAt(text: string): number {
   try {
     return requireIsoInstant(text);
   } catch (error) {
-    if (error instanceof TemporalError) throw new ShowUsageError("INVALID_TIME", `--at ${error.message}`);
-    throw error;
+    throw new ShowUsageError("INVALID_TIME", `--at ${error instanceof Error ? error.message : String(error)}`);
   }
 }
 
