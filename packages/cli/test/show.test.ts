@@ -35,6 +35,12 @@ describe("temporalc show", () => {
     expect(result.stdout).toContain("\n  UTC                   00    03    06    09    12    15    18    21\n  America/New_York    18    21    00");
     expect(result.stdout).toContain("open now, closes at 02:00 Z1 (UTC+2) (00:00 UTC), in 30 min; and only if carbon < 250 when it runs\n");
     expect(result.stdout).not.toContain("\u001b[");
+    // The README and docs/compiling.md show this very output.
+    for (const doc of ["README.md", "docs/compiling.md"]) {
+      const markdown = readFileSync(join(REPO_ROOT, doc), "utf8");
+      const shown = /\$ TZ=America\/New_York (?:npx )?temporalc show examples\/nightly-backup\.mission --at 2026-11-22T23:30:00Z\n([\s\S]*?)```/.exec(markdown);
+      expect(shown?.[1], doc).toBe(result.stdout.replace(backup, "examples/nightly-backup.mission"));
+    }
   }, 30_000);
 
   it("says when a closed mission opens, for one mission with --mission; colour only when forced", () => {
