@@ -3,7 +3,7 @@ import { join } from "node:path";
 import { diagnose } from "@temporal/compiler";
 import { dialSvg, missionDials } from "@temporal/language-service";
 import { describe, expect, it } from "vitest";
-import { REPO_ROOT, runCli } from "./run-cli.js";
+import { REPO_ROOT, runCli, runCliAsync } from "./run-cli.js";
 import { folderPerTest } from "./scratch.js";
 
 const folder = folderPerTest("temporalc-show-");
@@ -70,7 +70,7 @@ describe("temporalc show", () => {
     expect(result.stdout).toContain("early_sync opens at 02:30, which does not exist that day");
   }, 30_000);
 
-  it("errors: a file with errors shows its diagnostics (exit 1); usage problems name a code (exit 2), never a stack", () => {
+  it("errors: a file with errors shows its diagnostics (exit 1); usage problems name a code (exit 2), never a stack", async () => {
     const broken = join(folder.current(), "broken.mission");
     writeFileSync(broken, "@temporal v4.6.2\nmission m { require phase [300 30 }\n");
     const invalid = runCli(["show", broken]);
@@ -86,14 +86,23 @@ describe("temporalc show", () => {
       [["show", ops, "--mission", "nope"], 'no mission named "nope"; this file has rotate_keys, vacuum_database, heartbeat (MISSION_NOT_FOUND)'],
       [["show", backup, "--svg", join(folder.current(), "no/such/dir.svg")], "(WRITE_FAILED)"],
     ];
-    for (const [args, message] of cases) {
-      const result = runCli(args);
+    // Side by side: each is a separate process, and none depends on another.
+    const results = await Promise.all(cases.map(([args]) => runCliAsync(args)));
+    results.forEach((result, index) => {
+      const [args, message] = cases[index]!;
       expect(result.code, args.join(" ")).toBe(2);
       expect(result.stderr).toContain(message);
       expect(result.stderr).not.toMatch(/\n\s+at |unexpected error/);
-    }
-    expect(runCli(["show", backup, "--at", "yesterday"]).stderr).toContain("(INVALID_TIME)");
-  }, 60_000);
+    });
+    expect(results[2]!.stderr).toContain("(INVALID_TIME)");
+  }, 90_000);
+
+  it("a TZ the engine cannot name (empty: Etc/Unknown) is read as UTC", () => {
+    const result = runCli(["show", ops, "--at", AT, "--mission", "heartbeat"], { env: { TZ: "" } });
+    expect(result.code, result.stderr).toBe(0);
+    expect(result.stdout).toContain("(23:30 UTC, 23:30 UTC)");
+    expect(result.stdout).toContain("open all day");
+  }, 30_000);
 
   it("--help teaches with an example", () => {
     const help = runCli(["show", "--help"]);

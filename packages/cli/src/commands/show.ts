@@ -1,5 +1,5 @@
 import { readFile } from "node:fs/promises";
-import { diagnose } from "@temporal/compiler";
+import { diagnose, isKnownTimeZone } from "@temporal/compiler";
 import { requireIsoInstant } from "@temporal/agent-sdk";
 import { writeFileDurably } from "@temporal/agent-sdk/node";
 import { dialSvg, missionDials, type FileDial } from "@temporal/language-service";
@@ -41,7 +41,7 @@ export async function runShow(file: string, options: ShowOptions): Promise<numbe
   // Warnings are shown and the dial drawn; an error (an unknown zone, a bound out of range) leaves nothing sure to draw.
   process.stderr.write(renderForTerminal(diagnostics, source, process.stderr));
   const errors = diagnostics.filter((d) => d.severity === "error").length;
-  const whole = errors === 0 ? missionDials(model, { at, viewerTimeZone: Intl.DateTimeFormat().resolvedOptions().timeZone ?? "UTC" }) : null;
+  const whole = errors === 0 ? missionDials(model, { at, viewerTimeZone: viewerTimeZone() }) : null;
   if (whole === null) {
     process.stderr.write(`temporalc: ${file} has ${errors === 1 ? "an error" : `${errors} errors`}; fix ${errors === 1 ? "it" : "them"} to see its dial (MISSION_FILE_INVALID)\n`);
     return EXIT_FAILURE;
@@ -50,6 +50,12 @@ export async function runShow(file: string, options: ShowOptions): Promise<numbe
   if (options.svg !== undefined) await writeSvg(options.svg, dialSvg(dial));
   process.stdout.write(options.json ? `${JSON.stringify({ file, dial }, null, 2)}\n` : renderDial(dial, { color: useColor(process.stdout), file }));
   return EXIT_OK;
+}
+
+/** The process's time zone (TZ, else the system's) for the ring of local hours; UTC when the engine cannot name one it knows (an empty TZ gives `Etc/Unknown`). */
+function viewerTimeZone(): string {
+  const timeZone = Intl.DateTimeFormat().resolvedOptions().timeZone;
+  return timeZone !== undefined && isKnownTimeZone(timeZone) ? timeZone : "UTC";
 }
 
 /** `--at`, by the SDK's ISO 8601 rules (docs/phase.md#writing-an-instant), as `temporalc run --at`. */
