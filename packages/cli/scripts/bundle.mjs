@@ -2,7 +2,7 @@
 // resolving hundreds of modules; each command stays a separate chunk that is
 // loaded only when that command runs.
 import { build } from "esbuild";
-import { readFileSync } from "node:fs";
+import { readFileSync, rmSync } from "node:fs";
 import { fileURLToPath } from "node:url";
 import { writeThirdPartyNotices } from "./third-party-notices.mjs";
 import { readDiagnosticExplanations } from "./diagnostic-explanations.mjs";
@@ -21,6 +21,9 @@ const explanations = {
     });
   },
 };
+
+// Chunk names carry a content hash: clear the last build's, or stale chunks pile up and ship in the package.
+rmSync(new URL("dist/chunks/", cliDir), { recursive: true, force: true });
 
 const result = await build({
   entryPoints: { temporalc: new URL("src/main.ts", cliDir).pathname },
