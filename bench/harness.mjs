@@ -2,6 +2,7 @@
 // plain table printer. Benchmarks compare against a baseline measured in the
 // same run, so figures from different machines are comparable as ratios.
 import { spawn, spawnSync } from "node:child_process";
+import { closeSync, openSync, readFileSync } from "node:fs";
 import { createInterface } from "node:readline";
 
 /**
@@ -102,22 +103,39 @@ export function cpuSecondsOfStat(stat) {
   return (Number(fields[11]) + Number(fields[12])) / 100;
 }
 
-/** Starts `node args...` and resolves once it prints `listening on <url>`. */
-export async function startChild(args) {
-  const child = spawn(process.execPath, args, { stdio: ["ignore", "pipe", "inherit"] });
+/** The line a server under test prints on stdout once it accepts connections. */
+const LISTENING = /^listening on (https?:\/\/\S+)$/m;
+
+/**
+ * Starts `node args...` and resolves once it prints `listening on <url>`. With `stdoutFile`, the child's standard output
+ * goes to that file (created or truncated), polled for that line: this process never reads what follows it.
+ */
+export async function startChild(args, { stdoutFile } = {}) {
+  const fd = stdoutFile === undefined ? undefined : openSync(stdoutFile, "w");
+  const child = spawn(process.execPath, args, { stdio: ["ignore", fd ?? "pipe", "inherit"] });
+  if (fd !== undefined) closeSync(fd); // the child holds its own copy
   const exited = new Promise((resolve) => child.on("exit", resolve));
   const url = await new Promise((resolve, reject) => {
+    exited.then((code) => reject(new Error(`${args.join(" ")} exited ${code} before listening`)));
+    if (stdoutFile !== undefined) {
+      const poll = setInterval(() => {
+        const match = LISTENING.exec(readFileSync(stdoutFile, "utf8"));
+        if (match === null) return;
+        clearInterval(poll);
+        resolve(match[1]);
+      }, 20);
+      exited.then(() => clearInterval(poll));
+      return;
+    }
     const lines = createInterface({ input: child.stdout });
     lines.on("line", (line) => {
-      const match = /^listening on (https?:\/\/\S+)$/.exec(line);
+      const match = LISTENING.exec(line);
       if (!match) return;
-      // The service's request log follows on stdout (one JSON line per request, on by default): drained unread, so
-      // the service pays for writing it, as behind a log collector, and this process does not pay for splitting it.
+      // Whatever follows on stdout is drained unread, so this process does not pay for splitting it.
       lines.close();
       child.stdout.resume();
       resolve(match[1]);
     });
-    exited.then((code) => reject(new Error(`${args.join(" ")} exited ${code} before listening`)));
   });
   return {
     url,
