@@ -11,7 +11,11 @@ describe("the audit of ZTT certificates", () => {
   it("logs the API key's id and tier, the ephemeral key's id, the window, zone and opening day with the request line", async () => {
     const lines: string[] = [];
     const { key, record } = createApiKey("managed", "audit test", new Date(0));
-    const service = createService({ home: await tempDir(), config: { ...DEFAULT_CONFIG, keys: [record] }, requestLog: { level: "info", destination: { write: (line: string) => lines.push(line) } } });
+    const service = createService({
+      home: await tempDir(),
+      config: { ...DEFAULT_CONFIG, keys: [record] },
+      requestLog: { level: "info", destination: { write: (line: string) => lines.push(line) } },
+    });
     try {
       const url = await service.listen({ host: "127.0.0.1", port: 0 });
       const pair = (await crypto.subtle.generateKey("Ed25519", true, ["sign", "verify"])) as CryptoKeyPair;

@@ -80,12 +80,10 @@ class SyncedClock {
   fresh(maxAgeMs: number): Promise<void> {
     if (this.#pending !== undefined) return this.#pending;
     if (performance.now() - this.#syncedAt <= maxAgeMs) return Promise.resolve();
-    const pending = syncClock(this.#source, { samples: CLOCK_SAMPLES, clock: () => performance.now() }).then(
-      ({ offset_ms }) => {
-        this.#serviceMsAtOrigin = offset_ms;
-        this.#syncedAt = performance.now();
-      },
-    );
+    const pending = syncClock(this.#source, { samples: CLOCK_SAMPLES, clock: () => performance.now() }).then(({ offset_ms }) => {
+      this.#serviceMsAtOrigin = offset_ms;
+      this.#syncedAt = performance.now();
+    });
     this.#pending = pending;
     const settled = () => {
       if (this.#pending === pending) this.#pending = undefined;

@@ -174,7 +174,8 @@ function certificateInterval(bundle: ZttBundle, expected: ExpectedOpening): ZttC
   if (expected.window !== undefined && (c.window_deg[0] !== expected.window[0] || c.window_deg[1] !== expected.window[1])) {
     return check("certificate_interval", false, `the certificate is for window [${c.window_deg.join(", ")}], not the expected [${expected.window.join(", ")}]`);
   }
-  if (expected.zone !== undefined && c.swt_zone !== expected.zone) return check("certificate_interval", false, `the certificate is for zone Z${c.swt_zone}, not the expected Z${expected.zone}`);
+  if (expected.zone !== undefined && c.swt_zone !== expected.zone)
+    return check("certificate_interval", false, `the certificate is for zone Z${c.swt_zone}, not the expected Z${expected.zone}`);
   const interval = windowInterval(c.window_deg, c.swt_zone, c.day_index);
   return check(
     "certificate_interval",
