@@ -147,6 +147,8 @@ describe("temporalc run, a signed ZTT mission against the service in TEMPORAL_UR
     expect(verified.stdout).toContain("valid: ZTT bundle, all 5 checks hold");
 
     // What left the process: the receipt request, the certificate request with the public key alone, the anchor.
+    // One clock sync for the run (three exchanges): the signer signs by the clock the verdict was decided by.
+    expect(seen.filter((request) => request.path.startsWith("/api/v1/twatch/now")).length).toBe(3);
     const posts = seen.filter((request) => request.method === "POST");
     expect(posts.map((request) => request.path)).toEqual(["/api/v1/security/tsae", "/api/v1/ztt/certify", "/api/v1/clockchain/anchor"]);
     expect(JSON.parse(posts[1]!.body)).toEqual({ ephemeral_x: bundle!.certificate.ephemeral_x, window, zone: 0 });
