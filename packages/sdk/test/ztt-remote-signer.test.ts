@@ -10,6 +10,7 @@ import type { TwatchNow } from "../src/core/service-types.js";
 import { TICKS_PER_DAY } from "../src/core/units.js";
 import { remoteZttSigner } from "../src/remote/ztt-signer.js";
 import type { ZttCertificate } from "../src/ztt/certificate.js";
+import { verifyZtt } from "../src/ztt/index.js";
 import { zttSignerCertifiedBy } from "../src/ztt/signer.js";
 
 const day = 20_000;
@@ -95,6 +96,26 @@ describe("the remote signer", () => {
     const bundles = await Promise.all([signer.sign("a"), signer.sign("b"), signer.sign("c")]);
     expect(counts).toEqual({ twatch: 3, certify: 1 });
     expect(new Set(bundles.map((bundle) => bundle.key_id)).size).toBe(1);
+    // While the key is held, no new sync; once it is dropped (a new opening), the clock is synced again first.
+    await signer.sign("d");
+    expect(counts).toEqual({ twatch: 3, certify: 1 });
+    signer.close();
+    await signer.sign("e");
+    expect(counts).toEqual({ twatch: 6, certify: 2 });
+    signer.close();
+    await authority.close();
+  });
+
+  it("with anchor, comes back anchored; a verifier can require the anchor and name the window and zone", async () => {
+    const { authority, client } = service(() => at(5));
+    const signer = remoteZttSigner(client, { window: [90, 120], zone: 1, anchor: { authority } });
+    const bundle = await signer.sign("anchored");
+    const keys = Object.values(await authority.publicKeys());
+    expect(await verifyZtt(bundle, keys, { requireAnchor: true, window: [90, 120], zone: "Z1" })).toMatchObject({ valid: true });
+    const otherWindow = await verifyZtt(bundle, keys, { window: [0, 360] });
+    expect(otherWindow.checks.find((c) => c.name === "certificate_interval")).toMatchObject({ ok: false, reason: expect.stringContaining("not the expected [0, 360]") });
+    expect((await verifyZtt(bundle, keys, { zone: 2 })).valid).toBe(false);
+    await expect(verifyZtt(bundle, keys, { zone: 12 })).rejects.toMatchObject({ code: "INVALID_ARGUMENT" });
     signer.close();
     await authority.close();
   });
