@@ -281,6 +281,8 @@ Example:
     .requiredOption("--keys <keys.json>", "the service's public keys: the body of GET /api/v1/keys (the certifier's, and the log's unless --log-keys)")
     .option("--log-keys <keys.json>", "the log's public keys (GET /api/v1/keys of the service that anchored), when not those of --keys")
     .option("--require-anchor", "a ZTT bundle without an anchor fails (anchor_receipt)")
+    .option("--window <start,end>", "the window (degrees) the ZTT certificate must be for, e.g. 330,30; otherwise certificate_interval fails")
+    .option("--zone <zone>", "the SWT zone (Z0..Z11) the ZTT certificate must be for; otherwise certificate_interval fails")
     .option("--payload <file>", "the ZTT payload's bytes: checked against the bundle's payload_sha256")
     .option("--witness <vkey...>", "cosignature/v1 vkeys of the witnesses you trust: checks finality and, for a ZTT bundle, the witnessed time")
     .option("--quorum <n>", "cosignatures of those witnesses needed (default: a majority)", positiveInteger)

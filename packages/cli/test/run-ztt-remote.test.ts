@@ -43,6 +43,8 @@ interface Forwarded {
   readonly method: string;
   readonly path: string;
   readonly body: string;
+  /** Every request header, names and values, one per line: a key could leave in a header too. */
+  readonly headers: string;
 }
 
 /** A proxy in front of the service that keeps every request it forwards. */
@@ -53,7 +55,14 @@ async function recordingProxy(target: string, seen: Forwarded[]): Promise<{ url:
     request.on("end", () => {
       const body = Buffer.concat(chunks);
       const method = request.method ?? "GET";
-      seen.push({ method, path: request.url ?? "", body: body.toString("utf8") });
+      seen.push({
+        method,
+        path: request.url ?? "",
+        body: body.toString("utf8"),
+        headers: Object.entries(request.headers)
+          .map(([name, value]) => `${name}: ${String(value)}`)
+          .join("\n"),
+      });
       const headers: Record<string, string> = {};
       for (const name of ["authorization", "content-type", "accept"]) if (typeof request.headers[name] === "string") headers[name] = request.headers[name];
       fetch(`${target}${request.url ?? ""}`, { method, headers, ...(method === "POST" ? { body } : {}) })
@@ -138,6 +147,8 @@ describe("temporalc run, a signed ZTT mission against the service in TEMPORAL_UR
     expect(verified.stdout).toContain("valid: ZTT bundle, all 5 checks hold");
 
     // What left the process: the receipt request, the certificate request with the public key alone, the anchor.
+    // One clock sync for the run (three exchanges): the signer signs by the clock the verdict was decided by.
+    expect(seen.filter((request) => request.path.startsWith("/api/v1/twatch/now")).length).toBe(3);
     const posts = seen.filter((request) => request.method === "POST");
     expect(posts.map((request) => request.path)).toEqual(["/api/v1/security/tsae", "/api/v1/ztt/certify", "/api/v1/clockchain/anchor"]);
     expect(JSON.parse(posts[1]!.body)).toEqual({ ephemeral_x: bundle!.certificate.ephemeral_x, window, zone: 0 });
@@ -147,8 +158,9 @@ describe("temporalc run, a signed ZTT mission against the service in TEMPORAL_UR
       .map((line) => JSON.parse(line) as { seed: string; pkcs8: string });
     expect(captured).toHaveLength(1);
     const seed = Buffer.from(captured[0]!.seed, "hex");
-    const needles = [seed.toString("hex"), seed.toString("hex").toUpperCase(), seed.toString("base64"), seed.toString("base64url"), captured[0]!.pkcs8];
-    const leaks = seen.filter((request) => needles.some((needle) => request.body.includes(needle) || request.path.includes(needle)));
+    const pkcs8 = Buffer.from(captured[0]!.pkcs8, "base64");
+    const needles = [seed, pkcs8].flatMap((secret) => [secret.toString("hex"), secret.toString("hex").toUpperCase(), secret.toString("base64"), secret.toString("base64url")]);
+    const leaks = seen.filter((request) => needles.some((needle) => request.body.includes(needle) || request.path.includes(needle) || request.headers.includes(needle)));
     expect(leaks).toEqual([]);
   });
 });

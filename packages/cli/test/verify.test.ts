@@ -61,6 +61,7 @@ describe("temporalc verify: a ZTT bundle", () => {
       [
         "valid: ZTT bundle, all 6 checks hold",
         ...["certificate_signature", "certificate_interval", "ephemeral_signature", "signing_context", "anchor_receipt", "anchor_inclusion"].map((name) => `  ok    ${name}`),
+        `  certificate for window [330, 30] in zone Z1, ${new Date(bundle.certificate.start_unix_ms).toISOString()} .. ${new Date(bundle.certificate.end_unix_ms).toISOString()}`,
         "",
       ].join("\n"),
     );
@@ -105,6 +106,23 @@ describe("temporalc verify: a ZTT bundle", () => {
     const required = verify({}, ["stripped.json", "--keys", "keys.json", "--require-anchor", "--json"]);
     expect(required.code).toBe(1);
     expect(checksOf(required.stdout).anchor_receipt).toBe(false);
+  });
+
+  it("--window and --zone name the opening the certificate must be for: another fails certificate_interval; a malformed one is a usage error", () => {
+    const files = { "bundle.json": bundle, "keys.json": keys };
+    expect(verify(files, ["bundle.json", "--keys", "keys.json", "--window", "330,30", "--zone", "Z1"]).code).toBe(0);
+    const otherWindow = verify({}, ["bundle.json", "--keys", "keys.json", "--window", "0,360", "--json"]);
+    expect(otherWindow.code).toBe(1);
+    expect(checksOf(otherWindow.stdout)).toMatchObject({ certificate_interval: false, signing_context: true });
+    const otherZone = verify({}, ["bundle.json", "--keys", "keys.json", "--zone", "Z2", "--json"]);
+    expect(otherZone.code).toBe(1);
+    expect(checksOf(otherZone.stdout).certificate_interval).toBe(false);
+    const badWindow = verify({}, ["bundle.json", "--keys", "keys.json", "--window", "330"]);
+    expect(badWindow.code).toBe(2);
+    expect(badWindow.stderr).toContain("INVALID_WINDOW");
+    const badZone = verify({}, ["bundle.json", "--keys", "keys.json", "--zone", "Z12"]);
+    expect(badZone.code).toBe(2);
+    expect(badZone.stderr).toContain("INVALID_ZONE");
   });
 
   it("with --witness, requires a FINAL anchor: a PROVISIONAL one fails witnessed_time", () => {

@@ -169,6 +169,8 @@ function queryValue(names: readonly string[]): fc.Arbitrary<unknown> {
  * the listed properties: the random inputs above rarely build a whole valid request of many fields.
  */
 function fromSchema(schema: Schema): fc.Arbitrary<unknown> {
+  // An enum (with or without a type) is mostly one of its values: otherwise too few bodies are valid to test acceptance.
+  if (Array.isArray(schema.enum)) return fc.oneof({ arbitrary: fc.constantFrom(...(schema.enum as unknown[])), weight: 8 }, { arbitrary: fc.jsonValue(), weight: 2 });
   if (Array.isArray(schema.oneOf)) return fc.oneof(...(schema.oneOf as Schema[]).map(fromSchema));
   switch (schema.type) {
     case "object": {

@@ -58,6 +58,31 @@ describe("which ephemeral keys an authority certifies", () => {
     expect(ephemeralKeyProblem(new Uint8Array(31))).toBe("is 31 bytes, not 32");
   });
 
+  it("refuses the rest of libsodium's blocklist: x = 0 written with sign bit 1, and y = p - 1, p, p + 1 with either sign bit", () => {
+    // y = 1 and y = p - 1 have x = 0: sign bit 1 is no encoding of them (RFC 8032 5.1.3, step 4).
+    for (const encoding of ["0100000000000000000000000000000000000000000000000000000000000080", "ecffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff"]) {
+      expect(ephemeralKeyProblem(hex(encoding)), encoding).toBe("is not the canonical encoding of a point on Ed25519");
+    }
+    for (const encoding of ["edffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff", "eeffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff"]) {
+      expect(ephemeralKeyProblem(hex(encoding)), encoding).toBe("is not the canonical encoding of a point on Ed25519");
+    }
+  });
+
+  it("with sign bit 1 too, decodes exactly the y for which the curve has an x other than 0, fast-check", () => {
+    fc.assert(
+      fc.property(fc.uint8Array({ minLength: 32, maxLength: 32 }), (raw) => {
+        const bytes = Uint8Array.from(raw);
+        bytes[31] = (bytes[31] as number) | 0x80;
+        const y = BigInt(`0x${Buffer.from(bytes).reverse().toString("hex")}`) & ((1n << 255n) - 1n);
+        const problem = ephemeralKeyProblem(bytes);
+        const decodes = problem === undefined || problem.includes("small order");
+        // x = 0 exactly when y^2 = 1: y = 1 or p - 1, which sign bit 1 cannot encode.
+        expect(decodes).toBe(y < P && hasX(y) && y !== 1n && y !== P - 1n);
+      }),
+      { numRuns: 300 },
+    );
+  });
+
   it("decodes exactly the y for which the curve has an x (Euler's criterion), fast-check", () => {
     fc.assert(
       fc.property(fc.uint8Array({ minLength: 32, maxLength: 32 }), (raw) => {

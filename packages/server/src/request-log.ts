@@ -87,6 +87,7 @@ export class RequestLog {
         duration_ms: Math.round(outcome.durationMs * 1000) / 1000,
         code: outcome.errorCode,
         rate_limited: outcome.rateLimited,
+        audit: outcome.audit,
       },
       "request",
     );

@@ -54,7 +54,8 @@ export function parseZttWindow(text: string): Window | undefined {
 /** `--ztt-zone Z1` or `1` (digits are the zone's number), by the SDK's one zone parser; undefined otherwise. */
 export function parseZttZone(text: string): ZoneInput | undefined {
   try {
-    return parseZone(/^\d+$/.test(text) ? Number(text) : text);
+    // Canonical digits only: "01" is not a zone number (nor is it Z1).
+    return parseZone(/^(0|[1-9]\d*)$/.test(text) ? Number(text) : text);
   } catch {
     return undefined;
   }

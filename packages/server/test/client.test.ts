@@ -17,6 +17,7 @@ import {
   createClient,
   createTsaeRequest,
   defaultAuthorityName,
+  defineMission,
   diff,
   formatVerifierKey,
   nextOpen,
@@ -715,6 +716,20 @@ describe.each([REAL_SERVICE, STAND_IN])("the SDK client against $name", (kind) =
     await expect(refused).rejects.toMatchObject({ code: "ZTT_WINDOW_CLOSED", next_open_unix_ms: T + 137.5 * 240_000 });
     // The signer's clock in another opening than the service's: the clocks disagree, nothing is signed.
     await expect(client.zttSigner({ window: [330, 30], zone: 1, clock: () => T - 86_400_000 }).sign("a day late")).rejects.toMatchObject({ code: "ZTT_CLOCK_SKEW" });
+    // A mission run by a simulated clock: the service certifies by its own, so it is refused before any task runs.
+    let ran = false;
+    const mission = defineMission({
+      name: "nightly",
+      kernel_version: "4.6.2",
+      zone: 1,
+      requires: { phase: [[330, 30]], carbon: null, hs_bloch: null },
+      check: () => [],
+      on: { ALLOW: [{ execute: "work" }, { anchor: "clockchain", signed: "ZTT" }], DENY: [] },
+    });
+    const simulated = mission.run({ sdk: clientOfTier(fixed, "enterprise"), clock: () => T, tasks: { work: () => void (ran = true) } });
+    const missionRefusal = (await simulated.catch((error: unknown) => error)) as Error & { code: string };
+    expect([missionRefusal.code, missionRefusal.message]).toEqual(["AUTHORITY_UNAVAILABLE", expect.stringContaining("simulated")]);
+    expect(ran).toBe(false);
 
     // Keys no verifier should trust, and bad windows and zones: 400 naming the field.
     const post = (body: unknown) =>

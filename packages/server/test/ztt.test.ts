@@ -40,7 +40,7 @@ describe("the ztt config", () => {
 
   it("--ztt-zone reads a zone as the SDK does, digits as its number", () => {
     expect(["0", "11", "Z0", "Z11"].map(parseZttZone)).toEqual([0, 11, 0, 11]);
-    expect(["12", "Z12", "z1", "-1", "1.5", "", " 1"].map(parseZttZone)).toEqual(Array(7).fill(undefined));
+    expect(["12", "Z12", "z1", "-1", "1.5", "", " 1", "01", "007"].map(parseZttZone)).toEqual(Array(9).fill(undefined));
   });
 
   it("--ztt-window and --ztt-zone override the file; a zone alone needs a window from somewhere", () => {

@@ -8,7 +8,7 @@ import { describeIoError } from "../files.js";
  * service's `GET keys`). Every problem is a `VerifyUsageError` (exit 2) with a stable code and where it is.
  */
 
-export type VerifyUsageCode = "FILE_NOT_FOUND" | "FILE_UNREADABLE" | "INVALID_JSON" | "UNKNOWN_SHAPE" | "INVALID_KEYS" | "INVALID_WITNESS";
+export type VerifyUsageCode = "FILE_NOT_FOUND" | "FILE_UNREADABLE" | "INVALID_JSON" | "UNKNOWN_SHAPE" | "INVALID_KEYS" | "INVALID_WITNESS" | "INVALID_WINDOW" | "INVALID_ZONE";
 
 /** A usage problem of `temporalc verify`; the message ends with its code, which scripts may match. */
 export class VerifyUsageError extends UsageError {

@@ -15,6 +15,10 @@ export interface VerifyOptions {
   readonly logKeys?: string;
   /** A ZTT bundle without an anchor fails (`anchor_receipt`). */
   readonly requireAnchor?: boolean;
+  /** The window the ZTT certificate must be for, "start,end" in degrees. */
+  readonly window?: string;
+  /** The SWT zone the ZTT certificate must be for. */
+  readonly zone?: string;
   /** A file whose bytes are the ZTT payload: checked against the bundle's payload_sha256. */
   readonly payload?: string;
   /** cosignature/v1 vkeys of the witnesses trusted for finality and the witnessed time. */
@@ -36,6 +40,8 @@ interface Report {
   readonly kind: "ztt" | "receipt";
   readonly checks: readonly NamedCheck[];
   readonly witnessed_unix_s?: number;
+  /** A ZTT bundle's certificate: which window, zone and opening it is for (whatever the checks say of it). */
+  readonly certificate?: { readonly window_deg: unknown; readonly swt_zone: unknown; readonly start_unix_ms: unknown; readonly end_unix_ms: unknown };
 }
 
 /** Whom the verifier trusts beyond the log's keys: witnesses and how many must have cosigned. */
@@ -56,7 +62,7 @@ export async function runVerify(file: string, options: VerifyOptions): Promise<n
       ? await verifyBundle(
           sdk,
           found.bundle,
-          { certifier: keySet, log: logKeySet, requireAnchor: options.requireAnchor === true },
+          { certifier: keySet, log: logKeySet, requireAnchor: options.requireAnchor === true, ...expectedOpening(sdk, options) },
           trust,
           options.payload === undefined ? found.payload : await readInputFile(options.payload, "the payload file"),
         )
@@ -87,22 +93,55 @@ async function asUsage<T>(sdk: Sdk, verify: () => Promise<T>): Promise<T> {
   }
 }
 
-/** The keys a ZTT bundle is checked against: the certificate's issuer and the anchor's log, and whether an anchor is required. */
+/** The keys a ZTT bundle is checked against: the certificate's issuer and the anchor's log, whether an anchor is required, and for which window and zone. */
 interface BundleKeys {
   readonly certifier: KeySet;
   readonly log: KeySet;
   readonly requireAnchor: boolean;
+  readonly window?: [number, number];
+  readonly zone?: number;
+}
+
+/** `--window 330,30` and `--zone Z1`: the opening the verifier expects, checked here so a typo is a usage error rather than a failed check. */
+function expectedOpening(sdk: Sdk, options: VerifyOptions): Pick<BundleKeys, "window" | "zone"> {
+  let window: [number, number] | undefined;
+  if (options.window !== undefined) {
+    const parts = options.window.split(",").map((part) => (part.trim() === "" ? Number.NaN : Number(part)));
+    if (parts.length !== 2 || !parts.every((deg) => Number.isFinite(deg) && deg >= 0 && deg <= 360)) {
+      throw new VerifyUsageError("INVALID_WINDOW", `--window must be two degrees in 0..360 as start,end (e.g. 330,30), got ${JSON.stringify(options.window)}`);
+    }
+    window = parts as [number, number];
+  }
+  let zone: number | undefined;
+  if (options.zone !== undefined) {
+    try {
+      zone = sdk.parseZone(options.zone);
+    } catch (error) {
+      throw new VerifyUsageError("INVALID_ZONE", `--zone: ${(error as Error).message}`);
+    }
+  }
+  return { ...(window === undefined ? {} : { window }), ...(zone === undefined ? {} : { zone }) };
 }
 
 async function verifyBundle(sdk: Sdk, bundle: ZttBundle, keys: BundleKeys, trust: Trust | undefined, payload: string | Uint8Array | undefined): Promise<Report> {
   const options = {
     log: keys.log,
     requireAnchor: keys.requireAnchor,
+    ...(keys.window === undefined ? {} : { window: keys.window }),
+    ...(keys.zone === undefined ? {} : { zone: keys.zone }),
     ...(payload === undefined ? {} : { payload }),
     ...(trust === undefined ? {} : { witnesses: trust.witnesses, quorum: trust.quorum }),
   };
   const result = await asUsage(sdk, () => sdk.verifyZtt(bundle, keys.certifier, options));
-  return { valid: result.valid, kind: "ztt", checks: result.checks, ...(result.witnessed_unix_s === undefined ? {} : { witnessed_unix_s: result.witnessed_unix_s }) };
+  const c = (bundle as { certificate?: Partial<ZttBundle["certificate"]> }).certificate;
+  const certificate = typeof c === "object" && c !== null ? { window_deg: c.window_deg, swt_zone: c.swt_zone, start_unix_ms: c.start_unix_ms, end_unix_ms: c.end_unix_ms } : undefined;
+  return {
+    valid: result.valid,
+    kind: "ztt",
+    checks: result.checks,
+    ...(result.witnessed_unix_s === undefined ? {} : { witnessed_unix_s: result.witnessed_unix_s }),
+    ...(certificate === undefined ? {} : { certificate }),
+  };
 }
 
 /**
@@ -158,5 +197,19 @@ function describe(report: Report): string {
   const head = report.valid ? `valid: ${what}, all ${report.checks.length} checks hold` : `invalid: ${what}, ${failed} of ${report.checks.length} checks fail`;
   const lines = report.checks.map((c) => (c.ok ? `  ok    ${c.name}` : `  FAIL  ${c.name}: ${c.reason ?? ""}`));
   const witnessed = report.witnessed_unix_s === undefined ? [] : [`  witnessed at ${new Date(report.witnessed_unix_s * 1000).toISOString()}`];
-  return `${[head, ...lines, ...witnessed].join("\n")}\n`;
+  return `${[head, ...lines, ...witnessed, ...certified(report)].join("\n")}\n`;
+}
+
+/** Which window and zone the certificate vouches for: `valid` alone does not say (any window open now can be certified). */
+function certified(report: Report): string[] {
+  const c = report.certificate;
+  if (c === undefined) return [];
+  const window = Array.isArray(c.window_deg) ? `[${c.window_deg.map(String).join(", ")}]` : JSON.stringify(c.window_deg);
+  const opening = typeof c.start_unix_ms === "number" && typeof c.end_unix_ms === "number" ? `, ${isoOrRaw(c.start_unix_ms)} .. ${isoOrRaw(c.end_unix_ms)}` : "";
+  return [`  certificate for window ${window} in zone Z${String(c.swt_zone)}${opening}`];
+}
+
+function isoOrRaw(unixMs: number): string {
+  const date = new Date(unixMs);
+  return Number.isNaN(date.getTime()) ? String(unixMs) : date.toISOString();
 }

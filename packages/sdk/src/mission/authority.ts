@@ -1,6 +1,6 @@
 import { now } from "../core/phase.js";
 import type { Authority, PhaseContext } from "../core/types.js";
-import { syncClock, type TwatchSource } from "../remote/sync-clock.js";
+import { CLOCK_SAMPLES, syncClock, type TwatchSource } from "../remote/sync-clock.js";
 import { defaultSdk } from "#default-sdk";
 import { AuthorityUnavailableError, MissionAbortedError } from "./errors.js";
 import { receiptRequest } from "./receipt-request.js";
@@ -15,6 +15,8 @@ export interface AuthorityAccess {
   readonly signal: AbortSignal | undefined;
   /** The error to reject with when the signal aborts. */
   readonly onAbort: () => unknown;
+  /** The service's clock as the decision synced it (`decisionContext`), for a ZTT signer to sign by: one sync per run, and signing agrees with the verdict. */
+  readonly decisionClock: { now?: () => number };
 }
 
 /** Until the run has a decision, an abort is reported with no verdict and nothing done (`runBlock` then passes its own `onAbort`). */
@@ -30,7 +32,7 @@ export function authorityAccess(spec: MissionSpec, options: EvaluateOptions): Au
     }
     return authority;
   };
-  return { get, signal: options.signal, onAbort };
+  return { get, signal: options.signal, onAbort, decisionClock: {} };
 }
 
 /**
@@ -48,7 +50,7 @@ export async function decisionContext(spec: MissionSpec, options: EvaluateOption
   const authority = access.get();
   if (authority.kind !== "remote") return localContext(spec, options);
   try {
-    const unixMs = await settle(serviceTime(authority), access);
+    const unixMs = await settle(serviceTime(authority, access.decisionClock), access);
     return missionContext(spec.zone, unixMs as number, "remote");
   } catch (cause) {
     if (cause instanceof MissionAbortedError) throw cause;
@@ -56,17 +58,15 @@ export async function decisionContext(spec: MissionSpec, options: EvaluateOption
   }
 }
 
-/** The service's time now, in Unix ms. */
-async function serviceTime(authority: Authority): Promise<number> {
+/** The service's time now, in Unix ms; a client of the service is synced, and the synced clock kept in `decisionClock`. */
+async function serviceTime(authority: Authority, decisionClock: AuthorityAccess["decisionClock"]): Promise<number> {
   if (isTwatchSource(authority)) {
     const { offset_ms } = await syncClock(authority, { samples: CLOCK_SAMPLES });
-    return Math.round(Date.now() + offset_ms);
+    decisionClock.now = () => Math.round(Date.now() + offset_ms);
+    return decisionClock.now();
   }
   return (await authority.now()).unix_ms;
 }
-
-/** Exchanges per sync: the one with the smallest round trip is kept, so a few absorb a slow first request (connection set-up). */
-const CLOCK_SAMPLES = 3;
 
 function isTwatchSource(authority: Authority): authority is Authority & TwatchSource {
   return typeof (authority as Partial<TwatchSource>).getTwatchNow === "function";

@@ -35,7 +35,7 @@ export function signsZtt(step: MissionStep): boolean {
  * missions) and its authority can certify keys. The signer is made here, so
  * a failure runs nothing; it holds no key until the first signature.
  */
-export function zttSignerFor(spec: MissionSpec, authority: Authority, options: EvaluateOptions): ZttSigner {
+export function zttSignerFor(spec: MissionSpec, authority: Authority, options: EvaluateOptions, decisionClock: (() => number) | undefined): ZttSigner {
   const [window, ...more] = spec.requires.phase;
   if (window === undefined || more.length > 0 || typeof spec.zone !== "number") {
     throw new AuthorityUnavailableError(
@@ -51,8 +51,16 @@ export function zttSignerFor(spec: MissionSpec, authority: Authority, options: E
       new Error("the authority has no zttSigner()"),
     );
   }
-  // The signer reads the clock the decision was made by: a simulated one, this machine's (localClock), else the authority's own.
-  const clock = options.clock ?? (options.localClock === true ? Date.now : undefined);
+  if (authority.kind === "remote" && options.clock !== undefined) {
+    // Checked here rather than at the first signature, so no task runs for a receipt that cannot be signed.
+    throw new AuthorityUnavailableError(
+      spec.name,
+      "its receipts are ZTT-signed, and the service certifies a key only for an opening that is open now by its own clock, not by this run's simulated one (drop --at / clock, or use a local authority)",
+      new Error("a simulated clock with a remote authority"),
+    );
+  }
+  // The signer reads the clock the decision was made by: a simulated one, this machine's (localClock), the service's as the decision synced it, else its own sync.
+  const clock = options.clock ?? (options.localClock === true ? Date.now : decisionClock);
   return authority.zttSigner({ window, zone: spec.zone, ...(clock === undefined ? {} : { clock }) });
 }
 

@@ -38,6 +38,9 @@ export interface TwatchSource {
 
 const MAX_SAMPLES = 64;
 
+/** Exchanges per sync of a mission's decision or a remote ZTT signer: the smallest round trip is kept, so a few absorb a slow first request (connection set-up). */
+export const CLOCK_SAMPLES = 3;
+
 /**
  * Estimates the offset of the local clock from the service's with
  * `GET twatch/now`, NTP-style: `samples` exchanges in sequence, keeping the

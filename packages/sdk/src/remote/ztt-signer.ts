@@ -2,19 +2,20 @@
  * The ZTT signer of a remote authority (docs/ztt.md, "Remote signing"): the SDK's one signer
  * (`zttSignerCertifiedBy`), with its certificates from the service's `POST ztt/certify` and its clock the service's.
  */
-import { TemporalError } from "../core/errors.js";
 import { toUnixMs } from "../core/phase.js";
 import type { Window, ZoneInput } from "../core/types.js";
 import type { ZttCertificate } from "../ztt/certificate.js";
-import { ZttWindowClosedError, zttSignerCertifiedBy, type ZttCertify, type ZttSigner } from "../ztt/signer.js";
+import { ZttClockSkewError, ZttWindowClosedError, zttSignerCertifiedBy, type ZttAnchorTarget, type ZttCertify, type ZttSigner } from "../ztt/signer.js";
 import { TemporalApiError } from "./errors.js";
-import { syncClock, type TwatchSource } from "./sync-clock.js";
+import { CLOCK_SAMPLES, syncClock, type TwatchSource } from "./sync-clock.js";
 
 export interface RemoteZttSignerOptions {
   readonly window: Window;
   readonly zone: ZoneInput;
-  /** The signer's clock; default the service's, synced at the first `sign`. */
+  /** The signer's clock; default the service's, synced before the first `sign` of each opening and every few minutes. */
   readonly clock?: () => number | Date;
+  /** Anchor every bundle before `sign` returns it, as `createZttSigner`'s option does: the log's time then bounds when it was signed. */
+  readonly anchor?: ZttAnchorTarget;
 }
 
 /** What the signer needs of the client: the certificate endpoint and the clock exchange. */
@@ -22,12 +23,12 @@ interface ZttCertifier extends TwatchSource {
   certifyZtt(ephemeralX: string, window: Window, zone: ZoneInput): Promise<ZttCertificate>;
 }
 
-/** Exchanges per clock sync, as a mission's decision takes: the smallest round trip wins. */
-const CLOCK_SAMPLES = 3;
+/** A sync older than this is redone before the next `sign`: clocks drift, and a long-lived signer must not sign by an old offset. */
+const RESYNC_AFTER_MS = 5 * 60_000;
 
 export function remoteZttSigner(client: ZttCertifier, options: RemoteZttSignerOptions): ZttSigner {
-  let offsetMs = 0;
-  const clock = options.clock ?? (() => Date.now() + offsetMs);
+  const synced = options.clock === undefined ? new SyncedClock(client) : undefined;
+  const clock = options.clock ?? (() => (synced as SyncedClock).now());
   const certify: ZttCertify = async (ephemeralX, window, zone, day) => {
     let certificate: ZttCertificate;
     try {
@@ -35,37 +36,59 @@ export function remoteZttSigner(client: ZttCertifier, options: RemoteZttSignerOp
     } catch (error) {
       // Closed by the service's clock though open by the signer's: the same error a local signer gives, with the service's next opening.
       if (error instanceof TemporalApiError && error.code === "ZTT_WINDOW_CLOSED" && error.nextOpenUnixMs !== undefined) {
-        throw new ZttWindowClosedError(toUnixMs(clock()), window, error.nextOpenUnixMs);
+        throw new ZttWindowClosedError(toUnixMs(clock()), window, error.nextOpenUnixMs, "by the service's clock");
       }
       throw error;
     }
-    if (certificate.day_index !== day) {
-      throw new TemporalError(
-        "ZTT_CLOCK_SKEW",
-        `the service certified the opening of window [${window[0]}, ${window[1]}] that starts on UTC day ${certificate.day_index}, but the signer's clock is in the one of day ${day}: the clocks disagree (sync the clock, or drop the signer's own clock)`,
-      );
-    }
+    if (certificate.day_index !== day) throw new ZttClockSkewError(window, certificate.day_index, day);
     return certificate;
   };
-  const signer = zttSignerCertifiedBy({ window: options.window, zone: options.zone, clock }, certify);
-  if (options.clock !== undefined) return signer;
-  let synced: Promise<void> | undefined;
-  const sync = () =>
-    syncClock(client, { samples: CLOCK_SAMPLES }).then(
-      (result) => {
-        offsetMs = result.offset_ms;
-      },
-      (error: unknown) => {
-        synced = undefined; // the next sign tries again
-        throw error;
-      },
-    );
+  const signer = zttSignerCertifiedBy({ window: options.window, zone: options.zone, clock, ...(options.anchor === undefined ? {} : { anchor: options.anchor }) }, certify);
+  if (synced === undefined) return signer;
   return {
     async sign(payload) {
-      await (synced ??= sync());
+      // A new opening (no key held) starts from a fresh offset, as does a sync gone stale.
+      await synced.fresh(signer.holdsKey() ? RESYNC_AFTER_MS : 0);
       return signer.sign(payload);
     },
     holdsKey: () => signer.holdsKey(),
     close: () => signer.close(),
   };
+}
+
+/**
+ * The service's clock: this machine's monotonic clock plus the offset of the last sync (`syncClock`). The offset is
+ * against `performance.now()`, so a step of the wall clock after the sync does not move it. Concurrent callers share
+ * one sync; a failed sync is retried by the next caller.
+ */
+class SyncedClock {
+  #serviceMsAtOrigin = 0;
+  #syncedAt = Number.NEGATIVE_INFINITY;
+  #pending: Promise<void> | undefined;
+
+  readonly #source: TwatchSource;
+
+  constructor(source: TwatchSource) {
+    this.#source = source;
+  }
+
+  now(): number {
+    return this.#serviceMsAtOrigin + performance.now();
+  }
+
+  /** Resolves once the last sync is at most `maxAgeMs` old (0: a sync started now). */
+  fresh(maxAgeMs: number): Promise<void> {
+    if (this.#pending !== undefined) return this.#pending;
+    if (performance.now() - this.#syncedAt <= maxAgeMs) return Promise.resolve();
+    const pending = syncClock(this.#source, { samples: CLOCK_SAMPLES, clock: () => performance.now() }).then(({ offset_ms }) => {
+      this.#serviceMsAtOrigin = offset_ms;
+      this.#syncedAt = performance.now();
+    });
+    this.#pending = pending;
+    const settled = () => {
+      if (this.#pending === pending) this.#pending = undefined;
+    };
+    pending.then(settled, settled);
+    return pending;
+  }
 }

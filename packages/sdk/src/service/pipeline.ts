@@ -251,7 +251,7 @@ export function createPipeline(options: PipelineOptions): Pipeline {
           }
           try {
             endpoint.validateBody?.(body);
-            respond(request, reply, headers, endpoint.route, { query: {}, body, receivedMs }, fail, exchange);
+            respond(request, reply, headers, endpoint.route, { query: {}, body, receivedMs, outcome: exchange }, fail, exchange);
           } catch (thrown) {
             fail(thrown);
           }

@@ -23,6 +23,8 @@ export interface RequestOutcome {
   readonly rateLimited: RateLimitScope | undefined;
   /** The error code of an error reply (`RATE_LIMITED`, `UNAUTHORIZED`, ...). */
   readonly errorCode: string | undefined;
+  /** What the route asked to be kept with the reply for audit (a ZTT certificate's key id, window, zone and day); never a secret. */
+  readonly audit?: Readonly<Record<string, unknown>> | undefined;
 }
 
 /**
@@ -45,10 +47,11 @@ export interface Exchange {
   keyId: string | undefined;
   rateLimited: RateLimitScope | undefined;
   errorCode: string | undefined;
+  audit: Readonly<Record<string, unknown>> | undefined;
 }
 
 export function beginExchange(): Exchange {
-  return { route: undefined, status: 0, durationMs: performance.now(), tier: "public", keyId: undefined, rateLimited: undefined, errorCode: undefined };
+  return { route: undefined, status: 0, durationMs: performance.now(), tier: "public", keyId: undefined, rateLimited: undefined, errorCode: undefined, audit: undefined };
 }
 
 /** Reports `exchange` as about to be answered with `status` and `headers`. */

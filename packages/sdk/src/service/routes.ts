@@ -48,6 +48,8 @@ export interface RouteInput {
   readonly body: unknown;
   /** When the request arrived, by the service clock. */
   readonly receivedMs: number;
+  /** The reply's record for the request log, when the service keeps one: a route sets `audit` to log what it did. */
+  readonly outcome?: { audit: Readonly<Record<string, unknown>> | undefined };
 }
 
 export interface Route {

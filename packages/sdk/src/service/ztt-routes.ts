@@ -7,12 +7,13 @@
  */
 import type { Signer } from "../authority/seams.js";
 import type { Authority } from "../core/types.js";
-import { base64ToBytes } from "../core/encoding.js";
+import { base64ToBytes, base64UrlToBytes } from "../core/encoding.js";
+import { keyIdOf } from "../core/verifying-key.js";
 import { TemporalRangeError } from "../core/errors.js";
 import { createZttSigner, verifyZtt, ZttWindowClosedError, type ZttBundle, type ZttCertificate, type ZttSigner, type ZttVerification } from "../ztt/index.js";
 import type { ZttCertifyRequest } from "../ztt/certify.js";
 import { HttpError } from "./http-error.js";
-import type { Route, RouteContext } from "./routes.js";
+import type { Route, RouteContext, RouteInput } from "./routes.js";
 import { REPLIES, REQUESTS } from "./schemas.js";
 import type { ZttConfig } from "./service-config.js";
 
@@ -101,9 +102,12 @@ async function sign(body: WirePayload, context: RouteContext): Promise<ZttBundle
 /** The field of the body each of `certifyEphemeralKey`'s refusals is about. */
 const CERTIFY_FIELDS: Readonly<Record<string, string>> = { ZTT_KEY_INVALID: "body.ephemeral_x", INVALID_WINDOW: "body.window", INVALID_ZONE: "body.zone" };
 
-async function certify(body: ZttCertifyRequest, context: RouteContext): Promise<ZttCertificate> {
+async function certify(body: ZttCertifyRequest, context: RouteContext, outcome: RouteInput["outcome"]): Promise<ZttCertificate> {
   try {
-    return await context.authority.certifyZttKey(body);
+    const certificate = await context.authority.certifyZttKey(body);
+    // Who got a certificate for which key and opening: the request log adds the API key's id and tier and the request id.
+    if (outcome !== undefined) outcome.audit = certifiedAudit(certificate);
+    return certificate;
   } catch (error) {
     // The SDK's range errors (ZTT_KEY_INVALID, INVALID_WINDOW, INVALID_ZONE), with a pointer to the field.
     const field = error instanceof TemporalRangeError ? CERTIFY_FIELDS[error.code] : undefined;
@@ -111,6 +115,12 @@ async function certify(body: ZttCertifyRequest, context: RouteContext): Promise<
     const { code, message } = error as TemporalRangeError;
     throw new HttpError(400, code, message, { details: [{ field, problem: message }] });
   }
+}
+
+/** The audit record of a certificate: the ephemeral key's id as bundles give it, never more of a key than that. */
+function certifiedAudit(certificate: ZttCertificate): Readonly<Record<string, unknown>> {
+  const { ephemeral_x, window_deg, swt_zone, day_index } = certificate;
+  return { event: "ztt_certified", ephemeral_key_id: keyIdOf(base64UrlToBytes(ephemeral_x) as Uint8Array), window: window_deg, zone: swt_zone, day_index };
 }
 
 /**
@@ -146,7 +156,7 @@ export const ZTT_ROUTES: readonly Route[] = [
     body: REQUESTS.zttCertify,
     status: 200,
     reply: REPLIES.zttCertificate,
-    handle: ({ body }, context) => certify(body as ZttCertifyRequest, context),
+    handle: ({ body, outcome }, context) => certify(body as ZttCertifyRequest, context, outcome),
   },
   {
     method: "POST",

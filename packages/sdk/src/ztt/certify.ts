@@ -30,12 +30,13 @@ export interface ZttCertifyRequest {
  * closed at `nowMs`.
  */
 export async function certifyEphemeralKey(authority: SigningKey, request: ZttCertifyRequest, nowMs: number): Promise<ZttCertificate> {
-  const raw = base64UrlToBytes(request.ephemeral_x);
-  const problem = raw === undefined ? "is not canonical unpadded base64url" : ephemeralKeyProblem(raw);
-  if (problem !== undefined) throw new TemporalRangeError("ZTT_KEY_INVALID", `ephemeral_x ${problem}`);
+  // The cheap checks first: a closed window or a bad zone costs no BigInt point arithmetic.
   windowTicks(request.window);
   const zone = parseZone(request.zone);
   const day = openingDay(nowMs, request.window, zone);
   if (day === undefined) throw new ZttWindowClosedError(nowMs, request.window, nextOpen(contextAt(nowMs, { zone }), request.window));
+  const raw = base64UrlToBytes(request.ephemeral_x);
+  const problem = raw === undefined ? "is not canonical unpadded base64url" : ephemeralKeyProblem(raw);
+  if (problem !== undefined) throw new TemporalRangeError("ZTT_KEY_INVALID", `ephemeral_x ${problem}`);
   return issueCertificate(authority, request.ephemeral_x, request.window, zone, day);
 }

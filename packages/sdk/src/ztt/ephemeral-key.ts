@@ -7,6 +7,11 @@
  * Why small order is refused: such a key (the all-zero key is one) verifies signatures forged with no private key
  * (S = 0 and R of small order: for every message under the identity key, for about one in eight under the others),
  * so a certificate for one would let anybody sign in its window.
+ *
+ * Points of mixed order (a large-order point plus a small-order one) are accepted, as libsodium's check accepts
+ * them: such a key still has a private scalar only its maker knows, and forging under it needs that scalar like any
+ * other; the small component only lets the holder make signatures that cofactored and cofactorless verifiers judge
+ * differently, which hurts nobody but the holder, since each key signs only its own bundles.
  */
 
 const P = 2n ** 255n - 19n;

@@ -56,9 +56,23 @@ export interface ZttSigner {
 /** `sign` outside the window: names the next opening. */
 export class ZttWindowClosedError extends TemporalError {
   readonly next_open_unix_ms: number;
-  constructor(nowMs: number, window: Window, nextOpenMs: number) {
-    super("ZTT_WINDOW_CLOSED", `window [${window[0]}, ${window[1]}] is closed at ${new Date(nowMs).toISOString()}; it opens next at ${new Date(nextOpenMs).toISOString()}`);
+  /** `by`: whose clock found it closed, when not the signer's own ("by the service's clock"). */
+  constructor(nowMs: number, window: Window, nextOpenMs: number, by?: string) {
+    super(
+      "ZTT_WINDOW_CLOSED",
+      `window [${window[0]}, ${window[1]}] is closed${by === undefined ? "" : ` ${by}`} at ${new Date(nowMs).toISOString()}; it opens next at ${new Date(nextOpenMs).toISOString()}`,
+    );
     this.next_open_unix_ms = nextOpenMs;
+  }
+}
+
+/** A remote authority certified another opening than the one the signer's clock is in: signing would fail `signing_context`. */
+export class ZttClockSkewError extends TemporalError {
+  constructor(window: Window, certifiedDay: number, signerDay: number) {
+    super(
+      "ZTT_CLOCK_SKEW",
+      `the service certified the opening of window [${window[0]}, ${window[1]}] that starts on UTC day ${certifiedDay}, but the signer's clock is in the one of day ${signerDay}: the clocks disagree (sync the clock, or drop the signer's own clock)`,
+    );
   }
 }
 
@@ -133,17 +147,25 @@ export function zttSignerCertifiedBy(options: Omit<ZttSignerOptions, "authority"
       if (currentDay !== day) {
         drop();
         currentDay = day;
-        current = ephemeralFor(day);
+        const made = ephemeralFor(day);
+        current = made;
         currentEnd = windowInterval(window, zone, day).end_unix_ms; // known before the key is, so holdsKey() never drops a key being made
-        current.catch(() => drop());
+        // Only this attempt's own failure drops: a later opening's key made meanwhile stays.
+        made.catch(() => {
+          if (current === made) drop();
+        });
       }
       const ephemeral = await (current as Promise<Ephemeral>);
-      armTimer(currentEnd + 1 - nowMs);
+      // Certifying can take seconds (a remote authority): the context is the time of signing, not of asking, and still in the same opening.
+      const signedMs = toUnixMs(clock());
+      const signedContext = contextAt(signedMs, { zone });
+      if (openingDay(signedMs, window, zone) !== day) throw new ZttWindowClosedError(signedMs, window, nextOpen(signedContext, window));
+      armTimer(currentEnd + 1 - signedMs);
       const body: Omit<ZttBundle, "signature"> = {
         ztt_version: ZTT_VERSION,
         certificate: ephemeral.certificate,
         payload_sha256: sha256Hex(payload),
-        context,
+        context: signedContext,
         key_id: ephemeral.key_id,
       };
       const signature = bytesToHex(new Uint8Array(await ed25519Subtle("the ZTT signer").sign(ED25519, ephemeral.privateKey, utf8.encode(signingPayload(body)))));

@@ -9,7 +9,9 @@ import { signingPayload } from "../core/signed-record.js";
 import { distinctWitnessCount, witnessMajority } from "../core/verify-finality.js";
 import { sha256Hex } from "../core/sha256.js";
 import { VerifyingKey, type PublicKeyInput } from "../core/verifying-key.js";
-import { allow } from "../core/window.js";
+import type { Window, ZoneInput } from "../core/types.js";
+import { allow, windowTicks } from "../core/window.js";
+import { parseZone } from "../core/zones.js";
 import { TemporalError, describeValue } from "../core/errors.js";
 import { withoutAnchor } from "./anchor.js";
 import { check, guarded, type ZttCheck } from "./checks.js";
@@ -48,6 +50,13 @@ export interface ZttVerifyOptions {
    * bundles for any past opening, since nothing outside the bundle dates the signing.
    */
   readonly requireAnchor?: boolean;
+  /**
+   * The window and zone the verifier expects the certificate for: otherwise `certificate_interval` fails. Without them,
+   * `valid` says the bundle was signed inside the opening of some window its certificate names, whichever that is:
+   * anyone with a Managed key can get a certificate for any window open now, `[0, 360]` among them.
+   */
+  readonly window?: Window;
+  readonly zone?: ZoneInput;
 }
 
 export interface ZttVerification {
@@ -64,6 +73,13 @@ interface ZttPolicy {
   readonly skewMs: number;
   readonly requireAnchor: boolean;
   readonly witnessed: WitnessedTimePolicy | undefined;
+  readonly expected: ExpectedOpening;
+}
+
+/** What the verifier asks of the certificate's window and zone (`window`, `zone`); each absent when not asked. */
+interface ExpectedOpening {
+  readonly window?: Window;
+  readonly zone?: number;
 }
 
 /**
@@ -80,7 +96,7 @@ export async function verifyZtt(bundle: ZttBundle, publicKeys: readonly PublicKe
   const logKeys = options.log === undefined ? certifiers : await verifyingKeys(options.log);
   const checks: ZttCheck[] = [
     await guarded("certificate_signature", () => certificateSignature(bundle, certifiers)),
-    await guarded("certificate_interval", () => certificateInterval(bundle)),
+    await guarded("certificate_interval", () => certificateInterval(bundle, policy.expected)),
     await guarded("ephemeral_signature", () => ephemeralSignature(bundle)),
     await guarded("signing_context", () => signingContext(bundle)),
   ];
@@ -111,12 +127,13 @@ async function zttPolicy(options: ZttVerifyOptions): Promise<ZttPolicy> {
   const bad = (problem: string) => new TemporalError("INVALID_ARGUMENT", `verifyZtt options: ${problem}`);
   if (typeof options !== "object" || options === null) throw bad(`must be an object, got ${describeValue(options)}`);
   const { witnesses, quorum, skewMs = DEFAULT_ZTT_SKEW_MS, requireAnchor = false, log } = options;
+  const expected = expectedOpening(options, bad);
   if (!Number.isSafeInteger(skewMs) || skewMs < 0 || skewMs > MAX_SKEW_MS) throw bad(`skewMs must be a whole number of ms in 0..${MAX_SKEW_MS}, got ${describeValue(skewMs)}`);
   if (typeof requireAnchor !== "boolean") throw bad(`requireAnchor must be a boolean, got ${describeValue(requireAnchor)}`);
   if (log !== undefined && !Array.isArray(log) && !isKeySet(log)) throw bad(`log must be a list of public keys or the GET keys reply, got ${describeValue(log)}`);
   if (witnesses === undefined) {
     if (quorum !== undefined) throw bad("quorum needs witnesses, the vkeys whose cosignatures count");
-    return { skewMs, requireAnchor, witnessed: undefined };
+    return { skewMs, requireAnchor, witnessed: undefined, expected };
   }
   if (!Array.isArray(witnesses) || witnesses.length === 0 || !witnesses.every((w: unknown) => typeof w === "string"))
     throw bad(`witnesses must be a non-empty array of cosignature/v1 vkeys, got ${describeValue(witnesses)}`);
@@ -126,7 +143,21 @@ async function zttPolicy(options: ZttVerifyOptions): Promise<ZttPolicy> {
   const distinct = distinctWitnessCount(witnesses);
   const k = quorum ?? witnessMajority(witnesses);
   if (!Number.isSafeInteger(k) || k < 1 || k > distinct) throw bad(`quorum must be a whole number in 1..${distinct} (the distinct witness keys given), got ${describeValue(quorum)}`);
-  return { skewMs, requireAnchor, witnessed: { witnesses, quorum: k, skewMs } };
+  return { skewMs, requireAnchor, witnessed: { witnesses, quorum: k, skewMs }, expected };
+}
+
+function expectedOpening({ window, zone }: ZttVerifyOptions, bad: (problem: string) => Error): ExpectedOpening {
+  const named = (what: string, read: () => unknown) => {
+    try {
+      read();
+    } catch (error) {
+      throw bad(`${what}: ${(error as Error).message}`);
+    }
+  };
+  if (window !== undefined) named("window", () => windowTicks(window));
+  let swtZone: number | undefined;
+  if (zone !== undefined) named("zone", () => (swtZone = parseZone(zone)));
+  return { ...(window === undefined ? {} : { window }), ...(swtZone === undefined ? {} : { zone: swtZone }) };
 }
 
 async function certificateSignature(bundle: ZttBundle, keys: readonly VerifyingKey[]): Promise<ZttCheck> {
@@ -137,9 +168,14 @@ async function certificateSignature(bundle: ZttBundle, keys: readonly VerifyingK
   return check("certificate_signature", await verifyCertificateSignature(bundle.certificate, key), "the authority's signature does not match the certificate");
 }
 
-/** The UTC milliseconds in the certificate must be the opening its degrees, zone and day name. */
-function certificateInterval(bundle: ZttBundle): ZttCheck {
+/** The UTC milliseconds in the certificate must be the opening its degrees, zone and day name; the window and zone the verifier expects, if it said. */
+function certificateInterval(bundle: ZttBundle, expected: ExpectedOpening): ZttCheck {
   const c = bundle?.certificate;
+  if (expected.window !== undefined && (c.window_deg[0] !== expected.window[0] || c.window_deg[1] !== expected.window[1])) {
+    return check("certificate_interval", false, `the certificate is for window [${c.window_deg.join(", ")}], not the expected [${expected.window.join(", ")}]`);
+  }
+  if (expected.zone !== undefined && c.swt_zone !== expected.zone)
+    return check("certificate_interval", false, `the certificate is for zone Z${c.swt_zone}, not the expected Z${expected.zone}`);
   const interval = windowInterval(c.window_deg, c.swt_zone, c.day_index);
   return check(
     "certificate_interval",
