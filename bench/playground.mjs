@@ -1,0 +1,152 @@
+// `npm run bench -- playground`: what the playground costs a visitor. Builds the site (with hidden source maps, which
+// change no byte the browser fetches, so chunks can be attributed to packages), serves it on loopback, and measures in
+// headless Chromium:
+// - bytes of the first load, gzip level 9, summed over every response of the page's first visit (HTML, JS, CSS, the
+//   Web Worker, the service worker and what it precaches), split by package through the source maps;
+// - time to interactive: navigation start → the editor accepts input and the first verdict is rendered, median of
+//   fresh-context runs after a warm-up, and as a multiple of a baseline measured in the same run (a bare page served
+//   by the same server).
+// Prints the figures and the verdict against the budget of docs/playground.md ("Budget"); exits 0 either way.
+import { readFile } from "node:fs/promises";
+import { join } from "node:path";
+import { fileURLToPath } from "node:url";
+import { gzipSync } from "node:zlib";
+import { TraceMap, eachMapping } from "@jridgewell/trace-mapping";
+import { build } from "vite";
+import { launchChromium } from "../test/support/chromium.mjs";
+import { fixed, printTable } from "./harness.mjs";
+
+/** The budget, justified in docs/playground.md ("Budget"). */
+const BUDGET = { firstLoadGzipKB: 400, interactiveMs: 2500 };
+const RUNS = 7;
+
+const repo = fileURLToPath(new URL("..", import.meta.url));
+const siteRoot = join(repo, "packages/playground");
+const outDir = join(repo, "bench/.out/playground");
+
+/** Which package a source file of a chunk belongs to (paths as the source maps write them). */
+function partOf(source) {
+  const rules = [
+    [/node_modules\/(@codemirror|@lezer|style-mod|w3c-keyname|crelt)\//, "CodeMirror"],
+    [/node_modules\/prettier\/|packages\/prettier-plugin-mission\//, "prettier"],
+    [/packages\/compiler\/|node_modules\/(chevrotain|@chevrotain|regexp-to-ast|lodash-es)\//, "compiler"],
+    [/packages\/language-service\//, "language service"],
+    [/packages\/sdk\//, "SDK"],
+    [/packages\/playground\//, "playground"],
+  ];
+  return rules.find(([pattern]) => pattern.test(source))?.[1] ?? "other";
+}
+
+/** Generated characters of `code` per part, from its source map: each mapping owns the text up to the next one. */
+function charactersPerPart(code, map) {
+  const lineStarts = [0];
+  for (let i = code.indexOf("\n"); i !== -1; i = code.indexOf("\n", i + 1)) lineStarts.push(i + 1);
+  const offsets = [];
+  eachMapping(new TraceMap(map), (m) => offsets.push([lineStarts[m.generatedLine - 1] + m.generatedColumn, m.source === null ? "other" : partOf(m.source)]));
+  offsets.sort((a, b) => a[0] - b[0]);
+  const parts = new Map();
+  const add = (part, n) => parts.set(part, (parts.get(part) ?? 0) + n);
+  add("other", offsets.length > 0 ? offsets[0][0] : code.length);
+  offsets.forEach(([offset, part], i) => add(part, (i + 1 < offsets.length ? offsets[i + 1][0] : code.length) - offset));
+  return parts;
+}
+
+/** Every response body of one first visit in a fresh context, by URL path, once the page is interactive. */
+async function firstLoadResponses(browser, url) {
+  const context = await browser.newContext();
+  const bodies = new Map();
+  const pending = [];
+  context.on("response", (response) => {
+    const path = new URL(response.url()).pathname;
+    if (response.status() === 200) pending.push(response.body().then((body) => bodies.set(path, body), () => {}));
+  });
+  const page = await context.newPage();
+  await page.goto(url);
+  await page.waitForFunction(interactive, undefined, { timeout: 60_000 });
+  await page.evaluate(() => navigator.serviceWorker?.ready);
+  await page.waitForLoadState("networkidle");
+  await Promise.all(pending);
+  await context.close();
+  return bodies;
+}
+
+/** In the page: the editor takes input and the first verdict is on screen; then the time since navigation start. */
+function interactive() {
+  const editor = document.querySelector('[data-testid="editor"] .cm-content[contenteditable="true"]');
+  const verdict = document.querySelector('[data-testid="verdict"]');
+  return editor !== null && verdict !== null && verdict.textContent.trim() !== "" ? performance.now() : false;
+}
+
+/** Milliseconds from navigation start until `ready` holds in a fresh context (no cache, no service worker). */
+async function timeToReady(browser, url, ready) {
+  const context = await browser.newContext();
+  const page = await context.newPage();
+  await page.goto(url, { waitUntil: "commit" });
+  const handle = await page.waitForFunction(ready, undefined, { polling: "raf", timeout: 60_000 });
+  const ms = await handle.jsonValue();
+  await context.close();
+  return ms;
+}
+
+const median = (values) => values.toSorted((a, b) => a - b)[Math.floor(values.length / 2)];
+
+async function main() {
+  await build({ root: siteRoot, logLevel: "warn", build: { outDir, emptyOutDir: true, sourcemap: "hidden" } });
+  const server = await serve(outDir);
+  const browser = await launchChromium();
+  try {
+    const bodies = await firstLoadResponses(browser, server.url);
+    const rows = [["file", "raw kB", "gzip kB"]];
+    const byPart = new Map();
+    let total = 0;
+    for (const [path, body] of [...bodies].sort()) {
+      const gzip = gzipSync(body, { level: 9 }).length;
+      total += gzip;
+      rows.push([path, fixed(body.length / 1024, 1), fixed(gzip / 1024, 1)]);
+      const parts = path.endsWith(".js") ? await partsOfChunk(path, body) : new Map([[path.endsWith(".css") ? "CSS" : "HTML", 1]]);
+      const characters = [...parts.values()].reduce((a, b) => a + b, 0);
+      // A chunk's gzip bytes are shared out in proportion to each part's characters in it: an estimate, since parts compress differently.
+      for (const [part, n] of parts) byPart.set(part, (byPart.get(part) ?? 0) + (gzip * n) / characters);
+    }
+    printTable("first load, every response (gzip -9)", rows);
+    printTable("first load by part (gzip kB, chunks shared out by source-map characters)", [
+      ["part", "gzip kB", "share"],
+      ...[...byPart].sort((a, b) => b[1] - a[1]).map(([part, bytes]) => [part, fixed(bytes / 1024, 1), `${fixed((100 * bytes) / total, 0)} %`]),
+    ]);
+
+    const bare = `${server.url}__bench_bare__.html`;
+    const ready = [];
+    const baseline = [];
+    await timeToReady(browser, server.url, interactive); // warm-up: the OS file cache, Chromium's own start-up
+    for (let i = 0; i < RUNS; i++) {
+      ready.push(await timeToReady(browser, server.url, interactive));
+      baseline.push(await timeToReady(browser, bare, () => (document.readyState === "complete" ? performance.now() : false)));
+    }
+    const interactiveMs = median(ready);
+    const baselineMs = median(baseline);
+    printTable(`time to interactive, median of ${RUNS} fresh contexts`, [
+      ["page", "ms", "× bare page"],
+      ["bare page (baseline)", fixed(baselineMs, 0), "1.00"],
+      ["playground", fixed(interactiveMs, 0), fixed(interactiveMs / baselineMs)],
+    ]);
+    const kB = total / 1024;
+    const verdict = (ok) => (ok ? "within budget" : "OVER BUDGET");
+    console.log(`\nbudget: first load ${fixed(kB, 1)} kB gzip of ${BUDGET.firstLoadGzipKB} kB: ${verdict(kB <= BUDGET.firstLoadGzipKB)}`);
+    console.log(`budget: interactive in ${fixed(interactiveMs, 0)} ms of ${BUDGET.interactiveMs} ms: ${verdict(interactiveMs <= BUDGET.interactiveMs)}`);
+  } finally {
+    await browser.close();
+    await server.close();
+  }
+}
+
+/** The parts of a JavaScript chunk, from its hidden source map next to it in outDir. */
+async function partsOfChunk(path, body) {
+  try {
+    const map = JSON.parse(await readFile(join(outDir, `${decodeURIComponent(path.replace(/^\//, ""))}.map`), "utf8"));
+    return charactersPerPart(body.toString("utf8"), map);
+  } catch {
+    return new Map([["other", body.length]]);
+  }
+}
+
+await main();
