@@ -35,7 +35,9 @@ describe("runMissions", () => {
     expect(nightly.result.executed).toEqual(["snapshot_db", "upload_offsite"]);
     expect(log).toEqual([expect.stringMatching(/^nightly_backup: snapshot_db ran \(stand-in\) at phase 352\.50° in zone Z1$/), expect.stringMatching(/upload_offsite/)]);
     expect(nightly.result.receipts).toHaveLength(1);
-    expect(nightly.result.receipts[0]!.issued_unix_ms).toBe(insideWindow);
+    // --at semantics: the decision and the receipt's phase are the slider's instant (issued_unix_ms is when it was signed).
+    expect(nightly.result.ctx.unix_ms).toBe(insideWindow);
+    expect(nightly.result.receipts[0]).toMatchObject({ swt_zone: 1, tile_id: nightly.result.ctx.tile_id });
     expect(nightly.result.receipts[0]!.signature).toMatch(/^[0-9a-f]{128}$/);
     expect(nightly.verified).toEqual([expect.objectContaining({ valid: true, checks: [{ name: "receipt_signature", ok: true }, { name: "inclusion", ok: true }, { name: "checkpoint_signature", ok: true }] })]);
   });
