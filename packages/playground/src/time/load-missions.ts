@@ -1,0 +1,40 @@
+import * as sdk from "@temporal/agent-sdk";
+import type { Mission } from "@temporal/agent-sdk";
+import { compile, type Diagnostic, type MissionModel } from "@temporal/compiler";
+
+/**
+ * Compiles the editor's source and turns the generated code into live
+ * `Mission` objects in the page, bound to the page's own SDK.
+ *
+ * The code is compiled as CommonJS and run with `new Function`, its one
+ * `require` answered with the SDK module this page already loaded. Rather
+ * than `import()` of a Blob or data: URL of an ES module: every distinct URL
+ * imported stays in the page's module map for good, and the panel compiles
+ * again on every pause in typing; a function is garbage once replaced. It is
+ * also the same path in the page and in Node's tests.
+ */
+
+/** The specifier generated code requires the runtime by (any fixed name; only this loader answers it). */
+const SDK_SPECIFIER = "@temporal/agent-sdk";
+
+export type CompiledMissions =
+  | { readonly ok: true; readonly missions: readonly Mission[]; readonly model: MissionModel }
+  | { readonly ok: false; readonly errors: readonly Diagnostic[]; readonly model: MissionModel };
+
+export function compileMissions(source: string, filename: string): CompiledMissions {
+  const result = compile(source, { filename, format: "cjs", sdkModule: SDK_SPECIFIER });
+  if (result.code === undefined) return { ok: false, errors: result.diagnostics.filter((d) => d.severity === "error"), model: result.model };
+  return { ok: true, missions: Object.values(evaluateModule(result.code).missions), model: result.model };
+}
+
+function evaluateModule(code: string): { missions: Record<string, Mission> } {
+  const exports = {} as { missions: Record<string, Mission> };
+  const require = (specifier: string): unknown => {
+    if (specifier === SDK_SPECIFIER) return sdk;
+    throw new Error(`generated code required ${JSON.stringify(specifier)}; only ${SDK_SPECIFIER} is available`);
+  };
+  // The compiler's output, never user-written JavaScript: the mission language has no code in it.
+  // eslint-disable-next-line @typescript-eslint/no-implied-eval
+  new Function("require", "exports", "module", code)(require, exports, { exports });
+  return exports;
+}
