@@ -1,18 +1,19 @@
-import { clockTicks, contextAt, nextOpen, nextOpenInTimeZone, TICKS_PER_DEGREE, TICKS_PER_ZONE, TemporalError } from "@temporal/agent-sdk";
-import type { Authority, Decision, DenyReason, Mission, MissionZone, PhaseContext, Verdict, Window } from "@temporal/agent-sdk";
+import type { Authority, Decision, DenyReason, Mission, Verdict } from "@temporal/agent-sdk";
 import { formatClockTime } from "@temporal/compiler";
+import type { FileDial } from "@temporal/language-service";
 
 /**
  * What the panel says about one mission at the chosen instant: the verdict
  * and reasons of the compiled mission itself (`evaluate()`, the SDK's
  * decision, never a second reading of the rules), the reasons in words, and
- * when its phase windows next open or close, by the SDK's own searches.
+ * when its phase windows next open or close: the dial's transition
+ * (`missionDials`, from the SDK's own searches), the same the dial draws.
  */
 export interface VerdictView {
   readonly mission: string;
   readonly verdict: Verdict;
   readonly reasons: readonly { readonly code: DenyReason; readonly text: string }[];
-  /** When every phase window is next open (`opens`), or, while they all are, when the first closes; undefined if never. */
+  /** When the phase windows next open, or close while open; undefined when they never change. */
   readonly next: { readonly kind: "opens" | "closes"; readonly unixMs: number } | undefined;
   /** `opens at 22:00 Z1 (UTC+2), in 2 h 5 min`, `closes at ...`, `always open`, `never opens again`. */
   readonly nextText: string;
@@ -26,60 +27,31 @@ export interface VerdictInput {
   readonly authority: Authority;
 }
 
-export async function verdictOf(mission: Mission, input: VerdictInput): Promise<VerdictView> {
+/** `dial` is `missionDials()` of the same file's model at the same instant. */
+export async function verdictOf(mission: Mission, dial: FileDial, input: VerdictInput): Promise<VerdictView> {
   const decision = await mission.evaluate({ sdk: input.authority, clock: () => input.at, carbon: input.carbon ?? undefined, hsBloch: input.hsBloch ?? undefined });
-  const next = nextTransition(mission, decision);
+  const transition = dial.missions.find((m) => m.name === mission.name)?.next ?? null;
+  const open = !decision.reasons.includes("PHASE_OUTSIDE_WINDOW");
   return {
     mission: mission.name,
     verdict: decision.verdict,
-    reasons: decision.reasons.map((code) => ({ code, text: reasonText(code, mission, decision, input) })),
-    next,
-    nextText: transitionText(next, mission, decision),
+    reasons: decision.reasons.map((code) => ({ code, text: reasonText(code, mission, decision, dial, input) })),
+    next: transition === null ? undefined : { kind: transition.kind, unixMs: transition.at },
+    nextText:
+      transition === null
+        ? open
+          ? "always open"
+          : "never opens again"
+        : `${transition.kind} at ${transition.clock} ${dial.zoneLabel}, in ${durationText(transition.at - input.at)}`,
   };
 }
 
-function nextTransition(mission: Mission, decision: Decision): VerdictView["next"] {
-  if (decision.reasons.includes("PHASE_OUTSIDE_WINDOW")) return decision.next_open_unix_ms === undefined ? undefined : { kind: "opens", unixMs: decision.next_open_unix_ms };
-  const closes = mission.requires.phase.flatMap((window) => {
-    const closed = complement(window);
-    return closed === undefined ? [] : (firstInstant(mission.zone, decision.ctx, closed) ?? []);
-  });
-  return closes.length === 0 ? undefined : { kind: "closes", unixMs: Math.min(...closes) };
-}
-
-/**
- * The ticks a window does not cover, as a window: bounds are inclusive and whole ticks,
- * so `[start, end]` is closed exactly on `[end + 1 tick, start - 1 tick]`. Undefined for the whole day.
- */
-function complement([start, end]: Window): Window | undefined {
-  const day = 360 * TICKS_PER_DEGREE;
-  const startTick = Math.round(start * TICKS_PER_DEGREE);
-  const endTick = Math.round(end * TICKS_PER_DEGREE);
-  if (startTick === 0 && endTick === day) return undefined;
-  return [((endTick + 1) % day) / TICKS_PER_DEGREE, ((startTick - 1 + day) % day) / TICKS_PER_DEGREE];
-}
-
-/** The SDK's search for the first instant at or after `ctx` the zone's clock is in `window`; undefined past the Date range. */
-function firstInstant(zone: MissionZone, ctx: PhaseContext, window: Window): number | undefined {
-  try {
-    return typeof zone === "string" ? nextOpenInTimeZone(ctx, window, zone) : nextOpen(contextAt(ctx.unix_ms, { zone }), window);
-  } catch (error) {
-    if (error instanceof TemporalError && error.code === "BEYOND_DATE_RANGE") return undefined;
-    throw error;
-  }
-}
-
-function transitionText(next: VerdictView["next"], mission: Mission, decision: Decision): string {
-  if (next === undefined) return decision.reasons.includes("PHASE_OUTSIDE_WINDOW") ? "never opens again" : "always open";
-  return `${next.kind} at ${clockAt(next.unixMs, mission.zone)} ${zoneLabel(mission.zone)}, in ${durationText(next.unixMs - decision.ctx.unix_ms)}`;
-}
-
-function reasonText(code: DenyReason, mission: Mission, decision: Decision, input: VerdictInput): string {
+function reasonText(code: DenyReason, mission: Mission, decision: Decision, dial: FileDial, input: VerdictInput): string {
   const { carbon, hs_bloch: hsBloch } = mission.requires;
   switch (code) {
     case "PHASE_OUTSIDE_WINDOW": {
       const windows = mission.requires.phase.map(([start, end]) => `${formatClockTime(start) ?? start}–${formatClockTime(end) ?? end}`).join(" and ");
-      return `outside its window ${windows} in ${zoneLabel(mission.zone)}: the clock there reads ${clockAt(decision.ctx.unix_ms, mission.zone)}`;
+      return `outside its window ${windows} in ${dial.zoneLabel}: the clock there reads ${formatClockTime(Math.floor(dial.nowDeg * 4) / 4)}`;
     }
     case "CARBON_ABOVE_THRESHOLD":
       return `carbon ${input.carbon} gCO2eq/kWh is not ${carbon?.operator} ${carbon?.threshold}`;
@@ -93,21 +65,6 @@ function reasonText(code: DenyReason, mission: Mission, decision: Decision, inpu
       // The provider failures (*_UNAVAILABLE, *_INVALID, *_TIMEOUT): the SDK's own sentence.
       return decision.measure_failures?.find((failure) => failure.reason === code)?.message ?? code;
   }
-}
-
-/** The instant's clock time in the mission's zone: `22:00`, with seconds only when not zero. */
-function clockAt(unixMs: number, zone: MissionZone): string {
-  const ticks = typeof zone === "string" ? clockTicks(unixMs, zone) : contextAt(unixMs, { zone }).phase_deg * TICKS_PER_DEGREE;
-  const minuteTicks = Math.round(ticks / 1000) * 1000;
-  return formatClockTime(minuteTicks / TICKS_PER_DEGREE) ?? "";
-}
-
-/** `Z1 (UTC+2)`, `Z0 (UTC)`, or the IANA name. */
-function zoneLabel(zone: MissionZone): string {
-  if (typeof zone === "string") return zone;
-  const hours = (zone * TICKS_PER_ZONE) / 3_600_000;
-  const offset = hours > 12 ? hours - 24 : hours;
-  return `Z${zone} (UTC${offset === 0 ? "" : offset > 0 ? `+${offset}` : offset})`;
 }
 
 /** `35 min`, `2 h 5 min`, `1 d 3 h`: to the nearest minute (a window closes 1 ms after its end), at least 1. */

@@ -1,8 +1,9 @@
-import { allow, allowInTimeZone, contextAt, createMemoryAuthority, type Authority, type Mission, type Window } from "@temporal/agent-sdk";
+import { allow, allowInTimeZone, contextAt, createMemoryAuthority, type Authority, type Window } from "@temporal/agent-sdk";
 import fc from "fast-check";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { compileMissions } from "../../src/time/load-missions.js";
-import { verdictOf } from "../../src/time/verdict.js";
+import { missionDials, type FileDial } from "@temporal/language-service";
+import { compileMissions, type CompiledMissions } from "../../src/time/load-missions.js";
+import { verdictOf, type VerdictInput, type VerdictView } from "../../src/time/verdict.js";
 
 let authority: Authority;
 beforeAll(() => {
@@ -10,10 +11,17 @@ beforeAll(() => {
 });
 afterAll(() => authority.close());
 
-function mission(source: string): Mission {
-  const compiled = compileMissions(source, "playground.mission");
-  if (!compiled.ok) throw new Error(compiled.errors.map((d) => d.message).join("\n"));
-  return compiled.missions[0]!;
+function compiled(source: string): Extract<CompiledMissions, { ok: true }> {
+  const result = compileMissions(source, "playground.mission");
+  if (!result.ok) throw new Error(result.errors.map((d) => d.message).join("\n"));
+  return result;
+}
+
+/** The first mission's view, with the file's dial at the same instant, as the panel computes them. */
+function verdict(file: Extract<CompiledMissions, { ok: true }>, input: Omit<VerdictInput, "authority">): Promise<VerdictView> {
+  const dial: FileDial | null = missionDials(file.model, { at: input.at, viewerTimeZone: "UTC" });
+  if (dial === null) throw new Error("no dial for this anchor");
+  return verdictOf(file.missions[0]!, dial, { ...input, authority });
 }
 
 /** Whether every window is open at `t`, asked of the SDK's window functions directly. */
@@ -39,10 +47,10 @@ describe("verdictOf", () => {
         async (windows, zone, at, carbon, hsBloch, probe) => {
           const anchor = typeof zone === "string" ? zone : `Z${zone}`;
           const phases = windows.map(([a, b]) => `  require phase [${a}, ${b}]\n`).join("");
-          const compiled = compileMissions(`@temporal v4.6.2\n@anchor ${anchor}\nmission m {\n${phases}  require carbon <= 200\n  require hs_bloch >= 0.5\n  on ALLOW {\n    execute go\n  }\n}\n`, "p.mission");
-          fc.pre(compiled.ok); // windows that never meet are an error the checker reports
-          if (!compiled.ok) return;
-          const view = await verdictOf(compiled.missions[0]!, { at, carbon, hsBloch, authority });
+          const file = compileMissions(`@temporal v4.6.2\n@anchor ${anchor}\nmission m {\n${phases}  require carbon <= 200\n  require hs_bloch >= 0.5\n  on ALLOW {\n    execute go\n  }\n}\n`, "p.mission");
+          fc.pre(file.ok); // windows that never meet are an error the checker reports
+          if (!file.ok) return;
+          const view = await verdict(file, { at, carbon, hsBloch });
 
           const open = windowsOpen(windows, zone, at);
           const expected = [
@@ -70,24 +78,24 @@ describe("verdictOf", () => {
   });
 
   it("says the verdict, the reasons and the next transition in words", async () => {
-    const backup = mission("@temporal v4.6.2\n@anchor Z1\nmission nightly_backup {\n  require phase [300, 30]\n  require carbon < 250\n  on ALLOW {\n    execute snapshot_db\n  }\n}\n");
+    const backup = compiled("@temporal v4.6.2\n@anchor Z1\nmission nightly_backup {\n  require phase [300, 30]\n  require carbon < 250\n  on ALLOW {\n    execute snapshot_db\n  }\n}\n");
     // 17:55 UTC is 19:55 in Z1: the window 20:00-02:00 opens in 5 minutes.
-    const closed = await verdictOf(backup, { at: Date.parse("2026-11-26T17:55:00Z"), carbon: 300, hsBloch: null, authority });
+    const closed = await verdict(backup, { at: Date.parse("2026-11-26T17:55:00Z"), carbon: 300, hsBloch: null });
     expect(closed.verdict).toBe("DENY");
     expect(closed.reasons.map((r) => r.text)).toEqual(["outside its window 20:00–02:00 in Z1 (UTC+2): the clock there reads 19:55", "carbon 300 gCO2eq/kWh is not < 250"]);
     expect(closed.nextText).toBe("opens at 20:00 Z1 (UTC+2), in 5 min");
 
-    const open = await verdictOf(backup, { at: Date.parse("2026-11-26T21:55:00Z"), carbon: 100, hsBloch: null, authority });
+    const open = await verdict(backup, { at: Date.parse("2026-11-26T21:55:00Z"), carbon: 100, hsBloch: null });
     expect(open).toMatchObject({ verdict: "ALLOW", reasons: [], nextText: "closes at 02:00 Z1 (UTC+2), in 2 h 5 min" });
 
-    const unmeasured = await verdictOf(backup, { at: Date.parse("2026-11-26T21:55:00Z"), carbon: null, hsBloch: null, authority });
+    const unmeasured = await verdict(backup, { at: Date.parse("2026-11-26T21:55:00Z"), carbon: null, hsBloch: null });
     expect(unmeasured.reasons.map((r) => r.text)).toEqual(["carbon not measured: it needs < 250 gCO2eq/kWh"]);
   });
 
   it("reads windows on an IANA zone's wall clock, daylight saving included", async () => {
-    const paris = mission("@temporal v4.6.2\n@anchor Europe/Paris\nmission m {\n  require phase [300, 330]\n  on ALLOW {\n    execute t\n  }\n}\n");
+    const paris = compiled("@temporal v4.6.2\n@anchor Europe/Paris\nmission m {\n  require phase [300, 330]\n  on ALLOW {\n    execute t\n  }\n}\n");
     // Summer: 20:00 in Paris is 18:00 UTC.
-    const view = await verdictOf(paris, { at: Date.parse("2026-07-01T17:00:00Z"), carbon: null, hsBloch: null, authority });
+    const view = await verdict(paris, { at: Date.parse("2026-07-01T17:00:00Z"), carbon: null, hsBloch: null });
     expect(view.next).toEqual({ kind: "opens", unixMs: Date.parse("2026-07-01T18:00:00Z") });
     expect(view.nextText).toBe("opens at 20:00 Europe/Paris, in 1 h");
   });
