@@ -7,9 +7,11 @@
 //   fresh-context runs after a warm-up, and as a multiple of a baseline measured in the same run (a bare page served
 //   by the same server).
 // Prints the figures and the verdict against the budget of docs/playground.md ("Budget"); exits 0 either way.
-import { readFile } from "node:fs/promises";
+import { spawn } from "node:child_process";
+import { readFile, writeFile } from "node:fs/promises";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
+import { createInterface } from "node:readline";
 import { gzipSync } from "node:zlib";
 import { TraceMap, eachMapping } from "@jridgewell/trace-mapping";
 import { build } from "vite";
@@ -88,11 +90,33 @@ async function timeToReady(browser, url, ready) {
   return ms;
 }
 
+/** `temporalc playground --dir <dir> --port 0`, the way visitors get the site; resolves with its URL once it listens. */
+async function servePlayground(dir) {
+  const child = spawn(process.execPath, [join(repo, "bin/temporalc"), "playground", "--dir", dir, "--port", "0"], { stdio: ["ignore", "pipe", "inherit"] });
+  const exited = new Promise((resolve) => child.on("exit", resolve));
+  const url = await new Promise((resolve, reject) => {
+    createInterface({ input: child.stdout }).on("line", (line) => {
+      const match = /^The playground is at (http:\/\/\S+) /.exec(line);
+      if (match) resolve(match[1]);
+    });
+    exited.then((code) => reject(new Error(`temporalc playground exited ${code} before serving`)));
+  });
+  return {
+    url,
+    async close() {
+      child.kill("SIGTERM");
+      await exited;
+    },
+  };
+}
+
 const median = (values) => values.toSorted((a, b) => a - b)[Math.floor(values.length / 2)];
 
 async function main() {
   await build({ root: siteRoot, logLevel: "warn", build: { outDir, emptyOutDir: true, sourcemap: "hidden" } });
-  const server = await serve(outDir);
+  // The baseline page: what the browser costs before any of the playground's code runs.
+  await writeFile(join(outDir, "bare.html"), "<!doctype html><title>bare</title><p>bare</p>");
+  const server = await servePlayground(outDir);
   const browser = await launchChromium();
   try {
     const bodies = await firstLoadResponses(browser, server.url);
@@ -114,7 +138,7 @@ async function main() {
       ...[...byPart].sort((a, b) => b[1] - a[1]).map(([part, bytes]) => [part, fixed(bytes / 1024, 1), `${fixed((100 * bytes) / total, 0)} %`]),
     ]);
 
-    const bare = `${server.url}__bench_bare__.html`;
+    const bare = `${server.url}bare.html`;
     const ready = [];
     const baseline = [];
     await timeToReady(browser, server.url, interactive); // warm-up: the OS file cache, Chromium's own start-up

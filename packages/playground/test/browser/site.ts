@@ -2,10 +2,11 @@
 // clock reading pinned (time zone, locale) so what it shows is the same on every machine.
 import { existsSync } from "node:fs";
 import { mkdir } from "node:fs/promises";
+import type { AddressInfo } from "node:net";
 import { fileURLToPath } from "node:url";
 import type { Browser, BrowserContext, Page } from "playwright-core";
 import { launchChromium } from "../../../../test/support/chromium.mjs";
-import { serveStatic } from "../../../sdk/test/browser/static-server.js";
+import { createStaticServer } from "../../../cli/src/commands/playground-server.js";
 
 /** The viewer's zone and locale of every page: a zone with daylight saving, so the dial's local ring is not UTC's. */
 export const PAGE_TIME_ZONE = "Europe/Berlin";
@@ -50,19 +51,28 @@ const RECORD_PUBLIC_KEYS = `(() => {
 export async function startSite(): Promise<Site> {
   if (!existsSync(`${DIST}index.html`)) throw new Error(`the playground is not built (no ${DIST}index.html): run \`npm run build\` first`);
   await mkdir(ARTIFACTS, { recursive: true });
-  const server = await serveStatic(DIST);
-  let browser: Browser | undefined;
+  // The playground's own server, as `temporalc playground` runs it, on a free loopback port.
+  const server = createStaticServer(DIST);
+  await new Promise<void>((resolve, reject) => {
+    server.once("error", reject);
+    server.listen(0, "127.0.0.1", resolve);
+  });
+  const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}/`;
+  const stopServer = () => {
+    server.closeAllConnections();
+    return new Promise<void>((resolve) => server.close(() => resolve()));
+  };
+  let browser: Browser;
   try {
     browser = await launchChromium();
   } catch (error) {
-    await server.close();
+    await stopServer();
     throw error;
   }
-  const opened = browser;
   return {
-    url: server.url,
+    url,
     async open(path = "") {
-      const context = await opened.newContext({ timezoneId: PAGE_TIME_ZONE, locale: PAGE_LOCALE, viewport: { width: 1280, height: 860 } });
+      const context = await browser.newContext({ timezoneId: PAGE_TIME_ZONE, locale: PAGE_LOCALE, viewport: { width: 1280, height: 860 } });
       await context.addInitScript(RECORD_PUBLIC_KEYS);
       const page = await context.newPage();
       page.setDefaultTimeout(20_000);
@@ -75,12 +85,12 @@ export async function startSite(): Promise<Site> {
       page.on("response", (response) => {
         if (response.status() >= 400) errors.push(`HTTP ${response.status()}: ${new URL(response.url()).pathname}`);
       });
-      await page.goto(new URL(path, server.url).href);
+      await page.goto(new URL(path, url).href);
       return { page, context, errors };
     },
     async close() {
-      await opened.close();
-      await server.close();
+      await browser.close();
+      await stopServer();
     },
   };
 }
