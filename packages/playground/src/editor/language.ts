@@ -14,8 +14,8 @@ import { renderMarkdown } from "./markdown.js";
  */
 export interface MissionLanguage {
   extension: Extension;
-  /** Replaces the document with its formatted text (no change when formatted already or broken). */
-  format(view: EditorView): Promise<void>;
+  /** Replaces the document with its formatted text; false when nothing changed (formatted already, or a syntax error). */
+  format(view: EditorView): Promise<boolean>;
   /** The source formatted, or as it is when it cannot be formatted; undefined when the document changed meanwhile. */
   formatted(view: EditorView): Promise<string | undefined>;
   compile(view: EditorView): Promise<CompiledOutput | undefined>;
@@ -121,11 +121,12 @@ export function missionLanguage(client: LanguageClient, options: MissionLanguage
     return answer?.text ?? doc.toString();
   }
 
-  async function format(view: EditorView): Promise<void> {
+  async function format(view: EditorView): Promise<boolean> {
     const before = view.state.doc;
     const text = await formatted(view);
-    if (text === undefined || view.state.doc !== before || text === before.toString()) return;
+    if (text === undefined || view.state.doc !== before || text === before.toString()) return false;
     view.dispatch({ changes: { from: 0, to: before.length, insert: text } });
+    return true;
   }
 
   return {
