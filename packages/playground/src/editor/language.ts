@@ -1,7 +1,7 @@
 import { autocompletion, type CompletionContext, type CompletionResult } from "@codemirror/autocomplete";
 import { setDiagnostics, type Diagnostic } from "@codemirror/lint";
 import { StateEffect, StateField, type Extension, type Text } from "@codemirror/state";
-import { Decoration, EditorView, hoverTooltip, keymap, ViewPlugin, type DecorationSet, type ViewUpdate } from "@codemirror/view";
+import { activateHover, closeHoverTooltips, Decoration, EditorView, hasHoverTooltips, hoverTooltip, keymap, ViewPlugin, type DecorationSet, type ViewUpdate } from "@codemirror/view";
 import type { LanguageClient } from "../worker/client.js";
 import type { CompiledOutput, HighlightSpan, PlainDiagnostic } from "../worker/protocol.js";
 import { renderMarkdown } from "./markdown.js";
@@ -130,7 +130,18 @@ export function missionLanguage(client: LanguageClient, options: MissionLanguage
   }
 
   return {
-    extension: [highlightField, analyseAfterTyping, hover, autocompletion({ override: [complete] }), keymap.of([{ key: "Shift-Alt-f", run: (view) => (void format(view), true) }])],
+    extension: [
+      highlightField,
+      analyseAfterTyping,
+      hover,
+      autocompletion({ override: [complete] }),
+      keymap.of([
+        { key: "Shift-Alt-f", run: (view) => (void format(view), true) },
+        // The hover at the cursor, for keyboard users (VS Code's binding); it closes on the next edit, move or Escape.
+        { key: "Mod-k Mod-i", run: (view) => (activateHover(view, view.state.selection.main.head, 1, { tooltip: hover, until: (tr) => tr.docChanged || tr.selection !== undefined }), true) },
+        { key: "Escape", run: (view) => hasHoverTooltips(view.state) && (view.dispatch({ effects: closeHoverTooltips }), true) },
+      ]),
+    ],
     format,
     formatted,
     compile: async (view) => {
