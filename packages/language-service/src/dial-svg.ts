@@ -65,7 +65,24 @@ function missionSvg(mission: MissionDial, outer: number, inner: number): string 
     (arc) =>
       `<path d="${sector(arc, outer, inner)}" fill="url(#dial-open)" stroke="${COLORS.open}" stroke-width="1" data-mission="${escapeXml(mission.name)}" data-start-deg="${deg(arc.startDeg)}" data-end-deg="${deg(arc.endDeg)}"><title>${escapeXml(`${mission.name}: open ${arcText(arc)}`)}</title></path>`,
   );
-  return `<g class="mission" data-mission="${escapeXml(mission.name)}" data-open="${mission.open}">${track}${arcs.join("")}</g>`;
+  // The name sits on the track in the middle of the longest closed stretch, where no arc covers it (on the arc, in white, when open all day).
+  const [nameDeg, onArc] = nameAngle(mission.arcs);
+  const [x, y] = point(nameDeg, (outer + inner) / 2);
+  const name = `<text x="${num(x)}" y="${num(y)}" font-size="9" text-anchor="middle" dominant-baseline="central" fill="${onArc ? COLORS.background : COLORS.text}">${escapeXml(mission.name)}</text>`;
+  return `<g class="mission" data-mission="${escapeXml(mission.name)}" data-open="${mission.open}">${track}${arcs.join("")}${name}</g>`;
+}
+
+/** The middle of the longest stretch between arcs, and whether that point is on an arc after all (no stretch: open all day). */
+function nameAngle(arcs: readonly DialArc[]): [degrees: number, onArc: boolean] {
+  if (arcs.length === 0) return [0, false];
+  const sorted = [...arcs].sort((a, b) => a.startDeg - b.startDeg);
+  let best: [number, number] = [0, -1];
+  sorted.forEach((arc, index) => {
+    const next = sorted[(index + 1) % sorted.length]!;
+    const gap = (((next.startDeg - arc.endDeg) % 360) + 360) % 360;
+    if (gap > best[1]) best = [(arc.endDeg + gap / 2) % 360, gap];
+  });
+  return best[1] <= 0 ? [0, true] : [best[0], false];
 }
 
 function nowHand(nowDeg: number): string {

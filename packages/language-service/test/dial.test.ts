@@ -2,7 +2,7 @@ import { diagnose } from "@temporal/compiler";
 import { allow, allowInTimeZone, contextAt, defineMission, KERNEL_VERSION, TICKS_PER_DAY, TICKS_PER_DEGREE, type MissionZone, type Window } from "@temporal/agent-sdk";
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
-import { dialSvg, missionDials, type DialArc, type FileDial } from "../src/index.js";
+import { arcsContain, dialSvg, missionDials, type DialArc, type FileDial } from "../src/index.js";
 
 /**
  * The dial against brute force: what it says is open, and when that
@@ -93,7 +93,9 @@ describe("missionDials against the runtime", () => {
         expect(arcs.map(({ startDeg, endDeg }) => ({ startDeg, endDeg }))).toEqual(mission!.arcs);
         const points = [...windows.flatMap(([s, e]) => [s, e].flatMap((d) => [-1, 0, 1].map((t) => Math.round(d * TICKS_PER_DEGREE) + t))), 0, TICKS_PER_DAY - 1, at % TICKS_PER_DAY];
         for (const ticks of points.map((t) => (t + TICKS_PER_DAY) % TICKS_PER_DAY)) {
-          expect(onArcs(arcs, ticks), `tick ${ticks}`).toBe(windowsAllowPhase(windows, ticks));
+          const allowed = windowsAllowPhase(windows, ticks);
+          expect(onArcs(arcs, ticks), `tick ${ticks}`).toBe(allowed);
+          expect(arcsContain(mission!.arcs, ticks / TICKS_PER_DEGREE), `tick ${ticks}`).toBe(allowed);
         }
 
         // Brute force: the first point of a 2.5-minute scan where the answer differs; the transition lies in the step before it.
