@@ -59,6 +59,19 @@ describe("runMissions", () => {
     expect(succeeded(runs[1]).result.executed).toEqual(["u"]);
     expect(log).toEqual([expect.stringMatching(/^b: u ran/)]);
   });
+
+  it("keeps verifying on the page's one authority when the slider goes back in time between runs", async () => {
+    const compiled = compileMissions(nightlyBackup, "playground.mission");
+    if (!compiled.ok) throw new Error("the example does not compile");
+    authority = createMemoryAuthority();
+    const runAt = (at: number) => runMissions({ missions: compiled.missions, settings: { at, carbon: 100, hsBloch: null }, authority: authority!, log: () => {} });
+    const later = succeeded((await runAt(insideWindow))[0]);
+    const earlier = succeeded((await runAt(insideWindow - 86_400_000))[0]);
+    const again = succeeded((await runAt(insideWindow))[0]);
+    expect([later, earlier, again].flatMap((run) => run.verified.map((v) => v.valid))).toEqual([true, true, true]);
+    // The same day's tile grew: the third receipt is the second leaf of the first run's tile.
+    expect(again.result.anchors[0]).toMatchObject({ tile_id: later.result.anchors[0]!.tile_id, leaf_index: 1, tree_size: 2 });
+  });
 });
 
 describe("verifyAnchored", () => {
