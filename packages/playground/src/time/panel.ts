@@ -35,6 +35,9 @@ export function mountPanel(host: HTMLElement, state: PlaygroundState): void {
   const commands = createCommandView();
   host.replaceChildren(h("h2", {}, "Time"), controls.element, problem, dial, verdicts, h("h3", {}, "Run"), run.element, commands.element);
 
+  const stale = (isStale: boolean): void => {
+    for (const element of [dial, verdicts]) element.classList.toggle("tp-stale", isStale);
+  };
   const cards = new Map<string, HTMLElement>();
   let compiled: { readonly source: string; readonly filename: string; readonly result: CompiledMissions } | undefined;
   let generation = 0;
@@ -50,12 +53,15 @@ export function mountPanel(host: HTMLElement, state: PlaygroundState): void {
     commands.show(filename, settings, result.model.missions.some((m) => m.tasks.length > 0));
     const fileDial = result.ok ? missionDials(result.model, { at, viewerTimeZone }) : null;
     if (!result.ok || fileDial === null) {
-      const why = result.ok ? "The file's time zone is not known to this browser." : errorSummary(result.errors);
-      problem.textContent = why;
-      run.setMissions({ disabledBecause: `Run is off: ${why}` });
+      const why = result.ok ? "The file's time zone is not known to this browser's time-zone data." : errorSummary(result.errors);
+      // The last good dial and verdicts stay, marked stale: no flicker while a word is half typed.
+      problem.textContent = `${why} The dial and verdicts below are those of the last version without errors.`;
+      stale(true);
+      run.setMissions({ disabledBecause: `Run is off until it is fixed. ${why}` });
       return;
     }
     problem.textContent = "";
+    stale(false);
     run.setMissions(result.missions);
     const views = await Promise.all(result.missions.map((mission) => verdictOf(mission, fileDial, { at, carbon: settings.carbon, hsBloch: settings.hsBloch, authority: pageAuthority() })));
     if (mine !== generation) return; // a newer refresh started while this one awaited
@@ -73,10 +79,11 @@ export function mountPanel(host: HTMLElement, state: PlaygroundState): void {
   void refresh();
 }
 
+/** `The source has 2 errors (first, line 20: M100 unexpected characters)`. */
 function errorSummary(errors: readonly Diagnostic[]): string {
   const first = errors[0];
-  const where = first === undefined ? "" : ` First, line ${first.range.start.line}: ${first.code} ${first.message}`;
-  return `The source has ${errors.length === 1 ? "an error" : `${errors.length} errors`}: fix ${errors.length === 1 ? "it" : "them"} to see verdicts and to run.${where}`;
+  const where = first === undefined ? "" : ` (first, line ${first.range.start.line}: ${first.code} ${first.message})`;
+  return `The source has ${errors.length === 1 ? "an error" : `${errors.length} errors`}${where}.`;
 }
 
 /** The dial's markup as `dialSvg` returns it, replaced only when it changes (no flicker while the verdict is recomputed). */

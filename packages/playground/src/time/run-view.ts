@@ -56,7 +56,7 @@ function describeRun(run: MissionRun): HTMLElement {
   return h(
     "section",
     { class: "tp-run-mission", "data-mission": run.mission },
-    h("h4", {}, `${run.mission}: `, h("span", { class: `tp-verdict-word tp-${result.verdict.toLowerCase()}` }, result.verdict)),
+    h("h4", {}, `${run.mission}: `, h("span", { class: `tp-verdict-word tp-${result.verdict.toLowerCase()}` }, result.verdict), ` at ${result.ctx.utc}`),
     h("p", {}, `Ran: ${result.executed.length === 0 ? "nothing" : result.executed.join(", ")}. Receipts: ${result.receipts.length}.`),
     ...run.verified.map(describeReceipt),
   );
