@@ -155,6 +155,49 @@ Examples:
     });
 
   cli
+    .command("show")
+    .description("draw when each mission is open: a 24-hour bar per mission (windows, now, next change), or the SVG dial")
+    .argument("<file>", "the mission file")
+    .option("--at <time>", "show this instant instead of now (ISO 8601 with a zone, as run --at, e.g. 2026-11-22T23:30:00Z)")
+    .option("--svg <file>", "also write the 24-hour dial as SVG (the playground's, byte for byte)")
+    .option("--mission <name>", "show only this mission")
+    .option("--json", "print the dial as JSON (arcs in degrees, open now, next change, hour rings, DST notes)", false)
+    .addHelpText(
+      "after",
+      `
+Each bar is the day on the file's anchored clock, in 48 half-hour cells:
+█ open the whole half hour, ▒ part of it, · closed; ^ marks now. The
+rows of hours above and below are the anchored zone's, UTC's and yours
+(your time zone is TZ, else the system's). Whether a mission is open, and
+when that changes, are the runtime's answers; carbon and HS-Bloch
+requirements are named, since they are only known when it runs.
+
+Example:
+  $ TZ=America/New_York temporalc show examples/nightly-backup.mission --at 2026-11-22T23:30:00Z
+  nightly_backup  [20:00, 02:00]
+    Z1 (UTC+2)        00    03    06    09    12    15    18    21
+                      ████████▒·······························████████
+                         ^ now
+    UTC             03    06    09    12    15    18    21    00
+    America/New_York 21    00    03 ...
+    open now, closes at 02:00 Z1 (UTC+2) (00:00 UTC), in 30 min
+
+Exit status: 0 when the dial was drawn, 1 when the file has errors (shown
+as by check), 2 for usage or I/O errors, each with a code: FILE_NOT_FOUND,
+FILE_UNREADABLE, INVALID_TIME, MISSION_NOT_FOUND, WRITE_FAILED.
+
+Examples:
+  $ temporalc show examples/nightly-backup.mission
+  $ temporalc show ops.mission --mission rotate_keys --at 2027-03-28T00:30:00Z
+  $ temporalc show ops.mission --svg dial.svg
+  $ temporalc show ops.mission --json | jq '.dial.missions[] | {name, open, next}'`,
+    )
+    .action(async (file: string, options: import("./commands/show.js").ShowOptions) => {
+      const { runShow } = await import("./commands/show.js");
+      process.exitCode = await runShow(file, options);
+    });
+
+  cli
     .command("fmt")
     .description("format mission files in the canonical style (the same as Prettier with prettier-plugin-mission)")
     .argument("[files...]", "mission files, or folders to search for *.mission files (default: the current folder); - reads standard input")
