@@ -257,6 +257,29 @@ Examples:
     });
 
   cli
+    .command("playground")
+    .description("serve the playground (the mission language in the browser) on this machine")
+    .option("--port <n>", "the port to listen on; 0 picks a free one", nonNegativeInteger, 5178)
+    .option("--host <host>", "the address to listen on", "127.0.0.1")
+    .option("--open", "also open it in the default browser", false)
+    .option("--dir <dir>", "serve this built playground instead of the workspace's packages/playground/dist")
+    .addHelpText(
+      "after",
+      `
+Serves the static files of the built playground (npm run build builds them)
+until Ctrl-C. Exit status 2 when the playground is not built
+(PLAYGROUND_NOT_BUILT) or the port is in use (PLAYGROUND_PORT_IN_USE).
+
+Examples:
+  $ temporalc playground
+  $ temporalc playground --port 8080 --open`,
+    )
+    .action(async (options: import("./commands/playground.js").PlaygroundOptions) => {
+      const { runPlayground } = await import("./commands/playground.js");
+      process.exitCode = await runPlayground(options);
+    });
+
+  cli
     .command("init")
     .description("start a project: a starter mission, its tasks.mjs and a .gitignore entry for .temporal/")
     .argument("[dir]", "the folder to start in (created if missing)", ".")
