@@ -18,8 +18,7 @@ import { compile, type Diagnostic, type MissionModel } from "@temporal/compiler"
 const SDK_SPECIFIER = "@temporal/agent-sdk";
 
 export type CompiledMissions =
-  | { readonly ok: true; readonly missions: readonly Mission[]; readonly model: MissionModel }
-  | { readonly ok: false; readonly errors: readonly Diagnostic[]; readonly model: MissionModel };
+  { readonly ok: true; readonly missions: readonly Mission[]; readonly model: MissionModel } | { readonly ok: false; readonly errors: readonly Diagnostic[]; readonly model: MissionModel };
 
 export function compileMissions(source: string, filename: string): CompiledMissions {
   const result = compile(source, { filename, format: "cjs", sdkModule: SDK_SPECIFIER });
@@ -35,6 +34,7 @@ function evaluateModule(code: string): { missions: Record<string, Mission> } {
   };
   // The compiler's output, never user-written JavaScript: the mission language has no code in it.
   // eslint-disable-next-line @typescript-eslint/no-implied-eval
-  new Function("require", "exports", "module", code)(require, exports, { exports });
+  const body = new Function("require", "exports", "module", code) as (require: (specifier: string) => unknown, exports: object, module: { exports: object }) => void;
+  body(require, exports, { exports });
   return exports;
 }

@@ -50,7 +50,11 @@ export function mountPanel(host: HTMLElement, state: PlaygroundState): void {
     controls.show(settings, at);
     if (compiled?.source !== source || compiled.filename !== filename) compiled = { source, filename, result: compileMissions(source, filename) };
     const { result } = compiled;
-    commands.show(filename, settings, result.model.missions.some((m) => m.tasks.length > 0));
+    commands.show(
+      filename,
+      settings,
+      result.model.missions.some((m) => m.tasks.length > 0),
+    );
     const fileDial = result.ok ? missionDials(result.model, { at, viewerTimeZone }) : null;
     if (!result.ok || fileDial === null) {
       const why = result.ok ? "The file's time zone is not known to this browser's time-zone data." : errorSummary(result.errors);
@@ -100,7 +104,11 @@ function showDial(container: HTMLElement, dial: FileDial): void {
  */
 function showVerdicts(list: HTMLElement, cards: Map<string, HTMLElement>, views: readonly VerdictView[]): void {
   const names = new Set(views.map((v) => v.mission));
-  for (const [name, card] of cards) if (!names.has(name)) (card.remove(), cards.delete(name));
+  for (const [name, card] of cards) {
+    if (names.has(name)) continue;
+    card.remove();
+    cards.delete(name);
+  }
   const ordered = views.map((view) => {
     let card = cards.get(view.mission);
     if (card === undefined) {

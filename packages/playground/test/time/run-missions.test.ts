@@ -39,7 +39,16 @@ describe("runMissions", () => {
     expect(nightly.result.ctx.unix_ms).toBe(insideWindow);
     expect(nightly.result.receipts[0]).toMatchObject({ swt_zone: 1, tile_id: nightly.result.ctx.tile_id });
     expect(nightly.result.receipts[0]!.signature).toMatch(/^[0-9a-f]{128}$/);
-    expect(nightly.verified).toEqual([expect.objectContaining({ valid: true, checks: [{ name: "receipt_signature", ok: true }, { name: "inclusion", ok: true }, { name: "checkpoint_signature", ok: true }] })]);
+    expect(nightly.verified).toEqual([
+      expect.objectContaining({
+        valid: true,
+        checks: [
+          { name: "receipt_signature", ok: true },
+          { name: "inclusion", ok: true },
+          { name: "checkpoint_signature", ok: true },
+        ],
+      }),
+    ]);
   });
 
   it("runs the DENY block, with the SDK's reasons, when the carbon is too high", async () => {
@@ -53,7 +62,8 @@ describe("runMissions", () => {
 
   it("reports a mission that cannot finish with its error code and still runs the next", async () => {
     // A quorum no in-memory authority without witnesses can reach fails before any task runs.
-    const source = "@temporal v4.6.2\nmission a {\n  require phase [0, 360]\n  on ALLOW {\n    execute t\n    anchor TSAE -> clockchain quorum 2\n  }\n}\nmission b {\n  require phase [0, 360]\n  on ALLOW {\n    execute u\n  }\n}\n";
+    const source =
+      "@temporal v4.6.2\nmission a {\n  require phase [0, 360]\n  on ALLOW {\n    execute t\n    anchor TSAE -> clockchain quorum 2\n  }\n}\nmission b {\n  require phase [0, 360]\n  on ALLOW {\n    execute u\n  }\n}\n";
     const { runs, log } = await run(source, { at: insideWindow, carbon: null, hsBloch: null });
     expect(runs[0]).toMatchObject({ mission: "a", ok: false, error: { code: expect.stringMatching(/^[A-Z_]+$/) } });
     expect(succeeded(runs[1]).result.executed).toEqual(["u"]);

@@ -32,7 +32,11 @@ function windowsOpen(windows: readonly Window[], zone: number | string, t: numbe
 const degrees = fc.integer({ min: 0, max: 720 }).map((half) => half / 2);
 const zones = fc.oneof(fc.integer({ min: 0, max: 11 }), fc.constantFrom("Europe/Paris", "America/New_York", "Australia/Lord_Howe", "Asia/Kolkata", "UTC"));
 const instants = fc.integer({ min: Date.parse("2026-01-01T00:00:00Z"), max: Date.parse("2028-12-31T00:00:00Z") });
-const measure = (max: number) => fc.option(fc.integer({ min: 0, max: max * 100 }).map((n) => n / 100), { nil: null });
+const measure = (max: number) =>
+  fc.option(
+    fc.integer({ min: 0, max: max * 100 }).map((n) => n / 100),
+    { nil: null },
+  );
 
 describe("verdictOf", () => {
   it("gives the SDK's verdict and reasons, and a next transition where the windows really flip, for random missions and settings", async () => {
@@ -47,7 +51,10 @@ describe("verdictOf", () => {
         async (windows, zone, at, carbon, hsBloch, probe) => {
           const anchor = typeof zone === "string" ? zone : `Z${zone}`;
           const phases = windows.map(([a, b]) => `  require phase [${a}, ${b}]\n`).join("");
-          const file = compileMissions(`@temporal v4.6.2\n@anchor ${anchor}\nmission m {\n${phases}  require carbon <= 200\n  require hs_bloch >= 0.5\n  on ALLOW {\n    execute go\n  }\n}\n`, "p.mission");
+          const file = compileMissions(
+            `@temporal v4.6.2\n@anchor ${anchor}\nmission m {\n${phases}  require carbon <= 200\n  require hs_bloch >= 0.5\n  on ALLOW {\n    execute go\n  }\n}\n`,
+            "p.mission",
+          );
           fc.pre(file.ok); // windows that never meet are an error the checker reports
           if (!file.ok) return;
           const view = await verdict(file, { at, carbon, hsBloch });
