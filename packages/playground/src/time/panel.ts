@@ -76,7 +76,11 @@ export function mountPanel(host: HTMLElement, state: PlaygroundState): void {
     clearTimeout(pending);
     pending = setTimeout(() => void refresh(), SETTLE_MS);
   };
-  state.subscribe(settle);
+  state.subscribe(() => {
+    // The inputs follow at once (the slider's words while dragging); the verdicts once changes settle.
+    controls.show(state.settings, state.settings.at ?? Date.now());
+    settle();
+  });
   setInterval(() => {
     if (state.settings.at === null) void refresh();
   }, LIVE_TICK_MS);
