@@ -1,7 +1,7 @@
 import { readFileSync } from "node:fs";
 import { createMemoryAuthority, type Authority } from "@temporal/agent-sdk";
 import { afterEach, describe, expect, it } from "vitest";
-import { compileMissions } from "../../src/time/load-missions.js";
+import { mustLoad } from "./compiled.js";
 import { runMissions, verifyAnchored, type MissionRun } from "../../src/time/run-missions.js";
 
 const nightlyBackup = readFileSync(new URL("../../../../examples/nightly-backup.mission", import.meta.url), "utf8");
@@ -15,8 +15,7 @@ afterEach(async () => {
 });
 
 async function run(source: string, settings: { at: number | null; carbon: number | null; hsBloch: number | null }): Promise<{ runs: MissionRun[]; log: string[] }> {
-  const compiled = compileMissions(source, "playground.mission");
-  if (!compiled.ok) throw new Error(compiled.errors.map((d) => d.message).join("\n"));
+  const compiled = mustLoad(source);
   authority = createMemoryAuthority();
   const log: string[] = [];
   return { runs: await runMissions({ missions: compiled.missions, settings, authority, log: (line) => log.push(line) }), log };
@@ -71,8 +70,7 @@ describe("runMissions", () => {
   });
 
   it("keeps verifying on the page's one authority when the slider goes back in time between runs", async () => {
-    const compiled = compileMissions(nightlyBackup, "playground.mission");
-    if (!compiled.ok) throw new Error("the example does not compile");
+    const compiled = mustLoad(nightlyBackup);
     authority = createMemoryAuthority();
     const runAt = (at: number) => runMissions({ missions: compiled.missions, settings: { at, carbon: 100, hsBloch: null }, authority: authority!, log: () => {} });
     const later = succeeded((await runAt(insideWindow))[0]);
