@@ -32,12 +32,14 @@ export function instantAt(value: number, day: DayRange): number {
   return day.start + value * MS_PER_MINUTE;
 }
 
-/** `23:30 local, 21:30 UTC, Thu 26 Nov 2026`: what a screen reader says for the slider (aria-valuetext). */
+// Formatters are made once: one per call costs more than the formatting, and the slider formats on every step.
+const localTime = new Intl.DateTimeFormat("en-GB", { hour: "2-digit", minute: "2-digit", hourCycle: "h23" });
+const utcTime = new Intl.DateTimeFormat("en-GB", { hour: "2-digit", minute: "2-digit", hourCycle: "h23", timeZone: "UTC" });
+const localDate = new Intl.DateTimeFormat("en-GB", { weekday: "short", day: "numeric", month: "short", year: "numeric" });
+
+/** `23:30 local, 21:30 UTC, Thu, 26 Nov 2026`: what a screen reader says for the slider (aria-valuetext). */
 export function instantInWords(instant: number): string {
-  const local = new Date(instant).toLocaleTimeString("en-GB", { hour: "2-digit", minute: "2-digit", hourCycle: "h23" });
-  const utc = new Date(instant).toLocaleTimeString("en-GB", { hour: "2-digit", minute: "2-digit", hourCycle: "h23", timeZone: "UTC" });
-  const date = new Date(instant).toLocaleDateString("en-GB", { weekday: "short", day: "numeric", month: "short", year: "numeric" });
-  return `${local} local, ${utc} UTC, ${date}`;
+  return `${localTime.format(instant)} local, ${utcTime.format(instant)} UTC, ${localDate.format(instant)}`;
 }
 
 /** The `<input type="datetime-local">` value of an instant, in the viewer's zone, to the minute. */

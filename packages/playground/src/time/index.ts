@@ -16,7 +16,9 @@ export function mountTimePanel(host: HTMLElement, state: PlaygroundState): void 
     },
     (error: unknown) => {
       host.removeAttribute("aria-busy");
-      const message = Object.assign(document.createElement("p"), { textContent: `The time panel could not load: ${error instanceof Error ? error.message : String(error)}. Reload the page to try again.` });
+      const message = Object.assign(document.createElement("p"), {
+        textContent: `The time panel could not load: ${error instanceof Error ? error.message : String(error)}. Reload the page to try again.`,
+      });
       message.setAttribute("role", "alert");
       host.replaceChildren(message);
     },

@@ -3,8 +3,10 @@ import type { Mission } from "@temporal/agent-sdk";
 import { compile, type Diagnostic, type MissionModel } from "@temporal/compiler";
 
 /**
- * Compiles the editor's source and turns the generated code into live
- * `Mission` objects in the page, bound to the page's own SDK.
+ * From the editor's source to live `Mission` objects bound to the page's own
+ * SDK, in two steps: `compileForPage` (pure, plain data out: it runs in the
+ * panel's compile worker, and in Node's tests) and `instantiateMissions`
+ * (in the page, where the SDK that decides and runs is).
  *
  * The code is compiled as CommonJS and run with `new Function`, its one
  * `require` answered with the SDK module this page already loaded. Rather
@@ -17,17 +19,18 @@ import { compile, type Diagnostic, type MissionModel } from "@temporal/compiler"
 /** The specifier generated code requires the runtime by (any fixed name; only this loader answers it). */
 const SDK_SPECIFIER = "@temporal/agent-sdk";
 
-export type CompiledMissions =
-  | { readonly ok: true; readonly missions: readonly Mission[]; readonly model: MissionModel }
-  | { readonly ok: false; readonly errors: readonly Diagnostic[]; readonly model: MissionModel };
+/** What the compile worker sends back: structured-clonable (the model is plain data). */
+export type CompiledForPage =
+  { readonly ok: true; readonly code: string; readonly model: MissionModel } | { readonly ok: false; readonly errors: readonly Diagnostic[]; readonly model: MissionModel };
 
-export function compileMissions(source: string, filename: string): CompiledMissions {
+export function compileForPage(source: string, filename: string): CompiledForPage {
   const result = compile(source, { filename, format: "cjs", sdkModule: SDK_SPECIFIER });
   if (result.code === undefined) return { ok: false, errors: result.diagnostics.filter((d) => d.severity === "error"), model: result.model };
-  return { ok: true, missions: Object.values(evaluateModule(result.code).missions), model: result.model };
+  return { ok: true, code: result.code, model: result.model };
 }
 
-function evaluateModule(code: string): { missions: Record<string, Mission> } {
+/** The missions of `compileForPage`'s code, in file order. */
+export function instantiateMissions(code: string): Mission[] {
   const exports = {} as { missions: Record<string, Mission> };
   const require = (specifier: string): unknown => {
     if (specifier === SDK_SPECIFIER) return sdk;
@@ -35,6 +38,7 @@ function evaluateModule(code: string): { missions: Record<string, Mission> } {
   };
   // The compiler's output, never user-written JavaScript: the mission language has no code in it.
   // eslint-disable-next-line @typescript-eslint/no-implied-eval
-  new Function("require", "exports", "module", code)(require, exports, { exports });
-  return exports;
+  const body = new Function("require", "exports", "module", code) as (require: (specifier: string) => unknown, exports: object, module: { exports: object }) => void;
+  body(require, exports, { exports });
+  return Object.values(exports.missions);
 }

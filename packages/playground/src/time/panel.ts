@@ -1,17 +1,20 @@
-import { createMemoryAuthority, type Authority } from "@temporal/agent-sdk";
+import { createMemoryAuthority, type Authority, type Mission } from "@temporal/agent-sdk";
 import type { Diagnostic } from "@temporal/compiler";
 import { dialSvg, missionDials, type FileDial } from "@temporal/language-service";
 import type { PlaygroundState } from "../state.js";
 import { createCommandView } from "./command-view.js";
 import { createControls } from "./controls.js";
 import { h } from "./dom.js";
-import { compileMissions, type CompiledMissions } from "./load-missions.js";
+import { createCompileClient } from "./compile-client.js";
+import { instantiateMissions, type CompiledForPage } from "./load-missions.js";
 import { createRunView } from "./run-view.js";
 import { verdictOf, type VerdictView } from "./verdict.js";
 import "./time-panel.css";
 
 /** Quiet time after the last change before the panel recomputes: typing a word costs one compile, not one per key. */
 const SETTLE_MS = 150;
+/** The name of the User Timing measure of each refresh: from a settled change to its verdicts on screen (compile in the worker, dial, verdicts). */
+export const REFRESH_MEASURE = "time-panel refresh";
 /** How often the live clock moves the panel on. */
 const LIVE_TICK_MS = 15_000;
 
@@ -19,8 +22,8 @@ const LIVE_TICK_MS = 15_000;
  * The time panel: the file's 24-hour dial (exactly `dialSvg`'s markup, as
  * `temporalc show --svg` writes it), the instant and measures, per mission
  * the verdict with its reasons and next transition, Run, and the equivalent
- * command. Compiling happens on the main thread, after typing settles: the
- * examples compile and load in 1-2 ms, a 700-line file in about 15 ms.
+ * command. The source is compiled in a worker of the panel's own once typing
+ * settles; the page only loads the generated code and decides.
  */
 export function mountPanel(host: HTMLElement, state: PlaygroundState): void {
   let authority: Authority | undefined;
@@ -35,48 +38,90 @@ export function mountPanel(host: HTMLElement, state: PlaygroundState): void {
   const commands = createCommandView();
   host.replaceChildren(h("h2", {}, "Time"), controls.element, problem, dial, verdicts, h("h3", {}, "Run"), run.element, commands.element);
 
+  const stale = (isStale: boolean): void => {
+    for (const element of [dial, verdicts]) element.classList.toggle("tp-stale", isStale);
+  };
   const cards = new Map<string, HTMLElement>();
-  let compiled: { readonly source: string; readonly filename: string; readonly result: CompiledMissions } | undefined;
+  const compileInWorker = createCompileClient(new Worker(new URL("./compile-worker.ts", import.meta.url), { type: "module", name: "mission-time-panel" }));
+  // The last source compiled, and its missions loaded into the page: a settings change reuses them.
+  let loaded: { readonly source: string; readonly filename: string; readonly result: Promise<Loaded> } | undefined;
   let generation = 0;
   let pending: ReturnType<typeof setTimeout> | undefined;
 
   const refresh = async (): Promise<void> => {
     const mine = ++generation;
+    const started = performance.now();
     const { source, filename, settings } = state;
     const at = settings.at ?? Date.now();
     controls.show(settings, at);
-    if (compiled?.source !== source || compiled.filename !== filename) compiled = { source, filename, result: compileMissions(source, filename) };
-    const { result } = compiled;
-    commands.show(filename, settings, result.model.missions.some((m) => m.tasks.length > 0));
-    const fileDial = result.ok ? missionDials(result.model, { at, viewerTimeZone }) : null;
-    if (!result.ok || fileDial === null) {
-      const why = result.ok ? "The file's time zone is not known to this browser." : errorSummary(result.errors);
+    if (loaded?.source !== source || loaded.filename !== filename) {
+      loaded = { source, filename, result: compileInWorker(source, filename).then(withMissions) };
+    }
+    let result: Loaded;
+    try {
+      result = await loaded.result;
+    } catch (error) {
+      loaded = undefined; // try again on the next change
+      if (mine !== generation) return;
+      const why = error instanceof Error ? error.message : String(error);
       problem.textContent = why;
       run.setMissions({ disabledBecause: `Run is off: ${why}` });
       return;
     }
+    if (mine !== generation) return; // a newer refresh started while this one awaited
+    commands.show(
+      filename,
+      settings,
+      result.model.missions.some((m) => m.tasks.length > 0),
+    );
+    const fileDial = result.ok ? missionDials(result.model, { at, viewerTimeZone }) : null;
+    if (!result.ok || fileDial === null) {
+      const why = result.ok ? "The file's time zone is not known to this browser's time-zone data." : errorSummary(result.errors);
+      // The last good dial and verdicts stay, marked stale: no flicker while a word is half typed.
+      problem.textContent = `${why} The dial and verdicts below are those of the last version without errors.`;
+      stale(true);
+      run.setMissions({ disabledBecause: `Run is off until it is fixed. ${why}` });
+      return;
+    }
     problem.textContent = "";
+    stale(false);
     run.setMissions(result.missions);
     const views = await Promise.all(result.missions.map((mission) => verdictOf(mission, fileDial, { at, carbon: settings.carbon, hsBloch: settings.hsBloch, authority: pageAuthority() })));
     if (mine !== generation) return; // a newer refresh started while this one awaited
     showDial(dial, fileDial);
     showVerdicts(verdicts, cards, views);
+    // User Timing, for the browser tests and the bench.
+    performance.measure(REFRESH_MEASURE, { start: started });
   };
   const settle = (): void => {
     clearTimeout(pending);
     pending = setTimeout(() => void refresh(), SETTLE_MS);
   };
-  state.subscribe(settle);
+  let shownSettings = state.settings;
+  state.subscribe(() => {
+    // The inputs follow a change of settings at once (the slider's words while dragging); the verdicts once changes settle.
+    if (state.settings !== shownSettings) controls.show(state.settings, state.settings.at ?? Date.now());
+    shownSettings = state.settings;
+    settle();
+  });
   setInterval(() => {
     if (state.settings.at === null) void refresh();
   }, LIVE_TICK_MS);
   void refresh();
 }
 
+/** A compile result, with the missions of its code loaded into the page. */
+type Loaded = Exclude<CompiledForPage, { ok: true }> | (Extract<CompiledForPage, { ok: true }> & { readonly missions: readonly Mission[] });
+
+function withMissions(compiled: CompiledForPage): Loaded {
+  return compiled.ok ? { ...compiled, missions: instantiateMissions(compiled.code) } : compiled;
+}
+
+/** `The source has 2 errors (first, line 20: M100 unexpected characters)`. */
 function errorSummary(errors: readonly Diagnostic[]): string {
   const first = errors[0];
-  const where = first === undefined ? "" : ` First, line ${first.range.start.line}: ${first.code} ${first.message}`;
-  return `The source has ${errors.length === 1 ? "an error" : `${errors.length} errors`}: fix ${errors.length === 1 ? "it" : "them"} to see verdicts and to run.${where}`;
+  const where = first === undefined ? "" : ` (first, line ${first.range.start.line}: ${first.code} ${first.message})`;
+  return `The source has ${errors.length === 1 ? "an error" : `${errors.length} errors`}${where}.`;
 }
 
 /** The dial's markup as `dialSvg` returns it, replaced only when it changes (no flicker while the verdict is recomputed). */
@@ -93,7 +138,11 @@ function showDial(container: HTMLElement, dial: FileDial): void {
  */
 function showVerdicts(list: HTMLElement, cards: Map<string, HTMLElement>, views: readonly VerdictView[]): void {
   const names = new Set(views.map((v) => v.mission));
-  for (const [name, card] of cards) if (!names.has(name)) (card.remove(), cards.delete(name));
+  for (const [name, card] of cards) {
+    if (names.has(name)) continue;
+    card.remove();
+    cards.delete(name);
+  }
   const ordered = views.map((view) => {
     let card = cards.get(view.mission);
     if (card === undefined) {

@@ -73,10 +73,18 @@ function standInTasks(mission: Mission, log: (line: string) => void): Record<str
 /** The receipt's signature, its proof's inclusion under the checkpoint, and the checkpoint's signature, with the authority's public keys. */
 export async function verifyAnchored(receipt: Receipt, proof: AnchorProof | undefined, keys: Readonly<Record<string, PublicKeyJwk>>): Promise<VerifiedReceipt> {
   const jwk = Object.hasOwn(keys, receipt.key_id) ? keys[receipt.key_id] : undefined;
-  const checks: Check[] = [check("receipt_signature", jwk !== undefined && (await verifyReceipt(receipt, jwk)), jwk === undefined ? `no key with id ${receipt.key_id}` : "the signature does not match the receipt")];
+  const checks: Check[] = [
+    check("receipt_signature", jwk !== undefined && (await verifyReceipt(receipt, jwk)), jwk === undefined ? `no key with id ${receipt.key_id}` : "the signature does not match the receipt"),
+  ];
   if (proof !== undefined) {
     const leafIsReceipt = proof.receipt_hash === receiptHash(receipt) && proof.tile_id === receipt.tile_id;
-    checks.push(check("inclusion", leafIsReceipt && verifyInclusion(proof), leafIsReceipt ? "the leaf is not under the proof's root and checkpoint" : "the proof's receipt_hash or tile_id is not the receipt's"));
+    checks.push(
+      check(
+        "inclusion",
+        leafIsReceipt && verifyInclusion(proof),
+        leafIsReceipt ? "the leaf is not under the proof's root and checkpoint" : "the proof's receipt_hash or tile_id is not the receipt's",
+      ),
+    );
     let signed = false;
     for (const key of Object.values(keys)) signed ||= await verifySignedCheckpoint(proof.checkpoint, key);
     checks.push(check("checkpoint_signature", signed, "no key of the authority signed the proof's checkpoint"));

@@ -51,12 +51,18 @@ export function createRunView(state: PlaygroundState, authority: () => Authority
 }
 
 function describeRun(run: MissionRun): HTMLElement {
-  if (!run.ok) return h("section", { class: "tp-run-mission", "data-mission": run.mission }, h("h4", {}, run.mission), h("p", { class: "tp-error", role: "alert" }, `${run.error.code}: ${run.error.message}`));
+  if (!run.ok)
+    return h(
+      "section",
+      { class: "tp-run-mission", "data-mission": run.mission },
+      h("h4", {}, run.mission),
+      h("p", { class: "tp-error", role: "alert" }, `${run.error.code}: ${run.error.message}`),
+    );
   const { result } = run;
   return h(
     "section",
     { class: "tp-run-mission", "data-mission": run.mission },
-    h("h4", {}, `${run.mission}: `, h("span", { class: `tp-verdict-word tp-${result.verdict.toLowerCase()}` }, result.verdict)),
+    h("h4", {}, `${run.mission}: `, h("span", { class: `tp-verdict-word tp-${result.verdict.toLowerCase()}` }, result.verdict), ` at ${result.ctx.utc}`),
     h("p", {}, `Ran: ${result.executed.length === 0 ? "nothing" : result.executed.join(", ")}. Receipts: ${result.receipts.length}.`),
     ...run.verified.map(describeReceipt),
   );
@@ -64,13 +70,26 @@ function describeRun(run: MissionRun): HTMLElement {
 
 function describeReceipt(verified: VerifiedReceipt): HTMLElement {
   const held = verified.checks.filter((c) => c.ok).length;
-  const summary = verified.valid ? `Receipt verified: all ${verified.checks.length} checks hold` : `Receipt NOT verified: ${verified.checks.length - held} of ${verified.checks.length} checks fail`;
+  const summary = verified.valid
+    ? `Receipt verified: all ${verified.checks.length} checks hold`
+    : `Receipt NOT verified: ${verified.checks.length - held} of ${verified.checks.length} checks fail`;
   return h(
     "div",
     { class: "tp-receipt" },
     h("p", { "data-testid": "receipt-verification", "data-valid": String(verified.valid), class: verified.valid ? "tp-ok" : "tp-error" }, summary),
-    h("ul", { class: "tp-checks" }, ...verified.checks.map((c) => h("li", { "data-check": c.name, "data-ok": String(c.ok) }, `${c.ok ? "✓ holds" : "✗ fails"}: ${c.name}${c.reason === undefined ? "" : ` (${c.reason})`}`))),
+    h(
+      "ul",
+      { class: "tp-checks" },
+      ...verified.checks.map((c) =>
+        h("li", { "data-check": c.name, "data-ok": String(c.ok) }, `${c.ok ? "✓ holds" : "✗ fails"}: ${c.name}${c.reason === undefined ? "" : ` (${c.reason})`}`),
+      ),
+    ),
     h("details", {}, h("summary", {}, "Receipt (JSON)"), h("pre", { "data-testid": "receipt-json" }, JSON.stringify(verified.receipt, null, 2))),
-    h("details", {}, h("summary", {}, "Inclusion proof (JSON)"), h("pre", { "data-testid": "proof-json" }, verified.proof === undefined ? "not anchored" : JSON.stringify(verified.proof, null, 2))),
+    h(
+      "details",
+      {},
+      h("summary", {}, "Inclusion proof (JSON)"),
+      h("pre", { "data-testid": "proof-json" }, verified.proof === undefined ? "not anchored" : JSON.stringify(verified.proof, null, 2)),
+    ),
   );
 }

@@ -38,11 +38,7 @@ export async function verdictOf(mission: Mission, dial: FileDial, input: Verdict
     reasons: decision.reasons.map((code) => ({ code, text: reasonText(code, mission, decision, dial, input) })),
     next: transition === null ? undefined : { kind: transition.kind, unixMs: transition.at },
     nextText:
-      transition === null
-        ? open
-          ? "always open"
-          : "never opens again"
-        : `${transition.kind} at ${transition.clock} ${dial.zoneLabel}, in ${durationText(transition.at - input.at)}`,
+      transition === null ? (open ? "always open" : "never opens again") : `${transition.kind} at ${transition.clock} ${dial.zoneLabel}, in ${durationText(transition.at - input.at)}`,
   };
 }
 

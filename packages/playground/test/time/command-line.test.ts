@@ -56,7 +56,10 @@ describe("shellWord", () => {
   it("is read back by a real POSIX shell as the very same word", () => {
     // One shell for all samples: each word printed NUL-terminated, so any text but NUL round-trips.
     const special = fc.constantFrom("'", '"', " ", "\\", "$", "`", "\n", "*", "!", "-", ";", "~", "#", "{", "(", "&", "|", "<");
-    const anyCodePoint = fc.integer({ min: 1, max: 0x10ffff }).filter((c) => c < 0xd800 || c > 0xdfff).map((c) => String.fromCodePoint(c));
+    const anyCodePoint = fc
+      .integer({ min: 1, max: 0x10ffff })
+      .filter((c) => c < 0xd800 || c > 0xdfff)
+      .map((c) => String.fromCodePoint(c));
     const words = fc.sample(fc.string({ unit: fc.oneof(special, anyCodePoint), minLength: 1 }), 300);
     const out = execFileSync("sh", ["-c", `printf '%s\\0' ${words.map(shellWord).join(" ")}`], { encoding: "utf8" });
     expect(out.split("\0").slice(0, -1)).toEqual(words);

@@ -1,7 +1,7 @@
 import { readFileSync } from "node:fs";
 import { createMemoryAuthority, type Authority } from "@temporal/agent-sdk";
 import { afterEach, describe, expect, it } from "vitest";
-import { compileMissions } from "../../src/time/load-missions.js";
+import { mustLoad } from "./compiled.js";
 import { runMissions, verifyAnchored, type MissionRun } from "../../src/time/run-missions.js";
 
 const nightlyBackup = readFileSync(new URL("../../../../examples/nightly-backup.mission", import.meta.url), "utf8");
@@ -15,8 +15,7 @@ afterEach(async () => {
 });
 
 async function run(source: string, settings: { at: number | null; carbon: number | null; hsBloch: number | null }): Promise<{ runs: MissionRun[]; log: string[] }> {
-  const compiled = compileMissions(source, "playground.mission");
-  if (!compiled.ok) throw new Error(compiled.errors.map((d) => d.message).join("\n"));
+  const compiled = mustLoad(source);
   authority = createMemoryAuthority();
   const log: string[] = [];
   return { runs: await runMissions({ missions: compiled.missions, settings, authority, log: (line) => log.push(line) }), log };
@@ -39,7 +38,16 @@ describe("runMissions", () => {
     expect(nightly.result.ctx.unix_ms).toBe(insideWindow);
     expect(nightly.result.receipts[0]).toMatchObject({ swt_zone: 1, tile_id: nightly.result.ctx.tile_id });
     expect(nightly.result.receipts[0]!.signature).toMatch(/^[0-9a-f]{128}$/);
-    expect(nightly.verified).toEqual([expect.objectContaining({ valid: true, checks: [{ name: "receipt_signature", ok: true }, { name: "inclusion", ok: true }, { name: "checkpoint_signature", ok: true }] })]);
+    expect(nightly.verified).toEqual([
+      expect.objectContaining({
+        valid: true,
+        checks: [
+          { name: "receipt_signature", ok: true },
+          { name: "inclusion", ok: true },
+          { name: "checkpoint_signature", ok: true },
+        ],
+      }),
+    ]);
   });
 
   it("runs the DENY block, with the SDK's reasons, when the carbon is too high", async () => {
@@ -53,11 +61,24 @@ describe("runMissions", () => {
 
   it("reports a mission that cannot finish with its error code and still runs the next", async () => {
     // A quorum no in-memory authority without witnesses can reach fails before any task runs.
-    const source = "@temporal v4.6.2\nmission a {\n  require phase [0, 360]\n  on ALLOW {\n    execute t\n    anchor TSAE -> clockchain quorum 2\n  }\n}\nmission b {\n  require phase [0, 360]\n  on ALLOW {\n    execute u\n  }\n}\n";
+    const source =
+      "@temporal v4.6.2\nmission a {\n  require phase [0, 360]\n  on ALLOW {\n    execute t\n    anchor TSAE -> clockchain quorum 2\n  }\n}\nmission b {\n  require phase [0, 360]\n  on ALLOW {\n    execute u\n  }\n}\n";
     const { runs, log } = await run(source, { at: insideWindow, carbon: null, hsBloch: null });
     expect(runs[0]).toMatchObject({ mission: "a", ok: false, error: { code: expect.stringMatching(/^[A-Z_]+$/) } });
     expect(succeeded(runs[1]).result.executed).toEqual(["u"]);
     expect(log).toEqual([expect.stringMatching(/^b: u ran/)]);
+  });
+
+  it("keeps verifying on the page's one authority when the slider goes back in time between runs", async () => {
+    const compiled = mustLoad(nightlyBackup);
+    authority = createMemoryAuthority();
+    const runAt = (at: number) => runMissions({ missions: compiled.missions, settings: { at, carbon: 100, hsBloch: null }, authority: authority!, log: () => {} });
+    const later = succeeded((await runAt(insideWindow))[0]);
+    const earlier = succeeded((await runAt(insideWindow - 86_400_000))[0]);
+    const again = succeeded((await runAt(insideWindow))[0]);
+    expect([later, earlier, again].flatMap((run) => run.verified.map((v) => v.valid))).toEqual([true, true, true]);
+    // The same day's tile grew: the third receipt is the second leaf of the first run's tile.
+    expect(again.result.anchors[0]).toMatchObject({ tile_id: later.result.anchors[0]!.tile_id, leaf_index: 1, tree_size: 2 });
   });
 });
 

@@ -2,7 +2,7 @@ import { allow, allowInTimeZone, contextAt, createMemoryAuthority, type Authorit
 import fc from "fast-check";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { missionDials, type FileDial } from "@temporal/language-service";
-import { compileMissions, type CompiledMissions } from "../../src/time/load-missions.js";
+import { loadedMissions, mustLoad } from "./compiled.js";
 import { verdictOf, type VerdictInput, type VerdictView } from "../../src/time/verdict.js";
 
 let authority: Authority;
@@ -11,14 +11,8 @@ beforeAll(() => {
 });
 afterAll(() => authority.close());
 
-function compiled(source: string): Extract<CompiledMissions, { ok: true }> {
-  const result = compileMissions(source, "playground.mission");
-  if (!result.ok) throw new Error(result.errors.map((d) => d.message).join("\n"));
-  return result;
-}
-
 /** The first mission's view, with the file's dial at the same instant, as the panel computes them. */
-function verdict(file: Extract<CompiledMissions, { ok: true }>, input: Omit<VerdictInput, "authority">): Promise<VerdictView> {
+function verdict(file: ReturnType<typeof mustLoad>, input: Omit<VerdictInput, "authority">): Promise<VerdictView> {
   const dial: FileDial | null = missionDials(file.model, { at: input.at, viewerTimeZone: "UTC" });
   if (dial === null) throw new Error("no dial for this anchor");
   return verdictOf(file.missions[0]!, dial, { ...input, authority });
@@ -32,7 +26,11 @@ function windowsOpen(windows: readonly Window[], zone: number | string, t: numbe
 const degrees = fc.integer({ min: 0, max: 720 }).map((half) => half / 2);
 const zones = fc.oneof(fc.integer({ min: 0, max: 11 }), fc.constantFrom("Europe/Paris", "America/New_York", "Australia/Lord_Howe", "Asia/Kolkata", "UTC"));
 const instants = fc.integer({ min: Date.parse("2026-01-01T00:00:00Z"), max: Date.parse("2028-12-31T00:00:00Z") });
-const measure = (max: number) => fc.option(fc.integer({ min: 0, max: max * 100 }).map((n) => n / 100), { nil: null });
+const measure = (max: number) =>
+  fc.option(
+    fc.integer({ min: 0, max: max * 100 }).map((n) => n / 100),
+    { nil: null },
+  );
 
 describe("verdictOf", () => {
   it("gives the SDK's verdict and reasons, and a next transition where the windows really flip, for random missions and settings", async () => {
@@ -47,9 +45,11 @@ describe("verdictOf", () => {
         async (windows, zone, at, carbon, hsBloch, probe) => {
           const anchor = typeof zone === "string" ? zone : `Z${zone}`;
           const phases = windows.map(([a, b]) => `  require phase [${a}, ${b}]\n`).join("");
-          const file = compileMissions(`@temporal v4.6.2\n@anchor ${anchor}\nmission m {\n${phases}  require carbon <= 200\n  require hs_bloch >= 0.5\n  on ALLOW {\n    execute go\n  }\n}\n`, "p.mission");
-          fc.pre(file.ok); // windows that never meet are an error the checker reports
-          if (!file.ok) return;
+          const file = loadedMissions(
+            `@temporal v4.6.2\n@anchor ${anchor}\nmission m {\n${phases}  require carbon <= 200\n  require hs_bloch >= 0.5\n  on ALLOW {\n    execute go\n  }\n}\n`,
+          );
+          fc.pre(file !== undefined); // windows that never meet are an error the checker reports
+          if (file === undefined) return;
           const view = await verdict(file, { at, carbon, hsBloch });
 
           const open = windowsOpen(windows, zone, at);
@@ -78,7 +78,7 @@ describe("verdictOf", () => {
   });
 
   it("says the verdict, the reasons and the next transition in words", async () => {
-    const backup = compiled("@temporal v4.6.2\n@anchor Z1\nmission nightly_backup {\n  require phase [300, 30]\n  require carbon < 250\n  on ALLOW {\n    execute snapshot_db\n  }\n}\n");
+    const backup = mustLoad("@temporal v4.6.2\n@anchor Z1\nmission nightly_backup {\n  require phase [300, 30]\n  require carbon < 250\n  on ALLOW {\n    execute snapshot_db\n  }\n}\n");
     // 17:55 UTC is 19:55 in Z1: the window 20:00-02:00 opens in 5 minutes.
     const closed = await verdict(backup, { at: Date.parse("2026-11-26T17:55:00Z"), carbon: 300, hsBloch: null });
     expect(closed.verdict).toBe("DENY");
@@ -93,7 +93,7 @@ describe("verdictOf", () => {
   });
 
   it("reads windows on an IANA zone's wall clock, daylight saving included", async () => {
-    const paris = compiled("@temporal v4.6.2\n@anchor Europe/Paris\nmission m {\n  require phase [300, 330]\n  on ALLOW {\n    execute t\n  }\n}\n");
+    const paris = mustLoad("@temporal v4.6.2\n@anchor Europe/Paris\nmission m {\n  require phase [300, 330]\n  on ALLOW {\n    execute t\n  }\n}\n");
     // Summer: 20:00 in Paris is 18:00 UTC.
     const view = await verdict(paris, { at: Date.parse("2026-07-01T17:00:00Z"), carbon: null, hsBloch: null });
     expect(view.next).toEqual({ kind: "opens", unixMs: Date.parse("2026-07-01T18:00:00Z") });
