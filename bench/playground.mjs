@@ -22,7 +22,7 @@ import { launchChromium } from "../test/support/chromium.mjs";
 import { fixed, printTable } from "./harness.mjs";
 
 /** The budget, justified in docs/playground.md ("Budget"). */
-const BUDGET = { firstLoadGzipKB: 400, interactiveMs: 2500 };
+const BUDGET = { firstLoadGzipKB: 300, interactiveMs: 2000 };
 const RUNS = 7;
 
 const repo = fileURLToPath(new URL("..", import.meta.url));
