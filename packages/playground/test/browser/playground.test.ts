@@ -23,8 +23,7 @@ let fixture: OpenedPage;
 
 beforeAll(async () => {
   site = await startSite();
-  first = await site.open();
-  fixture = await site.open(shareFragment(SOURCE, SETTINGS));
+  [first, fixture] = await Promise.all([site.open(), site.open(shareFragment(SOURCE, SETTINGS))]);
   await Promise.all([first, fixture].map(({ page }) => byTestId(page, "verdict").first().waitFor({ timeout: 60_000 })));
 }, 180_000);
 
@@ -52,8 +51,7 @@ describe("the default page", () => {
     const { page, context } = first;
     const online = await editorText(page);
     await page.evaluate(() => navigator.serviceWorker.ready.then(() => undefined));
-    // The first visit's page may load before the worker controls it; a second online visit is controlled for sure.
-    await page.reload();
+    // The worker claims the open page when it activates (sw.js: clients.claim()), so no second visit is needed.
     await expect.poll(() => page.evaluate(() => navigator.serviceWorker.controller !== null), { timeout: 10_000 }).toBe(true);
     await context.setOffline(true);
     await page.reload();
