@@ -5,7 +5,7 @@ import { analyze, parse } from "@temporal/compiler";
 import { receiptHash, verifyAnchorProof, verifyReceipt, type AnchorProof, type Receipt } from "@temporal/agent-sdk";
 import type { Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { cliDialSvg, cliVerdict, diagnosticsOf, hoverOf, shareFragment, type PlaygroundSettings } from "./oracle.js";
+import { cliDialSvg, cliVerdict, diagnosticsOf, hoverOf, runCommandLine, shareFragment, type PlaygroundSettings } from "./oracle.js";
 import { ARTIFACTS, startSite, type OpenedPage, type Site } from "./site.js";
 
 /** The README's mission: [300, 30] in Z1 (UTC+2) is 20:00 to 02:00 there, 19:00 to 01:00 in Berlin in November. */
@@ -172,12 +172,20 @@ describe("a page opened from a share link (the README's mission at 22:30 in Berl
     const slider = byTestId(page, "time-slider");
     const verdict = byTestId(page, "verdict").first();
     await slider.fill("60");
-    await expect.poll(() => verdict.innerText(), { timeout: 10_000 }).toContain(before);
+    await expect.poll(() => verdict.getAttribute("data-verdict"), { timeout: 10_000 }).toBe(before);
     await slider.press("ArrowRight");
     expect(await slider.inputValue()).toBe("61");
-    await expect.poll(() => verdict.innerText(), { timeout: 10_000 }).toContain(after);
-    expect(await verdict.innerText()).not.toContain(before);
+    await expect.poll(() => verdict.getAttribute("data-verdict"), { timeout: 10_000 }).toBe(after);
     expect(errors).toEqual([]);
+  }, 60_000);
+
+  it("the equivalent `temporalc run` line, run by a shell on the page's source, gives the page's verdict", async () => {
+    const { page } = fixture;
+    const verdict = await byTestId(page, "verdict").first().getAttribute("data-verdict");
+    const line = (await byTestId(page, "command-line").innerText()).split("\n").find((l) => l.startsWith("temporalc run "));
+    expect(line).toBeDefined();
+    const report = JSON.parse(await runCommandLine(await editorText(page), line!, "--dry-run --json"));
+    expect(report.verdict).toBe(verdict);
   }, 60_000);
 
   it("a share link round-trips: the Share button's link opens the same source and settings in a new page", async () => {
