@@ -68,13 +68,9 @@ async function firstLoadResponses(browser, url) {
   context.on("response", (response) => {
     const path = new URL(response.url()).pathname;
     const into = response.request().serviceWorker() === null ? page : precache;
-    if (response.status() === 200)
-      pending.push(
-        response.body().then(
-          (body) => into.set(path, body),
-          () => {},
-        ),
-      );
+    // An empty body is the service worker's copy of a file the HTTP cache already held: no bytes on the wire.
+    const keep = (body) => void (body.length > 0 && into.set(path, body));
+    if (response.status() === 200) pending.push(response.body().then(keep, () => {}));
   });
   await context.addInitScript(`(${watchFor})(${interactive})`);
   const tab = await context.newPage();
