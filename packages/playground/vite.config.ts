@@ -4,7 +4,13 @@ import { defineConfig, type Plugin } from "vite";
 // A static site: relative asset URLs (`base: "./"`) so dist/ can be deployed under any path.
 export default defineConfig({
   base: "./",
-  build: { outDir: "dist", emptyOutDir: true, target: "es2022" },
+  build: {
+    outDir: "dist",
+    emptyOutDir: true,
+    target: "es2022",
+    // The worker is bundled inside a transform hook, which rolldown's timing check would report as a slow plugin on every build.
+    rolldownOptions: { checks: { pluginTimings: false } },
+  },
   worker: { format: "es" },
   plugins: [serviceWorker()],
 });

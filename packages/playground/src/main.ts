@@ -5,6 +5,7 @@ import { DEFAULT_EXAMPLE, EXAMPLES } from "./examples.js";
 import { createPlaygroundState, type PlaygroundState } from "./state.js";
 import { mountTimePanel } from "./time/index.js";
 import { renderDiagnosticsList } from "./ui/diagnostics-list.js";
+import { showNotice } from "./ui/notice.js";
 import { setUpShareButton, sharedFromFragment } from "./ui/share-button.js";
 import { setUpTabs } from "./ui/tabs.js";
 import { createLanguageClient } from "./worker/client.js";
@@ -18,7 +19,14 @@ async function start(): Promise<void> {
   const client = createLanguageClient(worker);
   const list = byId("diagnostics");
   const count = byId("diagnostics-count");
-  const language = missionLanguage(client, { filename: state.filename, onDiagnostics: (diagnostics) => renderDiagnosticsList(list, count, diagnostics, editor) });
+  let errorCount = 0;
+  const language = missionLanguage(client, {
+    filename: state.filename,
+    onDiagnostics: (diagnostics) => {
+      errorCount = diagnostics.filter((d) => d.severity === "error").length;
+      renderDiagnosticsList(list, count, diagnostics, editor);
+    },
+  });
   const editor = createSourceEditor(byId("editor"), state.source, language.extension, (text) => state.setSource(text));
 
   const outputs = setUpOutputTabs(editor, language);
@@ -28,7 +36,12 @@ async function start(): Promise<void> {
   });
 
   setUpExamplesMenu(byId("examples") as HTMLSelectElement, state, shared === null ? DEFAULT_EXAMPLE.name : null);
-  byId("format").addEventListener("click", () => void language.format(editor));
+  byId("format").addEventListener("click", () => {
+    void language.format(editor).then((changed) => {
+      // The formatter leaves a file it cannot parse as it is: say so rather than seem to ignore the click.
+      if (!changed && errorCount > 0) showNotice("Format needs a source that parses: fix the errors under Problems first.", "error");
+    });
+  });
   setUpShareButton(byId("share") as HTMLButtonElement, state);
   window.addEventListener("hashchange", () => {
     void sharedFromFragment(location.hash).then((next) => {

@@ -1,7 +1,7 @@
 import { autocompletion, type CompletionContext, type CompletionResult } from "@codemirror/autocomplete";
 import { setDiagnostics, type Diagnostic } from "@codemirror/lint";
 import { StateEffect, StateField, type Extension, type Text } from "@codemirror/state";
-import { Decoration, EditorView, hoverTooltip, keymap, ViewPlugin, type DecorationSet, type ViewUpdate } from "@codemirror/view";
+import { activateHover, closeHoverTooltips, Decoration, EditorView, hasHoverTooltips, hoverTooltip, keymap, ViewPlugin, type DecorationSet, type ViewUpdate } from "@codemirror/view";
 import type { LanguageClient } from "../worker/client.js";
 import type { CompiledOutput, HighlightSpan, PlainDiagnostic } from "../worker/protocol.js";
 import { renderMarkdown } from "./markdown.js";
@@ -14,8 +14,8 @@ import { renderMarkdown } from "./markdown.js";
  */
 export interface MissionLanguage {
   extension: Extension;
-  /** Replaces the document with its formatted text (no change when formatted already or broken). */
-  format(view: EditorView): Promise<void>;
+  /** Replaces the document with its formatted text; false when nothing changed (formatted already, or a syntax error). */
+  format(view: EditorView): Promise<boolean>;
   /** The source formatted, or as it is when it cannot be formatted; undefined when the document changed meanwhile. */
   formatted(view: EditorView): Promise<string | undefined>;
   compile(view: EditorView): Promise<CompiledOutput | undefined>;
@@ -121,15 +121,27 @@ export function missionLanguage(client: LanguageClient, options: MissionLanguage
     return answer?.text ?? doc.toString();
   }
 
-  async function format(view: EditorView): Promise<void> {
+  async function format(view: EditorView): Promise<boolean> {
     const before = view.state.doc;
     const text = await formatted(view);
-    if (text === undefined || view.state.doc !== before || text === before.toString()) return;
+    if (text === undefined || view.state.doc !== before || text === before.toString()) return false;
     view.dispatch({ changes: { from: 0, to: before.length, insert: text } });
+    return true;
   }
 
   return {
-    extension: [highlightField, analyseAfterTyping, hover, autocompletion({ override: [complete] }), keymap.of([{ key: "Shift-Alt-f", run: (view) => (void format(view), true) }])],
+    extension: [
+      highlightField,
+      analyseAfterTyping,
+      hover,
+      autocompletion({ override: [complete] }),
+      keymap.of([
+        { key: "Shift-Alt-f", run: (view) => (void format(view), true) },
+        // The hover at the cursor, for keyboard users (VS Code's binding); it closes on the next edit, move or Escape.
+        { key: "Mod-k Mod-i", run: (view) => (activateHover(view, view.state.selection.main.head, 1, { tooltip: hover, until: (tr) => tr.docChanged || tr.selection !== undefined }), true) },
+        { key: "Escape", run: (view) => hasHoverTooltips(view.state) && (view.dispatch({ effects: closeHoverTooltips }), true) },
+      ]),
+    ],
     format,
     formatted,
     compile: async (view) => {

@@ -1,7 +1,8 @@
 /**
  * The language service's hover Markdown as DOM nodes: the small subset it
- * writes (paragraphs, `---` rules, **bold**, `code`, [links](url)). Text is
- * only ever set as text content, never parsed as HTML.
+ * writes (paragraphs, `---` rules, tables, **bold**, `code`, [links](url)). Text is
+ * only ever set as text content, never parsed as HTML. Tables (a window's
+ * clock times in each zone) become real tables, with a header row.
  */
 export function renderMarkdown(markdown: string): HTMLElement {
   const root = document.createElement("div");
@@ -11,11 +12,41 @@ export function renderMarkdown(markdown: string): HTMLElement {
       root.append(document.createElement("hr"));
       continue;
     }
+    const lines = block.split("\n");
+    if (lines.length >= 2 && lines.every((line) => line.startsWith("|"))) {
+      root.append(table(lines));
+      continue;
+    }
     const paragraph = document.createElement("p");
     paragraph.append(...inline(block));
     root.append(paragraph);
   }
   return root;
+}
+
+/** `| a | b |` rows, the second being the `| --- |` separator under the header. */
+function table(lines: readonly string[]): HTMLTableElement {
+  const cells = (line: string) =>
+    line
+      .replace(/^\|/, "")
+      .replace(/\|$/, "")
+      .split("|")
+      .map((cell) => cell.trim());
+  const node = document.createElement("table");
+  const [header = "", , ...rows] = lines;
+  const head = node.createTHead().insertRow();
+  for (const cell of cells(header)) {
+    const th = document.createElement("th");
+    th.scope = "col";
+    th.append(...inline(cell));
+    head.append(th);
+  }
+  const body = node.createTBody();
+  for (const line of rows) {
+    const row = body.insertRow();
+    for (const cell of cells(line)) row.insertCell().append(...inline(cell));
+  }
+  return node;
 }
 
 const INLINE = /\*\*([^*]+)\*\*|`([^`]+)`|\[([^\]]+)\]\(([^)\s]+)\)/g;

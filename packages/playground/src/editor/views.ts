@@ -7,6 +7,23 @@ import { EditorState, type Extension } from "@codemirror/state";
 import { drawSelection, EditorView, highlightActiveLine, highlightActiveLineGutter, keymap, lineNumbers } from "@codemirror/view";
 
 /**
+ * CodeMirror's own colours are for a light page: this theme takes the page's (style.css), which follow
+ * `prefers-color-scheme`, so tooltips, gutters and the active line stay legible in a dark scheme too.
+ */
+const pageColours = EditorView.theme({
+  "&": { color: "var(--fg)", backgroundColor: "var(--bg)" },
+  ".cm-content": { caretColor: "var(--fg)" },
+  ".cm-cursor, .cm-dropCursor": { borderLeftColor: "var(--fg)" },
+  ".cm-gutters": { backgroundColor: "var(--panel)", color: "var(--muted)", borderRightColor: "var(--border)" },
+  ".cm-activeLine": { backgroundColor: "var(--active-line)" },
+  ".cm-activeLineGutter": { backgroundColor: "var(--active-line)", color: "var(--fg)" },
+  "&.cm-focused > .cm-scroller > .cm-selectionLayer .cm-selectionBackground, .cm-selectionBackground": { backgroundColor: "var(--selection)" },
+  ".cm-tooltip": { backgroundColor: "var(--panel)", color: "var(--fg)", border: "1px solid var(--border)" },
+  ".cm-tooltip-autocomplete > ul > li[aria-selected]": { backgroundColor: "var(--accent)", color: "var(--bg)" },
+  ".cm-panels": { backgroundColor: "var(--panel)", color: "var(--fg)" },
+});
+
+/**
  * The playground's CodeMirror views: the source editor and the read-only
  * output viewers. Tab is left to move focus (not bound to indent), so the
  * page stays operable from the keyboard.
@@ -32,6 +49,7 @@ export function createSourceEditor(parent: HTMLElement, text: string, language: 
         EditorView.updateListener.of((update) => {
           if (update.docChanged) onChange(update.state.doc.toString());
         }),
+        pageColours,
         language,
       ],
     }),

@@ -9,9 +9,9 @@ import type { PlainDiagnostic } from "../worker/protocol.js";
  * there), its code (linking its explanation) and its message.
  */
 export function renderDiagnosticsList(list: HTMLElement, count: HTMLElement, diagnostics: readonly PlainDiagnostic[], editor: EditorView): void {
-  const errors = diagnostics.filter((d) => d.severity === "error").length;
-  const warnings = diagnostics.length - errors;
-  count.textContent = diagnostics.length === 0 ? "none" : `${plural(errors, "error")}, ${plural(warnings, "other")}`;
+  const counts = (["error", "warning", "info"] as const).map((severity) => [severity, diagnostics.filter((d) => d.severity === severity).length] as const);
+  const named = counts.filter(([, n]) => n > 0).map(([severity, n]) => plural(n, severity === "info" ? "note" : severity));
+  count.textContent = named.length === 0 ? "none" : named.join(", ");
   list.replaceChildren(
     ...diagnostics.map((d) => {
       const item = document.createElement("li");
