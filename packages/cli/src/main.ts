@@ -172,15 +172,15 @@ rows of hours above and below are the anchored zone's, UTC's and yours
 when that changes, are the runtime's answers; carbon and HS-Bloch
 requirements are named, since they are only known when it runs.
 
-Example:
+Output, for example:
   $ TZ=America/New_York temporalc show examples/nightly-backup.mission --at 2026-11-22T23:30:00Z
   nightly_backup  [20:00, 02:00]
     Z1 (UTC+2)        00    03    06    09    12    15    18    21
-                      ████████▒·······························████████
+                      ████▒···································████████
                          ^ now
-    UTC             03    06    09    12    15    18    21    00
-    America/New_York 21    00    03 ...
-    open now, closes at 02:00 Z1 (UTC+2) (00:00 UTC), in 30 min
+    UTC                   00    03    06    09    12    15    18    21
+    America/New_York    18    21    00    03    06    09    12    15
+    open now, closes at 02:00 Z1 (UTC+2) (00:00 UTC), in 30 min; and only if carbon < 250 when it runs
 
 Exit status: 0 when the dial was drawn, 1 when the file has errors (shown
 as by check), 2 for usage or I/O errors, each with a code: FILE_NOT_FOUND,

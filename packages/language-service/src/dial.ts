@@ -154,6 +154,20 @@ function minuteOfDay(degrees: number): string {
   return degreesToClock(Math.floor(degrees * 4) / 4);
 }
 
+/**
+ * Whether a point of the anchored day (degrees, 0 to 360) lies on one of
+ * the arcs, read to the tick as `allow` reads windows: bounds included,
+ * `endDeg < startDeg` wraps through midnight, `[0, 360]` is all day.
+ */
+export function arcsContain(arcs: readonly DialArc[], degrees: number): boolean {
+  const ticks = Math.round(degrees * TICKS_PER_DEGREE) % TICKS_PER_DAY;
+  return arcs.some(({ startDeg, endDeg }) => {
+    const from = Math.round(startDeg * TICKS_PER_DEGREE);
+    const to = endDeg === 360 ? TICKS_PER_DAY - 1 : Math.round(endDeg * TICKS_PER_DEGREE);
+    return from <= to ? ticks >= from && ticks <= to : ticks >= from || ticks <= to;
+  });
+}
+
 /** What compiled code checks: `allow` on an SWT zone's context, `allowInTimeZone` on an IANA zone's clock. */
 function isOpen(zone: MissionZone, at: number, window: Window): boolean {
   return typeof zone === "string" ? allowInTimeZone(contextAt(at), window, zone) : allow(contextAt(at, { zone }), window);

@@ -10,5 +10,5 @@ export { DIAGNOSTICS_DOCS_URL } from "@temporal/compiler";
 export { RenameError } from "./navigation.js";
 export { SEMANTIC_TOKENS_LEGEND } from "./semantic-tokens.js";
 export { TextDocument } from "vscode-languageserver-textdocument";
-export { missionDials, type DialArc, type DialOptions, type DialTransition, type DstNote, type FileDial, type HourRing, type MissionDial } from "./dial.js";
+export { arcsContain, missionDials, type DialArc, type DialOptions, type DialTransition, type DstNote, type FileDial, type HourRing, type MissionDial } from "./dial.js";
 export { dialSvg, type DialSvgOptions } from "./dial-svg.js";

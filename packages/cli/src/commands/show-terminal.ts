@@ -1,5 +1,4 @@
-import type { DialArc, FileDial, HourRing, MissionDial } from "@temporal/language-service";
-import { TICKS_PER_DAY, TICKS_PER_DEGREE } from "@temporal/agent-sdk";
+import { arcsContain, type DialArc, type FileDial, type HourRing, type MissionDial } from "@temporal/language-service";
 import { timeUntil, timeZoneClockTime } from "./zone-clock.js";
 
 /**
@@ -55,17 +54,8 @@ export function renderDial(dial: FileDial, options: TerminalDialOptions): string
 function cells(arcs: readonly DialArc[]): string[] {
   return Array.from({ length: CELLS }, (_, cell) => {
     let open = 0;
-    for (let minute = 0; minute < CELL_MINUTES; minute++) if (arcsContain(arcs, (cell * CELL_MINUTES + minute) * 60_000)) open++;
+    for (let minute = 0; minute < CELL_MINUTES; minute++) if (arcsContain(arcs, (cell * CELL_MINUTES + minute) / 4)) open++;
     return open === CELL_MINUTES ? "█" : open > 0 ? "▒" : "·";
-  });
-}
-
-/** Whether a point of the anchored day (ticks) lies on an arc: bounds included, `endDeg < startDeg` wraps, `[0, 360]` is all day. */
-function arcsContain(arcs: readonly DialArc[], ticks: number): boolean {
-  return arcs.some(({ startDeg, endDeg }) => {
-    const from = Math.round(startDeg * TICKS_PER_DEGREE);
-    const to = endDeg === 360 ? TICKS_PER_DAY - 1 : Math.round(endDeg * TICKS_PER_DEGREE);
-    return from <= to ? ticks >= from && ticks <= to : ticks >= from || ticks <= to;
   });
 }
 

@@ -1,6 +1,6 @@
 import { readFile } from "node:fs/promises";
-import { diagnose } from "@temporal/compiler";
-import { requireIsoInstant, TemporalError } from "@temporal/agent-sdk";
+import { diagnose, isKnownTimeZone } from "@temporal/compiler";
+import { requireIsoInstant } from "@temporal/agent-sdk";
 import { writeFileDurably } from "@temporal/agent-sdk/node";
 import { dialSvg, missionDials, type FileDial } from "@temporal/language-service";
 import { EXIT_FAILURE, EXIT_OK, UsageError } from "../errors.js";
@@ -41,7 +41,7 @@ export async function runShow(file: string, options: ShowOptions): Promise<numbe
   // Warnings are shown and the dial drawn; an error (an unknown zone, a bound out of range) leaves nothing sure to draw.
   process.stderr.write(renderForTerminal(diagnostics, source, process.stderr));
   const errors = diagnostics.filter((d) => d.severity === "error").length;
-  const whole = errors === 0 ? missionDials(model, { at, viewerTimeZone: Intl.DateTimeFormat().resolvedOptions().timeZone ?? "UTC" }) : null;
+  const whole = errors === 0 ? missionDials(model, { at, viewerTimeZone: viewerTimeZone() }) : null;
   if (whole === null) {
     process.stderr.write(`temporalc: ${file} has ${errors === 1 ? "an error" : `${errors} errors`}; fix ${errors === 1 ? "it" : "them"} to see its dial (MISSION_FILE_INVALID)\n`);
     return EXIT_FAILURE;
@@ -52,13 +52,18 @@ export async function runShow(file: string, options: ShowOptions): Promise<numbe
   return EXIT_OK;
 }
 
+/** The process's time zone (TZ, else the system's) for the ring of local hours; UTC when the engine cannot name one it knows (an empty TZ gives `Etc/Unknown`). */
+function viewerTimeZone(): string {
+  const timeZone = Intl.DateTimeFormat().resolvedOptions().timeZone;
+  return timeZone !== undefined && isKnownTimeZone(timeZone) ? timeZone : "UTC";
+}
+
 /** `--at`, by the SDK's ISO 8601 rules (docs/phase.md#writing-an-instant), as `temporalc run --at`. */
 function readAt(text: string): number {
   try {
     return requireIsoInstant(text);
   } catch (error) {
-    if (error instanceof TemporalError) throw new ShowUsageError("INVALID_TIME", `--at ${error.message}`);
-    throw error;
+    throw new ShowUsageError("INVALID_TIME", `--at ${error instanceof Error ? error.message : String(error)}`);
   }
 }
 
