@@ -124,7 +124,11 @@ function errorSummary(errors: readonly Diagnostic[]): string {
   return `The source has ${errors.length === 1 ? "an error" : `${errors.length} errors`}${where}.`;
 }
 
-/** The dial's markup as `dialSvg` returns it, replaced only when it changes (no flicker while the verdict is recomputed). */
+/**
+ * The dial's markup as `dialSvg` returns it, replaced only when it changes (no flicker while the verdict is
+ * recomputed). `data-svg` keeps the exact string: `innerHTML` reads back the browser's re-serialisation, so a
+ * test comparing with `temporalc show --svg` byte for byte reads the attribute.
+ */
 function showDial(container: HTMLElement, dial: FileDial): void {
   const svg = dialSvg(dial);
   if (container.dataset["svg"] === svg) return;
