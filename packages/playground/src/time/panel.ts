@@ -14,7 +14,7 @@ import "./time-panel.css";
 /** Quiet time after the last change before the panel recomputes: typing a word costs one compile, not one per key. */
 const SETTLE_MS = 150;
 /** The name of the User Timing measure of each refresh: from a settled change to its verdicts on screen (compile in the worker, dial, verdicts). */
-export const REFRESH_MEASURE = "time-panel refresh";
+const REFRESH_MEASURE = "time-panel refresh";
 /** How often the live clock moves the panel on. */
 const LIVE_TICK_MS = 15_000;
 
