@@ -1,4 +1,4 @@
-import { createMemoryAuthority, type Authority, type Mission } from "@temporal/agent-sdk";
+import { createMemoryAuthority, type Authority, type ComposedAuthority, type Mission } from "@temporal/agent-sdk";
 import type { Diagnostic } from "@temporal/compiler";
 import { dialSvg, missionDials, type FileDial } from "@temporal/language-service";
 import type { PlaygroundState } from "../state.js";
@@ -26,9 +26,12 @@ const LIVE_TICK_MS = 15_000;
  * settles; the page only loads the generated code and decides.
  */
 export function mountPanel(host: HTMLElement, state: PlaygroundState): void {
-  let authority: Authority | undefined;
-  // One in-memory authority for the page's verdicts and runs: its clockchain grows with each Run.
-  const pageAuthority = (): Authority => (authority ??= createMemoryAuthority());
+  let authority: ComposedAuthority | undefined;
+  // One in-memory authority for the page's verdicts and runs (its clockchain grows with each Run); a new one if it failed.
+  const pageAuthority = (): Authority => {
+    if (authority === undefined || authority.closed || authority.failed) authority = createMemoryAuthority();
+    return authority;
+  };
   const viewerTimeZone = Intl.DateTimeFormat().resolvedOptions().timeZone ?? "UTC";
   const controls = createControls(state);
   const problem = h("p", { class: "tp-error", role: "status", "data-testid": "time-source-problem" });
