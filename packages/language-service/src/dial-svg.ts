@@ -23,7 +23,7 @@ const LEGEND_LINE = 18;
 const RING_RADII = { anchor: 186, utc: 166, local: 146 } as const;
 const BANDS_OUTER = 130;
 const BANDS_INNER = 40;
-// WCAG AA against the white background: text 15.3:1, open arcs 6.6:1, the hand 7.6:1, the closed track's outline 3.5:1 (graphics need 3:1).
+// WCAG AA against the white background (text needs 4.5:1, graphics 3:1): text 17.4:1 and 8.9:1, open arcs 6.6:1, the hand 7.3:1, the closed track's outline 3.5:1.
 const COLORS = { background: "#ffffff", text: "#1a1a1a", muted: "#4a4a4a", open: "#00695c", track: "#8a8a8a", now: "#b00020" } as const;
 
 export function dialSvg(dial: FileDial, options: DialSvgOptions = {}): string {
@@ -65,24 +65,22 @@ function missionSvg(mission: MissionDial, outer: number, inner: number): string 
     (arc) =>
       `<path d="${sector(arc, outer, inner)}" fill="url(#dial-open)" stroke="${COLORS.open}" stroke-width="1" data-mission="${escapeXml(mission.name)}" data-start-deg="${deg(arc.startDeg)}" data-end-deg="${deg(arc.endDeg)}"><title>${escapeXml(`${mission.name}: open ${arcText(arc)}`)}</title></path>`,
   );
-  // The name sits on the track in the middle of the longest closed stretch, where no arc covers it (on the arc, in white, when open all day).
-  const [nameDeg, onArc] = nameAngle(mission.arcs);
-  const [x, y] = point(nameDeg, (outer + inner) / 2);
-  const name = `<text x="${num(x)}" y="${num(y)}" font-size="9" text-anchor="middle" dominant-baseline="central" fill="${onArc ? COLORS.background : COLORS.text}">${escapeXml(mission.name)}</text>`;
+  // The name sits on the track in the middle of the longest closed stretch (at midnight when open all day), dark on a white halo so it reads over an arc too.
+  const [x, y] = point(nameAngle(mission.arcs), (outer + inner) / 2);
+  const name = `<text x="${num(x)}" y="${num(y)}" font-size="9" text-anchor="middle" dominant-baseline="central" fill="${COLORS.text}" stroke="${COLORS.background}" stroke-width="3" paint-order="stroke">${escapeXml(mission.name)}</text>`;
   return `<g class="mission" data-mission="${escapeXml(mission.name)}" data-open="${mission.open}">${track}${arcs.join("")}${name}</g>`;
 }
 
-/** The middle of the longest stretch between arcs, and whether that point is on an arc after all (no stretch: open all day). */
-function nameAngle(arcs: readonly DialArc[]): [degrees: number, onArc: boolean] {
-  if (arcs.length === 0) return [0, false];
+/** The middle of the longest stretch between arcs; midnight when there is none (no arc, or open all day). */
+function nameAngle(arcs: readonly DialArc[]): number {
   const sorted = [...arcs].sort((a, b) => a.startDeg - b.startDeg);
-  let best: [number, number] = [0, -1];
+  let best = { deg: 0, gap: 0 };
   sorted.forEach((arc, index) => {
     const next = sorted[(index + 1) % sorted.length]!;
     const gap = (((next.startDeg - arc.endDeg) % 360) + 360) % 360;
-    if (gap > best[1]) best = [(arc.endDeg + gap / 2) % 360, gap];
+    if (gap > best.gap) best = { deg: (arc.endDeg + gap / 2) % 360, gap };
   });
-  return best[1] <= 0 ? [0, true] : [best[0], false];
+  return best.deg;
 }
 
 function nowHand(nowDeg: number): string {

@@ -220,7 +220,31 @@ mission report {
     expect(svg).not.toMatch(/href=|@import|url\((?!#dial-open)/);
   });
 
+  it("colours meet WCAG AA against the background: 4.5:1 for text, 3:1 for the arcs, the track and the hand", () => {
+    const svg = dialSvg(dial);
+    const background = /<rect width="400" height="\d+" fill="(#[0-9a-f]{6})"\/>/.exec(svg)![1]!;
+    const texts = [...svg.matchAll(/<text [^>]*fill="(#[0-9a-f]{6})"/g)].map((m) => m[1]!);
+    const graphics = [...svg.matchAll(/<(?:path|line|circle) [^>]*(?:stroke|fill)="(#[0-9a-f]{6})"/g)].map((m) => m[1]!);
+    expect(texts.length).toBeGreaterThan(24);
+    expect(graphics.length).toBeGreaterThan(3);
+    for (const colour of texts) expect(contrast(colour, background), colour).toBeGreaterThanOrEqual(4.5);
+    for (const colour of graphics) expect(contrast(colour, background), colour).toBeGreaterThanOrEqual(3);
+  });
+
   it("escapes names and titles", () => {
     expect(dialSvg(dial, { title: 'a <b> & "c"' })).toContain("<title>a &lt;b&gt; &amp; &quot;c&quot;</title>");
   });
 });
+
+/** WCAG 2 contrast ratio of two `#rrggbb` colours. */
+function contrast(a: string, b: string): number {
+  const luminance = (hex: string) => {
+    const [r, g, bl] = [1, 3, 5].map((i) => {
+      const c = parseInt(hex.slice(i, i + 2), 16) / 255;
+      return c <= 0.03928 ? c / 12.92 : ((c + 0.055) / 1.055) ** 2.4;
+    });
+    return 0.2126 * r! + 0.7152 * g! + 0.0722 * bl!;
+  };
+  const [light, dark] = [luminance(a), luminance(b)].sort((x, y) => y - x);
+  return (light! + 0.05) / (dark! + 0.05);
+}

@@ -1,4 +1,4 @@
-import { createMemoryAuthority, type Authority, type Mission } from "@temporal/agent-sdk";
+import { createMemoryAuthority, type Authority, type ComposedAuthority, type Mission } from "@temporal/agent-sdk";
 import type { Diagnostic } from "@temporal/compiler";
 import { dialSvg, missionDials, type FileDial } from "@temporal/language-service";
 import type { PlaygroundState } from "../state.js";
@@ -14,7 +14,7 @@ import "./time-panel.css";
 /** Quiet time after the last change before the panel recomputes: typing a word costs one compile, not one per key. */
 const SETTLE_MS = 150;
 /** The name of the User Timing measure of each refresh: from a settled change to its verdicts on screen (compile in the worker, dial, verdicts). */
-export const REFRESH_MEASURE = "time-panel refresh";
+const REFRESH_MEASURE = "time-panel refresh";
 /** How often the live clock moves the panel on. */
 const LIVE_TICK_MS = 15_000;
 
@@ -26,9 +26,12 @@ const LIVE_TICK_MS = 15_000;
  * settles; the page only loads the generated code and decides.
  */
 export function mountPanel(host: HTMLElement, state: PlaygroundState): void {
-  let authority: Authority | undefined;
-  // One in-memory authority for the page's verdicts and runs: its clockchain grows with each Run.
-  const pageAuthority = (): Authority => (authority ??= createMemoryAuthority());
+  let authority: ComposedAuthority | undefined;
+  // One in-memory authority for the page's verdicts and runs (its clockchain grows with each Run); a new one if it failed.
+  const pageAuthority = (): Authority => {
+    if (authority === undefined || authority.closed || authority.failed) authority = createMemoryAuthority();
+    return authority;
+  };
   const viewerTimeZone = Intl.DateTimeFormat().resolvedOptions().timeZone ?? "UTC";
   const controls = createControls(state);
   const problem = h("p", { class: "tp-error", role: "status", "data-testid": "time-source-problem" });
@@ -124,7 +127,11 @@ function errorSummary(errors: readonly Diagnostic[]): string {
   return `The source has ${errors.length === 1 ? "an error" : `${errors.length} errors`}${where}.`;
 }
 
-/** The dial's markup as `dialSvg` returns it, replaced only when it changes (no flicker while the verdict is recomputed). */
+/**
+ * The dial's markup as `dialSvg` returns it, replaced only when it changes (no flicker while the verdict is
+ * recomputed). `data-svg` keeps the exact string: `innerHTML` reads back the browser's re-serialisation, so a
+ * test comparing with `temporalc show --svg` byte for byte reads the attribute.
+ */
 function showDial(container: HTMLElement, dial: FileDial): void {
   const svg = dialSvg(dial);
   if (container.dataset["svg"] === svg) return;

@@ -20,8 +20,10 @@ export function createRunView(state: PlaygroundState, authority: () => Authority
   const output = h("pre", { class: "tp-output", "data-testid": "run-output", "aria-label": "Task output", tabindex: "0" });
   const results = h("div", { class: "tp-run-results", "data-testid": "run-results", "aria-live": "polite" });
   let missions: readonly Mission[] = [];
+  let running = false;
 
   button.addEventListener("click", () => {
+    running = true;
     button.disabled = true;
     output.textContent = "";
     results.replaceChildren(h("p", {}, "Running…"));
@@ -29,7 +31,10 @@ export function createRunView(state: PlaygroundState, authority: () => Authority
     runMissions({ missions, settings: state.settings, authority: authority(), log })
       .then((runs) => results.replaceChildren(...runs.map(describeRun)))
       .catch((error: unknown) => results.replaceChildren(h("p", { class: "tp-error", role: "alert" }, `Run failed: ${error instanceof Error ? error.message : String(error)}`)))
-      .finally(() => (button.disabled = missions.length === 0));
+      .finally(() => {
+        running = false;
+        button.disabled = missions.length === 0;
+      });
   });
 
   return {
@@ -44,7 +49,8 @@ export function createRunView(state: PlaygroundState, authority: () => Authority
     setMissions(next) {
       const disabledBecause = "disabledBecause" in next ? next.disabledBecause : next.length === 0 ? "No mission to run." : "";
       missions = "disabledBecause" in next ? [] : next;
-      button.disabled = disabledBecause !== "";
+      // A run in progress keeps the button off; it turns back on when the run ends.
+      button.disabled = running || disabledBecause !== "";
       why.textContent = disabledBecause;
     },
   };

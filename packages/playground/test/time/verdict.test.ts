@@ -90,6 +90,10 @@ describe("verdictOf", () => {
 
     const unmeasured = await verdict(backup, { at: Date.parse("2026-11-26T21:55:00Z"), carbon: null, hsBloch: null });
     expect(unmeasured.reasons.map((r) => r.text)).toEqual(["carbon not measured: it needs < 250 gCO2eq/kWh"]);
+
+    // A share link can hold a value the fields refuse: the SDK's own words say what is wrong with it.
+    const negative = await verdict(backup, { at: Date.parse("2026-11-26T21:55:00Z"), carbon: -5, hsBloch: null });
+    expect(negative.reasons).toEqual([{ code: "CARBON_INVALID", text: expect.stringContaining("-5") }]);
   });
 
   it("reads windows on an IANA zone's wall clock, daylight saving included", async () => {
