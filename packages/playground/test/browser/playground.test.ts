@@ -82,7 +82,9 @@ describe("a page opened from a share link (the README's mission at 22:30 in Berl
   it("the dial's SVG is the one `temporalc show --at --svg` writes for the same source and instant (TZ = the page's zone)", async () => {
     const { page } = fixture;
     const cli = await cliDialSvg(SOURCE, AT);
-    // The page holds the markup as DOM: compare both as the browser's XML serialisation of the same parse.
+    // Byte for byte: the markup the panel inserted, which it keeps in data-svg (innerHTML would be the browser's re-serialisation).
+    expect(await byTestId(page, "dial").first().getAttribute("data-svg")).toBe(cli);
+    // And what is on screen is that markup: both as the browser's XML serialisation of their parse.
     const [fromCli, inPage] = await page.evaluate((svg) => {
       const serialise = (node: Node) => new XMLSerializer().serializeToString(node);
       const parsed = new DOMParser().parseFromString(svg, "image/svg+xml").documentElement;
