@@ -32,10 +32,10 @@ const outDir = join(repo, "bench/.out/playground");
 /** Which package a source file of a chunk belongs to (paths as the source maps write them). */
 function partOf(source) {
   const rules = [
-    [/node_modules\/(@codemirror|@lezer|style-mod|w3c-keyname|crelt)\//, "CodeMirror"],
+    [/node_modules\/(@codemirror|@lezer|@marijn|style-mod|w3c-keyname|crelt)\//, "CodeMirror"],
     [/node_modules\/prettier\/|packages\/prettier-plugin-mission\//, "prettier"],
     [/packages\/compiler\/|node_modules\/(chevrotain|@chevrotain|regexp-to-ast|lodash-es)\//, "compiler"],
-    [/packages\/language-service\//, "language service"],
+    [/packages\/language-service\/|node_modules\/vscode-languageserver-(types|textdocument)\//, "language service"],
     [/packages\/sdk\//, "SDK"],
     [/packages\/playground\//, "playground"],
   ];
