@@ -15,6 +15,12 @@ function nonNegativeInteger(value: string): number {
   return Number(value);
 }
 
+function portNumber(value: string): number {
+  const port = nonNegativeInteger(value);
+  if (port > 65535) throw new InvalidArgumentError("expected a port from 0 to 65535");
+  return port;
+}
+
 function positiveInteger(value: string): number {
   if (!/^[1-9]\d*$/.test(value)) throw new InvalidArgumentError("expected a whole number of 1 or more");
   return Number(value);
@@ -259,7 +265,7 @@ Examples:
   cli
     .command("playground")
     .description("serve the playground (the mission language in the browser) on this machine")
-    .option("--port <n>", "the port to listen on; 0 picks a free one", nonNegativeInteger, 5178)
+    .option("--port <n>", "the port to listen on; 0 picks a free one", portNumber, 5178)
     .option("--host <host>", "the address to listen on", "127.0.0.1")
     .option("--open", "also open it in the default browser", false)
     .option("--dir <dir>", "serve this built playground instead of the workspace's packages/playground/dist")

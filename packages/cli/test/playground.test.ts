@@ -1,7 +1,7 @@
 import { spawn } from "node:child_process";
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { request, type Server } from "node:http";
-import type { AddressInfo } from "node:net";
+import { createServer as createNetServer, type AddressInfo } from "node:net";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
@@ -102,6 +102,24 @@ describe("temporalc playground", () => {
     } finally {
       rmSync(empty, { recursive: true, force: true });
     }
+  });
+
+  it("fails with PLAYGROUND_PORT_IN_USE when the port is taken", async () => {
+    const taken = createNetServer();
+    await new Promise<void>((done) => taken.listen(0, "127.0.0.1", done));
+    try {
+      const result = runCli(["playground", "--port", String((taken.address() as AddressInfo).port)]);
+      expect(result.code).toBe(2);
+      expect(result.stderr).toContain("[PLAYGROUND_PORT_IN_USE]");
+    } finally {
+      await new Promise((done) => taken.close(done));
+    }
+  });
+
+  it("refuses a port that cannot be one as a usage error", () => {
+    const result = runCli(["playground", "--port", "70000"]);
+    expect(result.code).toBe(2);
+    expect(result.stderr).toContain("expected a port from 0 to 65535");
   });
 
   it("serves the workspace's built playground, prints its URL and stops on SIGINT", async () => {

@@ -19,11 +19,12 @@ async function start(): Promise<void> {
   const client = createLanguageClient(worker);
   const list = byId("diagnostics");
   const count = byId("diagnostics-count");
-  let errorCount = 0;
+  let syntaxErrors = 0;
   const language = missionLanguage(client, {
     filename: state.filename,
     onDiagnostics: (diagnostics) => {
-      errorCount = diagnostics.filter((d) => d.severity === "error").length;
+      // M1xx are the syntax errors (docs/diagnostics.md), the only ones that stop the formatter.
+      syntaxErrors = diagnostics.filter((d) => d.severity === "error" && d.code.startsWith("M1")).length;
       renderDiagnosticsList(list, count, diagnostics, editor);
     },
   });
@@ -39,7 +40,7 @@ async function start(): Promise<void> {
   byId("format").addEventListener("click", () => {
     void language.format(editor).then((changed) => {
       // The formatter leaves a file it cannot parse as it is: say so rather than seem to ignore the click.
-      if (!changed && errorCount > 0) showNotice("Format needs a source that parses: fix the errors under Problems first.", "error");
+      if (!changed && syntaxErrors > 0) showNotice("Format needs a source that parses: fix the syntax errors under Problems first.", "error");
     });
   });
   setUpShareButton(byId("share") as HTMLButtonElement, state);

@@ -50,7 +50,8 @@ const marks = new Map<string, Decoration>();
 function tokenMark(span: HighlightSpan): Decoration {
   const className = `tok-${span.type}${span.declaration ? " tok-declaration" : ""}`;
   let mark = marks.get(className);
-  if (mark === undefined) marks.set(className, (mark = Decoration.mark({ class: className })));
+  // The colour is the page's variable for the type (style.css, light and dark): one rule for every type.
+  if (mark === undefined) marks.set(className, (mark = Decoration.mark({ class: className, attributes: { style: `color: var(--tok-${span.type})` } })));
   return mark;
 }
 
