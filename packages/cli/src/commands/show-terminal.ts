@@ -25,8 +25,9 @@ export interface TerminalDialOptions {
 
 export function renderDial(dial: FileDial, options: TerminalDialOptions): string {
   const paint = (style: keyof typeof STYLE, text: string) => (options.color ? `${STYLE[style]}${text}${STYLE.reset}` : text);
-  const [anchor, utc, local] = dial.rings as [HourRing, HourRing, HourRing];
-  const rows = [anchor, ...(utc.rotationDeg === 0 && anchor.label === "UTC" ? [] : [utc]), local];
+  // The anchored zone's hours above the bar, UTC's and the viewer's below.
+  const rows = dial.rings;
+  const local = rows[2]!;
   const labelWidth = Math.max(...rows.map((r) => r.label.length));
   const pad = " ".repeat(labelWidth + 4);
   const nowCell = Math.min(CELLS - 1, Math.floor(dial.nowDeg / CELL_DEG));
@@ -34,7 +35,9 @@ export function renderDial(dial: FileDial, options: TerminalDialOptions): string
     `${options.file}: anchored in ${dial.zoneLabel}; at ${new Date(dial.at).toISOString()} (${timeZoneClockTime(dial.at, "UTC")} UTC, ${timeZoneClockTime(dial.at, local.label)} ${local.label})`,
   ];
   for (const mission of dial.missions) {
-    const bar = [...cells(mission.arcs)].map((cell) => (cell === "·" ? paint("dim", cell) : paint("open", cell))).join("");
+    const bar = cells(mission.arcs)
+      .map((cell) => (cell === "·" ? paint("dim", cell) : paint("open", cell)))
+      .join("");
     lines.push(
       "",
       `${mission.name}  ${windowsText(mission)}`,
