@@ -42,7 +42,12 @@ export function createControls(state: PlaygroundState): Controls {
     { class: "tp-controls" },
     h("div", { class: "tp-row" }, h("label", { for: "tp-slider" }, "Time of day"), slider, sliderText),
     h("div", { class: "tp-row" }, h("label", { for: "tp-datetime" }, "Date and time (your zone)"), dateTime, h("label", { class: "tp-inline" }, live, " Live: follow the current time")),
-    h("div", { class: "tp-row" }, h("label", { for: "tp-carbon" }, "Carbon (gCO2eq/kWh)"), carbon, h("label", { for: "tp-hs-bloch" }, "HS-Bloch (0 to 1)"), hsBloch),
+    h(
+      "div",
+      { class: "tp-row" },
+      h("span", { class: "tp-field" }, h("label", { for: "tp-carbon" }, "Carbon (gCO2eq/kWh)"), carbon),
+      h("span", { class: "tp-field" }, h("label", { for: "tp-hs-bloch" }, "HS-Bloch (0 to 1)"), hsBloch),
+    ),
     carbonError,
     hsBlochError,
   );

@@ -18,7 +18,9 @@ export function createRunView(state: PlaygroundState, authority: () => Authority
   const button = h("button", { type: "button", class: "tp-run-button", "data-testid": "run-button", "aria-describedby": "tp-run-why" }, "Run");
   const why = h("span", { id: "tp-run-why", class: "tp-run-why", "data-testid": "run-disabled-reason" });
   const output = h("pre", { class: "tp-output", "data-testid": "run-output", "aria-label": "Task output", tabindex: "0" });
-  const results = h("div", { class: "tp-run-results", "data-testid": "run-results", "aria-live": "polite" });
+  // A short status is announced; the results (JSON included) are there to read, not to be read out.
+  const status = h("p", { role: "status", "data-testid": "run-status" });
+  const results = h("div", { class: "tp-run-results", "data-testid": "run-results" });
   let missions: readonly Mission[] = [];
   let running = false;
 
@@ -26,11 +28,15 @@ export function createRunView(state: PlaygroundState, authority: () => Authority
     running = true;
     button.disabled = true;
     output.textContent = "";
-    results.replaceChildren(h("p", {}, "Running…"));
+    results.replaceChildren();
+    status.textContent = "Running…";
     const log = (line: string) => output.append(`${line}\n`);
     runMissions({ missions, settings: state.settings, authority: authority(), log })
-      .then((runs) => results.replaceChildren(...runs.map(describeRun)))
-      .catch((error: unknown) => results.replaceChildren(h("p", { class: "tp-error", role: "alert" }, `Run failed: ${error instanceof Error ? error.message : String(error)}`)))
+      .then((runs) => {
+        results.replaceChildren(...runs.map(describeRun));
+        status.textContent = runSummary(runs);
+      })
+      .catch((error: unknown) => (status.textContent = `Run failed: ${error instanceof Error ? error.message : String(error)}`))
       .finally(() => {
         running = false;
         button.disabled = missions.length === 0;
@@ -43,6 +49,7 @@ export function createRunView(state: PlaygroundState, authority: () => Authority
       { class: "tp-run" },
       h("div", { class: "tp-row" }, button, why),
       h("p", { class: "tp-hint" }, "Runs every mission at the chosen time with the measures above, against an authority in this page; tasks are stand-ins that only log."),
+      status,
       output,
       results,
     ),
@@ -54,6 +61,18 @@ export function createRunView(state: PlaygroundState, authority: () => Authority
       why.textContent = disabledBecause;
     },
   };
+}
+
+/** `Ran 2 missions: 1 receipt, verified.` */
+function runSummary(runs: readonly MissionRun[]): string {
+  const receipts = runs.flatMap((run) => (run.ok ? run.verified : []));
+  const failed = runs.filter((run) => !run.ok).length;
+  const verified = receipts.every((r) => r.valid) ? "verified" : `${receipts.filter((r) => !r.valid).length} NOT verified`;
+  return [
+    `Ran ${runs.length === 1 ? "1 mission" : `${runs.length} missions`}`,
+    `: ${receipts.length === 1 ? "1 receipt" : `${receipts.length} receipts`}${receipts.length === 0 ? "" : `, ${verified}`}`,
+    failed === 0 ? "." : `; ${failed} could not finish.`,
+  ].join("");
 }
 
 function describeRun(run: MissionRun): HTMLElement {
