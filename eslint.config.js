@@ -49,6 +49,11 @@ export default tseslint.config(
     },
   },
   {
+    // The playground is browser code (DOM types, Vite's client types): its own tsconfig is its program.
+    files: ["packages/playground/**/*.ts"],
+    languageOptions: { parserOptions: { project: "./packages/playground/tsconfig.json", tsconfigRootDir: import.meta.dirname } },
+  },
+  {
     // Tests read JSON from child processes and replies, typed `any`; checking each access would only add casts.
     files: ["packages/*/test/**/*.ts", "test/**/*.ts"],
     rules: {

@@ -15,6 +15,12 @@ function nonNegativeInteger(value: string): number {
   return Number(value);
 }
 
+function portNumber(value: string): number {
+  const port = nonNegativeInteger(value);
+  if (port > 65535) throw new InvalidArgumentError("expected a port from 0 to 65535");
+  return port;
+}
+
 function positiveInteger(value: string): number {
   if (!/^[1-9]\d*$/.test(value)) throw new InvalidArgumentError("expected a whole number of 1 or more");
   return Number(value);
@@ -254,6 +260,29 @@ Examples:
     .action(async (shell: "bash" | "zsh" | "fish") => {
       const { runCompletion } = await import("./commands/completion.js");
       process.exitCode = runCompletion(cli, shell);
+    });
+
+  cli
+    .command("playground")
+    .description("serve the playground (the mission language in the browser) on this machine")
+    .option("--port <n>", "the port to listen on; 0 picks a free one", portNumber, 5178)
+    .option("--host <host>", "the address to listen on", "127.0.0.1")
+    .option("--open", "also open it in the default browser", false)
+    .option("--dir <dir>", "serve this built playground instead of the workspace's packages/playground/dist")
+    .addHelpText(
+      "after",
+      `
+Serves the static files of the built playground (npm run build builds them)
+until Ctrl-C. Exit status 2 when the playground is not built
+(PLAYGROUND_NOT_BUILT) or the port is in use (PLAYGROUND_PORT_IN_USE).
+
+Examples:
+  $ temporalc playground
+  $ temporalc playground --port 8080 --open`,
+    )
+    .action(async (options: import("./commands/playground.js").PlaygroundOptions) => {
+      const { runPlayground } = await import("./commands/playground.js");
+      process.exitCode = await runPlayground(options);
     });
 
   cli

@@ -1,26 +1,10 @@
-import { accessSync, constants } from "node:fs";
-import { delimiter, join } from "node:path";
-import { chromium, type Browser, type Page } from "playwright-core";
+import { join } from "node:path";
+import type { Browser, Page } from "playwright-core";
 import { build, type Logger } from "vite";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { launchChromium } from "../../../../test/support/chromium.mjs";
 import { NEXT_OPEN_AFTER_NOON, NIGHT, NOON, writeMissionApp } from "./mission-app.js";
 import { serveStatic, type StaticServer } from "./static-server.js";
-
-/** Debian's chromium (.ci/run installs it), found on PATH. */
-function findChromium(): string {
-  for (const dir of (process.env.PATH ?? "").split(delimiter)) {
-    for (const name of ["chromium", "chromium-browser"]) {
-      const file = join(dir, name);
-      try {
-        accessSync(file, constants.X_OK);
-        return file;
-      } catch {
-        // not here
-      }
-    }
-  }
-  throw new Error("no chromium on PATH: install it (as root: apt-get update && apt-get install -y chromium; .ci/run does)");
-}
 
 /** A production Vite build of the page, for the browser (Vite's client conditions: browser, import, module, default). */
 async function buildPage(root: string): Promise<{ outDir: string; problems: string[] }> {
@@ -52,7 +36,7 @@ beforeAll(async () => {
   const built = await buildPage(app.dir);
   buildProblems = built.problems;
   server = await serveStatic(built.outDir);
-  browser = await chromium.launch({ executablePath: findChromium(), headless: true, timeout: 90_000, args: ["--disable-dev-shm-usage"] });
+  browser = await launchChromium();
   page = await browser.newPage();
   page.setDefaultTimeout(60_000);
   page.on("console", (message) => {

@@ -1,0 +1,78 @@
+import { createReadStream } from "node:fs";
+import { stat } from "node:fs/promises";
+import { createServer, type IncomingMessage, type Server, type ServerResponse } from "node:http";
+import { extname, resolve, sep } from "node:path";
+
+/**
+ * A static file server for the built playground (node:http, no framework):
+ * GET and HEAD only, a content type per extension, hashed assets cached
+ * for a year and everything else revalidated, and no path outside `root`
+ * ever served (`..`, encoded or not, and absolute paths are refused).
+ */
+
+const CONTENT_TYPES: Record<string, string> = {
+  ".html": "text/html; charset=utf-8",
+  ".js": "text/javascript; charset=utf-8",
+  ".mjs": "text/javascript; charset=utf-8",
+  ".css": "text/css; charset=utf-8",
+  ".json": "application/json; charset=utf-8",
+  ".webmanifest": "application/manifest+json; charset=utf-8",
+  ".svg": "image/svg+xml",
+  ".png": "image/png",
+  ".ico": "image/x-icon",
+  ".wasm": "application/wasm",
+  ".txt": "text/plain; charset=utf-8",
+  ".map": "application/json; charset=utf-8",
+};
+
+/** Vite names what it hashes `assets/<name>-<hash>.<ext>`: such a file never changes, so browsers may keep it. */
+const HASHED_ASSET = /^\/assets\/[^/]+-[A-Za-z0-9_-]{8,}\.[a-z0-9]+$/;
+
+export function createStaticServer(root: string): Server {
+  const base = resolve(root);
+  return createServer((request, response) => {
+    void serve(base, request, response).catch(() => {
+      if (!response.headersSent) send(response, 500, "could not read the file\n");
+      else response.destroy();
+    });
+  });
+}
+
+async function serve(base: string, request: IncomingMessage, response: ServerResponse): Promise<void> {
+  if (request.method !== "GET" && request.method !== "HEAD") {
+    response.setHeader("Allow", "GET, HEAD");
+    return send(response, 405, "only GET and HEAD\n");
+  }
+  const pathname = urlPath(request.url ?? "/");
+  if (pathname === null) return send(response, 400, "bad request path\n");
+  const relative = pathname.endsWith("/") ? `${pathname}index.html` : pathname;
+  const file = resolve(base, `.${relative}`);
+  if (file !== base && !file.startsWith(base + sep)) return send(response, 403, "outside the playground\n");
+  const info = await stat(file).catch(() => null);
+  if (info === null || !info.isFile()) return send(response, 404, "not found\n");
+  response.writeHead(200, {
+    "Content-Type": CONTENT_TYPES[extname(file).toLowerCase()] ?? "application/octet-stream",
+    "Content-Length": info.size,
+    "Cache-Control": HASHED_ASSET.test(relative) ? "public, max-age=31536000, immutable" : "no-cache",
+    "X-Content-Type-Options": "nosniff",
+  });
+  if (request.method === "HEAD") return void response.end();
+  createReadStream(file).pipe(response);
+}
+
+/** The request's decoded path, or null when it cannot be one: bad percent-encoding, a NUL, a backslash, or a `..` segment. */
+function urlPath(url: string): string | null {
+  let pathname: string;
+  try {
+    pathname = decodeURIComponent(new URL(url, "http://localhost").pathname);
+  } catch {
+    return null;
+  }
+  if (pathname.includes("\0") || pathname.includes("\\") || pathname.split("/").includes("..")) return null;
+  return pathname;
+}
+
+function send(response: ServerResponse, status: number, text: string): void {
+  response.writeHead(status, { "Content-Type": "text/plain; charset=utf-8", "Content-Length": Buffer.byteLength(text), "X-Content-Type-Options": "nosniff" });
+  response.end(text);
+}

@@ -1,0 +1,97 @@
+import { receiptHash, verifyInclusion, verifyReceipt, verifySignedCheckpoint } from "@temporal/agent-sdk";
+import type { AnchorProof, Authority, Mission, PhaseContext, PublicKeyJwk, Receipt, RunResult, Task } from "@temporal/agent-sdk";
+import type { PlaygroundSettings } from "../state.js";
+
+/**
+ * "Run": every mission of the file runs in order, as `temporalc run` does,
+ * against an authority in the page, with stand-in tasks that only say they
+ * ran. Each receipt it issued and anchored is then verified with the SDK's
+ * platform-free checks (WebCrypto), the same three `temporalc verify`
+ * reports for a receipt and its proof.
+ */
+
+export type CheckName = "receipt_signature" | "inclusion" | "checkpoint_signature";
+
+export interface Check {
+  readonly name: CheckName;
+  readonly ok: boolean;
+  /** Why it failed, in words; absent when it holds. */
+  readonly reason?: string;
+}
+
+export interface VerifiedReceipt {
+  readonly receipt: Receipt;
+  readonly proof: AnchorProof | undefined;
+  readonly checks: readonly Check[];
+  readonly valid: boolean;
+}
+
+export type MissionRun =
+  | { readonly mission: string; readonly ok: true; readonly result: RunResult; readonly verified: readonly VerifiedReceipt[] }
+  | { readonly mission: string; readonly ok: false; readonly error: { readonly code: string; readonly message: string } };
+
+export interface RunInput {
+  readonly missions: readonly Mission[];
+  readonly settings: PlaygroundSettings;
+  readonly authority: Authority;
+  /** Where the stand-in tasks write their one line each. */
+  readonly log: (line: string) => void;
+}
+
+/** Runs the missions at the settings' instant (`--at` semantics: tasks run, receipts record it) with the settings' measures. */
+export async function runMissions({ missions, settings, authority, log }: RunInput): Promise<MissionRun[]> {
+  const at = settings.at;
+  const options = {
+    sdk: authority,
+    ...(at === null ? {} : { clock: () => at }),
+    carbon: settings.carbon ?? undefined,
+    hsBloch: settings.hsBloch ?? undefined,
+  };
+  const keys = await authority.publicKeys();
+  const runs: MissionRun[] = [];
+  for (const mission of missions) {
+    try {
+      const result = await mission.run({ ...options, tasks: standInTasks(mission, log) });
+      runs.push({ mission: mission.name, ok: true, result, verified: await Promise.all(result.receipts.map((receipt, i) => verifyAnchored(receipt, result.anchors[i], keys))) });
+    } catch (error) {
+      const code = (error as { code?: unknown }).code;
+      runs.push({ mission: mission.name, ok: false, error: { code: typeof code === "string" ? code : "RUN_FAILED", message: error instanceof Error ? error.message : String(error) } });
+    }
+  }
+  return runs;
+}
+
+/** A harmless stand-in for every task the mission can execute, in either block. */
+function standInTasks(mission: Mission, log: (line: string) => void): Record<string, Task> {
+  const names = new Set([...mission.on.ALLOW, ...mission.on.DENY].flatMap((step) => ("execute" in step ? [step.execute] : [])));
+  // A null prototype, so a task named like an Object.prototype member is an own property like any other.
+  const tasks: Record<string, Task> = Object.create(null) as Record<string, Task>;
+  for (const name of names) tasks[name] = (ctx: PhaseContext) => log(`${mission.name}: ${name} ran (stand-in) at phase ${ctx.phase_deg.toFixed(2)}° in zone Z${ctx.swt_zone}`);
+  return tasks;
+}
+
+/** The receipt's signature, its proof's inclusion under the checkpoint, and the checkpoint's signature, with the authority's public keys. */
+export async function verifyAnchored(receipt: Receipt, proof: AnchorProof | undefined, keys: Readonly<Record<string, PublicKeyJwk>>): Promise<VerifiedReceipt> {
+  const jwk = Object.hasOwn(keys, receipt.key_id) ? keys[receipt.key_id] : undefined;
+  const checks: Check[] = [
+    check("receipt_signature", jwk !== undefined && (await verifyReceipt(receipt, jwk)), jwk === undefined ? `no key with id ${receipt.key_id}` : "the signature does not match the receipt"),
+  ];
+  if (proof !== undefined) {
+    const leafIsReceipt = proof.receipt_hash === receiptHash(receipt) && proof.tile_id === receipt.tile_id;
+    checks.push(
+      check(
+        "inclusion",
+        leafIsReceipt && verifyInclusion(proof),
+        leafIsReceipt ? "the leaf is not under the proof's root and checkpoint" : "the proof's receipt_hash or tile_id is not the receipt's",
+      ),
+    );
+    let signed = false;
+    for (const key of Object.values(keys)) signed ||= await verifySignedCheckpoint(proof.checkpoint, key);
+    checks.push(check("checkpoint_signature", signed, "no key of the authority signed the proof's checkpoint"));
+  }
+  return { receipt, proof, checks, valid: checks.every((c) => c.ok) };
+}
+
+function check(name: CheckName, ok: boolean, reason: string): Check {
+  return ok ? { name, ok } : { name, ok, reason };
+}

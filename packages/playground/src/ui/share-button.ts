@@ -1,0 +1,32 @@
+import { decodeShareFragment, encodeShareFragment, ShareLinkError, type SharedPlayground } from "../share.js";
+import type { PlaygroundState } from "../state.js";
+import { showNotice } from "./notice.js";
+
+/** The Share button: puts the playground in the address bar's fragment and copies the link. */
+export function setUpShareButton(button: HTMLButtonElement, state: PlaygroundState): void {
+  button.addEventListener("click", () => {
+    void encodeShareFragment({ source: state.source, settings: state.settings }).then(async (fragment) => {
+      history.replaceState(null, "", fragment);
+      const link = location.href;
+      try {
+        await navigator.clipboard.writeText(link);
+        showNotice("Link copied: it holds the source and the time settings.");
+      } catch {
+        // No clipboard permission (or not a secure context): the link is in the address bar all the same.
+        showNotice("The link is in the address bar: copy it from there.");
+      }
+    });
+  });
+}
+
+/** The playground a page's fragment encodes, null when it has none; a broken link says why (and the caller shows the default). */
+export async function sharedFromFragment(fragment: string): Promise<SharedPlayground | null> {
+  if (fragment === "" || fragment === "#") return null;
+  try {
+    return await decodeShareFragment(fragment);
+  } catch (error) {
+    const message = error instanceof ShareLinkError ? `${error.message} [${error.code}]` : "this share link could not be read";
+    showNotice(`Could not open the shared playground: ${message}. Showing an example instead.`, "error");
+    return null;
+  }
+}

@@ -1,0 +1,48 @@
+import { PROTOCOL_VERSION, type Method, type RequestMessage, type Requests, type ResponseMessage } from "./protocol.js";
+
+/**
+ * The page's side of the protocol: typed requests to the language worker,
+ * matched to their answers by id. A request answers `undefined` when it is
+ * stale (the document changed since it was asked), so callers simply drop it.
+ */
+export interface LanguageClient {
+  /** The version the next `update` will carry; every other request asks about this version. */
+  readonly version: number;
+  update(text: string, filename: string): Promise<Requests["update"]["result"] | undefined>;
+  request<M extends Exclude<Method, "update">>(method: M, params: Requests[M]["params"]): Promise<Requests[M]["result"] | undefined>;
+}
+
+export function createLanguageClient(worker: Worker): LanguageClient {
+  let nextId = 1;
+  let version = 0;
+  const pending = new Map<number, { resolve: (result: unknown) => void; reject: (error: Error) => void }>();
+
+  worker.addEventListener("message", (event: MessageEvent<ResponseMessage>) => {
+    const response = event.data;
+    const waiting = pending.get(response.id);
+    if (waiting === undefined) return;
+    pending.delete(response.id);
+    if (response.outcome === "error") waiting.reject(new Error(response.message));
+    else waiting.resolve(response.outcome === "stale" || response.version !== version ? undefined : response.result);
+  });
+
+  function send(message: RequestMessage): Promise<unknown> {
+    return new Promise((resolve, reject) => {
+      pending.set(message.id, { resolve, reject });
+      worker.postMessage(message);
+    });
+  }
+
+  return {
+    get version() {
+      return version;
+    },
+    update(text, filename) {
+      version += 1;
+      return send({ protocol: PROTOCOL_VERSION, id: nextId++, version, method: "update", params: { text, filename } }) as Promise<Requests["update"]["result"] | undefined>;
+    },
+    request(method, params) {
+      return send({ protocol: PROTOCOL_VERSION, id: nextId++, version, method, params } as RequestMessage) as Promise<never>;
+    },
+  };
+}

@@ -1,0 +1,96 @@
+// The built playground (packages/playground/dist) served on loopback and opened in headless Chromium, with the page's
+// clock reading pinned (time zone, locale) so what it shows is the same on every machine.
+import { existsSync } from "node:fs";
+import { mkdir } from "node:fs/promises";
+import type { AddressInfo } from "node:net";
+import { fileURLToPath } from "node:url";
+import type { Browser, BrowserContext, Page } from "playwright-core";
+import { launchChromium } from "../../../../test/support/chromium.mjs";
+import { createStaticServer } from "../../../cli/src/commands/playground-server.js";
+
+/** The viewer's zone and locale of every page: a zone with daylight saving, so the dial's local ring is not UTC's. */
+export const PAGE_TIME_ZONE = "Europe/Berlin";
+export const PAGE_LOCALE = "en-GB";
+
+export const DIST = fileURLToPath(new URL("../../dist/", import.meta.url));
+export const ARTIFACTS = fileURLToPath(new URL("../artifacts/", import.meta.url));
+
+/** A page and everything it reported as broken: console errors, uncaught exceptions, failed requests. */
+export interface OpenedPage {
+  readonly page: Page;
+  readonly context: BrowserContext;
+  readonly errors: string[];
+}
+
+export interface Site {
+  readonly url: string;
+  open(path?: string): Promise<OpenedPage>;
+  close(): Promise<void>;
+}
+
+/**
+ * Run's authority lives in the page and shows no key: this records each Ed25519 public key the page exports (as the
+ * SDK's in-memory signer does when it publishes its key), base64url, in `window.exportedEd25519PublicKeys`, so a test
+ * can verify the page's receipts in Node with the page's own key. It only watches; every call goes through unchanged.
+ */
+const RECORD_PUBLIC_KEYS = `(() => {
+  const subtle = globalThis.crypto?.subtle;
+  if (subtle === undefined) return;
+  const exportKey = subtle.exportKey.bind(subtle);
+  const keys = (globalThis.exportedEd25519PublicKeys = []);
+  subtle.exportKey = async (format, key) => {
+    const exported = await exportKey(format, key);
+    if (format === "raw" && key.type === "public" && key.algorithm.name === "Ed25519") {
+      keys.push(btoa(String.fromCharCode(...new Uint8Array(exported))).replaceAll("+", "-").replaceAll("/", "_").replace(/=+$/, ""));
+    }
+    return exported;
+  };
+})();`;
+
+/** Serves dist/ and launches the browser; `close()` stops both, whichever of them started. */
+export async function startSite(): Promise<Site> {
+  if (!existsSync(`${DIST}index.html`)) throw new Error(`the playground is not built (no ${DIST}index.html): run \`npm run build\` first`);
+  await mkdir(ARTIFACTS, { recursive: true });
+  // The playground's own server, as `temporalc playground` runs it, on a free loopback port.
+  const server = createStaticServer(DIST);
+  await new Promise<void>((resolve, reject) => {
+    server.once("error", reject);
+    server.listen(0, "127.0.0.1", resolve);
+  });
+  const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}/`;
+  const stopServer = () => {
+    server.closeAllConnections();
+    return new Promise<void>((resolve) => server.close(() => resolve()));
+  };
+  let browser: Browser;
+  try {
+    browser = await launchChromium();
+  } catch (error) {
+    await stopServer();
+    throw error;
+  }
+  return {
+    url,
+    async open(path = "") {
+      const context = await browser.newContext({ timezoneId: PAGE_TIME_ZONE, locale: PAGE_LOCALE, viewport: { width: 1280, height: 860 } });
+      await context.addInitScript(RECORD_PUBLIC_KEYS);
+      const page = await context.newPage();
+      page.setDefaultTimeout(20_000);
+      const errors: string[] = [];
+      page.on("console", (message) => {
+        if (message.type() === "error") errors.push(`console.error: ${message.text()} (${message.location().url})`);
+      });
+      page.on("pageerror", (error) => void errors.push(`uncaught: ${error.message}`));
+      // The console says only "Failed to load resource"; this says which.
+      page.on("response", (response) => {
+        if (response.status() >= 400) errors.push(`HTTP ${response.status()}: ${new URL(response.url()).pathname}`);
+      });
+      await page.goto(new URL(path, url).href);
+      return { page, context, errors };
+    },
+    async close() {
+      await browser.close();
+      await stopServer();
+    },
+  };
+}

@@ -1,0 +1,35 @@
+import { readdirSync, readFileSync } from "node:fs";
+import { describe, expect, it } from "vitest";
+
+/**
+ * The built site (`npm run build`, which `npm test` runs first): its service
+ * worker must precache exactly the files the build wrote, or the playground
+ * would not work offline.
+ */
+const dist = new URL("../dist/", import.meta.url);
+
+function filesUnder(dir: URL, prefix = ""): string[] {
+  return readdirSync(dir, { withFileTypes: true }).flatMap((entry) =>
+    entry.isDirectory() ? filesUnder(new URL(`${entry.name}/`, dir), `${prefix}${entry.name}/`) : [`${prefix}${entry.name}`],
+  );
+}
+
+describe("the built playground", () => {
+  it("has a service worker that precaches every other file of the build, under a content version", () => {
+    const sw = readFileSync(new URL("sw.js", dist), "utf8");
+    const manifest = /\{"version":"([0-9a-f]{16})","files":(\[[^\]]*\])\}/.exec(sw);
+    expect(manifest, "sw.js holds the inlined manifest").not.toBeNull();
+    const files = JSON.parse(manifest![2]!) as string[];
+    const built = filesUnder(dist).filter((file) => file !== "sw.js" && !file.endsWith(".map"));
+    expect(files.filter((file) => file !== "./").sort()).toEqual(built.sort());
+    expect(files).toContain("./");
+    expect(sw).not.toContain("PRECACHE_MANIFEST");
+  });
+
+  it("loads its worker as a separate hashed module and references only relative URLs", () => {
+    const html = readFileSync(new URL("index.html", dist), "utf8");
+    expect(html).toMatch(/src="\.\/assets\/index-[\w-]+\.js"/);
+    expect(html).not.toMatch(/(src|href)="\/(?!\/)/);
+    expect(filesUnder(dist).some((file) => /^assets\/worker-[\w-]+\.js$/.test(file))).toBe(true);
+  });
+});
