@@ -29,6 +29,11 @@ async function start(): Promise<void> {
     },
   });
   const editor = createSourceEditor(byId("editor"), state.source, language.extension, (text) => state.setSource(text));
+  byId("skip-to-editor").addEventListener("click", (event) => {
+    // Into the editor itself: following the link would only scroll (focus stays on the body) and change the fragment.
+    event.preventDefault();
+    editor.focus();
+  });
 
   const outputs = setUpOutputTabs(editor, language);
   state.subscribe(() => {
