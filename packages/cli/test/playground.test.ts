@@ -1,11 +1,11 @@
 import { spawn } from "node:child_process";
-import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import { mkdirSync, mkdtempSync, readFileSync, rmSync, symlinkSync, writeFileSync } from "node:fs";
 import { request, type Server } from "node:http";
 import { createServer as createNetServer, type AddressInfo } from "node:net";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { createStaticServer } from "../src/commands/playground-server.js";
+import { createStaticServer, PLAYGROUND_CSP } from "../src/commands/playground-server.js";
 import { REPO_ROOT, runCli } from "./run-cli.js";
 
 interface Reply {
@@ -43,6 +43,11 @@ describe("the playground's static server", () => {
     writeFileSync(join(root, "assets", "index-BByQx3fN.js"), "export {};");
     writeFileSync(join(root, "assets", "index-BByQx3fN.css"), "body{}");
     writeFileSync(join(parent, "secret.txt"), "not for the web");
+    // Links that lead out of the root: to a file, and to a folder holding it.
+    symlinkSync(join("..", "secret.txt"), join(root, "leak.txt"));
+    symlinkSync(parent, join(root, "up"));
+    // A link inside the root is served.
+    symlinkSync("index.html", join(root, "home.html"));
     server = createStaticServer(root);
     await new Promise<void>((done) => server.listen(0, "127.0.0.1", done));
     port = (server.address() as AddressInfo).port;
@@ -88,6 +93,19 @@ describe("the playground's static server", () => {
       expect(reply.status, path).toBeGreaterThanOrEqual(400);
       expect(reply.body, path).not.toContain("not for the web");
     }
+  });
+
+  it("follows a symbolic link only when it stays inside the root", async () => {
+    for (const path of ["/leak.txt", "/up/secret.txt"]) {
+      expect(await get(port, path), path).toMatchObject({ status: 403, body: "outside the playground\n" });
+    }
+    expect(await get(port, "/home.html")).toMatchObject({ status: 200, body: "<!doctype html><title>p</title>" });
+  });
+
+  it("sends the playground's Content-Security-Policy, the same as index.html's meta tag", async () => {
+    expect((await get(port, "/")).headers["content-security-policy"]).toBe(PLAYGROUND_CSP);
+    const html = readFileSync(join(REPO_ROOT, "packages/playground/index.html"), "utf8");
+    expect(/<meta\s+http-equiv="Content-Security-Policy"\s+content="([^"]*)"/.exec(html)?.[1]).toBe(PLAYGROUND_CSP);
   });
 });
 
