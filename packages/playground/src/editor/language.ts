@@ -4,6 +4,7 @@ import { StateEffect, StateField, type Extension, type Text } from "@codemirror/
 import { activateHover, closeHoverTooltips, Decoration, EditorView, hasHoverTooltips, hoverTooltip, keymap, ViewPlugin, type DecorationSet, type ViewUpdate } from "@codemirror/view";
 import type { LanguageClient } from "../worker/client.js";
 import type { CompiledOutput, HighlightSpan, PlainDiagnostic } from "../worker/protocol.js";
+import { visibleRange } from "./diagnostic-range.js";
 import { renderMarkdown } from "./markdown.js";
 
 /**
@@ -64,12 +65,13 @@ export function missionLanguage(client: LanguageClient, options: MissionLanguage
     const doc = view.state.doc;
     if (doc === sentDoc) return;
     sentDoc = doc;
-    void client.update(doc.toString(), filename).then((result) => {
+    const text = doc.toString();
+    void client.update(text, filename).then((result) => {
       if (result === undefined || view.state.doc !== doc) return;
       view.dispatch(
         setDiagnostics(
           view.state,
-          result.diagnostics.map((d) => cmDiagnostic(d, doc.length)),
+          result.diagnostics.map((d) => cmDiagnostic(d, text)),
         ),
         { effects: setHighlights.of(result.highlights) },
       );
@@ -152,11 +154,9 @@ export function missionLanguage(client: LanguageClient, options: MissionLanguage
   };
 }
 
-function cmDiagnostic(d: PlainDiagnostic, length: number): Diagnostic {
-  const from = Math.min(d.from, length);
+function cmDiagnostic(d: PlainDiagnostic, text: string): Diagnostic {
   return {
-    from,
-    to: Math.max(from, Math.min(d.to, length)),
+    ...visibleRange(d.from, d.to, text),
     severity: d.severity,
     source: d.code,
     message: d.message,
