@@ -16,7 +16,7 @@ async function start(): Promise<void> {
   const state = createPlaygroundState(shared ?? { source: DEFAULT_EXAMPLE.source });
 
   const worker = new Worker(new URL("./worker/worker.ts", import.meta.url), { type: "module", name: "mission-language" });
-  const client = createLanguageClient(worker);
+  const client = createLanguageClient(worker, (error) => showNotice(`The editor's analysis stopped (${error.message}). Reload the page to start it again.`, "error"));
   const list = byId("diagnostics");
   const count = byId("diagnostics-count");
   let syntaxErrors = 0;

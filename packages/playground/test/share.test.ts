@@ -1,6 +1,7 @@
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import { decodeShareFragment, encodeShareFragment, ShareLinkError, type SharedPlayground } from "../src/share.js";
+import type { PlaygroundSettings } from "../src/state.js";
 
 // JSON has no -0 (it reads back as 0), and no setting means anything different for either.
 const noMinusZero = (x: number): number => (Object.is(x, -0) ? 0 : x);
@@ -57,14 +58,14 @@ describe("share links", () => {
   });
 
   it("refuse settings the time panel cannot show: an instant no Date holds, a negative carbon, an HS-Bloch outside [0, 1]", async () => {
-    const linkWith = (settings: Record<string, number | null>) => encodeShareFragment({ source: "", settings: { at: null, carbon: null, hsBloch: null, ...settings } });
-    for (const bad of [{ at: 1e300 }, { at: 8.64e15 + 1 }, { at: -8.64e15 - 1 }, { at: 1.5 }, { carbon: -1 }, { hsBloch: 1.01 }, { hsBloch: -0.5 }]) {
+    const linkWith = (settings: Partial<PlaygroundSettings>) => encodeShareFragment({ source: "", settings: { at: null, carbon: null, hsBloch: null, ...settings } });
+    for (const bad of <Partial<PlaygroundSettings>[]>[{ at: 1e300 }, { at: 8.64e15 + 1 }, { at: -8.64e15 - 1 }, { at: 1.5 }, { carbon: -1 }, { hsBloch: 1.01 }, { hsBloch: -0.5 }]) {
       await expect(decodeShareFragment(await linkWith(bad)), JSON.stringify(bad)).rejects.toMatchObject({
         code: "SHARE_LINK_CORRUPT",
         message: expect.stringContaining(Object.keys(bad)[0]!),
       });
     }
-    for (const good of [{ at: 8.64e15 }, { at: -8.64e15 }, { carbon: 0 }, { hsBloch: 0 }, { hsBloch: 1 }]) {
+    for (const good of <Partial<PlaygroundSettings>[]>[{ at: 8.64e15 }, { at: -8.64e15 }, { carbon: 0 }, { hsBloch: 0 }, { hsBloch: 1 }]) {
       expect((await decodeShareFragment(await linkWith(good))).settings).toMatchObject(good);
     }
   });
