@@ -115,7 +115,7 @@ describe("temporalc playground", () => {
     try {
       const result = runCli(["playground", "--dir", empty, "--port", "0"]);
       expect(result.code).toBe(2);
-      expect(result.stderr).toContain("[PLAYGROUND_NOT_BUILT]");
+      expect(result.stderr).toContain("(PLAYGROUND_NOT_BUILT)");
       expect(result.stderr).not.toMatch(/\n\s+at /);
     } finally {
       rmSync(empty, { recursive: true, force: true });
@@ -128,7 +128,7 @@ describe("temporalc playground", () => {
     try {
       const result = runCli(["playground", "--port", String((taken.address() as AddressInfo).port)]);
       expect(result.code).toBe(2);
-      expect(result.stderr).toContain("[PLAYGROUND_PORT_IN_USE]");
+      expect(result.stderr).toContain("(PLAYGROUND_PORT_IN_USE)");
     } finally {
       await new Promise((done) => taken.close(done));
     }
