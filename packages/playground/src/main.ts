@@ -6,7 +6,7 @@ import { createPlaygroundState, type PlaygroundState } from "./state.js";
 import { mountTimePanel } from "./time/index.js";
 import { renderDiagnosticsList } from "./ui/diagnostics-list.js";
 import { showNotice } from "./ui/notice.js";
-import { setUpShareButton, sharedFromFragment } from "./ui/share-button.js";
+import { clearFragmentOnNextChange, setUpShareButton, sharedFromFragment } from "./ui/share-button.js";
 import { setUpTabs } from "./ui/tabs.js";
 import { createLanguageClient } from "./worker/client.js";
 
@@ -36,10 +36,15 @@ async function start(): Promise<void> {
   });
 
   const outputs = setUpOutputTabs(editor, language);
+  let shownSource = state.source;
   state.subscribe(() => {
+    // A change of settings alone (the time panel's) changes neither the editor nor the outputs.
+    if (state.source === shownSource) return;
+    shownSource = state.source;
     setText(editor, state.source);
     outputs.refresh();
   });
+  if (shared !== null) clearFragmentOnNextChange(state);
 
   setUpExamplesMenu(byId("examples") as HTMLSelectElement, state, shared === null ? DEFAULT_EXAMPLE.name : null);
   byId("format").addEventListener("click", () => {
@@ -54,6 +59,7 @@ async function start(): Promise<void> {
       if (next === null) return;
       state.setSource(next.source);
       state.setSettings(next.settings);
+      clearFragmentOnNextChange(state);
     });
   });
 

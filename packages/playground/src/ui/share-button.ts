@@ -10,6 +10,7 @@ export function setUpShareButton(button: HTMLButtonElement, state: PlaygroundSta
     void encodeShareFragment({ source: state.source, settings: state.settings }).then(async (fragment) => {
       history.replaceState(null, "", fragment);
       const link = location.href;
+      clearFragmentOnNextChange(state);
       try {
         await navigator.clipboard.writeText(link);
         showNotice("Link copied: it holds the source and the time settings.");
@@ -18,6 +19,19 @@ export function setUpShareButton(button: HTMLButtonElement, state: PlaygroundSta
         showNotice("The link is in the address bar: copy it from there.");
       }
     });
+  });
+}
+
+/**
+ * Takes the share link out of the address bar on the next change to the playground: it no longer describes what is
+ * on screen, and a reload would bring back the shared version over the edits.
+ */
+export function clearFragmentOnNextChange(state: PlaygroundState): void {
+  // Only this link: one opened since (a hashchange) is left in place.
+  const link = location.hash;
+  const unsubscribe = state.subscribe(() => {
+    unsubscribe();
+    if (location.hash === link) history.replaceState(null, "", location.pathname + location.search);
   });
 }
 
