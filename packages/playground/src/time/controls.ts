@@ -16,7 +16,8 @@ export interface Controls {
   show(settings: PlaygroundSettings, at: number): void;
 }
 
-export function createControls(state: PlaygroundState): Controls {
+/** `onProblem` hears what is wrong with the measure fields (null once both read), so Run can wait for them. */
+export function createControls(state: PlaygroundState, onProblem: (problem: string | null) => void): Controls {
   const slider = h("input", { type: "range", id: "tp-slider", min: "0", max: "1439", step: "1", "data-testid": "time-slider" });
   const sliderText = h("output", { id: "tp-slider-text", for: "tp-slider", "data-testid": "time-slider-text" });
   const dateTime = h("input", { type: "datetime-local", id: "tp-datetime", "data-testid": "time-datetime" });
@@ -34,8 +35,9 @@ export function createControls(state: PlaygroundState): Controls {
   });
   // Leaving live mode pins the current minute, so the verdict does not jump.
   live.addEventListener("change", () => state.setSettings({ at: live.checked ? null : Math.floor(Date.now() / 60_000) * 60_000 }));
-  measureField(carbon, carbonError, readCarbon, (value) => state.setSettings({ carbon: value }));
-  measureField(hsBloch, hsBlochError, readHsBloch, (value) => state.setSettings({ hsBloch: value }));
+  const report = () => onProblem([carbonError.textContent, hsBlochError.textContent].filter((text) => text !== "").join(" ") || null);
+  const showCarbon = measureField(carbon, carbonError, readCarbon, (value) => state.setSettings({ carbon: value }), report);
+  const showHsBloch = measureField(hsBloch, hsBlochError, readHsBloch, (value) => state.setSettings({ hsBloch: value }), report);
 
   const element = h(
     "div",
@@ -63,30 +65,45 @@ export function createControls(state: PlaygroundState): Controls {
       sliderText.textContent = settings.at === null ? `${words} (live)` : words;
       if (document.activeElement !== dateTime) dateTime.value = localInputValue(at);
       live.checked = settings.at === null;
-      showMeasure(carbon, settings.carbon);
-      showMeasure(hsBloch, settings.hsBloch);
+      showCarbon(settings.carbon);
+      showHsBloch(settings.hsBloch);
     },
   };
 }
 
-function measureField(input: HTMLInputElement, error: HTMLElement, read: (text: string) => MeasureReading, set: (value: number | null) => void): void {
-  input.addEventListener("input", () => {
-    const reading = read(input.value);
-    error.textContent = reading.ok ? "" : reading.message;
-    if (reading.ok) {
+/**
+ * Wires a measure field: what is typed goes to the state when it reads, or is marked invalid with what to type.
+ * Returns how the state's value is written back into the field: unless it is being edited, or already reads as
+ * that value; a value from elsewhere (a share link) replaces invalid text and clears its error.
+ */
+function measureField(
+  input: HTMLInputElement,
+  error: HTMLElement,
+  read: (text: string) => MeasureReading,
+  set: (value: number | null) => void,
+  report: () => void,
+): (value: number | null) => void {
+  const mark = (message: string): void => {
+    error.textContent = message;
+    if (message === "") {
       input.removeAttribute("aria-invalid");
       input.removeAttribute("aria-describedby");
-      set(reading.value);
     } else {
       input.setAttribute("aria-invalid", "true");
       input.setAttribute("aria-describedby", error.id);
     }
+    report();
+  };
+  input.addEventListener("input", () => {
+    const reading = read(input.value);
+    mark(reading.ok ? "" : reading.message);
+    if (reading.ok) set(reading.value);
   });
-}
-
-/** The state's value in the field, unless the field is being edited (or holds text that reads as that value already). */
-function showMeasure(input: HTMLInputElement, value: number | null): void {
-  if (document.activeElement === input) return;
-  const reading = input.getAttribute("aria-invalid") === "true" ? undefined : input.value.trim() === "" ? null : Number(input.value);
-  if (reading !== value) input.value = value === null ? "" : decimal(value);
+  return (value) => {
+    if (document.activeElement === input) return;
+    const shown = error.textContent !== "" ? undefined : input.value.trim() === "" ? null : Number(input.value);
+    if (shown === value) return;
+    input.value = value === null ? "" : decimal(value);
+    mark("");
+  };
 }

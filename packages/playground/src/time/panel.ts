@@ -33,11 +33,11 @@ export function mountPanel(host: HTMLElement, state: PlaygroundState): void {
     return authority;
   };
   const viewerTimeZone = Intl.DateTimeFormat().resolvedOptions().timeZone ?? "UTC";
-  const controls = createControls(state);
   const problem = h("p", { class: "tp-error", role: "status", "data-testid": "time-source-problem" });
   const dial = h("div", { class: "tp-dial", "data-testid": "dial" });
   const verdicts = h("div", { class: "tp-verdicts", "data-testid": "verdicts" });
   const run = createRunView(state, pageAuthority);
+  const controls = createControls(state, (fieldProblem) => run.setInputProblem(fieldProblem));
   const commands = createCommandView();
   host.replaceChildren(h("h2", {}, "Time"), controls.element, problem, dial, verdicts, h("h3", {}, "Run"), run.element, commands.element);
 

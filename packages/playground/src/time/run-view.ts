@@ -12,17 +12,27 @@ export interface RunView {
   readonly element: HTMLElement;
   /** The missions Run would run, or why it cannot (the source has errors). */
   setMissions(missions: readonly Mission[] | { readonly disabledBecause: string }): void;
+  /** What is wrong with the measure fields, if anything: Run waits until they read (it would run with the last values that did). */
+  setInputProblem(problem: string | null): void;
 }
 
 export function createRunView(state: PlaygroundState, authority: () => Authority): RunView {
   const button = h("button", { type: "button", class: "tp-run-button", "data-testid": "run-button", "aria-describedby": "tp-run-why" }, "Run");
-  const why = h("span", { id: "tp-run-why", class: "tp-run-why", "data-testid": "run-disabled-reason" });
+  const whyText = h("span", { id: "tp-run-why", class: "tp-run-why", "data-testid": "run-disabled-reason" });
   const output = h("pre", { class: "tp-output", "data-testid": "run-output", "aria-label": "Task output", tabindex: "0" });
   // A short status is announced; the results (JSON included) are there to read, not to be read out.
   const status = h("p", { role: "status", "data-testid": "run-status" });
   const results = h("div", { class: "tp-run-results", "data-testid": "run-results" });
   let missions: readonly Mission[] = [];
   let running = false;
+  let missionsProblem = "";
+  let inputProblem: string | null = null;
+  const update = (): void => {
+    const why = missionsProblem !== "" ? missionsProblem : inputProblem === null ? "" : `Run waits for the measures: ${inputProblem}`;
+    // A run in progress keeps the button off; it turns back on when the run ends.
+    button.disabled = running || why !== "";
+    whyText.textContent = why;
+  };
 
   button.addEventListener("click", () => {
     running = true;
@@ -39,7 +49,7 @@ export function createRunView(state: PlaygroundState, authority: () => Authority
       .catch((error: unknown) => (status.textContent = `Run failed: ${error instanceof Error ? error.message : String(error)}`))
       .finally(() => {
         running = false;
-        button.disabled = missions.length === 0;
+        update();
       });
   });
 
@@ -47,18 +57,20 @@ export function createRunView(state: PlaygroundState, authority: () => Authority
     element: h(
       "div",
       { class: "tp-run" },
-      h("div", { class: "tp-row" }, button, why),
+      h("div", { class: "tp-row" }, button, whyText),
       h("p", { class: "tp-hint" }, "Runs every mission at the chosen time with the measures above, against an authority in this page; tasks are stand-ins that only log."),
       status,
       output,
       results,
     ),
     setMissions(next) {
-      const disabledBecause = "disabledBecause" in next ? next.disabledBecause : next.length === 0 ? "No mission to run." : "";
+      missionsProblem = "disabledBecause" in next ? next.disabledBecause : next.length === 0 ? "No mission to run." : "";
       missions = "disabledBecause" in next ? [] : next;
-      // A run in progress keeps the button off; it turns back on when the run ends.
-      button.disabled = running || disabledBecause !== "";
-      why.textContent = disabledBecause;
+      update();
+    },
+    setInputProblem(problem) {
+      inputProblem = problem;
+      update();
     },
   };
 }
