@@ -20,8 +20,11 @@ export function timeUntilText(from: number, to: number): string {
   return `in ${Math.floor(hours / 24)} d${hours % 24 === 0 ? "" : ` ${hours % 24} h`}`;
 }
 
-/** The anchored clock's `HH:MM` at `nowDeg` degrees (a quarter degree a minute), to the minute it has reached, as a clock reads. */
-export function nowClockText(nowDeg: number): string {
-  const minutes = Math.floor(nowDeg * 4) % (24 * 60);
+/**
+ * The anchored clock's `HH:MM` at `degrees` (a quarter degree a minute), to the minute it has reached, as a clock
+ * reads: the clock now (`nowDeg`), or a window's bound (360, the end of the day, is `24:00`).
+ */
+export function dialClockText(degrees: number): string {
+  const minutes = Math.min(Math.max(0, Math.floor(degrees * 4)), 24 * 60);
   return `${String(Math.floor(minutes / 60)).padStart(2, "0")}:${String(minutes % 60).padStart(2, "0")}`;
 }

@@ -2,7 +2,7 @@ import { diagnose } from "@temporal/compiler";
 import { allow, allowInTimeZone, contextAt, defineMission, KERNEL_VERSION, TICKS_PER_DAY, TICKS_PER_DEGREE, type MissionZone, type Window } from "@temporal/agent-sdk";
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
-import { arcsContain, dialSvg, missionDials, nowClockText, timeUntilText, type DialArc, type FileDial } from "../src/index.js";
+import { arcsContain, dialSvg, missionDials, dialClockText, timeUntilText, type DialArc, type FileDial } from "../src/index.js";
 
 /**
  * The dial against brute force: what it says is open, and when that
@@ -261,10 +261,11 @@ describe("the dial's times in words", () => {
     expect(timeUntilText(from, from)).toBe("now");
   });
 
-  it("read the anchored clock at the minute it has reached", () => {
-    expect(nowClockText(0)).toBe("00:00");
-    expect(nowClockText(329.99)).toBe("21:59");
-    expect(nowClockText(330)).toBe("22:00");
-    expect(nowClockText(359.999)).toBe("23:59");
+  it("read the anchored clock at the minute it has reached, the end of the day as 24:00", () => {
+    expect(dialClockText(0)).toBe("00:00");
+    expect(dialClockText(329.99)).toBe("21:59");
+    expect(dialClockText(330)).toBe("22:00");
+    expect(dialClockText(359.999)).toBe("23:59");
+    expect(dialClockText(360)).toBe("24:00");
   });
 });

@@ -63,7 +63,7 @@ async function start(): Promise<void> {
     });
   });
 
-  mountTimePanel(byId("time-panel"), state);
+  mountTimePanel(byId("time-panel"), state, client);
   if (import.meta.env.PROD && "serviceWorker" in navigator) {
     // Offline once loaded: sw.js caches this build's assets (see vite.config.ts).
     navigator.serviceWorker.register("./sw.js").catch(() => {});

@@ -59,13 +59,13 @@ describe("the language client", () => {
   it("answers the time panel's request, which carries its own text, even after a newer update", async () => {
     const client = createLanguageClient(inProcessWorker());
     await client.update("mission half {", "a.mission");
-    const panel = client.request("timePanel", { text: VALID, filename: "a.mission", at: Date.UTC(2026, 0, 1, 12), viewerTimeZone: "UTC" });
+    const panel = client.request("timePanel", { text: VALID, filename: "a.mission", at: Date.UTC(2026, 0, 1, 12) });
     void client.update("mission other {", "a.mission");
     const answer = await panel;
     expect(answer?.compiled).toMatchObject({ ok: true, code: expect.stringContaining('require("@temporal/agent-sdk")') });
     expect(answer?.dial?.data.missions.map((m) => m.name)).toEqual(["m"]);
     expect(answer?.dial?.svg).toMatch(/^<svg[^>]*>/);
-    const broken = await client.request("timePanel", { text: "mission half {", filename: "a.mission", at: 0, viewerTimeZone: "UTC" });
+    const broken = await client.request("timePanel", { text: "mission half {", filename: "a.mission", at: 0 });
     expect(broken).toMatchObject({ compiled: { ok: false, errors: [expect.objectContaining({ code: "M102" })] }, dial: null });
   });
 

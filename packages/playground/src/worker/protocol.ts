@@ -69,7 +69,7 @@ export interface Requests {
   format: { params: Record<string, never>; result: { text: string } | null };
   compile: { params: Record<string, never>; result: CompiledOutput };
   /** Everything the time panel computes with the compiler and the language service: the page never loads either. */
-  timePanel: { params: { text: string; filename: string; at: number; viewerTimeZone: string }; result: { compiled: CompiledForPage; dial: PanelDial } };
+  timePanel: { params: { text: string; filename: string; at: number }; result: { compiled: CompiledForPage; dial: PanelDial } };
 }
 
 /** Requests that carry their own text: answered whatever version the worker's document is at, and never stale. */
