@@ -239,3 +239,49 @@ describe("a page opened from a share link (the README's mission at 22:30 in Berl
     expect(errors).toEqual([]);
   }, 60_000);
 });
+
+// Each test here opens a page of its own: none depends on what another left behind.
+describe("the page's edges: the skip link, a syntax error at the end of the file, a link with settings no panel can show", () => {
+  it("the skip link puts the focus in the editor and leaves the address and the status line alone", async () => {
+    const { page, context, errors } = await site!.open();
+    try {
+      await byTestId(page, "verdict").first().waitFor();
+      const hash = await page.evaluate(() => location.hash);
+      await page.keyboard.press("Tab");
+      expect(await page.evaluate(() => document.activeElement?.id)).toBe("skip-to-editor");
+      await page.keyboard.press("Enter");
+      await expect.poll(() => page.evaluate(() => document.activeElement?.classList.contains("cm-content") ?? false)).toBe(true);
+      expect(await page.evaluate(() => location.hash)).toBe(hash);
+      // No "unknown version" notice: #editor is not a share link.
+      await page.evaluate(() => new Promise((done) => setTimeout(done, 300)));
+      expect(await byTestId(page, "notice").innerText()).toBe("");
+      expect(errors).toEqual([]);
+    } finally {
+      await context.close();
+    }
+  }, 60_000);
+
+  it("an error at the very end of the file (zero width) is listed and underlined", async () => {
+    const { page, context, errors } = await site!.open(shareFragment("mission oops {", { at: AT, carbon: null, hsBloch: null }));
+    try {
+      await page.locator('[data-testid="diagnostics"] li[data-code="M102"]').waitFor();
+      const underlined = page.locator(".cm-lintRange-error");
+      await underlined.first().waitFor();
+      expect(await underlined.first().innerText()).toBe("{");
+      expect(errors).toEqual([]);
+    } finally {
+      await context.close();
+    }
+  }, 60_000);
+
+  it("a link whose instant no date can hold is refused as damaged, and the panel shows the default example", async () => {
+    const { page, context, errors } = await site!.open(shareFragment(SOURCE, { at: 1e300, carbon: null, hsBloch: null }));
+    try {
+      await byTestId(page, "verdict").first().waitFor();
+      expect(await byTestId(page, "notice").innerText()).toContain("(SHARE_LINK_CORRUPT)");
+      expect(errors).toEqual([]);
+    } finally {
+      await context.close();
+    }
+  }, 60_000);
+});
