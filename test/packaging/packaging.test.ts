@@ -12,6 +12,7 @@ import { publint } from "publint";
 import { formatMessage } from "publint/utils";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { packAll } from "../../scripts/pack.mjs";
+import { playgroundUrl } from "../support/playground-url.js";
 import { createProject, repoRoot, repoVersionOf, run, succeed, writeFiles } from "./fresh-project.js";
 
 /** Package name -> its folder under packages/. */
@@ -187,16 +188,7 @@ await build({ entryPoints: ["app/main.js"], bundle: true, platform: "node", form
     // The installed bin itself (not through npx, which would stand between the test and the server's SIGINT).
     const child = spawn(process.execPath, [installed("temporalc", "bin/temporalc.js"), "playground", "--port", "0"], { cwd: project, stdio: ["ignore", "pipe", "pipe"] });
     try {
-      const url = await new Promise<string>((resolve, reject) => {
-        let out = "";
-        child.stdout.setEncoding("utf8");
-        child.stdout.on("data", (chunk: string) => {
-          out += chunk;
-          const match = /http:\/\/127\.0\.0\.1:\d+\//.exec(out);
-          if (match !== null) resolve(match[0]);
-        });
-        child.once("exit", (code) => reject(new Error(`exited ${code}: ${out}`)));
-      });
+      const url = await playgroundUrl(child);
       const page = await fetch(url);
       expect(page.status).toBe(200);
       expect(await page.text()).toContain('id="time-panel"');

@@ -7,6 +7,7 @@ import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createStaticServer, PLAYGROUND_CSP } from "../src/commands/playground-server.js";
 import { REPO_ROOT, runCli } from "./run-cli.js";
+import { playgroundUrl } from "../../../test/support/playground-url.js";
 
 interface Reply {
   status: number;
@@ -143,16 +144,7 @@ describe("temporalc playground", () => {
   it("serves the workspace's built playground, prints its URL and stops on SIGINT", async () => {
     const child = spawn(process.execPath, [join(REPO_ROOT, "bin/temporalc"), "playground", "--port", "0"], { cwd: REPO_ROOT, stdio: ["ignore", "pipe", "pipe"] });
     try {
-      const url = await new Promise<string>((resolve, reject) => {
-        let out = "";
-        child.stdout.setEncoding("utf8");
-        child.stdout.on("data", (chunk: string) => {
-          out += chunk;
-          const match = /http:\/\/127\.0\.0\.1:(\d+)\//.exec(out);
-          if (match !== null) resolve(match[0]);
-        });
-        child.once("exit", (code) => reject(new Error(`exited ${code}: ${out}`)));
-      });
+      const url = await playgroundUrl(child);
       const page = await get(Number(new URL(url).port), "/");
       expect(page.status).toBe(200);
       expect(page.body).toContain('id="time-panel"');
