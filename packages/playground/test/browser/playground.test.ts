@@ -39,7 +39,10 @@ function editorText(page: Page): Promise<string> {
     .then((lines) => lines.join("\n"));
 }
 
-describe("the default page", () => {
+// The two describes below share a page each, in order: a test goes on from the state the one before left (one page
+// load for several checks keeps the file near a minute). describe.sequential says so, should the suite ever run
+// tests concurrently; a test that needs a known state of its own opens its own page (the last describe).
+describe.sequential("the default page", () => {
   it("loads the default example with no console errors, uncaught exceptions or failed requests", async () => {
     await first.page.waitForLoadState("networkidle");
     expect(await editorText(first.page)).toContain("mission ");
@@ -61,7 +64,7 @@ describe("the default page", () => {
   }, 60_000);
 });
 
-describe("a page opened from a share link (the README's mission at 22:30 in Berlin, carbon 100)", () => {
+describe.sequential("a page opened from a share link (the README's mission at 22:30 in Berlin, carbon 100)", () => {
   it("the dial's arcs (data-start-deg, data-end-deg) are the source's windows", async () => {
     const { page } = fixture;
     await page.screenshot({ path: `${ARTIFACTS}shared-link.png` });
