@@ -287,4 +287,16 @@ describe("the page's edges: the skip link, a syntax error at the end of the file
       await context.close();
     }
   }, 60_000);
+
+  it("a link at the last instant a Date holds opens, and the time panel decides at it without an error", async () => {
+    const { page, context, errors } = await site!.open(shareFragment(SOURCE, { at: 8.64e15, carbon: null, hsBloch: null }));
+    try {
+      await byTestId(page, "verdict").first().waitFor();
+      expect(await byTestId(page, "command-line").innerText()).toContain("--at +275760-09-13T00:00:00Z");
+      expect(await byTestId(page, "notice").innerText()).toBe("");
+      expect(errors).toEqual([]);
+    } finally {
+      await context.close();
+    }
+  }, 60_000);
 });
