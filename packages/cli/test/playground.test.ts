@@ -43,6 +43,7 @@ describe("the playground's static server", () => {
     writeFileSync(join(root, "sw.js"), "self;");
     writeFileSync(join(root, "assets", "index-BByQx3fN.js"), "export {};");
     writeFileSync(join(root, "assets", "index-BByQx3fN.css"), "body{}");
+    writeFileSync(join(root, "big.bin"), Buffer.alloc(16 << 20));
     writeFileSync(join(parent, "secret.txt"), "not for the web");
     // Links that lead out of the root: to a file, and to a folder holding it.
     symlinkSync(join("..", "secret.txt"), join(root, "leak.txt"));
@@ -94,6 +95,20 @@ describe("the playground's static server", () => {
       expect(reply.status, path).toBeGreaterThanOrEqual(400);
       expect(reply.body, path).not.toContain("not for the web");
     }
+  });
+
+  it("keeps serving when a client goes away in the middle of a file", async () => {
+    await new Promise<void>((done, fail) => {
+      const req = request({ host: "127.0.0.1", port, path: "/big.bin" }, (res) => {
+        res.once("data", () => {
+          req.destroy();
+          done();
+        });
+      });
+      req.on("error", (error) => (req.destroyed ? undefined : fail(error)));
+      req.end();
+    });
+    expect((await get(port, "/")).status).toBe(200);
   });
 
   it("follows a symbolic link only when it stays inside the root", async () => {
