@@ -4,6 +4,7 @@
 // loaded 2-core machine (npm install and three full tsc checks dominate); it packs the builds that
 // `npm test`'s pretest has just made, without `prepack`, so it never rewrites
 // dist/ while other test files read it.
+import { spawn } from "node:child_process";
 import { existsSync, mkdtempSync, readFileSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { basename, join } from "node:path";
@@ -11,6 +12,7 @@ import { publint } from "publint";
 import { formatMessage } from "publint/utils";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { packAll } from "../../scripts/pack.mjs";
+import { playgroundUrl } from "../support/playground-url.js";
 import { createProject, repoRoot, repoVersionOf, run, succeed, writeFiles } from "./fresh-project.js";
 
 /** Package name -> its folder under packages/. */
@@ -19,6 +21,7 @@ const packages: Record<string, string> = {
   "@temporal/compiler": "compiler",
   "@temporal/language-server": "language-server",
   "@temporal/language-service": "language-service",
+  "@temporal/playground": "playground",
   "@temporal/quantum": "quantum",
   "@temporal/server": "server",
   "@temporal/store-postgres": "store-postgres",
@@ -60,6 +63,7 @@ describe("the tarballs", () => {
       "temporal-compiler-0.1.0.tgz",
       "temporal-language-server-0.1.0.tgz",
       "temporal-language-service-0.1.0.tgz",
+      "temporal-playground-0.1.0.tgz",
       "temporal-quantum-0.1.0.tgz",
       "temporal-server-0.1.0.tgz",
       "temporal-store-postgres-0.1.0.tgz",
@@ -90,7 +94,10 @@ describe("the tarballs", () => {
       expect(manifest.bugs, name).toEqual({ url: "https://github.com/temporal-permission/temporalc/issues" });
       expect(manifest.keywords.length, name).toBeGreaterThan(0);
       expect(manifest.publishConfig?.access, name).toBe(name.startsWith("@") ? "public" : undefined);
-      expect(manifest.scripts.prepack, name).toContain("scripts/prepack.mjs");
+      // The playground is a Vite site: its build (type check, then vite build) is its prepack.
+      expect(manifest.scripts.prepack, name).toBe(
+        name === "@temporal/playground" ? "npm run build" : "node ../../scripts/prepack.mjs" + (name === "temporalc" ? " && node scripts/bundle.mjs" : ""),
+      );
       const all = { ...manifest.dependencies, ...manifest.peerDependencies };
       for (const sibling of Object.keys(all).filter((dependency) => dependency in packages)) {
         expect(all[sibling], `${name} -> ${sibling}`).toBe("^0.1.0");
@@ -176,6 +183,20 @@ await build({ entryPoints: ["app/main.js"], bundle: true, platform: "node", form
     expect(messy.status).toBe(1);
     expect(messy.stdout + messy.stderr).toContain("fmt/messy.mission");
   }, 120_000);
+
+  it("npx temporalc playground serves the installed @temporal/playground's site", async () => {
+    // The installed bin itself (not through npx, which would stand between the test and the server's SIGINT).
+    const child = spawn(process.execPath, [installed("temporalc", "bin/temporalc.js"), "playground", "--port", "0"], { cwd: project, stdio: ["ignore", "pipe", "pipe"] });
+    try {
+      const url = await playgroundUrl(child);
+      const page = await fetch(url);
+      expect(page.status).toBe(200);
+      expect(await page.text()).toContain('id="time-panel"');
+      expect(readFileSync(installed("@temporal/playground", "package.json"), "utf8")).not.toContain('"dependencies"');
+    } finally {
+      child.kill("SIGINT");
+    }
+  }, 60_000);
 
   it("npx temporal-language-server loads with its dependencies and prints its version", async () => {
     expect(await npx(["temporal-language-server", "--version"])).toMatchObject({ status: 0, stdout: "0.1.0\n" });

@@ -1,12 +1,13 @@
 import { spawn } from "node:child_process";
-import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import { mkdirSync, mkdtempSync, readFileSync, rmSync, symlinkSync, writeFileSync } from "node:fs";
 import { request, type Server } from "node:http";
 import { createServer as createNetServer, type AddressInfo } from "node:net";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { createStaticServer } from "../src/commands/playground-server.js";
+import { createStaticServer, PLAYGROUND_CSP } from "../src/commands/playground-server.js";
 import { REPO_ROOT, runCli } from "./run-cli.js";
+import { playgroundUrl } from "../../../test/support/playground-url.js";
 
 interface Reply {
   status: number;
@@ -42,7 +43,13 @@ describe("the playground's static server", () => {
     writeFileSync(join(root, "sw.js"), "self;");
     writeFileSync(join(root, "assets", "index-BByQx3fN.js"), "export {};");
     writeFileSync(join(root, "assets", "index-BByQx3fN.css"), "body{}");
+    writeFileSync(join(root, "big.bin"), Buffer.alloc(16 << 20));
     writeFileSync(join(parent, "secret.txt"), "not for the web");
+    // Links that lead out of the root: to a file, and to a folder holding it.
+    symlinkSync(join("..", "secret.txt"), join(root, "leak.txt"));
+    symlinkSync(parent, join(root, "up"));
+    // A link inside the root is served.
+    symlinkSync("index.html", join(root, "home.html"));
     server = createStaticServer(root);
     await new Promise<void>((done) => server.listen(0, "127.0.0.1", done));
     port = (server.address() as AddressInfo).port;
@@ -89,6 +96,33 @@ describe("the playground's static server", () => {
       expect(reply.body, path).not.toContain("not for the web");
     }
   });
+
+  it("keeps serving when a client goes away in the middle of a file", async () => {
+    await new Promise<void>((done, fail) => {
+      const req = request({ host: "127.0.0.1", port, path: "/big.bin" }, (res) => {
+        res.once("data", () => {
+          req.destroy();
+          done();
+        });
+      });
+      req.on("error", (error) => (req.destroyed ? undefined : fail(error)));
+      req.end();
+    });
+    expect((await get(port, "/")).status).toBe(200);
+  });
+
+  it("follows a symbolic link only when it stays inside the root", async () => {
+    for (const path of ["/leak.txt", "/up/secret.txt"]) {
+      expect(await get(port, path), path).toMatchObject({ status: 403, body: "outside the playground\n" });
+    }
+    expect(await get(port, "/home.html")).toMatchObject({ status: 200, body: "<!doctype html><title>p</title>" });
+  });
+
+  it("sends the playground's Content-Security-Policy, the same as index.html's meta tag", async () => {
+    expect((await get(port, "/")).headers["content-security-policy"]).toBe(PLAYGROUND_CSP);
+    const html = readFileSync(join(REPO_ROOT, "packages/playground/index.html"), "utf8");
+    expect(/<meta\s+http-equiv="Content-Security-Policy"\s+content="([^"]*)"/.exec(html)?.[1]).toBe(PLAYGROUND_CSP);
+  });
 });
 
 describe("temporalc playground", () => {
@@ -97,7 +131,7 @@ describe("temporalc playground", () => {
     try {
       const result = runCli(["playground", "--dir", empty, "--port", "0"]);
       expect(result.code).toBe(2);
-      expect(result.stderr).toContain("[PLAYGROUND_NOT_BUILT]");
+      expect(result.stderr).toContain("(PLAYGROUND_NOT_BUILT)");
       expect(result.stderr).not.toMatch(/\n\s+at /);
     } finally {
       rmSync(empty, { recursive: true, force: true });
@@ -110,7 +144,7 @@ describe("temporalc playground", () => {
     try {
       const result = runCli(["playground", "--port", String((taken.address() as AddressInfo).port)]);
       expect(result.code).toBe(2);
-      expect(result.stderr).toContain("[PLAYGROUND_PORT_IN_USE]");
+      expect(result.stderr).toContain("(PLAYGROUND_PORT_IN_USE)");
     } finally {
       await new Promise((done) => taken.close(done));
     }
@@ -125,16 +159,7 @@ describe("temporalc playground", () => {
   it("serves the workspace's built playground, prints its URL and stops on SIGINT", async () => {
     const child = spawn(process.execPath, [join(REPO_ROOT, "bin/temporalc"), "playground", "--port", "0"], { cwd: REPO_ROOT, stdio: ["ignore", "pipe", "pipe"] });
     try {
-      const url = await new Promise<string>((resolve, reject) => {
-        let out = "";
-        child.stdout.setEncoding("utf8");
-        child.stdout.on("data", (chunk: string) => {
-          out += chunk;
-          const match = /http:\/\/127\.0\.0\.1:(\d+)\//.exec(out);
-          if (match !== null) resolve(match[0]);
-        });
-        child.once("exit", (code) => reject(new Error(`exited ${code}: ${out}`)));
-      });
+      const url = await playgroundUrl(child);
       const page = await get(Number(new URL(url).port), "/");
       expect(page.status).toBe(200);
       expect(page.body).toContain('id="time-panel"');

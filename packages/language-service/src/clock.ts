@@ -74,7 +74,11 @@ function formatterFor(timeZone: string): Intl.DateTimeFormat {
   return formatter;
 }
 
-/** The IANA zone this runtime is in (a browser's or the machine's), UTC when it cannot tell. */
-export function systemTimeZone(): string {
-  return Intl.DateTimeFormat().resolvedOptions().timeZone ?? "UTC";
+/**
+ * The IANA zone this runtime is in (a browser's, or the process's: TZ, else the system's), for the ring of local
+ * hours and hover's local times; UTC when the engine cannot name one it knows (an empty TZ gives `Etc/Unknown`).
+ */
+export function viewerTimeZone(): string {
+  const timeZone = Intl.DateTimeFormat().resolvedOptions().timeZone;
+  return timeZone !== undefined && isKnownTimeZone(timeZone) ? timeZone : "UTC";
 }

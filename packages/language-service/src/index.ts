@@ -12,3 +12,5 @@ export { SEMANTIC_TOKENS_LEGEND } from "./semantic-tokens.js";
 export { TextDocument } from "vscode-languageserver-textdocument";
 export { arcsContain, missionDials, type DialArc, type DialOptions, type DialTransition, type DstNote, type FileDial, type HourRing, type MissionDial } from "./dial.js";
 export { dialSvg, type DialSvgOptions } from "./dial-svg.js";
+export { dialClockText, timeUntilText } from "./dial-text.js";
+export { viewerTimeZone } from "./clock.js";

@@ -18,7 +18,7 @@ import type {
   WorkspaceEdit,
 } from "vscode-languageserver-types";
 import { AnalysisCache } from "./analysis.js";
-import { systemTimeZone } from "./clock.js";
+import { viewerTimeZone as systemViewerTimeZone } from "./clock.js";
 import { codeActions } from "./code-actions.js";
 import { codeLenses } from "./code-lens.js";
 import { completion } from "./completion.js";
@@ -99,7 +99,7 @@ export function createLanguageService(options: LanguageServiceOptions = {}): Lan
 
 function serviceContext(options: LanguageServiceOptions): ServiceContext {
   if (options === null || typeof options !== "object") throw new TypeError("createLanguageService: options must be an object");
-  const { now = () => new Date(), viewerTimeZone = systemTimeZone() } = options;
+  const { now = () => new Date(), viewerTimeZone = systemViewerTimeZone() } = options;
   if (typeof now !== "function") throw new TypeError("createLanguageService: options.now must be a function returning a Date");
   if (typeof viewerTimeZone !== "string" || !isKnownTimeZone(viewerTimeZone)) {
     throw new RangeError(`createLanguageService: options.viewerTimeZone must be an IANA time zone such as "Europe/Paris", got ${JSON.stringify(viewerTimeZone)}`);

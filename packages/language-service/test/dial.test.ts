@@ -2,7 +2,7 @@ import { diagnose } from "@temporal/compiler";
 import { allow, allowInTimeZone, contextAt, defineMission, KERNEL_VERSION, TICKS_PER_DAY, TICKS_PER_DEGREE, type MissionZone, type Window } from "@temporal/agent-sdk";
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
-import { arcsContain, dialSvg, missionDials, type DialArc, type FileDial } from "../src/index.js";
+import { arcsContain, dialSvg, missionDials, dialClockText, timeUntilText, type DialArc, type FileDial } from "../src/index.js";
 
 /**
  * The dial against brute force: what it says is open, and when that
@@ -248,3 +248,24 @@ function contrast(a: string, b: string): number {
   const [light, dark] = [luminance(a), luminance(b)].sort((x, y) => y - x);
   return (light! + 0.05) / (dark! + 0.05);
 }
+
+describe("the dial's times in words", () => {
+  const minute = 60_000;
+  it("say how long until an instant, to the minute shown beside it, rounding the wait up", () => {
+    const from = Date.UTC(2026, 0, 1, 21, 59, 30);
+    expect(timeUntilText(from, Date.UTC(2026, 0, 1, 22, 0, 0, 1))).toBe("in 1 min");
+    expect(timeUntilText(from, from + 35 * minute)).toBe("in 35 min");
+    expect(timeUntilText(from, from + 14 * 60 * minute + 40 * minute)).toBe("in 14 h 40 min");
+    expect(timeUntilText(from, from + 51 * 60 * minute)).toBe("in 2 d 3 h");
+    expect(timeUntilText(from, from + 48 * 60 * minute)).toBe("in 2 d");
+    expect(timeUntilText(from, from)).toBe("now");
+  });
+
+  it("read the anchored clock at the minute it has reached, the end of the day as 24:00", () => {
+    expect(dialClockText(0)).toBe("00:00");
+    expect(dialClockText(329.99)).toBe("21:59");
+    expect(dialClockText(330)).toBe("22:00");
+    expect(dialClockText(359.999)).toBe("23:59");
+    expect(dialClockText(360)).toBe("24:00");
+  });
+});

@@ -6,7 +6,7 @@ import { createPlaygroundState, type PlaygroundState } from "./state.js";
 import { mountTimePanel } from "./time/index.js";
 import { renderDiagnosticsList } from "./ui/diagnostics-list.js";
 import { showNotice } from "./ui/notice.js";
-import { setUpShareButton, sharedFromFragment } from "./ui/share-button.js";
+import { clearFragmentOnNextChange, setUpShareButton, sharedFromFragment } from "./ui/share-button.js";
 import { setUpTabs } from "./ui/tabs.js";
 import { createLanguageClient } from "./worker/client.js";
 
@@ -16,7 +16,7 @@ async function start(): Promise<void> {
   const state = createPlaygroundState(shared ?? { source: DEFAULT_EXAMPLE.source });
 
   const worker = new Worker(new URL("./worker/worker.ts", import.meta.url), { type: "module", name: "mission-language" });
-  const client = createLanguageClient(worker);
+  const client = createLanguageClient(worker, (error) => showNotice(`The editor's analysis stopped (${error.message}). Reload the page to start it again.`, "error"));
   const list = byId("diagnostics");
   const count = byId("diagnostics-count");
   let syntaxErrors = 0;
@@ -29,12 +29,22 @@ async function start(): Promise<void> {
     },
   });
   const editor = createSourceEditor(byId("editor"), state.source, language.extension, (text) => state.setSource(text));
+  byId("skip-to-editor").addEventListener("click", (event) => {
+    // Into the editor itself: following the link would only scroll (focus stays on the body) and change the fragment.
+    event.preventDefault();
+    editor.focus();
+  });
 
   const outputs = setUpOutputTabs(editor, language);
+  let shownSource = state.source;
   state.subscribe(() => {
+    // A change of settings alone (the time panel's) changes neither the editor nor the outputs.
+    if (state.source === shownSource) return;
+    shownSource = state.source;
     setText(editor, state.source);
     outputs.refresh();
   });
+  if (shared !== null) clearFragmentOnNextChange(state);
 
   setUpExamplesMenu(byId("examples") as HTMLSelectElement, state, shared === null ? DEFAULT_EXAMPLE.name : null);
   byId("format").addEventListener("click", () => {
@@ -49,10 +59,11 @@ async function start(): Promise<void> {
       if (next === null) return;
       state.setSource(next.source);
       state.setSettings(next.settings);
+      clearFragmentOnNextChange(state);
     });
   });
 
-  mountTimePanel(byId("time-panel"), state);
+  mountTimePanel(byId("time-panel"), state, client);
   if (import.meta.env.PROD && "serviceWorker" in navigator) {
     // Offline once loaded: sw.js caches this build's assets (see vite.config.ts).
     navigator.serviceWorker.register("./sw.js").catch(() => {});

@@ -63,11 +63,23 @@ function parseShared(json: string): SharedPlayground {
   if (typeof settings !== "object" || settings === null) throw new ShareLinkError("SHARE_LINK_CORRUPT", "this share link is damaged (no settings in it)");
   const read = (key: keyof PlaygroundSettings): number | null => {
     const setting = (settings as Record<string, unknown>)[key];
-    if (setting === null || (typeof setting === "number" && Number.isFinite(setting))) return setting;
-    throw new ShareLinkError("SHARE_LINK_CORRUPT", `this share link is damaged (its setting "${key}" is not a number)`);
+    if (setting === null) return null;
+    const rule = SETTING_RULES[key];
+    if (typeof setting === "number" && rule.accepts(setting)) return setting;
+    throw new ShareLinkError("SHARE_LINK_CORRUPT", `this share link is damaged (its setting "${key}" is not ${rule.expected})`);
   };
   return { source, settings: { at: read("at"), carbon: read("carbon"), hsBloch: read("hsBloch") } };
 }
+
+/**
+ * What each setting may be: what the time panel can show. A link is data from anyone, and `at: 1e300`
+ * (no Date can hold it) once broke the panel; 8.64e15 ms is the largest instant a Date represents.
+ */
+const SETTING_RULES: Record<keyof PlaygroundSettings, { accepts: (value: number) => boolean; expected: string }> = {
+  at: { accepts: (value) => Number.isInteger(value) && Math.abs(value) <= 8.64e15, expected: "a whole number of milliseconds within the dates a browser can show" },
+  carbon: { accepts: (value) => Number.isFinite(value) && value >= 0, expected: "a number of gCO2eq/kWh, 0 or more" },
+  hsBloch: { accepts: (value) => value >= 0 && value <= 1, expected: "a number from 0 to 1" },
+};
 
 async function transform(input: Uint8Array, stream: CompressionStream | DecompressionStream, limit: number): Promise<Uint8Array> {
   const writer = stream.writable.getWriter();

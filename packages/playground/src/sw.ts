@@ -24,7 +24,8 @@ worker.addEventListener("install", (event) => {
   event.waitUntil(
     caches
       .open(cacheName)
-      .then((cache) => cache.addAll([...precached]))
+      // Past the HTTP cache: a stale index.html from it would pin this version's cache to the previous build's assets.
+      .then((cache) => cache.addAll([...precached].map((url) => new Request(url, { cache: "reload" }))))
       .then(() => worker.skipWaiting()),
   );
 });
@@ -42,11 +43,16 @@ worker.addEventListener("fetch", (event) => {
   const { request } = event;
   if (request.method !== "GET" || !request.url.startsWith(scope.href)) return;
   if (request.mode === "navigate") {
-    event.respondWith(fetch(request).catch(async () => (await caches.match(page)) ?? Response.error()));
+    event.respondWith(fetch(request).catch(async () => (await fromThisVersion(page)) ?? Response.error()));
     return;
   }
   const url = new URL(request.url);
   url.hash = "";
   if (!precached.has(url.href)) return;
-  event.respondWith(caches.match(url.href).then((cached) => cached ?? fetch(request)));
+  event.respondWith(fromThisVersion(url.href).then((cached) => cached ?? fetch(request)));
 });
+
+/** A response from this build's cache only: an older cache not yet deleted holds another build's files. */
+async function fromThisVersion(url: string): Promise<Response | undefined> {
+  return (await caches.open(cacheName)).match(url);
+}

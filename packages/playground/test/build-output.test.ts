@@ -32,4 +32,15 @@ describe("the built playground", () => {
     expect(html).not.toMatch(/(src|href)="\/(?!\/)/);
     expect(filesUnder(dist).some((file) => /^assets\/worker-[\w-]+\.js$/.test(file))).toBe(true);
   });
+
+  it("downloads the compiler and the language service once: in the language worker, never in the page's chunks", () => {
+    const assets = filesUnder(new URL("assets/", dist)).filter((file) => file.endsWith(".js"));
+    expect(assets.filter((file) => /worker/.test(file))).toEqual([expect.stringMatching(/^worker-[\w-]+\.js$/)]);
+    // Chevrotain's parser errors (the compiler) and dialSvg's label (the language service): markers of each.
+    const markers = ["NoViableAltException", "24-hour dial"];
+    for (const file of assets) {
+      const code = readFileSync(new URL(`assets/${file}`, dist), "utf8");
+      for (const marker of markers) expect(code.includes(marker), `${file} has ${marker}`).toBe(file.startsWith("worker-"));
+    }
+  });
 });

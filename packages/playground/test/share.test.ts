@@ -1,15 +1,15 @@
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import { decodeShareFragment, encodeShareFragment, ShareLinkError, type SharedPlayground } from "../src/share.js";
+import type { PlaygroundSettings } from "../src/state.js";
 
 // JSON has no -0 (it reads back as 0), and no setting means anything different for either.
-const setting = fc.oneof(
-  fc.constant(null),
-  fc.double({ noNaN: true, noDefaultInfinity: true }).map((x) => (Object.is(x, -0) ? 0 : x)),
-);
+const noMinusZero = (x: number): number => (Object.is(x, -0) ? 0 : x);
+const carbon = fc.oneof(fc.constant(null), fc.double({ min: 0, noNaN: true, noDefaultInfinity: true }).map(noMinusZero));
+const hsBloch = fc.oneof(fc.constant(null), fc.double({ min: 0, max: 1, noNaN: true }).map(noMinusZero));
 const shared: fc.Arbitrary<SharedPlayground> = fc.record({
   source: fc.string({ unit: "grapheme", maxLength: 400 }),
-  settings: fc.record({ at: fc.oneof(fc.constant(null), fc.integer({ min: 0, max: 4e12 })), carbon: setting, hsBloch: setting }),
+  settings: fc.record({ at: fc.oneof(fc.constant(null), fc.integer({ min: -8.64e15, max: 8.64e15 })), carbon, hsBloch }),
 });
 
 async function codeOf(fragment: string): Promise<string> {
@@ -55,6 +55,19 @@ describe("share links", () => {
       }),
       { numRuns: 200 },
     );
+  });
+
+  it("refuse settings the time panel cannot show: an instant no Date holds, a negative carbon, an HS-Bloch outside [0, 1]", async () => {
+    const linkWith = (settings: Partial<PlaygroundSettings>) => encodeShareFragment({ source: "", settings: { at: null, carbon: null, hsBloch: null, ...settings } });
+    for (const bad of <Partial<PlaygroundSettings>[]>[{ at: 1e300 }, { at: 8.64e15 + 1 }, { at: -8.64e15 - 1 }, { at: 1.5 }, { carbon: -1 }, { hsBloch: 1.01 }, { hsBloch: -0.5 }]) {
+      await expect(decodeShareFragment(await linkWith(bad)), JSON.stringify(bad)).rejects.toMatchObject({
+        code: "SHARE_LINK_CORRUPT",
+        message: expect.stringContaining(Object.keys(bad)[0]!),
+      });
+    }
+    for (const good of <Partial<PlaygroundSettings>[]>[{ at: 8.64e15 }, { at: -8.64e15 }, { carbon: 0 }, { hsBloch: 0 }, { hsBloch: 1 }]) {
+      expect((await decodeShareFragment(await linkWith(good))).settings).toMatchObject(good);
+    }
   });
 
   it("refuse a link that decompresses to more than 1 MiB", async () => {

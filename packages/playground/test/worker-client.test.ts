@@ -6,19 +6,26 @@ import type { RequestMessage, ResponseMessage } from "../src/worker/protocol.js"
 /**
  * The page's client against the real handlers, through an object with a
  * Worker's message surface: the messages are the same ones a Web Worker
- * carries, answered asynchronously as a worker would.
+ * carries, answered asynchronously as a worker would. `crash` fires the
+ * `error` event a worker that failed fires, and the worker then answers nothing.
  */
-function inProcessWorker(): Worker {
+function inProcessWorker(): Worker & { crash(message: string): void } {
   const handlers = createWorkerHandlers();
-  const listeners: ((event: MessageEvent<ResponseMessage>) => void)[] = [];
+  const listeners = { message: [] as ((event: MessageEvent<ResponseMessage>) => void)[], error: [] as ((event: ErrorEvent) => void)[] };
+  let crashed = false;
   return {
-    addEventListener: (_type: "message", listener: (event: MessageEvent<ResponseMessage>) => void) => listeners.push(listener),
+    addEventListener: (type: "message" | "error", listener: never) => listeners[type].push(listener),
     postMessage: (message: RequestMessage) => {
       void handlers.handle(structuredClone(message)).then((response) => {
-        for (const listener of listeners) listener({ data: structuredClone(response) } as MessageEvent<ResponseMessage>);
+        if (crashed) return;
+        for (const listener of listeners.message) listener({ data: structuredClone(response) } as MessageEvent<ResponseMessage>);
       });
     },
-  } as unknown as Worker;
+    crash(message: string) {
+      crashed = true;
+      for (const listener of listeners.error) listener({ message, preventDefault: () => {} } as ErrorEvent);
+    },
+  } as unknown as Worker & { crash(message: string): void };
 }
 
 const VALID = "@temporal v4.6.2\n@anchor Z1\n\nmission m {\n  require phase [300, 30]\n  on ALLOW {\n    execute a\n  }\n}\n";
@@ -47,5 +54,29 @@ describe("the language client", () => {
     const formatting = client.request("format", {});
     void client.update(`${VALID}\n`, "a.mission");
     expect(await formatting).toBeUndefined();
+  });
+
+  it("answers the time panel's request, which carries its own text, even after a newer update", async () => {
+    const client = createLanguageClient(inProcessWorker());
+    await client.update("mission half {", "a.mission");
+    const panel = client.request("timePanel", { text: VALID, filename: "a.mission", at: Date.UTC(2026, 0, 1, 12) });
+    void client.update("mission other {", "a.mission");
+    const answer = await panel;
+    expect(answer?.compiled).toMatchObject({ ok: true, code: expect.stringContaining('require("@temporal/agent-sdk")') });
+    expect(answer?.dial?.data.missions.map((m) => m.name)).toEqual(["m"]);
+    expect(answer?.dial?.svg).toMatch(/^<svg[^>]*>/);
+    const broken = await client.request("timePanel", { text: "mission half {", filename: "a.mission", at: 0 });
+    expect(broken).toMatchObject({ compiled: { ok: false, errors: [expect.objectContaining({ code: "M102" })] }, dial: null });
+  });
+
+  it("rejects the requests waiting, and every later one, when the worker fails, and says so once", async () => {
+    const worker = inProcessWorker();
+    const failures: string[] = [];
+    const client = createLanguageClient(worker, (error) => failures.push(error.message));
+    const waiting = client.update(VALID, "a.mission");
+    worker.crash("SyntaxError: bad chunk");
+    await expect(waiting).rejects.toThrow("the language worker stopped: SyntaxError: bad chunk");
+    await expect(client.request("compile", {})).rejects.toThrow("the language worker stopped");
+    expect(failures).toEqual(["the language worker stopped: SyntaxError: bad chunk"]);
   });
 });

@@ -1,14 +1,24 @@
-import { createReadStream } from "node:fs";
-import { stat } from "node:fs/promises";
+import { createReadStream, realpathSync } from "node:fs";
+import { realpath, stat } from "node:fs/promises";
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from "node:http";
 import { extname, resolve, sep } from "node:path";
+import { pipeline } from "node:stream/promises";
 
 /**
  * A static file server for the built playground (node:http, no framework):
  * GET and HEAD only, a content type per extension, hashed assets cached
- * for a year and everything else revalidated, and no path outside `root`
- * ever served (`..`, encoded or not, and absolute paths are refused).
+ * for a year and everything else revalidated, and no file outside `root`
+ * ever served (`..`, encoded or not, and absolute paths are refused, and so
+ * is a symbolic link that leads out of it).
  */
+
+/**
+ * What the page may load, sent with every answer: its own files only, plus `new Function` (the time panel runs the
+ * compiler's output that way), inline styles (CodeMirror's and the dial's) and data: images (the empty icon).
+ * index.html carries the same policy in a meta tag, for any other server; a CLI test checks the two agree.
+ */
+export const PLAYGROUND_CSP =
+  "default-src 'self'; script-src 'self' 'unsafe-eval'; worker-src 'self'; style-src 'self' 'unsafe-inline'; img-src 'self' data:; connect-src 'self'; base-uri 'none'; form-action 'none'";
 
 const CONTENT_TYPES: Record<string, string> = {
   ".html": "text/html; charset=utf-8",
@@ -29,7 +39,8 @@ const CONTENT_TYPES: Record<string, string> = {
 const HASHED_ASSET = /^\/assets\/[^/]+-[A-Za-z0-9_-]{8,}\.[a-z0-9]+$/;
 
 export function createStaticServer(root: string): Server {
-  const base = resolve(root);
+  // The real path: a root reached through a symbolic link (a temp folder on macOS, an npm link) still contains its files.
+  const base = realpathSync(resolve(root));
   return createServer((request, response) => {
     void serve(base, request, response).catch(() => {
       if (!response.headersSent) send(response, 500, "could not read the file\n");
@@ -48,16 +59,21 @@ async function serve(base: string, request: IncomingMessage, response: ServerRes
   const relative = pathname.endsWith("/") ? `${pathname}index.html` : pathname;
   const file = resolve(base, `.${relative}`);
   if (file !== base && !file.startsWith(base + sep)) return send(response, 403, "outside the playground\n");
-  const info = await stat(file).catch(() => null);
+  const real = await realpath(file).catch(() => null);
+  if (real === null) return send(response, 404, "not found\n");
+  if (!real.startsWith(base + sep)) return send(response, 403, "outside the playground\n");
+  const info = await stat(real).catch(() => null);
   if (info === null || !info.isFile()) return send(response, 404, "not found\n");
   response.writeHead(200, {
     "Content-Type": CONTENT_TYPES[extname(file).toLowerCase()] ?? "application/octet-stream",
     "Content-Length": info.size,
     "Cache-Control": HASHED_ASSET.test(relative) ? "public, max-age=31536000, immutable" : "no-cache",
     "X-Content-Type-Options": "nosniff",
+    "Content-Security-Policy": PLAYGROUND_CSP,
   });
   if (request.method === "HEAD") return void response.end();
-  createReadStream(file).pipe(response);
+  // A file removed or unreadable mid-answer ends this answer (the headers are sent: nothing else can say so), not the server.
+  await pipeline(createReadStream(real), response).catch(() => response.destroy());
 }
 
 /** The request's decoded path, or null when it cannot be one: bad percent-encoding, a NUL, a backslash, or a `..` segment. */

@@ -9,31 +9,38 @@ export interface PlaygroundOptions {
   port: number;
   host: string;
   open: boolean;
-  /** A built playground to serve instead of the workspace's packages/playground/dist. */
+  /** A built playground to serve instead of the installed @temporal/playground's. */
   dir?: string;
 }
 
-/** A usage error with a stable code, printed after the message so scripts can match it. */
+/** A usage error with a stable code, printed after the message as the other commands print theirs: `(CODE)`. */
 class PlaygroundError extends UsageError {
   constructor(
     readonly code: "PLAYGROUND_NOT_BUILT" | "PLAYGROUND_PORT_IN_USE" | "PLAYGROUND_LISTEN_FAILED",
     message: string,
   ) {
-    super(`${message} [${code}]`);
+    super(`${message} (${code})`);
   }
 }
 
 /**
  * `temporalc playground`: serves the built playground (static files) on
- * loopback until Ctrl-C. The CLI package does not ship the site: it serves
- * the workspace's build (`npm run build` makes it), or any built copy given
- * with --dir.
+ * loopback until Ctrl-C. The site is the `@temporal/playground` package's
+ * dist/, a dependency of this one (in the repository, the workspace's
+ * packages/playground, which `npm run build` builds), or any built copy
+ * given with --dir.
  */
 export async function runPlayground(options: PlaygroundOptions): Promise<number> {
-  const root = options.dir === undefined ? workspacePlayground() : resolve(options.dir);
+  const root = options.dir === undefined ? installedPlayground() : resolve(options.dir);
   if (root === null || !existsSync(join(root, "index.html"))) {
-    const where = root ?? "the workspace's packages/playground/dist";
-    throw new PlaygroundError("PLAYGROUND_NOT_BUILT", `no built playground in ${where}: run \`npm run build\` in the temporalc repository (or pass --dir <a built playground>)`);
+    const where = root ?? "the @temporal/playground package";
+    throw new PlaygroundError(
+      "PLAYGROUND_NOT_BUILT",
+      `no built playground in ${where}: reinstall temporalc, or in the temporalc repository run \`npm run build\` (or pass --dir <a built playground>)`,
+    );
+  }
+  if (!LOOPBACK_HOSTS.has(options.host)) {
+    process.stderr.write(`temporalc: warning: --host ${options.host} serves the playground to other machines too; the default, 127.0.0.1, serves this one only\n`);
   }
   const server = createStaticServer(root);
   await new Promise<void>((done, fail) => {
@@ -61,8 +68,10 @@ export async function runPlayground(options: PlaygroundOptions): Promise<number>
   return 0;
 }
 
-/** packages/playground/dist of the workspace this CLI runs from, through the workspace's node_modules link; null outside one. */
-function workspacePlayground(): string | null {
+const LOOPBACK_HOSTS = new Set(["127.0.0.1", "::1", "localhost"]);
+
+/** The dist/ of the @temporal/playground package this CLI depends on (installed beside it, or the workspace's link); null when it is missing. */
+function installedPlayground(): string | null {
   try {
     return join(dirname(createRequire(import.meta.url).resolve("@temporal/playground/package.json")), "dist");
   } catch {

@@ -1,6 +1,7 @@
 import { signsZtt, type AnchorProof, type Decision, type DenyReason, type Mission, type MissionStep, type RunResult, type ZttBundle } from "@temporal/agent-sdk";
 import { windowClockTimes } from "@temporal/compiler";
-import { clockTime, timeUntil, timeZoneClockTime, timeZoneOffsetLabel, utcOffsetLabel } from "./zone-clock.js";
+import { timeUntilText } from "@temporal/language-service";
+import { clockTime, timeZoneClockTime, timeZoneOffsetLabel, utcOffsetLabel } from "./zone-clock.js";
 
 /**
  * The text `temporalc run` prints for each mission: the verdict, the phase
@@ -92,7 +93,7 @@ function opening(outcome: Outcome, windows: string): string {
     timeZone === undefined
       ? `${clockTime(next, zone)} Z${zone}${zone === 0 ? "" : ` (${clockTime(next, 0)} UTC)`}`
       : `${timeZoneClockTime(next, timeZone)} ${timeZone} (${clockTime(next, 0)} UTC)`;
-  return `${windows} opens at ${at}, ${timeUntil(outcome.ctx.unix_ms, next)} (${new Date(next).toISOString()})`;
+  return `${windows} opens at ${at}, ${timeUntilText(outcome.ctx.unix_ms, next)} (${new Date(next).toISOString()})`;
 }
 
 /** What the verdict's block would do, for --dry-run. */

@@ -1,5 +1,5 @@
-import { arcsContain, type DialArc, type FileDial, type HourRing, type MissionDial } from "@temporal/language-service";
-import { timeUntil, timeZoneClockTime } from "./zone-clock.js";
+import { arcsContain, timeUntilText, type DialArc, type FileDial, type HourRing, type MissionDial } from "@temporal/language-service";
+import { timeZoneClockTime } from "./zone-clock.js";
 
 /**
  * A file's dial (`missionDials`) as text for a terminal: per mission a
@@ -97,5 +97,5 @@ function statusText(mission: MissionDial, dial: FileDial): string {
   if (mission.next === null) return `${now}${measures}`;
   // To the minute, as the clock time beside it: a window closes the millisecond after its end, and that reads 02:00, not 02:00:00.001.
   const shown = Math.floor(mission.next.at / 60_000) * 60_000;
-  return `${now}, ${mission.next.kind} at ${mission.next.clock} ${dial.zoneLabel} (${timeZoneClockTime(shown, "UTC")} UTC), ${timeUntil(dial.at, shown)}${measures}`;
+  return `${now}, ${mission.next.kind} at ${mission.next.clock} ${dial.zoneLabel} (${timeZoneClockTime(shown, "UTC")} UTC), ${timeUntilText(dial.at, mission.next.at)}${measures}`;
 }

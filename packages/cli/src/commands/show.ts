@@ -1,8 +1,8 @@
 import { readFile } from "node:fs/promises";
-import { diagnose, isKnownTimeZone } from "@temporal/compiler";
+import { diagnose } from "@temporal/compiler";
 import { requireIsoInstant } from "@temporal/agent-sdk";
 import { writeFileDurably } from "@temporal/agent-sdk/node";
-import { dialSvg, missionDials, type FileDial } from "@temporal/language-service";
+import { dialSvg, missionDials, viewerTimeZone, type FileDial } from "@temporal/language-service";
 import { EXIT_FAILURE, EXIT_OK, UsageError } from "../errors.js";
 import { describeIoError } from "../files.js";
 import { renderForTerminal, useColor } from "../terminal.js";
@@ -50,12 +50,6 @@ export async function runShow(file: string, options: ShowOptions): Promise<numbe
   if (options.svg !== undefined) await writeSvg(options.svg, dialSvg(dial));
   process.stdout.write(options.json ? `${JSON.stringify({ file, dial }, null, 2)}\n` : renderDial(dial, { color: useColor(process.stdout), file }));
   return EXIT_OK;
-}
-
-/** The process's time zone (TZ, else the system's) for the ring of local hours; UTC when the engine cannot name one it knows (an empty TZ gives `Etc/Unknown`). */
-function viewerTimeZone(): string {
-  const timeZone = Intl.DateTimeFormat().resolvedOptions().timeZone;
-  return timeZone !== undefined && isKnownTimeZone(timeZone) ? timeZone : "UTC";
 }
 
 /** `--at`, by the SDK's ISO 8601 rules (docs/phase.md#writing-an-instant), as `temporalc run --at`. */

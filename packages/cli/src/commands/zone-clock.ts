@@ -38,13 +38,3 @@ function hoursAndMinutes(ticks: number): string {
   const minutes = Math.floor(ticks / 60_000);
   return `${String(Math.floor(minutes / 60)).padStart(2, "0")}:${String(minutes % 60).padStart(2, "0")}`;
 }
-
-/** `35 min`, `14 h 40 min`, `2 d 3 h`: how long until `to`, rounded up to the minute. */
-export function timeUntil(from: number, to: number): string {
-  const minutes = Math.ceil((to - from) / 60_000);
-  if (minutes <= 0) return "now";
-  if (minutes < 60) return `in ${minutes} min`;
-  const hours = Math.floor(minutes / 60);
-  if (hours < 24) return `in ${hours} h${minutes % 60 === 0 ? "" : ` ${minutes % 60} min`}`;
-  return `in ${Math.floor(hours / 24)} d${hours % 24 === 0 ? "" : ` ${hours % 24} h`}`;
-}

@@ -3,7 +3,8 @@ import { setDiagnostics, type Diagnostic } from "@codemirror/lint";
 import { StateEffect, StateField, type Extension, type Text } from "@codemirror/state";
 import { activateHover, closeHoverTooltips, Decoration, EditorView, hasHoverTooltips, hoverTooltip, keymap, ViewPlugin, type DecorationSet, type ViewUpdate } from "@codemirror/view";
 import type { LanguageClient } from "../worker/client.js";
-import type { CompiledOutput, HighlightSpan, PlainDiagnostic } from "../worker/protocol.js";
+import type { CompiledOutput, HighlightSpan, Method, PlainDiagnostic, Requests } from "../worker/protocol.js";
+import { visibleRange } from "./diagnostic-range.js";
 import { renderMarkdown } from "./markdown.js";
 
 /**
@@ -58,23 +59,29 @@ function tokenMark(span: HighlightSpan): Decoration {
 export function missionLanguage(client: LanguageClient, options: MissionLanguageOptions): MissionLanguage {
   const { filename, onDiagnostics, debounceMs = 150 } = options;
   let sentDoc: Text | null = null;
+  // A failed worker is reported once, by the client's onFailure (a notice): here its rejections just mean "no answer".
+  const ask = <M extends Exclude<Method, "update">>(method: M, params: Requests[M]["params"]) => client.request(method, params).catch(() => undefined);
 
   /** Sends the editor's text unless the worker has it already; applies the analysis if the text is still current when it comes back. */
   function flush(view: EditorView): void {
     const doc = view.state.doc;
     if (doc === sentDoc) return;
     sentDoc = doc;
-    void client.update(doc.toString(), filename).then((result) => {
-      if (result === undefined || view.state.doc !== doc) return;
-      view.dispatch(
-        setDiagnostics(
-          view.state,
-          result.diagnostics.map((d) => cmDiagnostic(d, doc.length)),
-        ),
-        { effects: setHighlights.of(result.highlights) },
-      );
-      onDiagnostics(result.diagnostics);
-    });
+    const text = doc.toString();
+    void client.update(text, filename).then(
+      (result) => {
+        if (result === undefined || view.state.doc !== doc) return;
+        view.dispatch(
+          setDiagnostics(
+            view.state,
+            result.diagnostics.map((d) => cmDiagnostic(d, text)),
+          ),
+          { effects: setHighlights.of(result.highlights) },
+        );
+        onDiagnostics(result.diagnostics);
+      },
+      () => {},
+    );
   }
 
   const analyseAfterTyping = ViewPlugin.fromClass(
@@ -96,7 +103,7 @@ export function missionLanguage(client: LanguageClient, options: MissionLanguage
 
   const hover = hoverTooltip(async (view, pos) => {
     flush(view);
-    const answer = await client.request("hover", { offset: pos });
+    const answer = await ask("hover", { offset: pos });
     if (answer === undefined || answer === null) return null;
     return { pos: answer.from, end: answer.to, above: true, create: () => ({ dom: renderMarkdown(answer.markdown) }) };
   });
@@ -104,7 +111,7 @@ export function missionLanguage(client: LanguageClient, options: MissionLanguage
   async function complete(context: CompletionContext): Promise<CompletionResult | null> {
     if (!context.explicit && context.matchBefore(/[\w@/.+-]+$/) === null) return null;
     flush(context.view!);
-    const answer = await client.request("complete", { offset: context.pos });
+    const answer = await ask("complete", { offset: context.pos });
     if (answer === undefined || answer === null) return null;
     return {
       from: answer.from,
@@ -117,7 +124,7 @@ export function missionLanguage(client: LanguageClient, options: MissionLanguage
   async function formatted(view: EditorView): Promise<string | undefined> {
     flush(view);
     const doc = view.state.doc;
-    const answer = await client.request("format", {});
+    const answer = await ask("format", {});
     if (answer === undefined || view.state.doc !== doc) return undefined;
     return answer?.text ?? doc.toString();
   }
@@ -147,16 +154,14 @@ export function missionLanguage(client: LanguageClient, options: MissionLanguage
     formatted,
     compile: async (view) => {
       flush(view);
-      return client.request("compile", {});
+      return ask("compile", {});
     },
   };
 }
 
-function cmDiagnostic(d: PlainDiagnostic, length: number): Diagnostic {
-  const from = Math.min(d.from, length);
+function cmDiagnostic(d: PlainDiagnostic, text: string): Diagnostic {
   return {
-    from,
-    to: Math.max(from, Math.min(d.to, length)),
+    ...visibleRange(d.from, d.to, text),
     severity: d.severity,
     source: d.code,
     message: d.message,

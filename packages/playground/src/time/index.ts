@@ -1,17 +1,18 @@
 import type { PlaygroundState } from "../state.js";
+import type { LanguageClient } from "../worker/client.js";
 
 /**
  * Mounts the time panel (dial, instant and measures, verdicts, Run, the
- * equivalent command; see panel.ts) into `host`. The panel brings the
- * compiler and the SDK, so it is a chunk of its own, fetched after the page
- * is up: the editor does not wait for it.
+ * equivalent command; see panel.ts) into `host`. The panel brings the SDK,
+ * so it is a chunk of its own, fetched after the page is up: the editor does
+ * not wait for it. It compiles through the editor's language worker, `client`.
  */
-export function mountTimePanel(host: HTMLElement, state: PlaygroundState): void {
+export function mountTimePanel(host: HTMLElement, state: PlaygroundState, client: LanguageClient): void {
   host.setAttribute("aria-busy", "true");
   host.replaceChildren(Object.assign(document.createElement("p"), { textContent: "Loading the time panel…" }));
   import("./panel.js").then(
     ({ mountPanel }) => {
-      mountPanel(host, state);
+      mountPanel(host, state, client);
       host.removeAttribute("aria-busy");
     },
     (error: unknown) => {

@@ -1,19 +1,19 @@
 import { createMemoryAuthority, type Authority, type ComposedAuthority, type Mission } from "@temporal/agent-sdk";
 import type { Diagnostic } from "@temporal/compiler";
-import { dialSvg, missionDials, type FileDial } from "@temporal/language-service";
 import type { PlaygroundState } from "../state.js";
+import type { LanguageClient } from "../worker/client.js";
+import type { PanelDial } from "../worker/protocol.js";
 import { createCommandView } from "./command-view.js";
 import { createControls } from "./controls.js";
 import { h } from "./dom.js";
-import { createCompileClient } from "./compile-client.js";
-import { instantiateMissions, type CompiledForPage } from "./load-missions.js";
+import { instantiateMissions } from "./load-missions.js";
 import { createRunView } from "./run-view.js";
 import { verdictOf, type VerdictView } from "./verdict.js";
 import "./time-panel.css";
 
 /** Quiet time after the last change before the panel recomputes: typing a word costs one compile, not one per key. */
 const SETTLE_MS = 150;
-/** The name of the User Timing measure of each refresh: from a settled change to its verdicts on screen (compile in the worker, dial, verdicts). */
+/** The name of the User Timing measure of each refresh: from a settled change to its verdicts on screen (compile and dial in the worker, verdicts). */
 const REFRESH_MEASURE = "time-panel refresh";
 /** How often the live clock moves the panel on. */
 const LIVE_TICK_MS = 15_000;
@@ -22,17 +22,18 @@ const LIVE_TICK_MS = 15_000;
  * The time panel: the file's 24-hour dial (exactly `dialSvg`'s markup, as
  * `temporalc show --svg` writes it), the instant and measures, per mission
  * the verdict with its reasons and next transition, Run, and the equivalent
- * command. The source is compiled in a worker of the panel's own once typing
- * settles; the page only loads the generated code and decides.
+ * command. The language worker (the editor's) compiles the source and
+ * computes the dial once typing settles; the page only loads the generated
+ * code and decides. Neither the compiler nor the language service is loaded
+ * on the page.
  */
-export function mountPanel(host: HTMLElement, state: PlaygroundState): void {
+export function mountPanel(host: HTMLElement, state: PlaygroundState, client: LanguageClient): void {
   let authority: ComposedAuthority | undefined;
   // One in-memory authority for the page's verdicts and runs (its clockchain grows with each Run); a new one if it failed.
   const pageAuthority = (): Authority => {
     if (authority === undefined || authority.closed || authority.failed) authority = createMemoryAuthority();
     return authority;
   };
-  const viewerTimeZone = Intl.DateTimeFormat().resolvedOptions().timeZone ?? "UTC";
   const problem = h("p", { class: "tp-error", role: "status", "data-testid": "time-source-problem" });
   const dial = h("div", { class: "tp-dial", "data-testid": "dial" });
   const verdicts = h("div", { class: "tp-verdicts", "data-testid": "verdicts" });
@@ -45,56 +46,58 @@ export function mountPanel(host: HTMLElement, state: PlaygroundState): void {
     for (const element of [dial, verdicts]) element.classList.toggle("tp-stale", isStale);
   };
   const cards = new Map<string, HTMLElement>();
-  const compileInWorker = createCompileClient(new Worker(new URL("./compile-worker.ts", import.meta.url), { type: "module", name: "mission-time-panel" }));
-  // The last source compiled, and its missions loaded into the page: a settings change reuses them.
-  let loaded: { readonly source: string; readonly filename: string; readonly result: Promise<Loaded> } | undefined;
+  // The missions of the last code loaded into the page: a refresh for another instant or measure reuses them.
+  let loaded: { readonly code: string; readonly missions: readonly Mission[] } | undefined;
   let generation = 0;
   let pending: ReturnType<typeof setTimeout> | undefined;
 
-  const refresh = async (): Promise<void> => {
-    const mine = ++generation;
+  const showProblem = (why: string): void => {
+    problem.textContent = why;
+    stale(true);
+    run.setMissions({ disabledBecause: `Run is off: ${why}` });
+  };
+
+  const update = async (mine: number): Promise<void> => {
     const started = performance.now();
     const { source, filename, settings } = state;
     const at = settings.at ?? Date.now();
     controls.show(settings, at);
-    if (loaded?.source !== source || loaded.filename !== filename) {
-      loaded = { source, filename, result: compileInWorker(source, filename).then(withMissions) };
-    }
-    let result: Loaded;
-    try {
-      result = await loaded.result;
-    } catch (error) {
-      loaded = undefined; // try again on the next change
-      if (mine !== generation) return;
-      const why = error instanceof Error ? error.message : String(error);
-      problem.textContent = why;
-      run.setMissions({ disabledBecause: `Run is off: ${why}` });
-      return;
-    }
-    if (mine !== generation) return; // a newer refresh started while this one awaited
+    const answer = await client.request("timePanel", { text: source, filename, at });
+    if (answer === undefined || mine !== generation) return; // a newer refresh started while this one awaited
+    const { compiled, dial: fileDial } = answer;
     commands.show(
       filename,
       settings,
-      result.model.missions.some((m) => m.tasks.length > 0),
+      compiled.model.missions.some((m) => m.tasks.length > 0),
     );
-    const fileDial = result.ok ? missionDials(result.model, { at, viewerTimeZone }) : null;
-    if (!result.ok || fileDial === null) {
-      const why = result.ok ? "The file's time zone is not known to this browser's time-zone data." : errorSummary(result.errors);
+    if (!compiled.ok || fileDial === null) {
+      const why = compiled.ok ? "The file's time zone is not known to this browser's time-zone data." : errorSummary(compiled.errors);
       // The last good dial and verdicts stay, marked stale: no flicker while a word is half typed.
       problem.textContent = `${why} The dial and verdicts below are those of the last version without errors.`;
       stale(true);
       run.setMissions({ disabledBecause: `Run is off until it is fixed. ${why}` });
       return;
     }
+    if (loaded?.code !== compiled.code) loaded = { code: compiled.code, missions: instantiateMissions(compiled.code) };
+    const { missions } = loaded;
+    const views = await Promise.all(missions.map((mission) => verdictOf(mission, fileDial.data, { at, carbon: settings.carbon, hsBloch: settings.hsBloch, authority: pageAuthority() })));
+    if (mine !== generation) return; // a newer refresh started while this one awaited
     problem.textContent = "";
     stale(false);
-    run.setMissions(result.missions);
-    const views = await Promise.all(result.missions.map((mission) => verdictOf(mission, fileDial, { at, carbon: settings.carbon, hsBloch: settings.hsBloch, authority: pageAuthority() })));
-    if (mine !== generation) return; // a newer refresh started while this one awaited
+    run.setMissions(missions);
     showDial(dial, fileDial);
     showVerdicts(verdicts, cards, views);
     // User Timing, for the browser tests and the bench.
     performance.measure(REFRESH_MEASURE, { start: started });
+  };
+  const refresh = async (): Promise<void> => {
+    const mine = ++generation;
+    try {
+      await update(mine);
+    } catch (error) {
+      // Whatever the settings (a link from anyone) or the worker do, the panel says what went wrong and keeps working.
+      if (mine === generation) showProblem(error instanceof Error ? error.message : String(error));
+    }
   };
   const settle = (): void => {
     clearTimeout(pending);
@@ -103,7 +106,13 @@ export function mountPanel(host: HTMLElement, state: PlaygroundState): void {
   let shownSettings = state.settings;
   state.subscribe(() => {
     // The inputs follow a change of settings at once (the slider's words while dragging); the verdicts once changes settle.
-    if (state.settings !== shownSettings) controls.show(state.settings, state.settings.at ?? Date.now());
+    if (state.settings !== shownSettings) {
+      try {
+        controls.show(state.settings, state.settings.at ?? Date.now());
+      } catch (error) {
+        showProblem(error instanceof Error ? error.message : String(error));
+      }
+    }
     shownSettings = state.settings;
     settle();
   });
@@ -111,13 +120,6 @@ export function mountPanel(host: HTMLElement, state: PlaygroundState): void {
     if (state.settings.at === null) void refresh();
   }, LIVE_TICK_MS);
   void refresh();
-}
-
-/** A compile result, with the missions of its code loaded into the page. */
-type Loaded = Exclude<CompiledForPage, { ok: true }> | (Extract<CompiledForPage, { ok: true }> & { readonly missions: readonly Mission[] });
-
-function withMissions(compiled: CompiledForPage): Loaded {
-  return compiled.ok ? { ...compiled, missions: instantiateMissions(compiled.code) } : compiled;
 }
 
 /** `The source has 2 errors (first, line 20: M100 unexpected characters)`. */
@@ -128,20 +130,20 @@ function errorSummary(errors: readonly Diagnostic[]): string {
 }
 
 /**
- * The dial's markup as `dialSvg` returns it, replaced only when it changes (no flicker while the verdict is
- * recomputed). `data-svg` keeps the exact string: `innerHTML` reads back the browser's re-serialisation, so a
- * test comparing with `temporalc show --svg` byte for byte reads the attribute.
+ * The dial's markup as `dialSvg` returns it (in the worker), replaced only when it changes (no flicker while the
+ * verdict is recomputed). `data-svg` keeps the exact string: `innerHTML` reads back the browser's re-serialisation,
+ * so a test comparing with `temporalc show --svg` byte for byte reads the attribute.
  */
-function showDial(container: HTMLElement, dial: FileDial): void {
-  const svg = dialSvg(dial);
-  if (container.dataset["svg"] === svg) return;
-  container.innerHTML = svg;
-  container.dataset["svg"] = svg;
+function showDial(container: HTMLElement, dial: NonNullable<PanelDial>): void {
+  if (container.dataset["svg"] === dial.svg) return;
+  container.innerHTML = dial.svg;
+  container.dataset["svg"] = dial.svg;
 }
 
 /**
- * One card per mission, kept across refreshes (a live region announces
- * changes to what it holds, not a region that is replaced), in file order.
+ * One card per mission, kept across refreshes, in file order. Only the verdict word is a live region: a screen
+ * reader hears ALLOW or DENY when it changes, not the whole card each time the live clock moves the panel on
+ * ("in 35 min" becoming "in 34 min"); a card whose view did not change is not touched at all.
  */
 function showVerdicts(list: HTMLElement, cards: Map<string, HTMLElement>, views: readonly VerdictView[]): void {
   const names = new Set(views.map((v) => v.mission));
@@ -153,16 +155,27 @@ function showVerdicts(list: HTMLElement, cards: Map<string, HTMLElement>, views:
   const ordered = views.map((view) => {
     let card = cards.get(view.mission);
     if (card === undefined) {
-      card = h("div", { class: "tp-verdict", "data-testid": "verdict", "data-mission": view.mission, "aria-live": "polite", "aria-atomic": "true" });
+      const word = h("span", { class: "tp-verdict-word", "data-testid": "verdict-word", "aria-live": "polite", "aria-atomic": "true" });
+      card = h("div", { class: "tp-verdict", "data-testid": "verdict", "data-mission": view.mission }, h("p", { class: "tp-verdict-head" }, h("strong", {}, view.mission), ": ", word));
       cards.set(view.mission, card);
     }
+    const shown = JSON.stringify(view);
+    if (card.dataset["view"] === shown) return card;
+    card.dataset["view"] = shown;
     card.dataset["verdict"] = view.verdict;
+    const [head] = card.children;
+    const word = head!.querySelector<HTMLElement>(".tp-verdict-word")!;
+    if (word.textContent !== view.verdict) {
+      word.textContent = view.verdict;
+      word.className = `tp-verdict-word tp-${view.verdict.toLowerCase()}`;
+    }
     card.replaceChildren(
-      h("p", { class: "tp-verdict-head" }, h("strong", {}, view.mission), ": ", h("span", { class: `tp-verdict-word tp-${view.verdict.toLowerCase()}` }, view.verdict)),
+      head!,
       ...(view.reasons.length === 0 ? [] : [h("ul", { class: "tp-reasons" }, ...view.reasons.map((r) => h("li", { "data-reason": r.code }, r.text)))]),
       h("p", { class: "tp-next", "data-testid": "next-transition" }, `Window ${view.nextText}`),
     );
     return card;
   });
-  list.replaceChildren(...ordered);
+  // Only when the order or the set changed: moving a card out and back in would be a change to its region too.
+  if (ordered.some((card, i) => list.children[i] !== card) || list.children.length !== ordered.length) list.replaceChildren(...ordered);
 }

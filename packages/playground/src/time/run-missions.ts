@@ -38,12 +38,15 @@ export interface RunInput {
   readonly log: (line: string) => void;
 }
 
-/** Runs the missions at the settings' instant (`--at` semantics: tasks run, receipts record it) with the settings' measures. */
+/**
+ * Runs the missions at the settings' instant (`--at` semantics: tasks run, receipts record it) with the settings'
+ * measures. In live mode the instant is the click's, pinned: every mission of one run is decided at the same instant.
+ */
 export async function runMissions({ missions, settings, authority, log }: RunInput): Promise<MissionRun[]> {
-  const at = settings.at;
+  const at = settings.at ?? Date.now();
   const options = {
     sdk: authority,
-    ...(at === null ? {} : { clock: () => at }),
+    clock: () => at,
     carbon: settings.carbon ?? undefined,
     hsBloch: settings.hsBloch ?? undefined,
   };

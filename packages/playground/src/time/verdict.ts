@@ -1,6 +1,5 @@
 import type { Authority, Decision, DenyReason, Mission, Verdict } from "@temporal/agent-sdk";
-import { formatClockTime } from "@temporal/compiler";
-import type { FileDial } from "@temporal/language-service";
+import { dialClockText, timeUntilText, type FileDial } from "@temporal/language-service";
 
 /**
  * What the panel says about one mission at the chosen instant: the verdict
@@ -15,7 +14,7 @@ export interface VerdictView {
   readonly reasons: readonly { readonly code: DenyReason; readonly text: string }[];
   /** When the phase windows next open, or close while open; undefined when they never change. */
   readonly next: { readonly kind: "opens" | "closes"; readonly unixMs: number } | undefined;
-  /** `opens at 22:00 Z1 (UTC+2), in 2 h 5 min`, `closes at ...`, `always open`, `never opens again`. */
+  /** `opens at 22:00 Z1 (UTC+2), in 2 h 5 min` (the wait in `temporalc show`'s words), `closes at ...`, `always open`, `never opens again`. */
   readonly nextText: string;
 }
 
@@ -37,8 +36,7 @@ export async function verdictOf(mission: Mission, dial: FileDial, input: Verdict
     verdict: decision.verdict,
     reasons: decision.reasons.map((code) => ({ code, text: reasonText(code, mission, decision, dial, input) })),
     next: transition === null ? undefined : { kind: transition.kind, unixMs: transition.at },
-    nextText:
-      transition === null ? (open ? "always open" : "never opens again") : `${transition.kind} at ${transition.clock} ${dial.zoneLabel}, in ${durationText(transition.at - input.at)}`,
+    nextText: transition === null ? (open ? "always open" : "never opens again") : `${transition.kind} at ${transition.clock} ${dial.zoneLabel}, ${timeUntilText(input.at, transition.at)}`,
   };
 }
 
@@ -46,8 +44,8 @@ function reasonText(code: DenyReason, mission: Mission, decision: Decision, dial
   const { carbon, hs_bloch: hsBloch } = mission.requires;
   switch (code) {
     case "PHASE_OUTSIDE_WINDOW": {
-      const windows = mission.requires.phase.map(([start, end]) => `${formatClockTime(start) ?? start}–${formatClockTime(end) ?? end}`).join(" and ");
-      return `outside its window ${windows} in ${dial.zoneLabel}: the clock there reads ${formatClockTime(Math.floor(dial.nowDeg * 4) / 4)}`;
+      const windows = mission.requires.phase.map(([start, end]) => `${dialClockText(start)}–${dialClockText(end)}`).join(" and ");
+      return `outside its window ${windows} in ${dial.zoneLabel}: the clock there reads ${dialClockText(dial.nowDeg)}`;
     }
     case "CARBON_ABOVE_THRESHOLD":
       return `carbon ${input.carbon} gCO2eq/kWh is not ${carbon?.operator} ${carbon?.threshold}`;
@@ -61,13 +59,4 @@ function reasonText(code: DenyReason, mission: Mission, decision: Decision, dial
       // The provider failures (*_UNAVAILABLE, *_INVALID, *_TIMEOUT): the SDK's own sentence.
       return decision.measure_failures?.find((failure) => failure.reason === code)?.message ?? code;
   }
-}
-
-/** `35 min`, `2 h 5 min`, `1 d 3 h`: to the nearest minute (a window closes 1 ms after its end), at least 1. */
-function durationText(ms: number): string {
-  const minutes = Math.max(1, Math.round(ms / 60_000));
-  if (minutes < 60) return `${minutes} min`;
-  const hours = Math.floor(minutes / 60);
-  if (hours < 24) return minutes % 60 === 0 ? `${hours} h` : `${hours} h ${minutes % 60} min`;
-  return hours % 24 === 0 ? `${Math.floor(hours / 24)} d` : `${Math.floor(hours / 24)} d ${hours % 24} h`;
 }

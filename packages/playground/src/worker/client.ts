@@ -1,9 +1,11 @@
-import { PROTOCOL_VERSION, type Method, type RequestMessage, type Requests, type ResponseMessage } from "./protocol.js";
+import { PROTOCOL_VERSION, SELF_CONTAINED_METHODS, type Method, type RequestMessage, type Requests, type ResponseMessage } from "./protocol.js";
 
 /**
  * The page's side of the protocol: typed requests to the language worker,
  * matched to their answers by id. A request answers `undefined` when it is
  * stale (the document changed since it was asked), so callers simply drop it.
+ * A worker that fails (it could not load, or crashed) rejects every request
+ * waiting and every later one, and tells `onFailure` once.
  */
 export interface LanguageClient {
   /** The version the next `update` will carry; every other request asks about this version. */
@@ -12,10 +14,21 @@ export interface LanguageClient {
   request<M extends Exclude<Method, "update">>(method: M, params: Requests[M]["params"]): Promise<Requests[M]["result"] | undefined>;
 }
 
-export function createLanguageClient(worker: Worker): LanguageClient {
+export function createLanguageClient(worker: Worker, onFailure: (error: Error) => void = () => {}): LanguageClient {
   let nextId = 1;
   let version = 0;
-  const pending = new Map<number, { resolve: (result: unknown) => void; reject: (error: Error) => void }>();
+  let failure: Error | undefined;
+  const pending = new Map<number, { resolve: (result: unknown) => void; reject: (error: Error) => void; versioned: boolean }>();
+
+  worker.addEventListener("error", (event: ErrorEvent) => {
+    // Without this, every request would wait forever for a worker that will never answer.
+    event.preventDefault();
+    if (failure !== undefined) return;
+    failure = new Error(`the language worker stopped: ${event.message || "it could not start"}`);
+    for (const waiting of pending.values()) waiting.reject(failure);
+    pending.clear();
+    onFailure(failure);
+  });
 
   worker.addEventListener("message", (event: MessageEvent<ResponseMessage>) => {
     const response = event.data;
@@ -23,12 +36,13 @@ export function createLanguageClient(worker: Worker): LanguageClient {
     if (waiting === undefined) return;
     pending.delete(response.id);
     if (response.outcome === "error") waiting.reject(new Error(response.message));
-    else waiting.resolve(response.outcome === "stale" || response.version !== version ? undefined : response.result);
+    else waiting.resolve(response.outcome === "stale" || (waiting.versioned && response.version !== version) ? undefined : response.result);
   });
 
   function send(message: RequestMessage): Promise<unknown> {
+    if (failure !== undefined) return Promise.reject(failure);
     return new Promise((resolve, reject) => {
-      pending.set(message.id, { resolve, reject });
+      pending.set(message.id, { resolve, reject, versioned: !SELF_CONTAINED_METHODS.has(message.method) });
       worker.postMessage(message);
     });
   }

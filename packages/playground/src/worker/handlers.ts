@@ -3,6 +3,7 @@ import { createLanguageService, SEMANTIC_TOKENS_LEGEND, TextDocument, type Langu
 import type { CompletionItem, Diagnostic, Hover, MarkupContent, SemanticTokens } from "vscode-languageserver-types";
 import {
   PROTOCOL_VERSION,
+  SELF_CONTAINED_METHODS,
   type CompiledOutput,
   type HighlightSpan,
   type Method,
@@ -12,6 +13,7 @@ import {
   type Requests,
   type ResponseMessage,
 } from "./protocol.js";
+import { createTimePanelData } from "./time-panel-data.js";
 
 /**
  * The worker's side of the protocol as plain functions of the messages (no
@@ -28,6 +30,7 @@ type Handler<M extends Method> = (document: TextDocument, params: Requests[M]["p
 
 export function createWorkerHandlers(service: LanguageService = createLanguageService()): WorkerHandlers {
   let document = TextDocument.create(`${URI}playground.mission`, "mission", 0, "");
+  const timePanelData = createTimePanelData();
 
   const handlers: { [M in Method]: Handler<M> } = {
     update: (current) => ({ diagnostics: service.diagnostics(current).map((d) => plainDiagnostic(current, d)), highlights: highlights(current, service.semanticTokens(current)) }),
@@ -38,6 +41,7 @@ export function createWorkerHandlers(service: LanguageService = createLanguageSe
       return edit === undefined ? null : { text: TextDocument.applyEdits(current, [edit]) };
     },
     compile: (current) => compiled(current),
+    timePanel: (_current, params) => timePanelData(params),
   };
 
   return {
@@ -51,7 +55,7 @@ export function createWorkerHandlers(service: LanguageService = createLanguageSe
         const uri = `${URI}${message.params.filename}`;
         if (uri !== document.uri) service.forget(document.uri);
         document = TextDocument.create(uri, "mission", version, message.params.text);
-      } else if (version !== document.version) {
+      } else if (version !== document.version && !SELF_CONTAINED_METHODS.has(message.method)) {
         return { id, version, outcome: "stale" };
       }
       try {

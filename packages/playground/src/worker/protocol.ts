@@ -5,11 +5,15 @@
  *
  * Every request names the document `version` it was asked about. The page
  * sends `update` before asking about a new version; an answer about an
- * older version than the page's current one is stale and dropped.
+ * older version than the page's current one is stale and dropped. The time
+ * panel's request is the exception: it carries its own text (the panel
+ * follows the page's state, not the editor's last analysed version).
  */
+import type { Diagnostic, MissionModel } from "@temporal/compiler";
+import type { FileDial } from "@temporal/language-service";
 
 /** Bumped when a message changes shape, so a page never talks to a worker from another build. */
-export const PROTOCOL_VERSION = 1;
+export const PROTOCOL_VERSION = 2;
 
 export type Severity = "error" | "warning" | "info";
 
@@ -43,6 +47,19 @@ export interface PlainCompletion {
 /** The compiled tab: JavaScript, or why there is none. */
 export type CompiledOutput = { ok: true; javascript: string } | { ok: false; errorCount: number; firstError: string };
 
+/** The specifier the time panel's generated code requires the SDK by (any fixed name: only the panel's loader answers it). */
+export const SDK_SPECIFIER = "@temporal/agent-sdk";
+
+/**
+ * The compiler's output for the time panel: CommonJS code that requires the SDK by `SDK_SPECIFIER` (the page
+ * answers that `require` with the SDK it loaded), and the model; or the errors. Structured-clonable: plain data.
+ */
+export type CompiledForPage =
+  { readonly ok: true; readonly code: string; readonly model: MissionModel } | { readonly ok: false; readonly errors: readonly Diagnostic[]; readonly model: MissionModel };
+
+/** The dial of a file that compiled (null when the browser's time-zone data does not know its zone), with `dialSvg`'s markup. */
+export type PanelDial = { readonly data: FileDial; readonly svg: string } | null;
+
 export interface Requests {
   /** The document's new text; answers with its diagnostics and highlighting. */
   update: { params: { text: string; filename: string }; result: { diagnostics: PlainDiagnostic[]; highlights: HighlightSpan[] } };
@@ -51,7 +68,12 @@ export interface Requests {
   /** The whole document formatted; `null` when it is formatted already or has a syntax error. */
   format: { params: Record<string, never>; result: { text: string } | null };
   compile: { params: Record<string, never>; result: CompiledOutput };
+  /** Everything the time panel computes with the compiler and the language service: the page never loads either. */
+  timePanel: { params: { text: string; filename: string; at: number }; result: { compiled: CompiledForPage; dial: PanelDial } };
 }
+
+/** Requests that carry their own text: answered whatever version the worker's document is at, and never stale. */
+export const SELF_CONTAINED_METHODS: ReadonlySet<Method> = new Set(["timePanel"]);
 
 export type Method = keyof Requests;
 

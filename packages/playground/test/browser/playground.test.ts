@@ -39,7 +39,10 @@ function editorText(page: Page): Promise<string> {
     .then((lines) => lines.join("\n"));
 }
 
-describe("the default page", () => {
+// The two describes below share a page each, in order: a test goes on from the state the one before left (one page
+// load for several checks keeps the file near a minute). describe.sequential says so, should the suite ever run
+// tests concurrently; a test that needs a known state of its own opens its own page (the last describe).
+describe.sequential("the default page", () => {
   it("loads the default example with no console errors, uncaught exceptions or failed requests", async () => {
     await first.page.waitForLoadState("networkidle");
     expect(await editorText(first.page)).toContain("mission ");
@@ -61,7 +64,7 @@ describe("the default page", () => {
   }, 60_000);
 });
 
-describe("a page opened from a share link (the README's mission at 22:30 in Berlin, carbon 100)", () => {
+describe.sequential("a page opened from a share link (the README's mission at 22:30 in Berlin, carbon 100)", () => {
   it("the dial's arcs (data-start-deg, data-end-deg) are the source's windows", async () => {
     const { page } = fixture;
     await page.screenshot({ path: `${ARTIFACTS}shared-link.png` });
@@ -237,5 +240,63 @@ describe("a page opened from a share link (the README's mission at 22:30 in Berl
     await page.locator(".cm-lintRange-error").first().waitFor();
     await page.screenshot({ path: `${ARTIFACTS}diagnostic.png` });
     expect(errors).toEqual([]);
+  }, 60_000);
+});
+
+// Each test here opens a page of its own: none depends on what another left behind.
+describe("the page's edges: the skip link, a syntax error at the end of the file, a link with settings no panel can show", () => {
+  it("the skip link puts the focus in the editor and leaves the address and the status line alone", async () => {
+    const { page, context, errors } = await site!.open();
+    try {
+      await byTestId(page, "verdict").first().waitFor();
+      const hash = await page.evaluate(() => location.hash);
+      await page.keyboard.press("Tab");
+      expect(await page.evaluate(() => document.activeElement?.id)).toBe("skip-to-editor");
+      await page.keyboard.press("Enter");
+      await expect.poll(() => page.evaluate(() => document.activeElement?.classList.contains("cm-content") ?? false)).toBe(true);
+      expect(await page.evaluate(() => location.hash)).toBe(hash);
+      // No "unknown version" notice: #editor is not a share link.
+      await page.evaluate(() => new Promise((done) => setTimeout(done, 300)));
+      expect(await byTestId(page, "notice").innerText()).toBe("");
+      expect(errors).toEqual([]);
+    } finally {
+      await context.close();
+    }
+  }, 60_000);
+
+  it("an error at the very end of the file (zero width) is listed and underlined", async () => {
+    const { page, context, errors } = await site!.open(shareFragment("mission oops {", { at: AT, carbon: null, hsBloch: null }));
+    try {
+      await page.locator('[data-testid="diagnostics"] li[data-code="M102"]').waitFor();
+      const underlined = page.locator(".cm-lintRange-error");
+      await underlined.first().waitFor();
+      expect(await underlined.first().innerText()).toBe("{");
+      expect(errors).toEqual([]);
+    } finally {
+      await context.close();
+    }
+  }, 60_000);
+
+  it("a link whose instant no date can hold is refused as damaged, and the panel shows the default example", async () => {
+    const { page, context, errors } = await site!.open(shareFragment(SOURCE, { at: 1e300, carbon: null, hsBloch: null }));
+    try {
+      await byTestId(page, "verdict").first().waitFor();
+      expect(await byTestId(page, "notice").innerText()).toContain("(SHARE_LINK_CORRUPT)");
+      expect(errors).toEqual([]);
+    } finally {
+      await context.close();
+    }
+  }, 60_000);
+
+  it("a link at the last instant a Date holds opens, and the time panel decides at it without an error", async () => {
+    const { page, context, errors } = await site!.open(shareFragment(SOURCE, { at: 8.64e15, carbon: null, hsBloch: null }));
+    try {
+      await byTestId(page, "verdict").first().waitFor();
+      expect(await byTestId(page, "command-line").innerText()).toContain("--at +275760-09-13T00:00:00Z");
+      expect(await byTestId(page, "notice").innerText()).toBe("");
+      expect(errors).toEqual([]);
+    } finally {
+      await context.close();
+    }
   }, 60_000);
 });

@@ -1,7 +1,7 @@
 import { allow, allowInTimeZone, contextAt, createMemoryAuthority, type Authority, type Window } from "@temporal/agent-sdk";
 import fc from "fast-check";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { missionDials, type FileDial } from "@temporal/language-service";
+import { missionDials, timeUntilText, type FileDial } from "@temporal/language-service";
 import { loadedMissions, mustLoad } from "./compiled.js";
 import { verdictOf, type VerdictInput, type VerdictView } from "../../src/time/verdict.js";
 
@@ -70,7 +70,9 @@ describe("verdictOf", () => {
           expect(windowsOpen(windows, zone, view.next.unixMs)).toBe(!open);
           expect(windowsOpen(windows, zone, view.next.unixMs - 1)).toBe(open);
           expect(windowsOpen(windows, zone, at + Math.floor(((view.next.unixMs - at) * probe) / 1_001))).toBe(open);
-          expect(view.nextText).toMatch(new RegExp(`^${view.next.kind} at \\d\\d:\\d\\d(:\\d\\d)? .+, in (\\d+ d )?(\\d+ h ?)?(\\d+ min)?$`));
+          expect(view.nextText).toMatch(new RegExp(`^${view.next.kind} at \\d\\d:\\d\\d(:\\d\\d)? .+, (in (\\d+ d )?(\\d+ h ?)?(\\d+ min)?|now)$`));
+          // The wait in temporalc show's words: the same function.
+          expect(view.nextText.endsWith(`, ${timeUntilText(at, view.next.unixMs)}`)).toBe(true);
         },
       ),
       { numRuns: 150 },

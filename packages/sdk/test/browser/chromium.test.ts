@@ -1,10 +1,13 @@
+import type { Server } from "node:http";
+import type { AddressInfo } from "node:net";
 import { join } from "node:path";
 import type { Browser, Page } from "playwright-core";
 import { build, type Logger } from "vite";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { launchChromium } from "../../../../test/support/chromium.mjs";
 import { NEXT_OPEN_AFTER_NOON, NIGHT, NOON, writeMissionApp } from "./mission-app.js";
-import { serveStatic, type StaticServer } from "./static-server.js";
+// The repository's one static server (temporalc playground's): 127.0.0.1 is a secure context, so the page has WebCrypto.
+import { createStaticServer } from "../../../cli/src/commands/playground-server.js";
 
 /** A production Vite build of the page, for the browser (Vite's client conditions: browser, import, module, default). */
 async function buildPage(root: string): Promise<{ outDir: string; problems: string[] }> {
@@ -25,7 +28,7 @@ async function buildPage(root: string): Promise<{ outDir: string; problems: stri
 }
 
 let browser: Browser | undefined;
-let server: StaticServer | undefined;
+let server: Server | undefined;
 let page: Page;
 let buildProblems: string[];
 /** Console errors and uncaught exceptions of the page, for as long as it is open. */
@@ -35,7 +38,8 @@ beforeAll(async () => {
   const app = await writeMissionApp();
   const built = await buildPage(app.dir);
   buildProblems = built.problems;
-  server = await serveStatic(built.outDir);
+  server = createStaticServer(built.outDir);
+  await new Promise<void>((listening) => server!.listen(0, "127.0.0.1", listening));
   browser = await launchChromium();
   page = await browser.newPage();
   page.setDefaultTimeout(60_000);
@@ -46,13 +50,14 @@ beforeAll(async () => {
   // A page whose module throws never becomes ready: fail on its first uncaught error rather than wait out the timeout.
   const crashed = new Promise<never>((_, reject) => page.once("pageerror", (error) => reject(new Error(`the page failed to start: ${error.message}`))));
   crashed.catch(() => {}); // a later error is reported by the tests, through pageErrors
-  await page.goto(server.url, { waitUntil: "load" });
+  await page.goto(`http://127.0.0.1:${(server.address() as AddressInfo).port}/`, { waitUntil: "load" });
   await Promise.race([page.waitForFunction("window.missionPageReady === true"), crashed]);
 }, 180_000);
 
 afterAll(async () => {
   await browser?.close();
-  await server?.close();
+  server?.closeAllConnections();
+  await new Promise((closed) => (server === undefined ? closed(undefined) : server.close(closed)));
 }, 60_000);
 
 /** Calls `window.missionPage[name](...args)` in the page; a string expression, so nothing of this file is serialised into it. */
