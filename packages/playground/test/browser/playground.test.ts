@@ -47,6 +47,9 @@ describe.sequential("the default page", () => {
     await first.page.waitForLoadState("networkidle");
     expect(await editorText(first.page)).toContain("mission ");
     await first.page.screenshot({ path: `${ARTIFACTS}initial.png` });
+    // Long lines (the example's comments) wrap: nothing runs out of the editor's width to be scrolled to.
+    const overflow = await first.page.locator("#editor .cm-scroller").evaluate((scroller) => scroller.scrollWidth - scroller.clientWidth);
+    expect(overflow).toBeLessThanOrEqual(0);
     expect(first.errors).toEqual([]);
   }, 60_000);
 
