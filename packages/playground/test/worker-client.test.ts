@@ -1,3 +1,4 @@
+import { verifyReceipt } from "@temporal/agent-sdk";
 import { describe, expect, it } from "vitest";
 import { createLanguageClient } from "../src/worker/client.js";
 import { createWorkerHandlers } from "../src/worker/handlers.js";
@@ -59,14 +60,37 @@ describe("the language client", () => {
   it("answers the time panel's request, which carries its own text, even after a newer update", async () => {
     const client = createLanguageClient(inProcessWorker());
     await client.update("mission half {", "a.mission");
-    const panel = client.request("timePanel", { text: VALID, filename: "a.mission", at: Date.UTC(2026, 0, 1, 12) });
+    const panel = client.request("timePanel", { text: VALID, filename: "a.mission", at: Date.UTC(2026, 0, 1, 12), carbon: null, hsBloch: null });
     void client.update("mission other {", "a.mission");
     const answer = await panel;
     expect(answer?.compiled).toMatchObject({ ok: true, code: expect.stringContaining('require("@temporal/agent-sdk")') });
     expect(answer?.dial?.data.missions.map((m) => m.name)).toEqual(["m"]);
     expect(answer?.dial?.svg).toMatch(/^<svg[^>]*>/);
-    const broken = await client.request("timePanel", { text: "mission half {", filename: "a.mission", at: 0 });
-    expect(broken).toMatchObject({ compiled: { ok: false, errors: [expect.objectContaining({ code: "M102" })] }, dial: null });
+    // Decided in the worker by the compiled mission: 12:00 UTC is 13:00 or 14:00 in Z1, outside 20:00–02:00.
+    expect(answer?.verdicts).toMatchObject([{ mission: "m", verdict: "DENY", reasons: [{ code: "PHASE_OUTSIDE_WINDOW" }] }]);
+    const broken = await client.request("timePanel", { text: "mission half {", filename: "a.mission", at: 0, carbon: null, hsBloch: null });
+    expect(broken).toMatchObject({ compiled: { ok: false, errors: [expect.objectContaining({ code: "M102" })] }, dial: null, verdicts: null });
+  });
+
+  it("runs in the worker: the stand-in tasks' lines, receipts verified there and in Node with the keys it returns, one authority per session", async () => {
+    const client = createLanguageClient(inProcessWorker());
+    // 22:00 UTC is 23:00 or 00:00 in Z1, inside 20:00–02:00: the mission runs `a`.
+    const anchored = VALID.replace("execute a\n", "execute a\n    anchor TSAE -> clockchain\n");
+    const settings = { text: anchored, filename: "a.mission", at: Date.UTC(2026, 0, 1, 22), carbon: null, hsBloch: null };
+    const first = await client.request("run", settings);
+    const second = await client.request("run", settings);
+    expect(first?.log).toEqual([expect.stringMatching(/^m: a ran \(stand-in\) at phase /)]);
+    const [run] = first!.runs;
+    if (run === undefined || !run.ok) throw new Error(`the run failed: ${JSON.stringify(run)}`);
+    expect(run.result.executed).toEqual(["a"]);
+    expect(run.verified).toHaveLength(1);
+    for (const { receipt, valid } of run.verified) {
+      expect(valid).toBe(true);
+      expect(await verifyReceipt(receipt, first!.publicKeys[receipt.key_id]!)).toBe(true);
+      expect(await verifyReceipt({ ...receipt, phi_action_ticks: receipt.phi_action_ticks + 1 }, first!.publicKeys[receipt.key_id]!)).toBe(false);
+    }
+    expect(second?.publicKeys).toEqual(first?.publicKeys);
+    await expect(client.request("run", { ...settings, text: "mission half {" })).rejects.toThrow(/the source has errors/);
   });
 
   it("rejects the requests waiting, and every later one, when the worker fails, and says so once", async () => {

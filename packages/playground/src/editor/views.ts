@@ -44,6 +44,8 @@ export function createSourceEditor(parent: HTMLElement, text: string, language: 
         closeBrackets(),
         highlightSelectionMatches(),
         lintGutter(),
+        // Long comments wrap rather than run out of the editor's width (cut off at 740 px before).
+        EditorView.lineWrapping,
         keymap.of([...closeBracketsKeymap, ...defaultKeymap, ...searchKeymap, ...historyKeymap, ...completionKeymap, ...lintKeymap]),
         EditorView.contentAttributes.of({ "aria-label": "Mission source", "data-testid": "source-editor" }),
         EditorView.updateListener.of((update) => {

@@ -3,9 +3,9 @@ import type { LanguageClient } from "../worker/client.js";
 
 /**
  * Mounts the time panel (dial, instant and measures, verdicts, Run, the
- * equivalent command; see panel.ts) into `host`. The panel brings the SDK,
- * so it is a chunk of its own, fetched after the page is up: the editor does
- * not wait for it. It compiles through the editor's language worker, `client`.
+ * equivalent command; see panel.ts) into `host`. The panel is a chunk of its
+ * own, fetched after the page is up: the editor does not wait for it. It
+ * compiles, decides and runs through the editor's language worker, `client`.
  */
 export function mountTimePanel(host: HTMLElement, state: PlaygroundState, client: LanguageClient): void {
   host.setAttribute("aria-busy", "true");

@@ -1,4 +1,3 @@
-import { createMemoryAuthority, type Authority, type ComposedAuthority, type Mission } from "@temporal/agent-sdk";
 import type { Diagnostic } from "@temporal/compiler";
 import type { PlaygroundState } from "../state.js";
 import type { LanguageClient } from "../worker/client.js";
@@ -6,14 +5,13 @@ import type { PanelDial } from "../worker/protocol.js";
 import { createCommandView } from "./command-view.js";
 import { createControls } from "./controls.js";
 import { h } from "./dom.js";
-import { instantiateMissions } from "./load-missions.js";
+import type { VerdictView } from "../worker/verdict.js";
 import { createRunView } from "./run-view.js";
-import { verdictOf, type VerdictView } from "./verdict.js";
 import "./time-panel.css";
 
 /** Quiet time after the last change before the panel recomputes: typing a word costs one compile, not one per key. */
 const SETTLE_MS = 150;
-/** The name of the User Timing measure of each refresh: from a settled change to its verdicts on screen (compile and dial in the worker, verdicts). */
+/** The name of the User Timing measure of each refresh: from a settled change to its verdicts on screen (compile, dial and verdicts in the worker). */
 const REFRESH_MEASURE = "time-panel refresh";
 /** How often the live clock moves the panel on. */
 const LIVE_TICK_MS = 15_000;
@@ -22,22 +20,16 @@ const LIVE_TICK_MS = 15_000;
  * The time panel: the file's 24-hour dial (exactly `dialSvg`'s markup, as
  * `temporalc show --svg` writes it), the instant and measures, per mission
  * the verdict with its reasons and next transition, Run, and the equivalent
- * command. The language worker (the editor's) compiles the source and
- * computes the dial once typing settles; the page only loads the generated
- * code and decides. Neither the compiler nor the language service is loaded
+ * command. The language worker (the editor's) compiles the source, computes
+ * the dial and decides once typing settles, and performs Run; the page only
+ * renders. Neither the compiler, the language service nor the SDK is loaded
  * on the page.
  */
 export function mountPanel(host: HTMLElement, state: PlaygroundState, client: LanguageClient): void {
-  let authority: ComposedAuthority | undefined;
-  // One in-memory authority for the page's verdicts and runs (its clockchain grows with each Run); a new one if it failed.
-  const pageAuthority = (): Authority => {
-    if (authority === undefined || authority.closed || authority.failed) authority = createMemoryAuthority();
-    return authority;
-  };
   const problem = h("p", { class: "tp-error", role: "status", "data-testid": "time-source-problem" });
   const dial = h("div", { class: "tp-dial", "data-testid": "dial" });
   const verdicts = h("div", { class: "tp-verdicts", "data-testid": "verdicts" });
-  const run = createRunView(state, pageAuthority);
+  const run = createRunView(state, client);
   const controls = createControls(state, (fieldProblem) => run.setInputProblem(fieldProblem));
   const commands = createCommandView();
   host.replaceChildren(h("h2", {}, "Time"), controls.element, problem, dial, verdicts, h("h3", {}, "Run"), run.element, commands.element);
@@ -46,8 +38,6 @@ export function mountPanel(host: HTMLElement, state: PlaygroundState, client: La
     for (const element of [dial, verdicts]) element.classList.toggle("tp-stale", isStale);
   };
   const cards = new Map<string, HTMLElement>();
-  // The missions of the last code loaded into the page: a refresh for another instant or measure reuses them.
-  let loaded: { readonly code: string; readonly missions: readonly Mission[] } | undefined;
   let generation = 0;
   let pending: ReturnType<typeof setTimeout> | undefined;
 
@@ -62,15 +52,15 @@ export function mountPanel(host: HTMLElement, state: PlaygroundState, client: La
     const { source, filename, settings } = state;
     const at = settings.at ?? Date.now();
     controls.show(settings, at);
-    const answer = await client.request("timePanel", { text: source, filename, at });
+    const answer = await client.request("timePanel", { text: source, filename, at, carbon: settings.carbon, hsBloch: settings.hsBloch });
     if (answer === undefined || mine !== generation) return; // a newer refresh started while this one awaited
-    const { compiled, dial: fileDial } = answer;
+    const { compiled, dial: fileDial, verdicts: views } = answer;
     commands.show(
       filename,
       settings,
       compiled.model.missions.some((m) => m.tasks.length > 0),
     );
-    if (!compiled.ok || fileDial === null) {
+    if (!compiled.ok || fileDial === null || views === null) {
       const why = compiled.ok ? "The file's time zone is not known to this browser's time-zone data." : errorSummary(compiled.errors);
       // The last good dial and verdicts stay, marked stale: no flicker while a word is half typed.
       problem.textContent = `${why} The dial and verdicts below are those of the last version without errors.`;
@@ -78,13 +68,9 @@ export function mountPanel(host: HTMLElement, state: PlaygroundState, client: La
       run.setMissions({ disabledBecause: `Run is off until it is fixed. ${why}` });
       return;
     }
-    if (loaded?.code !== compiled.code) loaded = { code: compiled.code, missions: instantiateMissions(compiled.code) };
-    const { missions } = loaded;
-    const views = await Promise.all(missions.map((mission) => verdictOf(mission, fileDial.data, { at, carbon: settings.carbon, hsBloch: settings.hsBloch, authority: pageAuthority() })));
-    if (mine !== generation) return; // a newer refresh started while this one awaited
     problem.textContent = "";
     stale(false);
-    run.setMissions(missions);
+    run.setMissions(views.map((view) => view.mission));
     showDial(dial, fileDial);
     showVerdicts(verdicts, cards, views);
     // User Timing, for the browser tests and the bench.

@@ -1,29 +1,30 @@
-import type { Authority, Mission } from "@temporal/agent-sdk";
 import type { PlaygroundState } from "../state.js";
+import type { LanguageClient } from "../worker/client.js";
+import type { MissionRun, VerifiedReceipt } from "../worker/run-missions.js";
 import { h } from "./dom.js";
-import { runMissions, type MissionRun, type VerifiedReceipt } from "./run-missions.js";
 
 /**
  * The Run button and what a run shows: the stand-in tasks' lines, then per
  * mission its verdict, and per receipt the verification (each check) with
- * the receipt and its inclusion proof as JSON.
+ * the receipt and its inclusion proof as JSON, and the authority's public
+ * keys (to verify the receipts elsewhere). The language worker runs and
+ * verifies; this only renders its answer.
  */
 export interface RunView {
   readonly element: HTMLElement;
-  /** The missions Run would run, or why it cannot (the source has errors). */
-  setMissions(missions: readonly Mission[] | { readonly disabledBecause: string }): void;
+  /** The names of the missions Run would run, or why it cannot (the source has errors). */
+  setMissions(missions: readonly string[] | { readonly disabledBecause: string }): void;
   /** What is wrong with the measure fields, if anything: Run waits until they read (it would run with the last values that did). */
   setInputProblem(problem: string | null): void;
 }
 
-export function createRunView(state: PlaygroundState, authority: () => Authority): RunView {
+export function createRunView(state: PlaygroundState, client: LanguageClient): RunView {
   const button = h("button", { type: "button", class: "tp-run-button", "data-testid": "run-button", "aria-describedby": "tp-run-why" }, "Run");
   const whyText = h("span", { id: "tp-run-why", class: "tp-run-why", "data-testid": "run-disabled-reason" });
   const output = h("pre", { class: "tp-output", "data-testid": "run-output", "aria-label": "Task output", tabindex: "0" });
   // A short status is announced; the results (JSON included) are there to read, not to be read out.
   const status = h("p", { role: "status", "data-testid": "run-status" });
   const results = h("div", { class: "tp-run-results", "data-testid": "run-results" });
-  let missions: readonly Mission[] = [];
   let running = false;
   let missionsProblem = "";
   let inputProblem: string | null = null;
@@ -40,11 +41,15 @@ export function createRunView(state: PlaygroundState, authority: () => Authority
     output.textContent = "";
     results.replaceChildren();
     status.textContent = "Running…";
-    const log = (line: string) => output.append(`${line}\n`);
-    runMissions({ missions, settings: state.settings, authority: authority(), log })
-      .then((runs) => {
-        results.replaceChildren(...runs.map(describeRun));
-        status.textContent = runSummary(runs);
+    const { source, filename, settings } = state;
+    // In live mode the instant is the click's, pinned: every mission of one run is decided at the same instant.
+    client
+      .request("run", { text: source, filename, at: settings.at ?? Date.now(), carbon: settings.carbon, hsBloch: settings.hsBloch })
+      .then((answer) => {
+        if (answer === undefined) return; // never for a request that carries its own text; typed as possible
+        output.textContent = answer.log.map((line) => `${line}\n`).join("");
+        results.replaceChildren(...answer.runs.map(describeRun), describeKeys(answer.publicKeys));
+        status.textContent = runSummary(answer.runs);
       })
       .catch((error: unknown) => (status.textContent = `Run failed: ${error instanceof Error ? error.message : String(error)}`))
       .finally(() => {
@@ -58,14 +63,13 @@ export function createRunView(state: PlaygroundState, authority: () => Authority
       "div",
       { class: "tp-run" },
       h("div", { class: "tp-row" }, button, whyText),
-      h("p", { class: "tp-hint" }, "Runs every mission at the chosen time with the measures above, against an authority in this page; tasks are stand-ins that only log."),
+      h("p", { class: "tp-hint" }, "Runs every mission at the chosen time with the measures above, against an in-memory authority in this page's worker; tasks are stand-ins that only log."),
       status,
       output,
       results,
     ),
     setMissions(next) {
       missionsProblem = "disabledBecause" in next ? next.disabledBecause : next.length === 0 ? "No mission to run." : "";
-      missions = "disabledBecause" in next ? [] : next;
       update();
     },
     setInputProblem(problem) {
@@ -128,5 +132,15 @@ function describeReceipt(verified: VerifiedReceipt): HTMLElement {
       h("summary", {}, "Inclusion proof (JSON)"),
       h("pre", { "data-testid": "proof-json" }, verified.proof === undefined ? "not anchored" : JSON.stringify(verified.proof, null, 2)),
     ),
+  );
+}
+
+/** The authority's public keys in the shape of a service's `GET keys` body: saved as keys.json, `temporalc verify --keys keys.json` checks the receipts above. */
+function describeKeys(keys: Readonly<Record<string, unknown>>): HTMLElement {
+  return h(
+    "details",
+    { class: "tp-receipt" },
+    h("summary", {}, "The authority's public keys (JSON, for temporalc verify --keys)"),
+    h("pre", { "data-testid": "run-public-keys" }, JSON.stringify({ keys }, null, 2)),
   );
 }

@@ -41,7 +41,8 @@ export function createWorkerHandlers(service: LanguageService = createLanguageSe
       return edit === undefined ? null : { text: TextDocument.applyEdits(current, [edit]) };
     },
     compile: (current) => compiled(current),
-    timePanel: (_current, params) => timePanelData(params),
+    timePanel: (_current, params) => timePanelData.timePanel(params),
+    run: (_current, params) => timePanelData.run(params),
   };
 
   return {

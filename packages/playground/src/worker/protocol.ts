@@ -9,11 +9,14 @@
  * panel's request is the exception: it carries its own text (the panel
  * follows the page's state, not the editor's last analysed version).
  */
+import type { PublicKeyJwk } from "@temporal/agent-sdk";
 import type { Diagnostic, MissionModel } from "@temporal/compiler";
 import type { FileDial } from "@temporal/language-service";
+import type { MissionRun } from "./run-missions.js";
+import type { VerdictView } from "./verdict.js";
 
 /** Bumped when a message changes shape, so a page never talks to a worker from another build. */
-export const PROTOCOL_VERSION = 2;
+export const PROTOCOL_VERSION = 3;
 
 export type Severity = "error" | "warning" | "info";
 
@@ -51,8 +54,8 @@ export type CompiledOutput = { ok: true; javascript: string } | { ok: false; err
 export const SDK_SPECIFIER = "@temporal/agent-sdk";
 
 /**
- * The compiler's output for the time panel: CommonJS code that requires the SDK by `SDK_SPECIFIER` (the page
- * answers that `require` with the SDK it loaded), and the model; or the errors. Structured-clonable: plain data.
+ * The compiler's output for the time panel: CommonJS code that requires the SDK by `SDK_SPECIFIER` (the worker
+ * answers that `require` with its SDK), and the model; or the errors. Structured-clonable: plain data.
  */
 export type CompiledForPage =
   { readonly ok: true; readonly code: string; readonly model: MissionModel } | { readonly ok: false; readonly errors: readonly Diagnostic[]; readonly model: MissionModel };
@@ -68,12 +71,26 @@ export interface Requests {
   /** The whole document formatted; `null` when it is formatted already or has a syntax error. */
   format: { params: Record<string, never>; result: { text: string } | null };
   compile: { params: Record<string, never>; result: CompiledOutput };
-  /** Everything the time panel computes with the compiler and the language service: the page never loads either. */
-  timePanel: { params: { text: string; filename: string; at: number }; result: { compiled: CompiledForPage; dial: PanelDial } };
+  /**
+   * Everything the time panel shows, computed with the compiler, the language service and the SDK: the page loads
+   * none of them. `verdicts` (the compiled missions' own `evaluate()`) is null when there is no dial.
+   */
+  timePanel: { params: PanelSettings; result: { compiled: CompiledForPage; dial: PanelDial; verdicts: VerdictView[] | null } };
+  /** Run: every mission against the worker's in-memory authority, its receipts verified; what the stand-in tasks logged; the authority's public keys. */
+  run: { params: PanelSettings; result: { runs: MissionRun[]; log: string[]; publicKeys: Record<string, PublicKeyJwk> } };
+}
+
+/** The source and the instant and measures the panel decides (and runs) at. */
+export interface PanelSettings {
+  readonly text: string;
+  readonly filename: string;
+  readonly at: number;
+  readonly carbon: number | null;
+  readonly hsBloch: number | null;
 }
 
 /** Requests that carry their own text: answered whatever version the worker's document is at, and never stale. */
-export const SELF_CONTAINED_METHODS: ReadonlySet<Method> = new Set(["timePanel"]);
+export const SELF_CONTAINED_METHODS: ReadonlySet<Method> = new Set(["timePanel", "run"]);
 
 export type Method = keyof Requests;
 

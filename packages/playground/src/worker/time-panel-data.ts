@@ -1,27 +1,63 @@
+import { createMemoryAuthority, type Authority, type ComposedAuthority, type Mission } from "@temporal/agent-sdk";
 import { compile } from "@temporal/compiler";
 import { dialSvg, missionDials, viewerTimeZone as runtimeTimeZone } from "@temporal/language-service";
-import { SDK_SPECIFIER, type CompiledForPage, type Requests } from "./protocol.js";
+import { instantiateMissions } from "./load-missions.js";
+import { SDK_SPECIFIER, type CompiledForPage, type PanelSettings, type Requests } from "./protocol.js";
+import { runMissions } from "./run-missions.js";
+import { verdictOf } from "./verdict.js";
 
-type TimePanelRequest = Requests["timePanel"];
+export interface TimePanelData {
+  timePanel(params: PanelSettings): Promise<Requests["timePanel"]["result"]>;
+  run(params: PanelSettings): Promise<Requests["run"]["result"]>;
+}
 
 /**
- * The time panel's request, answered in the language worker (which has the
- * compiler and the language service already: the page would otherwise
- * download them a second time). The source is compiled once per text; a new
- * instant (the live clock, the slider) only recomputes the dial. The ring of
- * local hours is `viewerTimeZone`'s: the browser's, as `temporalc show` uses the machine's.
+ * The time panel's requests, answered in the language worker (which has the
+ * compiler and the language service already, and so loads the SDK once for
+ * the dial and the decisions: the page would otherwise download it a second
+ * time). The source is compiled and its missions instantiated once per text;
+ * a new instant (the live clock, the slider) only recomputes the dial and the
+ * verdicts. The ring of local hours is `viewerTimeZone`'s: the browser's, as
+ * `temporalc show` uses the machine's. One in-memory authority per worker
+ * (per page session) decides and runs; its clockchain grows with each Run,
+ * and a new one replaces it if it failed.
  */
-export function createTimePanelData(viewerTimeZone = runtimeTimeZone()): (params: TimePanelRequest["params"]) => TimePanelRequest["result"] {
-  let last: { text: string; filename: string; compiled: CompiledForPage } | undefined;
-  return ({ text, filename, at }) => {
-    if (last?.text !== text || last.filename !== filename) last = { text, filename, compiled: compileForPage(text, filename) };
-    const { compiled } = last;
-    const data = compiled.ok ? missionDials(compiled.model, { at, viewerTimeZone }) : null;
-    return { compiled, dial: data === null ? null : { data, svg: dialSvg(data) } };
+export function createTimePanelData(viewerTimeZone = runtimeTimeZone()): TimePanelData {
+  let last: { text: string; filename: string; compiled: CompiledForPage; missions: readonly Mission[] } | undefined;
+  let authority: ComposedAuthority | undefined;
+  const sessionAuthority = (): Authority => {
+    if (authority === undefined || authority.closed || authority.failed) authority = createMemoryAuthority();
+    return authority;
+  };
+  const compiledFor = ({ text, filename }: PanelSettings) => {
+    if (last?.text !== text || last.filename !== filename) {
+      const compiled = compileForPage(text, filename);
+      last = { text, filename, compiled, missions: compiled.ok ? instantiateMissions(compiled.code) : [] };
+    }
+    return last;
+  };
+  return {
+    async timePanel(params) {
+      const { compiled, missions } = compiledFor(params);
+      const { at, carbon, hsBloch } = params;
+      const data = compiled.ok ? missionDials(compiled.model, { at, viewerTimeZone }) : null;
+      if (data === null) return { compiled, dial: null, verdicts: null };
+      const verdicts = await Promise.all(missions.map((mission) => verdictOf(mission, data, { at, carbon, hsBloch, authority: sessionAuthority() })));
+      return { compiled, dial: { data, svg: dialSvg(data) }, verdicts };
+    },
+    async run(params) {
+      const { compiled, missions } = compiledFor(params);
+      if (!compiled.ok) throw new Error("the source has errors: fix them to run");
+      const authority = sessionAuthority();
+      const log: string[] = [];
+      const runs = await runMissions({ missions, settings: params, authority, log: (line) => log.push(line) });
+      return { runs, log, publicKeys: await authority.publicKeys() };
+    },
   };
 }
 
-function compileForPage(source: string, filename: string): CompiledForPage {
+/** The source compiled for the panel: CommonJS code requiring the SDK by `SDK_SPECIFIER`, and the model; or the errors. */
+export function compileForPage(source: string, filename: string): CompiledForPage {
   const result = compile(source, { filename, format: "cjs", sdkModule: SDK_SPECIFIER });
   if (result.code === undefined) return { ok: false, errors: result.diagnostics.filter((d) => d.severity === "error"), model: result.model };
   return { ok: true, code: result.code, model: result.model };

@@ -47,6 +47,9 @@ describe.sequential("the default page", () => {
     await first.page.waitForLoadState("networkidle");
     expect(await editorText(first.page)).toContain("mission ");
     await first.page.screenshot({ path: `${ARTIFACTS}initial.png` });
+    // Long lines (the example's comments) wrap: nothing runs out of the editor's width to be scrolled to.
+    const overflow = await first.page.locator("#editor .cm-scroller").evaluate((scroller) => scroller.scrollWidth - scroller.clientWidth);
+    expect(overflow).toBeLessThanOrEqual(0);
     expect(first.errors).toEqual([]);
   }, 60_000);
 
@@ -151,7 +154,7 @@ describe.sequential("a page opened from a share link (the README's mission at 22
     expect(controls.filter((_, i) => !reached.has(i))).toEqual([]);
   }, 60_000);
 
-  it("Run issues a receipt the page verifies, and that verifies in Node too with the page's public key", async () => {
+  it("Run issues a receipt the page verifies, and that verifies in Node too with the public key the page shows", async () => {
     const { page, errors } = fixture;
     await byTestId(page, "run-button").click();
     const verification = byTestId(page, "receipt-verification").first();
@@ -162,7 +165,9 @@ describe.sequential("a page opened from a share link (the README's mission at 22
 
     const receipt = JSON.parse(await byTestId(page, "receipt-json").first().innerText()) as Receipt;
     const proof = JSON.parse(await byTestId(page, "proof-json").first().innerText()) as AnchorProof;
-    const keys = await page.evaluate(() => (window as unknown as { exportedEd25519PublicKeys: string[] }).exportedEd25519PublicKeys);
+    // The authority lives in the language worker; the page shows its public keys, as a service's GET keys body.
+    const shown = JSON.parse((await byTestId(page, "run-public-keys").textContent()) ?? "") as { keys: Record<string, { x: string }> };
+    const keys = Object.values(shown.keys).map((jwk) => jwk.x);
     const verifies = await Promise.all(keys.map((x) => verifyReceipt(receipt, Buffer.from(x, "base64url"))));
     const signer = keys.find((_, i) => verifies[i]);
     expect(signer).toBeDefined();

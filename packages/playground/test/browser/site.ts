@@ -28,25 +28,6 @@ export interface Site {
   close(): Promise<void>;
 }
 
-/**
- * Run's authority lives in the page and shows no key: this records each Ed25519 public key the page exports (as the
- * SDK's in-memory signer does when it publishes its key), base64url, in `window.exportedEd25519PublicKeys`, so a test
- * can verify the page's receipts in Node with the page's own key. It only watches; every call goes through unchanged.
- */
-const RECORD_PUBLIC_KEYS = `(() => {
-  const subtle = globalThis.crypto?.subtle;
-  if (subtle === undefined) return;
-  const exportKey = subtle.exportKey.bind(subtle);
-  const keys = (globalThis.exportedEd25519PublicKeys = []);
-  subtle.exportKey = async (format, key) => {
-    const exported = await exportKey(format, key);
-    if (format === "raw" && key.type === "public" && key.algorithm.name === "Ed25519") {
-      keys.push(btoa(String.fromCharCode(...new Uint8Array(exported))).replaceAll("+", "-").replaceAll("/", "_").replace(/=+$/, ""));
-    }
-    return exported;
-  };
-})();`;
-
 /** Serves dist/ and launches the browser; `close()` stops both, whichever of them started. */
 export async function startSite(): Promise<Site> {
   if (!existsSync(`${DIST}index.html`)) throw new Error(`the playground is not built (no ${DIST}index.html): run \`npm run build\` first`);
@@ -73,7 +54,6 @@ export async function startSite(): Promise<Site> {
     url,
     async open(path = "") {
       const context = await browser.newContext({ timezoneId: PAGE_TIME_ZONE, locale: PAGE_LOCALE, viewport: { width: 1280, height: 860 } });
-      await context.addInitScript(RECORD_PUBLIC_KEYS);
       const page = await context.newPage();
       page.setDefaultTimeout(20_000);
       const errors: string[] = [];

@@ -7,7 +7,7 @@ import { createMemoryAuthority } from "@temporal/agent-sdk";
 import { missionDials } from "@temporal/language-service";
 import { afterAll, describe, expect, it } from "vitest";
 import { commandLines } from "../../src/time/command-line.js";
-import { verdictOf } from "../../src/time/verdict.js";
+import { verdictOf } from "../../src/worker/verdict.js";
 import { mustLoad } from "./compiled.js";
 
 const repo = fileURLToPath(new URL("../../../../", import.meta.url));

@@ -1,14 +1,12 @@
 import type { Mission } from "@temporal/agent-sdk";
 import type { MissionModel } from "@temporal/compiler";
-import { instantiateMissions } from "../../src/time/load-missions.js";
-import { createTimePanelData } from "../../src/worker/time-panel-data.js";
+import { instantiateMissions } from "../../src/worker/load-missions.js";
+import { compileForPage } from "../../src/worker/time-panel-data.js";
 
-const timePanelData = createTimePanelData("UTC");
-
-/** What the panel has after the worker compiled `source` and the page loaded its code; undefined when it has errors. */
+/** The missions the language worker decides and runs after it compiled `source`; undefined when it has errors. */
 export function loadedMissions(source: string): { missions: Mission[]; model: MissionModel } | undefined {
-  // The language worker's answer, through a structured clone, as it crosses to the page.
-  const { compiled } = structuredClone(timePanelData({ text: source, filename: "playground.mission", at: 0 }));
+  // Through a structured clone, as the compiled model crosses to the page.
+  const compiled = structuredClone(compileForPage(source, "playground.mission"));
   return compiled.ok ? { missions: instantiateMissions(compiled.code), model: compiled.model } : undefined;
 }
 

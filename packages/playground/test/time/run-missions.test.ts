@@ -2,7 +2,7 @@ import { readFileSync } from "node:fs";
 import { createMemoryAuthority, type Authority } from "@temporal/agent-sdk";
 import { afterEach, describe, expect, it } from "vitest";
 import { mustLoad } from "./compiled.js";
-import { runMissions, verifyAnchored, type MissionRun } from "../../src/time/run-missions.js";
+import { runMissions, verifyAnchored, type MissionRun } from "../../src/worker/run-missions.js";
 
 const nightlyBackup = readFileSync(new URL("../../../../examples/nightly-backup.mission", import.meta.url), "utf8");
 // 21:30 UTC is 23:30 in zone Z1 (UTC+2): inside the backup window [300, 30], 20:00 to 02:00.

@@ -3,7 +3,7 @@ import fc from "fast-check";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { missionDials, timeUntilText, type FileDial } from "@temporal/language-service";
 import { loadedMissions, mustLoad } from "./compiled.js";
-import { verdictOf, type VerdictInput, type VerdictView } from "../../src/time/verdict.js";
+import { verdictOf, type VerdictInput, type VerdictView } from "../../src/worker/verdict.js";
 
 let authority: Authority;
 beforeAll(() => {

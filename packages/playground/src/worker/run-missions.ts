@@ -4,7 +4,7 @@ import type { PlaygroundSettings } from "../state.js";
 
 /**
  * "Run": every mission of the file runs in order, as `temporalc run` does,
- * against an authority in the page, with stand-in tasks that only say they
+ * against the language worker's in-memory authority, with stand-in tasks that only say they
  * ran. Each receipt it issued and anchored is then verified with the SDK's
  * platform-free checks (WebCrypto), the same three `temporalc verify`
  * reports for a receipt and its proof.

@@ -1,19 +1,17 @@
 import * as sdk from "@temporal/agent-sdk";
 import type { Mission } from "@temporal/agent-sdk";
-import { SDK_SPECIFIER } from "../worker/protocol.js";
+import { SDK_SPECIFIER } from "./protocol.js";
 
 /**
- * The compiled missions as live `Mission` objects bound to the page's own
- * SDK. The language worker compiles (CommonJS, plain data: see
- * worker/time-panel-data.ts); the page runs the code here, where the SDK
- * that decides and runs is.
+ * The compiled missions as live `Mission` objects bound to the language
+ * worker's SDK, which decides and runs them (time-panel-data.ts).
  *
  * The code is run with `new Function`, its one `require` answered with the
- * SDK module this page already loaded. Rather than `import()` of a Blob or
- * data: URL of an ES module: every distinct URL imported stays in the page's
- * module map for good, and the panel compiles again on every pause in
- * typing; a function is garbage once replaced. It is also the same path in
- * the page and in Node's tests.
+ * SDK module the worker already loaded. Rather than `import()` of a Blob or
+ * data: URL of an ES module: every distinct URL imported stays in the
+ * worker's module map for good, and the panel compiles again on every pause
+ * in typing; a function is garbage once replaced. It is also the same path in
+ * the worker and in Node's tests.
  */
 
 /** The missions of the worker's compiled code, in file order. */
