@@ -1,4 +1,4 @@
-import { receiptHash, verifyInclusion, verifyReceipt, verifySignedCheckpoint } from "@temporal/agent-sdk";
+import { receiptHash, verifyCheckpointByAnyKey, verifyInclusion, verifyReceipt } from "@temporal/agent-sdk";
 import type { AnchorProof, Authority, Mission, PhaseContext, PublicKeyJwk, Receipt, RunResult, Task } from "@temporal/agent-sdk";
 import type { PlaygroundSettings } from "../state.js";
 
@@ -88,8 +88,7 @@ export async function verifyAnchored(receipt: Receipt, proof: AnchorProof | unde
         leafIsReceipt ? "the leaf is not under the proof's root and checkpoint" : "the proof's receipt_hash or tile_id is not the receipt's",
       ),
     );
-    let signed = false;
-    for (const key of Object.values(keys)) signed ||= await verifySignedCheckpoint(proof.checkpoint, key);
+    const signed = await verifyCheckpointByAnyKey(proof.checkpoint, Object.values(keys));
     checks.push(check("checkpoint_signature", signed, "no key of the authority signed the proof's checkpoint"));
   }
   return { receipt, proof, checks, valid: checks.every((c) => c.ok) };
