@@ -1,5 +1,9 @@
 import { createHash } from "node:crypto";
+import { isAbsolute, join } from "node:path";
 import { defineConfig, type Plugin } from "vite";
+import { packagesOfModules, writeNotices } from "../cli/scripts/third-party-notices.mjs";
+
+const notices = thirdPartyNotices();
 
 // A static site: relative asset URLs (`base: "./"`) so dist/ can be deployed under any path.
 export default defineConfig({
@@ -11,9 +15,48 @@ export default defineConfig({
     // The worker is bundled inside a transform hook, which rolldown's timing check would report as a slow plugin on every build.
     rolldownOptions: { checks: { pluginTimings: false } },
   },
-  worker: { format: "es" },
-  plugins: [serviceWorker()],
+  worker: { format: "es", plugins: () => [notices.collect()] },
+  plugins: [serviceWorker(), notices.collect(), notices.writeNotices()],
 });
+
+/**
+ * THIRD_PARTY_NOTICES for the published site: the page's and the workers'
+ * chunks bundle third-party code (CodeMirror, chevrotain, prettier, ...)
+ * whose licences must travel with it. The workers are separate builds, run
+ * while the page's build transforms their imports, so every build adds its
+ * chunks' module ids to one set and the page's build writes
+ * dist/THIRD_PARTY_NOTICES once its own files are written (by the CLI's
+ * script, so all our bundles' notices read the same).
+ */
+function thirdPartyNotices() {
+  const ids = new Set<string>();
+  // Rollup ids may carry a virtual-module prefix or a query; the file path is what names the package.
+  const filePath = (id: string) => id.replace(/^\0/, "").replace(/\?.*$/, "");
+  return {
+    collect: (): Plugin => ({
+      name: "playground:bundled-modules",
+      apply: "build",
+      generateBundle(_options, bundle) {
+        for (const item of Object.values(bundle)) {
+          if (item.type === "chunk") for (const id of item.moduleIds) if (isAbsolute(filePath(id))) ids.add(filePath(id));
+        }
+      },
+    }),
+    writeNotices: (): Plugin => {
+      let outDir = "";
+      return {
+        name: "playground:third-party-notices",
+        apply: "build",
+        configResolved(config) {
+          outDir = join(config.root, config.build.outDir);
+        },
+        writeBundle() {
+          writeNotices(packagesOfModules(ids, "@temporal/playground"), join(outDir, "THIRD_PARTY_NOTICES"), "@temporal/playground");
+        },
+      };
+    },
+  };
+}
 
 /**
  * Builds src/sw.ts as dist/sw.js (a fixed name: the registration's URL must

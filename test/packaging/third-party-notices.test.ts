@@ -2,7 +2,7 @@ import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
-import { bundledPackages, renderNotices } from "../../packages/cli/scripts/third-party-notices.mjs";
+import { bundledPackages, packagesOfModules, renderNotices } from "../../packages/cli/scripts/third-party-notices.mjs";
 import { writeFiles } from "./fresh-project.js";
 
 let dir = "";
@@ -50,8 +50,19 @@ describe("THIRD_PARTY_NOTICES", () => {
     expect(renderNotices(bundledPackages(metafile(...[...inputs].reverse()), cwd))).toBe(rendered);
   });
 
+  it("names the packages of absolute module paths, as a Vite build's module ids give them, and not our own files", () => {
+    const cwd = fixture({
+      "node_modules/@codemirror/view/package.json": manifest("@codemirror/view", "6.0.0", "MIT"),
+      "node_modules/@codemirror/view/LICENSE": "view licence",
+      "packages/compiler/dist/index.js": "",
+    });
+    const modules = [join(cwd, "node_modules/@codemirror/view/dist/index.js"), join(cwd, "node_modules/@codemirror/view/dist/extra.js"), join(cwd, "packages/compiler/dist/index.js")];
+    expect(packagesOfModules(modules, "@temporal/playground")).toEqual([{ name: "@codemirror/view", version: "6.0.0", license: "MIT", text: "view licence" }]);
+    expect(renderNotices(packagesOfModules(modules), "@temporal/playground")).toMatch(/^@temporal\/playground bundles the following/);
+  });
+
   it("refuses to build when a bundled package ships no licence file", () => {
     const cwd = fixture({ "node_modules/bare/package.json": manifest("bare", "1.0.0", "MIT"), "node_modules/bare/index.js": "" });
-    expect(() => bundledPackages(metafile("node_modules/bare/index.js"), cwd)).toThrow(/bare is bundled into the CLI but ships no licence file/);
+    expect(() => bundledPackages(metafile("node_modules/bare/index.js"), cwd)).toThrow(/bare is bundled into temporalc but ships no licence file/);
   });
 });

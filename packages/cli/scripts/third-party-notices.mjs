@@ -1,4 +1,5 @@
-// THIRD_PARTY_NOTICES for the CLI bundle: the bundle contains code of
+// THIRD_PARTY_NOTICES for a bundle (the CLI's, the VS Code extension's, the
+// playground's site): it contains code of
 // third-party packages (chevrotain is Apache-2.0, commander MIT, ...) whose
 // licences require their notices to travel with it. The file holds every
 // bundled package's own licence text in full, in a fixed order, so two
@@ -17,27 +18,35 @@ function packageFolder(input) {
   return parts.slice(0, at + 1 + length).join("/");
 }
 
-function licenceText(folder, name) {
+function licenceText(folder, name, product) {
   const file = readdirSync(folder)
     .filter((entry) => licenceFileName.test(entry))
     .sort()[0];
   if (file === undefined) {
-    throw new Error(`${name} is bundled into the CLI but ships no licence file: its notice cannot be reproduced`);
+    throw new Error(`${name} is bundled into ${product} but ships no licence file: its notice cannot be reproduced`);
   }
   return readFileSync(join(folder, file), "utf8").replace(/\r\n/g, "\n").trimEnd();
 }
 
-/** The bundled third-party packages (name, version, licence, text), sorted by name and version. */
-export function bundledPackages(metafile, workingDir) {
+/** The bundled third-party packages (name, version, licence, text) of an esbuild metafile, sorted by name and version. */
+export function bundledPackages(metafile, workingDir, product = "temporalc") {
+  return packagesOfModules(
+    Object.keys(metafile.inputs).map((input) => join(workingDir, input)),
+    product,
+  );
+}
+
+/** The third-party packages that bundled modules (absolute file paths, e.g. a Vite build's module ids) belong to, sorted by name and version. */
+export function packagesOfModules(modulePaths, product = "temporalc") {
   const folders = new Set();
-  for (const input of Object.keys(metafile.inputs)) {
-    const folder = packageFolder(input.split(sep).join("/"));
-    if (folder !== undefined) folders.add(join(workingDir, folder));
+  for (const path of modulePaths) {
+    const folder = packageFolder(path.split(sep).join("/"));
+    if (folder !== undefined) folders.add(folder);
   }
   return [...folders]
     .map((folder) => {
       const { name, version, license } = JSON.parse(readFileSync(join(folder, "package.json"), "utf8"));
-      return { name, version, license, text: licenceText(folder, name) };
+      return { name, version, license, text: licenceText(folder, name, product) };
     })
     .sort((a, b) => (a.name === b.name ? a.version.localeCompare(b.version) : a.name < b.name ? -1 : 1));
 }
@@ -51,7 +60,12 @@ export function renderNotices(packages, product = "temporalc") {
 
 /** Writes the notices for an esbuild metafile (paths relative to `workingDir`) to `file`, atomically. */
 export function writeThirdPartyNotices(metafile, workingDir, file, product = "temporalc") {
+  writeNotices(bundledPackages(metafile, workingDir, product), file, product);
+}
+
+/** Writes the notices for `packages` (from `bundledPackages` or `packagesOfModules`) to `file`, atomically. */
+export function writeNotices(packages, file, product = "temporalc") {
   const temp = `${file}.${process.pid}.tmp`;
-  writeFileSync(temp, renderNotices(bundledPackages(metafile, workingDir), product));
+  writeFileSync(temp, renderNotices(packages, product));
   renameSync(temp, file);
 }

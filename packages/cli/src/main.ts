@@ -189,7 +189,7 @@ Output, for example:
     open now, closes at 02:00 Z1 (UTC+2) (00:00 UTC), in 30 min; and only if carbon < 250 when it runs
 
 Exit status: 0 when the dial was drawn, 1 when the file has errors (shown
-as by check), 2 for usage or I/O errors, each with a code: FILE_NOT_FOUND,
+as by check, code MISSION_FILE_INVALID), 2 for usage or I/O errors, each with a code: FILE_NOT_FOUND,
 FILE_UNREADABLE, INVALID_TIME, MISSION_NOT_FOUND, WRITE_FAILED.
 
 Examples:
@@ -268,13 +268,14 @@ Examples:
     .option("--port <n>", "the port to listen on; 0 picks a free one", portNumber, 5178)
     .option("--host <host>", "the address to listen on", "127.0.0.1")
     .option("--open", "also open it in the default browser", false)
-    .option("--dir <dir>", "serve this built playground instead of the workspace's packages/playground/dist")
+    .option("--dir <dir>", "serve this built playground instead of the installed @temporal/playground's site")
     .addHelpText(
       "after",
       `
 Serves the static files of the built playground (npm run build builds them)
 until Ctrl-C. Exit status 2 when the playground is not built
-(PLAYGROUND_NOT_BUILT) or the port is in use (PLAYGROUND_PORT_IN_USE).
+(PLAYGROUND_NOT_BUILT), the port is in use (PLAYGROUND_PORT_IN_USE) or
+it cannot listen on the address (PLAYGROUND_LISTEN_FAILED).
 
 Examples:
   $ temporalc playground

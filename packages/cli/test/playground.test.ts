@@ -5,7 +5,7 @@ import { createServer as createNetServer, type AddressInfo } from "node:net";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { createStaticServer, PLAYGROUND_CSP } from "../src/commands/playground-server.js";
+import { createStaticServer, PLAYGROUND_CSP, PLAYGROUND_SCRIPT_CSP } from "../src/commands/playground-server.js";
 import { REPO_ROOT, runCli } from "./run-cli.js";
 import { playgroundUrl } from "../../../test/support/playground-url.js";
 
@@ -118,8 +118,11 @@ describe("the playground's static server", () => {
     expect(await get(port, "/home.html")).toMatchObject({ status: 200, body: "<!doctype html><title>p</title>" });
   });
 
-  it("sends the playground's Content-Security-Policy, the same as index.html's meta tag", async () => {
+  it("sends the playground's Content-Security-Policy, the same as index.html's meta tag, with 'unsafe-eval' only for scripts (the worker's)", async () => {
     expect((await get(port, "/")).headers["content-security-policy"]).toBe(PLAYGROUND_CSP);
+    expect(PLAYGROUND_CSP).not.toContain("'unsafe-eval'");
+    expect((await get(port, "/assets/index-BByQx3fN.js")).headers["content-security-policy"]).toBe(PLAYGROUND_SCRIPT_CSP);
+    expect(PLAYGROUND_SCRIPT_CSP).toContain("script-src 'self' 'unsafe-eval';");
     const html = readFileSync(join(REPO_ROOT, "packages/playground/index.html"), "utf8");
     expect(/<meta\s+http-equiv="Content-Security-Policy"\s+content="([^"]*)"/.exec(html)?.[1]).toBe(PLAYGROUND_CSP);
   });

@@ -4,7 +4,7 @@
  * certificates are a real memory authority's; only the transport to it is replaced, to count and delay requests. The
  * endpoint itself is tested against the real service in packages/server/test/client.test.ts.
  */
-import { describe, expect, it } from "vitest";
+import { describe, expect, it, vi } from "vitest";
 import { createMemoryAuthority } from "../src/authority/index.js";
 import type { TwatchNow } from "../src/core/service-types.js";
 import { TICKS_PER_DAY } from "../src/core/units.js";
@@ -96,12 +96,22 @@ describe("the remote signer", () => {
     const bundles = await Promise.all([signer.sign("a"), signer.sign("b"), signer.sign("c")]);
     expect(counts).toEqual({ twatch: 3, certify: 1 });
     expect(new Set(bundles.map((bundle) => bundle.key_id)).size).toBe(1);
-    // While the key is held, no new sync; once it is dropped (a new opening), the clock is synced again first.
+    // While the key is held, no new sync; once it is dropped (a new opening), the clock is synced again first,
+    // unless the last sync is under a second old.
     await signer.sign("d");
     expect(counts).toEqual({ twatch: 3, certify: 1 });
     signer.close();
     await signer.sign("e");
-    expect(counts).toEqual({ twatch: 6, certify: 2 });
+    expect(counts).toEqual({ twatch: 3, certify: 2 });
+    signer.close();
+    const monotonic = performance.now.bind(performance);
+    const later = vi.spyOn(performance, "now").mockImplementation(() => monotonic() + 1_500);
+    try {
+      await signer.sign("f");
+    } finally {
+      later.mockRestore();
+    }
+    expect(counts).toEqual({ twatch: 6, certify: 3 });
     signer.close();
     await authority.close();
   });

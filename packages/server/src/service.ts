@@ -157,7 +157,7 @@ export function createService(options: ServiceOptions): TemporalService {
         server.closeIdleConnections();
       })
         .then(() => authority.close())
-        .finally(() => requestLog?.flush());
+        .finally(() => requestLog?.close());
       return closing;
     },
   };

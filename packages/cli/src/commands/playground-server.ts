@@ -13,12 +13,19 @@ import { pipeline } from "node:stream/promises";
  */
 
 /**
- * What the page may load, sent with every answer: its own files only, plus `new Function` (the time panel runs the
- * compiler's output that way), inline styles (CodeMirror's and the dial's) and data: images (the empty icon).
- * index.html carries the same policy in a meta tag, for any other server; a CLI test checks the two agree.
+ * What the page may load, sent with every answer: its own files only, inline styles (CodeMirror's and the dial's)
+ * and data: images (the empty icon). No `'unsafe-eval'`: the page evaluates nothing. index.html carries the same
+ * policy in a meta tag, for any other server; a CLI test checks the two agree.
  */
 export const PLAYGROUND_CSP =
-  "default-src 'self'; script-src 'self' 'unsafe-eval'; worker-src 'self'; style-src 'self' 'unsafe-inline'; img-src 'self' data:; connect-src 'self'; base-uri 'none'; form-action 'none'";
+  "default-src 'self'; script-src 'self'; worker-src 'self'; style-src 'self' 'unsafe-inline'; img-src 'self' data:; connect-src 'self'; base-uri 'none'; form-action 'none'";
+
+/**
+ * The policy sent with scripts: a worker takes the policy its script is sent with, not the page's, and the language
+ * worker runs the compiler's output with `new Function` (Run and the verdicts), so scripts alone add `'unsafe-eval'`.
+ * For a script the page loads, the header is ignored: the page's policy governs it.
+ */
+export const PLAYGROUND_SCRIPT_CSP = PLAYGROUND_CSP.replace("script-src 'self'", "script-src 'self' 'unsafe-eval'");
 
 const CONTENT_TYPES: Record<string, string> = {
   ".html": "text/html; charset=utf-8",
@@ -34,6 +41,8 @@ const CONTENT_TYPES: Record<string, string> = {
   ".txt": "text/plain; charset=utf-8",
   ".map": "application/json; charset=utf-8",
 };
+
+const SCRIPT_EXTENSIONS = new Set([".js", ".mjs"]);
 
 /** Vite names what it hashes `assets/<name>-<hash>.<ext>`: such a file never changes, so browsers may keep it. */
 const HASHED_ASSET = /^\/assets\/[^/]+-[A-Za-z0-9_-]{8,}\.[a-z0-9]+$/;
@@ -69,7 +78,7 @@ async function serve(base: string, request: IncomingMessage, response: ServerRes
     "Content-Length": info.size,
     "Cache-Control": HASHED_ASSET.test(relative) ? "public, max-age=31536000, immutable" : "no-cache",
     "X-Content-Type-Options": "nosniff",
-    "Content-Security-Policy": PLAYGROUND_CSP,
+    "Content-Security-Policy": SCRIPT_EXTENSIONS.has(extname(file).toLowerCase()) ? PLAYGROUND_SCRIPT_CSP : PLAYGROUND_CSP,
   });
   if (request.method === "HEAD") return void response.end();
   // A file removed or unreadable mid-answer ends this answer (the headers are sent: nothing else can say so), not the server.

@@ -1,6 +1,5 @@
-import { receiptHash, verifyInclusion, verifyReceipt, verifySignedCheckpoint } from "@temporal/agent-sdk";
+import { receiptHash, verifyCheckpointByAnyKey, verifyInclusion, verifyReceipt } from "@temporal/agent-sdk";
 import type { AnchorProof, Authority, Mission, PhaseContext, PublicKeyJwk, Receipt, RunResult, Task } from "@temporal/agent-sdk";
-import type { PlaygroundSettings } from "../state.js";
 
 /**
  * "Run": every mission of the file runs in order, as `temporalc run` does,
@@ -32,7 +31,8 @@ export type MissionRun =
 
 export interface RunInput {
   readonly missions: readonly Mission[];
-  readonly settings: PlaygroundSettings;
+  /** The time panel's settings, its instant always given (live mode pins it when Run is clicked). */
+  readonly settings: { readonly at: number; readonly carbon: number | null; readonly hsBloch: number | null };
   readonly authority: Authority;
   /** Where the stand-in tasks write their one line each. */
   readonly log: (line: string) => void;
@@ -43,10 +43,9 @@ export interface RunInput {
  * measures. In live mode the instant is the click's, pinned: every mission of one run is decided at the same instant.
  */
 export async function runMissions({ missions, settings, authority, log }: RunInput): Promise<MissionRun[]> {
-  const at = settings.at ?? Date.now();
   const options = {
     sdk: authority,
-    clock: () => at,
+    clock: () => settings.at,
     carbon: settings.carbon ?? undefined,
     hsBloch: settings.hsBloch ?? undefined,
   };
@@ -88,8 +87,7 @@ export async function verifyAnchored(receipt: Receipt, proof: AnchorProof | unde
         leafIsReceipt ? "the leaf is not under the proof's root and checkpoint" : "the proof's receipt_hash or tile_id is not the receipt's",
       ),
     );
-    let signed = false;
-    for (const key of Object.values(keys)) signed ||= await verifySignedCheckpoint(proof.checkpoint, key);
+    const signed = await verifyCheckpointByAnyKey(proof.checkpoint, Object.values(keys));
     checks.push(check("checkpoint_signature", signed, "no key of the authority signed the proof's checkpoint"));
   }
   return { receipt, proof, checks, valid: checks.every((c) => c.ok) };

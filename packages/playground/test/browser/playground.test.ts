@@ -260,9 +260,6 @@ describe("the page's edges: the skip link, a syntax error at the end of the file
       await page.keyboard.press("Enter");
       await expect.poll(() => page.evaluate(() => document.activeElement?.classList.contains("cm-content") ?? false)).toBe(true);
       expect(await page.evaluate(() => location.hash)).toBe(hash);
-      // No "unknown version" notice: #editor is not a share link.
-      await page.evaluate(() => new Promise((done) => setTimeout(done, 300)));
-      expect(await byTestId(page, "notice").innerText()).toBe("");
       expect(errors).toEqual([]);
     } finally {
       await context.close();

@@ -14,7 +14,7 @@ afterEach(async () => {
   authority = undefined;
 });
 
-async function run(source: string, settings: { at: number | null; carbon: number | null; hsBloch: number | null }): Promise<{ runs: MissionRun[]; log: string[] }> {
+async function run(source: string, settings: { at: number; carbon: number | null; hsBloch: number | null }): Promise<{ runs: MissionRun[]; log: string[] }> {
   const compiled = mustLoad(source);
   authority = createMemoryAuthority();
   const log: string[] = [];

@@ -25,6 +25,8 @@ interface ZttCertifier extends TwatchSource {
 
 /** A sync older than this is redone before the next `sign`: clocks drift, and a long-lived signer must not sign by an old offset. */
 const RESYNC_AFTER_MS = 5 * 60_000;
+/** A new opening's sync may be this old: the signs of one burst (a mission's steps at the opening) share one sync rather than each paying its own. */
+const OPENING_SYNC_MAX_AGE_MS = 1_000;
 
 export function remoteZttSigner(client: ZttCertifier, options: RemoteZttSignerOptions): ZttSigner {
   const synced = options.clock === undefined ? new SyncedClock(client) : undefined;
@@ -47,8 +49,8 @@ export function remoteZttSigner(client: ZttCertifier, options: RemoteZttSignerOp
   if (synced === undefined) return signer;
   return {
     async sign(payload) {
-      // A new opening (no key held) starts from a fresh offset, as does a sync gone stale.
-      await synced.fresh(signer.holdsKey() ? RESYNC_AFTER_MS : 0);
+      // A new opening (no key held) starts from a fresh offset (at most a second old), as does a sync gone stale.
+      await synced.fresh(signer.holdsKey() ? RESYNC_AFTER_MS : OPENING_SYNC_MAX_AGE_MS);
       return signer.sign(payload);
     },
     holdsKey: () => signer.holdsKey(),
