@@ -3,6 +3,7 @@ import {
   allow,
   allowInTimeZone,
   contextAt,
+  firstOffsetChange,
   nextOpen,
   nextOpenInTimeZone,
   TemporalError,
@@ -306,23 +307,11 @@ function dstNotes(timeZone: string, at: number, missions: readonly MissionDial[]
   while (before < at + YEAR_MS && notes.length < 2) {
     const after = before + WEEK_MS;
     const offsetAfter = utcOffsetMinutes(timeZone, after);
-    if (offsetAfter !== offsetBefore) notes.push(dstNote(timeZone, offsetChange(timeZone, before, after, offsetBefore), offsetBefore, offsetAfter, missions));
+    if (offsetAfter !== offsetBefore) notes.push(dstNote(timeZone, firstOffsetChange(timeZone, before, after), offsetBefore, offsetAfter, missions));
     before = after;
     offsetBefore = offsetAfter;
   }
   return notes;
-}
-
-/** The first minute in `(low, high]` whose offset is not `offsetLow`, by bisection (zones never change twice within a week). */
-function offsetChange(timeZone: string, low: number, high: number, offsetLow: number): number {
-  let lo = Math.floor(low / MS_PER_MINUTE);
-  let hi = Math.ceil(high / MS_PER_MINUTE);
-  while (hi - lo > 1) {
-    const middle = Math.floor((lo + hi) / 2);
-    if (utcOffsetMinutes(timeZone, middle * MS_PER_MINUTE) === offsetLow) lo = middle;
-    else hi = middle;
-  }
-  return hi * MS_PER_MINUTE;
 }
 
 function dstNote(timeZone: string, change: number, offsetBefore: number, offsetAfter: number, missions: readonly MissionDial[]): DstNote {

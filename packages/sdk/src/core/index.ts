@@ -4,7 +4,7 @@
  */
 export { KERNEL_VERSION, contextAt, now, type ContextOptions, type NowOptions } from "./phase.js";
 export { allow, enforce, nextOpen } from "./window.js";
-export { allowInTimeZone, clockTicks, contextInTimeZone, nextOpenInTimeZone } from "./time-zone.js";
+export { allowInTimeZone, clockTicks, contextInTimeZone, firstOffsetChange, nextOpenInTimeZone } from "./time-zone.js";
 export { diff } from "./twatch.js";
 export { TPE_CYCLES, tpeVector, type TpeOptions } from "./tpe.js";
 export { allowResult, coreState, tpeVectorResult } from "./service-results.js";

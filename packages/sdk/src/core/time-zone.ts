@@ -76,7 +76,15 @@ export function nextOpenInTimeZone(ctx: PhaseContext, window: Window, timeZone: 
 
 const MAX_ROUNDS = 8;
 
-/** The first millisecond in `(from, to]` whose offset differs from `offset` (the one at `from`), by bisection. */
+/**
+ * The first millisecond in `(from, to]` at which `timeZone`'s UTC offset
+ * differs from its offset at `from`, found by bisection; `to` when there is
+ * none (the caller picks a span in which a zone changes at most once).
+ */
+export function firstOffsetChange(timeZone: string, from: number, to: number): number {
+  return firstChange(timeZone, from, to, offsetMs(timeZone, from));
+}
+
 function firstChange(timeZone: string, from: number, to: number, offset: number): number {
   let low = from;
   let high = to;
