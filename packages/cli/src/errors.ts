@@ -6,3 +6,13 @@ export const EXIT_USAGE = 2;
 export class UsageError extends Error {
   override name = "UsageError";
 }
+
+/** A usage error with a stable code that scripts may match, printed after the message: `... (CODE)`. */
+export class CodedUsageError<Code extends string> extends UsageError {
+  constructor(
+    readonly code: Code,
+    message: string,
+  ) {
+    super(`${message} (${code})`);
+  }
+}

@@ -2,7 +2,7 @@ import { spawn } from "node:child_process";
 import { existsSync } from "node:fs";
 import { createRequire } from "node:module";
 import { dirname, join, resolve } from "node:path";
-import { UsageError } from "../errors.js";
+import { CodedUsageError } from "../errors.js";
 import { createStaticServer } from "./playground-server.js";
 
 export interface PlaygroundOptions {
@@ -13,15 +13,8 @@ export interface PlaygroundOptions {
   dir?: string;
 }
 
-/** A usage error with a stable code, printed after the message as the other commands print theirs: `(CODE)`. */
-class PlaygroundError extends UsageError {
-  constructor(
-    readonly code: "PLAYGROUND_NOT_BUILT" | "PLAYGROUND_PORT_IN_USE" | "PLAYGROUND_LISTEN_FAILED",
-    message: string,
-  ) {
-    super(`${message} (${code})`);
-  }
-}
+/** A usage problem of `temporalc playground` (exit 2). */
+class PlaygroundError extends CodedUsageError<"PLAYGROUND_NOT_BUILT" | "PLAYGROUND_PORT_IN_USE" | "PLAYGROUND_LISTEN_FAILED"> {}
 
 /**
  * `temporalc playground`: serves the built playground (static files) on

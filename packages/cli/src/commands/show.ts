@@ -3,7 +3,7 @@ import { diagnose } from "@temporal/compiler";
 import { requireIsoInstant } from "@temporal/agent-sdk";
 import { writeFileDurably } from "@temporal/agent-sdk/node";
 import { dialSvg, missionDials, viewerTimeZone, type FileDial } from "@temporal/language-service";
-import { EXIT_FAILURE, EXIT_OK, UsageError } from "../errors.js";
+import { EXIT_FAILURE, EXIT_OK, CodedUsageError } from "../errors.js";
 import { describeIoError } from "../files.js";
 import { renderForTerminal, useColor } from "../terminal.js";
 import { renderDial } from "./show-terminal.js";
@@ -25,14 +25,8 @@ export interface ShowOptions {
 
 export type ShowUsageCode = "FILE_NOT_FOUND" | "FILE_UNREADABLE" | "INVALID_TIME" | "MISSION_NOT_FOUND" | "WRITE_FAILED";
 
-/** A usage problem of `temporalc show` (exit 2); the message ends with its code, which scripts may match. */
-export class ShowUsageError extends UsageError {
-  readonly code: ShowUsageCode;
-  constructor(code: ShowUsageCode, message: string) {
-    super(`${message} (${code})`);
-    this.code = code;
-  }
-}
+/** A usage problem of `temporalc show` (exit 2). */
+export class ShowUsageError extends CodedUsageError<ShowUsageCode> {}
 
 export async function runShow(file: string, options: ShowOptions): Promise<number> {
   const at = options.at === undefined ? Date.now() : readAt(options.at);

@@ -1,6 +1,6 @@
 import { readFile } from "node:fs/promises";
 import type { AnchorProof, KeySet, PublicKeyJwk, Receipt, ZttBundle } from "@temporal/agent-sdk";
-import { UsageError } from "../errors.js";
+import { CodedUsageError } from "../errors.js";
 import { describeIoError } from "../files.js";
 
 /**
@@ -10,14 +10,8 @@ import { describeIoError } from "../files.js";
 
 export type VerifyUsageCode = "FILE_NOT_FOUND" | "FILE_UNREADABLE" | "INVALID_JSON" | "UNKNOWN_SHAPE" | "INVALID_KEYS" | "INVALID_WITNESS" | "INVALID_WINDOW" | "INVALID_ZONE";
 
-/** A usage problem of `temporalc verify`; the message ends with its code, which scripts may match. */
-export class VerifyUsageError extends UsageError {
-  readonly code: VerifyUsageCode;
-  constructor(code: VerifyUsageCode, message: string) {
-    super(`${message} (${code})`);
-    this.code = code;
-  }
-}
+/** A usage problem of `temporalc verify` (exit 2). */
+export class VerifyUsageError extends CodedUsageError<VerifyUsageCode> {}
 
 /** The things `temporalc verify` knows how to check, as found in a file. */
 export type Verifiable =
