@@ -150,37 +150,13 @@ async function verifyBundle(sdk: Sdk, bundle: ZttBundle, keys: BundleKeys, trust
  * the checkpoint) and, with witnesses, `finality` (`verifyFinality`: a quorum of them cosigned a checkpoint covering it).
  */
 async function verifyReceiptProof(sdk: Sdk, receipt: Receipt | undefined, proof: AnchorProof | undefined, keySet: KeySet, trust: Trust | undefined): Promise<Report> {
-  const checks: NamedCheck[] = [];
-  if (receipt !== undefined) {
-    const jwk = Object.hasOwn(keySet.keys, String(receipt.key_id)) ? keySet.keys[receipt.key_id] : undefined;
-    const signed = jwk !== undefined && (await sdk.verifyReceipt(receipt, jwk));
-    checks.push(named("receipt_signature", signed, jwk === undefined ? `no key with id ${JSON.stringify(receipt.key_id)} in the keys file` : "the signature does not match the receipt"));
-  }
-  if (proof === undefined) return report("receipt", checks);
-  const leafIsReceipt = receipt === undefined || (proof.receipt_hash === hashOf(sdk, receipt) && proof.tile_id === receipt.tile_id);
-  checks.push(
-    named(
-      "inclusion",
-      leafIsReceipt && sdk.verifyInclusion(proof),
-      leafIsReceipt ? "the leaf is not under the proof's root and checkpoint" : "the proof's receipt_hash or tile_id is not the receipt's",
-    ),
-  );
-  checks.push(named("checkpoint_signature", await sdk.verifyCheckpointByAnyKey(proof.checkpoint, keySet), "no key in the keys file signed the proof's checkpoint"));
-  if (trust === undefined) return report("receipt", checks);
+  const checks: NamedCheck[] = await sdk.checkReceiptAndProof(receipt, proof, keySet.keys, "the keys file");
+  if (proof === undefined || trust === undefined) return report("receipt", checks);
   const quorum = trust.quorum ?? sdk.witnessMajority(trust.witnesses);
   const finality = await asUsage(sdk, () => sdk.verifyFinality(proof, { log: keySet, witnesses: trust.witnesses }, quorum));
   const failed = finality.checks.filter((c) => !c.ok).map((c) => `${c.name}: ${c.detail}`);
   checks.push(named("finality", finality.valid, `not FINAL for quorum ${quorum} of the given witnesses: ${failed.join("; ")}`));
   return { ...report("receipt", checks), ...(finality.witnessed_unix_s === null ? {} : { witnessed_unix_s: finality.witnessed_unix_s }) };
-}
-
-/** The receipt's hash, or undefined for a receipt that cannot be hashed (a lone surrogate in a string). */
-function hashOf(sdk: Sdk, receipt: Receipt): string | undefined {
-  try {
-    return sdk.receiptHash(receipt);
-  } catch {
-    return undefined;
-  }
 }
 
 function named(name: string, ok: boolean, reason: string): NamedCheck {

@@ -1,5 +1,5 @@
-import { receiptHash, verifyCheckpointByAnyKey, verifyInclusion, verifyReceipt } from "@temporal/agent-sdk";
-import type { AnchorProof, Authority, Mission, PhaseContext, PublicKeyJwk, Receipt, RunResult, Task } from "@temporal/agent-sdk";
+import { checkReceiptAndProof } from "@temporal/agent-sdk";
+import type { AnchorProof, Authority, Mission, PhaseContext, PublicKeyJwk, Receipt, ReceiptCheck, RunResult, Task } from "@temporal/agent-sdk";
 
 /**
  * "Run": every mission of the file runs in order, as `temporalc run` does,
@@ -9,19 +9,10 @@ import type { AnchorProof, Authority, Mission, PhaseContext, PublicKeyJwk, Recei
  * reports for a receipt and its proof.
  */
 
-export type CheckName = "receipt_signature" | "inclusion" | "checkpoint_signature";
-
-export interface Check {
-  readonly name: CheckName;
-  readonly ok: boolean;
-  /** Why it failed, in words; absent when it holds. */
-  readonly reason?: string;
-}
-
 export interface VerifiedReceipt {
   readonly receipt: Receipt;
   readonly proof: AnchorProof | undefined;
-  readonly checks: readonly Check[];
+  readonly checks: readonly ReceiptCheck[];
   readonly valid: boolean;
 }
 
@@ -74,25 +65,6 @@ function standInTasks(mission: Mission, log: (line: string) => void): Record<str
 
 /** The receipt's signature, its proof's inclusion under the checkpoint, and the checkpoint's signature, with the authority's public keys. */
 export async function verifyAnchored(receipt: Receipt, proof: AnchorProof | undefined, keys: Readonly<Record<string, PublicKeyJwk>>): Promise<VerifiedReceipt> {
-  const jwk = Object.hasOwn(keys, receipt.key_id) ? keys[receipt.key_id] : undefined;
-  const checks: Check[] = [
-    check("receipt_signature", jwk !== undefined && (await verifyReceipt(receipt, jwk)), jwk === undefined ? `no key with id ${receipt.key_id}` : "the signature does not match the receipt"),
-  ];
-  if (proof !== undefined) {
-    const leafIsReceipt = proof.receipt_hash === receiptHash(receipt) && proof.tile_id === receipt.tile_id;
-    checks.push(
-      check(
-        "inclusion",
-        leafIsReceipt && verifyInclusion(proof),
-        leafIsReceipt ? "the leaf is not under the proof's root and checkpoint" : "the proof's receipt_hash or tile_id is not the receipt's",
-      ),
-    );
-    const signed = await verifyCheckpointByAnyKey(proof.checkpoint, Object.values(keys));
-    checks.push(check("checkpoint_signature", signed, "no key of the authority signed the proof's checkpoint"));
-  }
+  const checks = await checkReceiptAndProof(receipt, proof, keys, "the authority's keys");
   return { receipt, proof, checks, valid: checks.every((c) => c.ok) };
-}
-
-function check(name: CheckName, ok: boolean, reason: string): Check {
-  return ok ? { name, ok } : { name, ok, reason };
 }

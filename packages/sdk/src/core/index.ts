@@ -23,6 +23,7 @@ export { assertTsaeRequest, createTsaeRequest, type TsaeAction } from "./tsae.js
 export { receiptHash, verifyReceipt } from "./receipt.js";
 export { checkpointBody, isSignedCheckpoint, signedCheckpointHash, signedCheckpointOf, verifySignedCheckpoint } from "./signed-checkpoint.js";
 export { verifyAnchorProof, verifyCheckpointByAnyKey, verifyInclusion, type LogKeyInput, type LogKeySetInput } from "./anchor-proof.js";
+export { checkReceiptAndProof, type ReceiptCheck, type ReceiptCheckName } from "./receipt-checks.js";
 export { verifyConsistencyProof } from "./consistency-proof.js";
 export { verifyConsistency } from "./merkle.js";
 export type { ItemSeq } from "./hash-list.js";
