@@ -154,6 +154,14 @@ describe("temporalc verify: receipts and proofs", () => {
     expect(result.stdout).toContain(`  FAIL  receipt_signature: no key with id "${receipt.key_id}" in the keys file`);
   });
 
+  it("a bad --witness on a receipt and proof is a usage error, with or without --quorum (exit 2, INVALID_WITNESS)", () => {
+    for (const quorum of [[], ["--quorum", "1"]]) {
+      const result = verify({ "a.json": { receipt, proof }, "keys.json": keys }, ["a.json", "--keys", "keys.json", "--witness", "not-a-vkey", ...quorum]);
+      expect(result.code).toBe(2);
+      expect(result.stderr.trim()).toMatch(/--witness\/--quorum: .*\(INVALID_WITNESS\)$/);
+    }
+  });
+
   it("with --witness, a PROVISIONAL proof is not final (exit 1)", () => {
     const witnesses = [1, 2, 3].map((n) => formatCosignerVerifierKey(`w${n}.example`, new Uint8Array(32).fill(n)));
     const result = verify({ "a.json": { receipt, proof }, "keys.json": keys }, ["a.json", "--keys", "keys.json", "--witness", ...witnesses, "--quorum", "2", "--json"]);

@@ -93,11 +93,6 @@ export class RequestLog {
     );
   }
 
-  /** Writes out what is buffered, at once. */
-  flush(): void {
-    this.#stdout?.flush();
-  }
-
   /** Writes out what is buffered and stops watching for the process's exit: the service is closed. */
   close(): void {
     this.#stdout?.close();

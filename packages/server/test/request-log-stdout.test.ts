@@ -23,17 +23,16 @@ const requestIds = () =>
     .map((line) => (JSON.parse(line) as { req_id: string }).req_id);
 
 describe("the request log on stdout", () => {
-  it("batches lines until flush(), which writes them all, multi-byte UTF-8 byte for byte", () => {
+  it("batches lines until close(), which writes them all, multi-byte UTF-8 byte for byte", () => {
     const log = new RequestLog({ level: "info" });
     const ids = ["café-é", "rocket-🚀", "plain"];
     for (const id of ids) log.reply(id, "GET", outcome);
     expect(written).toEqual([]);
-    log.flush();
+    log.close();
     expect(written).toHaveLength(1);
     expect(requestIds()).toEqual(ids);
     // The UTF-8 bytes of é (2) and 🚀 (4) themselves, not escapes or replacement characters.
     for (const id of ["café-é", "rocket-🚀"]) expect(Buffer.concat(written).includes(Buffer.from(`"req_id":"${id}"`, "utf8"))).toBe(true);
-    log.close();
   });
 
   it("writes a line too long to batch after the lines batched before it", () => {

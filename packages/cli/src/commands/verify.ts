@@ -152,7 +152,7 @@ async function verifyBundle(sdk: Sdk, bundle: ZttBundle, keys: BundleKeys, trust
 async function verifyReceiptProof(sdk: Sdk, receipt: Receipt | undefined, proof: AnchorProof | undefined, keySet: KeySet, trust: Trust | undefined): Promise<Report> {
   const checks: NamedCheck[] = await sdk.checkReceiptAndProof(receipt, proof, keySet.keys, "the keys file");
   if (proof === undefined || trust === undefined) return report("receipt", checks);
-  const quorum = trust.quorum ?? sdk.witnessMajority(trust.witnesses);
+  const quorum = await asUsage(sdk, () => Promise.resolve(trust.quorum ?? sdk.witnessMajority(trust.witnesses)));
   const finality = await asUsage(sdk, () => sdk.verifyFinality(proof, { log: keySet, witnesses: trust.witnesses }, quorum));
   const failed = finality.checks.filter((c) => !c.ok).map((c) => `${c.name}: ${c.detail}`);
   checks.push(named("finality", finality.valid, `not FINAL for quorum ${quorum} of the given witnesses: ${failed.join("; ")}`));

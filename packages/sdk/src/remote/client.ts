@@ -365,8 +365,9 @@ export class TemporalClient implements Authority {
    * `POST ztt/verify`: the service's `verifyZtt` of `bundle` with its keys, as `verifyZtt(bundle, keys, options)`
    * offline: `payload` against the bundle's hash, `witnesses` (with `quorum`, `skewMs`) for the witnessed time,
    * `requireAnchor` to fail a bundle without an anchor. The service's keys are both the certifier's and the log's.
+   * The service does not take an expected `window` / `zone`: check `bundle.certificate` against yours, or verify offline.
    */
-  async verifyZtt(bundle: ZttBundle, options: Omit<ZttVerifyOptions, "log"> = {}): Promise<ZttVerification> {
+  async verifyZtt(bundle: ZttBundle, options: Omit<ZttVerifyOptions, "log" | "window" | "zone"> = {}): Promise<ZttVerification> {
     const { payload, witnesses, quorum, skewMs, requireAnchor } = options;
     const body = {
       bundle,

@@ -99,9 +99,6 @@ async function sign(body: WirePayload, context: RouteContext): Promise<ZttBundle
   }
 }
 
-/** The field of the body each of `certifyEphemeralKey`'s refusals is about. */
-const CERTIFY_FIELDS: Readonly<Record<string, string>> = { ZTT_KEY_INVALID: "body.ephemeral_x", INVALID_WINDOW: "body.window", INVALID_ZONE: "body.zone" };
-
 async function certify(body: ZttCertifyRequest, context: RouteContext, outcome: RouteInput["outcome"]): Promise<ZttCertificate> {
   try {
     const certificate = await context.authority.certifyZttKey(body);
@@ -109,11 +106,9 @@ async function certify(body: ZttCertifyRequest, context: RouteContext, outcome: 
     if (outcome !== undefined) outcome.audit = certifiedAudit(certificate);
     return certificate;
   } catch (error) {
-    // The SDK's range errors (ZTT_KEY_INVALID, INVALID_WINDOW, INVALID_ZONE), with a pointer to the field.
-    const field = error instanceof TemporalRangeError ? CERTIFY_FIELDS[error.code] : undefined;
-    if (field === undefined) throw windowClosed(error, context);
-    const { code, message } = error as TemporalRangeError;
-    throw new HttpError(400, code, message, { details: [{ field, problem: message }] });
+    // The request schema already refused a bad window or zone (VALIDATION_FAILED); of the SDK's refusals only the key's remains.
+    if (!(error instanceof TemporalRangeError && error.code === "ZTT_KEY_INVALID")) throw windowClosed(error, context);
+    throw new HttpError(400, error.code, error.message, { details: [{ field: "body.ephemeral_x", problem: error.message }] });
   }
 }
 
