@@ -332,6 +332,10 @@ function dstNote(timeZone: string, change: number, offsetBefore: number, offsetA
   for (const mission of missions) {
     for (const arc of mission.arcs) {
       if (mission.alwaysOpen) continue;
+      if (forward && skipsWholeArc(arc, spanFrom, spanTo)) {
+        sentences.push(`${mission.name} does not open that day: the clock skips the whole window, ${degreesToClock(arc.startDeg)} to ${degreesToClock(arc.endDeg)}.`);
+        continue;
+      }
       for (const [bound, degrees] of [
         ["opens", arc.startDeg],
         ["closes", arc.endDeg],
@@ -350,6 +354,14 @@ function dstNote(timeZone: string, change: number, offsetBefore: number, offsetA
 
 function degreesOfDay(localMs: number): number {
   return (((localMs % TICKS_PER_DAY) + TICKS_PER_DAY) % TICKS_PER_DAY) / TICKS_PER_DEGREE;
+}
+
+/** Whether a gap `[from, to)` of the clock holds the whole arc, so it does not open that day: its end too lies before the gap's end (at the end itself, bounds included, it opens for that instant). */
+function skipsWholeArc(arc: DialArc, from: number, to: number): boolean {
+  const sinceGap = (degrees: number) => (((degrees - from) % 360) + 360) % 360;
+  const start = sinceGap(arc.startDeg);
+  const end = sinceGap(arc.endDeg);
+  return start < end && end < to - from;
 }
 
 /** Whether a point of the day lies in `[from, to)`, `to` possibly past 360. */

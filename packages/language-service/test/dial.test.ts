@@ -182,6 +182,19 @@ describe("missionDials against the runtime", () => {
     expect(dialOf(1, [[15, 37.5]], Date.parse("2027-03-01T00:00:00Z")).dstNotes).toEqual([]);
   });
 
+  it("DST notes: a window the skipped hour holds whole does not open that day, as the runtime decides", () => {
+    const day = Date.parse("2027-03-27T22:00:00Z"); // 2027-03-28 00:00 in Paris
+    const openMinutes = (window: Window) => Array.from({ length: 23 * 60 }, (_, m) => day + m * 60_000).filter((t) => allowInTimeZone(contextAt(t), window, "Europe/Paris"));
+    const skipped = dialOf("Europe/Paris", [[30, 37.5]], Date.parse("2027-03-01T00:00:00Z")).dstNotes[0]!.text;
+    expect(openMinutes([30, 37.5])).toEqual([]);
+    expect(skipped).toContain("m does not open that day: the clock skips the whole window, 02:00 to 02:30.");
+    expect(skipped).not.toContain("opens at the end of the gap");
+    // Ending where the gap ends, bounds included, it opens for the instant 03:00 comes: the note says so.
+    const touching = dialOf("Europe/Paris", [[30, 45]], Date.parse("2027-03-01T00:00:00Z")).dstNotes[0]!.text;
+    expect(openMinutes([30, 45])).toEqual([Date.parse("2027-03-28T01:00:00Z")]);
+    expect(touching).toContain("m opens at 02:00, which does not exist that day: the clock jumps past it, and the window opens at the end of the gap.");
+  });
+
   it("an anchor the engine does not know gives no dial", () => {
     const { model } = diagnose("@temporal v4.6.2\n@anchor Europe/Atlantis\nmission m {\n  on ALLOW { execute work }\n}\n", "m.mission");
     expect(missionDials(model, { at: 0, viewerTimeZone: "UTC" })).toBeNull();
