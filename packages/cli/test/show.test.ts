@@ -79,6 +79,16 @@ describe("temporalc show", () => {
     expect(invalid.stderr).toContain("has 2 errors; fix them to see its dial (MISSION_FILE_INVALID)");
     expect(invalid.stdout).toBe("");
 
+    // Read as check reads files: bytes that are not text are one M106, not a hundred syntax errors; run alike.
+    const binary = join(folder.current(), "image.mission");
+    writeFileSync(binary, Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a, 0x00, 0x00, 0x00, 0x0d]));
+    for (const command of ["show", "run"]) {
+      const notText = runCli([command, binary, "--at", "2026-11-26T12:00:00Z"]);
+      expect(notText.code, command).toBe(1);
+      expect(notText.stderr).toContain("error[M106]");
+      expect(notText.stderr).not.toContain("M102");
+    }
+
     const cases: [string[], string][] = [
       [["show", join(folder.current(), "missing.mission")], "does not exist (FILE_NOT_FOUND)"],
       [["show", folder.current()], "(FILE_UNREADABLE)"],

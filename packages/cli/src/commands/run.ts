@@ -1,7 +1,7 @@
 import { readFile } from "node:fs/promises";
 import { resolve } from "node:path";
 import { pathToFileURL } from "node:url";
-import { compile, renderDiagnostics } from "@temporal/compiler";
+import { compile, decodeSource, renderDiagnostics, type Diagnostic } from "@temporal/compiler";
 import type { Authority, Mission, Task, VerifyingKey } from "@temporal/agent-sdk";
 import { defaultHome } from "@temporal/agent-sdk/node";
 import { EXIT_OK } from "../errors.js";
@@ -60,8 +60,9 @@ async function runAll(file: string, options: RunCommandOptions, progress: Progre
   const sdkUrl = import.meta.resolve("@temporal/agent-sdk");
   const sdk = (await import(sdkUrl)) as Sdk;
   const at = options.at === undefined ? undefined : readAt(options.at, sdk);
-  const source = await readMissionFile(file);
-  const result = compile(source, { filename: file, sdkModule: sdkUrl });
+  // As `check` reads files: not text (M106) or not UTF-8 (M107) is an error of the file, never compiled.
+  const { text: source, diagnostics: undecodable } = decodeSource(await readMissionFile(file), file);
+  const result: { code?: string; diagnostics: Diagnostic[] } = undecodable.length > 0 ? { diagnostics: undecodable } : compile(source, { filename: file, sdkModule: sdkUrl });
   if (result.diagnostics.length > 0) process.stderr.write(`${renderDiagnostics(result.diagnostics, source, { color: useColor(process.stderr) })}\n`);
   if (result.code === undefined)
     throw new MissionFileError(
@@ -97,9 +98,9 @@ function readAt(text: string, sdk: Sdk): number {
   }
 }
 
-async function readMissionFile(file: string): Promise<string> {
+async function readMissionFile(file: string): Promise<Uint8Array> {
   try {
-    return await readFile(file, "utf8");
+    return await readFile(file);
   } catch (error) {
     throw new RunUsageError("FILE_UNREADABLE", `cannot read ${file}: ${describeIoError(error)}`);
   }

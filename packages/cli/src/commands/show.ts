@@ -1,5 +1,5 @@
 import { readFile } from "node:fs/promises";
-import { diagnose } from "@temporal/compiler";
+import { decodeSource, diagnose } from "@temporal/compiler";
 import { requireIsoInstant } from "@temporal/agent-sdk";
 import { writeFileDurably } from "@temporal/agent-sdk/node";
 import { dialSvg, missionDials, viewerTimeZone, type FileDial } from "@temporal/language-service";
@@ -30,12 +30,13 @@ export class ShowUsageError extends CodedUsageError<ShowUsageCode> {}
 
 export async function runShow(file: string, options: ShowOptions): Promise<number> {
   const at = options.at === undefined ? Date.now() : readAt(options.at);
-  const source = await readSource(file);
-  const { model, diagnostics } = diagnose(source, file);
+  // As `check` reads files: not text (M106) or not UTF-8 (M107) is an error of the file, never parsed.
+  const { text: source, diagnostics: undecodable } = decodeSource(await readSource(file), file);
+  const { model, diagnostics } = undecodable.length > 0 ? { model: undefined, diagnostics: undecodable } : diagnose(source, file);
   // Warnings are shown and the dial drawn; an error (an unknown zone, a bound out of range) leaves nothing sure to draw.
   process.stderr.write(renderForTerminal(diagnostics, source, process.stderr));
   const errors = diagnostics.filter((d) => d.severity === "error").length;
-  const whole = errors === 0 ? missionDials(model, { at, viewerTimeZone: viewerTimeZone() }) : null;
+  const whole = errors === 0 && model !== undefined ? missionDials(model, { at, viewerTimeZone: viewerTimeZone() }) : null;
   if (whole === null) {
     process.stderr.write(`temporalc: ${file} has ${errors === 1 ? "an error" : `${errors} errors`}; fix ${errors === 1 ? "it" : "them"} to see its dial (MISSION_FILE_INVALID)\n`);
     return EXIT_FAILURE;
@@ -55,9 +56,9 @@ function readAt(text: string): number {
   }
 }
 
-async function readSource(file: string): Promise<string> {
+async function readSource(file: string): Promise<Uint8Array> {
   try {
-    return await readFile(file, "utf8");
+    return await readFile(file);
   } catch (error) {
     if ((error as NodeJS.ErrnoException).code === "ENOENT") throw new ShowUsageError("FILE_NOT_FOUND", `${file} does not exist`);
     throw new ShowUsageError("FILE_UNREADABLE", `cannot read ${file}: ${describeIoError(error)}`);
