@@ -9,8 +9,6 @@ import { clockTicks, contextAt, nextOpen, nextOpenInTimeZone, TICKS_PER_DEGREE, 
  * `nextOpenInTimeZone`), never worked out here.
  */
 
-const MS_PER_MINUTE = 60_000;
-
 /**
  * The zone the file's windows are read in, as the runtime takes it; undefined
  * for an IANA name this runtime does not know (the checker reports it, M206).
@@ -52,15 +50,6 @@ export function phaseAt(instant: number, zone: MissionZone): number {
 /** An instant's clock time (`HH:MM`) in an IANA time zone. */
 export function clockIn(timeZone: string, instant: number): string {
   return formatterFor(timeZone).format(instant);
-}
-
-/** Minutes as `35 min`, `2 h 5 min`, `1 d 3 h`. */
-export function durationText(ms: number): string {
-  const minutes = Math.max(1, Math.ceil(ms / MS_PER_MINUTE));
-  if (minutes < 60) return `${minutes} min`;
-  const hours = Math.floor(minutes / 60);
-  if (hours < 24) return minutes % 60 === 0 ? `${hours} h` : `${hours} h ${minutes % 60} min`;
-  return hours % 24 === 0 ? `${Math.floor(hours / 24)} d` : `${Math.floor(hours / 24)} d ${hours % 24} h`;
 }
 
 const formatters = new Map<string, Intl.DateTimeFormat>();

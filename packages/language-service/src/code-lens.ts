@@ -2,7 +2,8 @@ import type { MissionInfo } from "@temporal/compiler";
 import { allow, allowInTimeZone, defineMission, KERNEL_VERSION, type MissionZone, type Window } from "@temporal/agent-sdk";
 import type { CodeLens } from "vscode-languageserver-types";
 import { toRange, type Analysis } from "./analysis.js";
-import { degreesToClock, durationText, fileZone, phaseAt } from "./clock.js";
+import { degreesToClock, fileZone, phaseAt } from "./clock.js";
+import { durationText } from "./dial-text.js";
 import type { ServiceContext } from "./service-context.js";
 
 /**

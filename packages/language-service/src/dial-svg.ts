@@ -1,4 +1,5 @@
 import { degreesToClock } from "./clock.js";
+import { dialClockText } from "./dial-text.js";
 import type { DialArc, FileDial, HourRing, MissionDial } from "./dial.js";
 
 /**
@@ -90,11 +91,7 @@ function nowHand(nowDeg: number): string {
 
 /** The legend under the dial, wrapped to its width (about 68 characters of 11-pixel text). */
 function legendLines(dial: FileDial): string[] {
-  const paragraphs = [
-    `now ${degreesToClock(Math.floor(dial.nowDeg * 4) / 4)} in ${dial.zoneLabel}; filled: open, dashed: closed`,
-    ...dial.missions.map(missionText),
-    ...dial.dstNotes.map((n) => n.text),
-  ];
+  const paragraphs = [`now ${dialClockText(dial.nowDeg)} in ${dial.zoneLabel}; filled: open, dashed: closed`, ...dial.missions.map(missionText), ...dial.dstNotes.map((n) => n.text)];
   return paragraphs.flatMap((paragraph) => wrap(paragraph, 68));
 }
 
@@ -118,7 +115,7 @@ function legend(lines: readonly string[]): string {
 /** What the dial shows, in words: the SVG's `aria-label`. */
 function description(dial: FileDial): string {
   const missions = dial.missions.map(missionText);
-  return [`24-hour dial in ${dial.zoneLabel}, now ${degreesToClock(Math.floor(dial.nowDeg * 4) / 4)}`, ...missions].join(". ");
+  return [`24-hour dial in ${dial.zoneLabel}, now ${dialClockText(dial.nowDeg)}`, ...missions].join(". ");
 }
 
 function missionText(mission: MissionDial): string {

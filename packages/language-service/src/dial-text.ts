@@ -12,12 +12,8 @@ const MS_PER_MINUTE = 60_000;
  * 02:00, not 02:00:00.001); the wait is then rounded up, so it never says a minute less than there is.
  */
 export function timeUntilText(from: number, to: number): string {
-  const minutes = Math.ceil((Math.floor(to / MS_PER_MINUTE) * MS_PER_MINUTE - from) / MS_PER_MINUTE);
-  if (minutes <= 0) return "now";
-  if (minutes < 60) return `in ${minutes} min`;
-  const hours = Math.floor(minutes / 60);
-  if (hours < 24) return `in ${hours} h${minutes % 60 === 0 ? "" : ` ${minutes % 60} min`}`;
-  return `in ${Math.floor(hours / 24)} d${hours % 24 === 0 ? "" : ` ${hours % 24} h`}`;
+  const wait = Math.floor(to / MS_PER_MINUTE) * MS_PER_MINUTE - from;
+  return wait <= 0 ? "now" : `in ${durationText(wait)}`;
 }
 
 /**
@@ -27,4 +23,13 @@ export function timeUntilText(from: number, to: number): string {
 export function dialClockText(degrees: number): string {
   const minutes = Math.min(Math.max(0, Math.floor(degrees * 4)), 24 * 60);
   return `${String(Math.floor(minutes / 60)).padStart(2, "0")}:${String(minutes % 60).padStart(2, "0")}`;
+}
+
+/** Minutes as `35 min`, `2 h 5 min`, `1 d 3 h`. */
+export function durationText(ms: number): string {
+  const minutes = Math.max(1, Math.ceil(ms / MS_PER_MINUTE));
+  if (minutes < 60) return `${minutes} min`;
+  const hours = Math.floor(minutes / 60);
+  if (hours < 24) return minutes % 60 === 0 ? `${hours} h` : `${hours} h ${minutes % 60} min`;
+  return hours % 24 === 0 ? `${Math.floor(hours / 24)} d` : `${Math.floor(hours / 24)} d ${hours % 24} h`;
 }

@@ -14,6 +14,7 @@ import {
   type Window,
 } from "@temporal/agent-sdk";
 import { degreesToClock, fileZone, phaseAt, zoneLabel } from "./clock.js";
+import { dialClockText } from "./dial-text.js";
 
 /**
  * The 24-hour dial of a file's missions as plain data, for `temporalc show`
@@ -142,17 +143,12 @@ function missionDial(mission: MissionInfo, zone: MissionZone, at: number): Missi
     arcs,
     alwaysOpen,
     open,
-    next: nextAt === undefined ? null : { kind: open ? "closes" : "opens", at: nextAt, clock: minuteOfDay(phaseAt(nextAt, zone)) },
+    next: nextAt === undefined ? null : { kind: open ? "closes" : "opens", at: nextAt, clock: dialClockText(phaseAt(nextAt, zone)) },
     measures: [
       ...(mission.carbon === undefined ? [] : [`carbon ${mission.carbon.operator} ${mission.carbon.threshold.raw}`]),
       ...(mission.hsBloch === undefined ? [] : [`hs_bloch ${mission.hsBloch.operator} ${mission.hsBloch.threshold.raw}`]),
     ],
   };
-}
-
-/** A phase as the clock's `HH:MM`, to the minute begun: a window closing just after 06:00 closes at `06:00`. */
-function minuteOfDay(degrees: number): string {
-  return degreesToClock(Math.floor(degrees * 4) / 4);
 }
 
 /**

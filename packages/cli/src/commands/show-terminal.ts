@@ -1,4 +1,5 @@
 import { arcsContain, timeUntilText, type DialArc, type FileDial, type HourRing, type MissionDial } from "@temporal/language-service";
+import { windowClockTimes } from "@temporal/compiler";
 import { timeZoneClockTime } from "./zone-clock.js";
 
 /**
@@ -80,12 +81,13 @@ function hourLabels(ring: HourRing): string {
 
 function windowsText(mission: MissionDial): string {
   if (mission.windows.length === 0) return "(no phase window: open all day)";
-  return mission.windows.map((w) => `[${clock(w.startDeg)}, ${clock(w.endDeg)}]`).join(" and ");
-}
-
-function clock(degrees: number): string {
-  const minutes = Math.round(degrees * 4);
-  return `${String(Math.floor(minutes / 60)).padStart(2, "0")}:${String(minutes % 60).padStart(2, "0")}`;
+  return mission.windows
+    .map(({ startDeg, endDeg }) => {
+      // The exact clock times, as `run` and hover write them (`20:00:30`); normalised bounds always have them.
+      const times = windowClockTimes({ start: startDeg, end: endDeg });
+      return times === undefined ? `[${startDeg}, ${endDeg}]` : `[${times.start}, ${times.end}]`;
+    })
+    .join(" and ");
 }
 
 /** `open now, closes at 02:00 Z1 (UTC+2) (00:00 UTC), in 30 min`, or when it opens; measures the dial cannot know are named. */
@@ -95,7 +97,5 @@ function statusText(mission: MissionDial, dial: FileDial): string {
   if (mission.arcs.length === 0) return "closed: its windows never hold together, so it is never open";
   const now = mission.open ? "open now" : "closed";
   if (mission.next === null) return `${now}${measures}`;
-  // To the minute, as the clock time beside it: a window closes the millisecond after its end, and that reads 02:00, not 02:00:00.001.
-  const shown = Math.floor(mission.next.at / 60_000) * 60_000;
-  return `${now}, ${mission.next.kind} at ${mission.next.clock} ${dial.zoneLabel} (${timeZoneClockTime(shown, "UTC")} UTC), ${timeUntilText(dial.at, mission.next.at)}${measures}`;
+  return `${now}, ${mission.next.kind} at ${mission.next.clock} ${dial.zoneLabel} (${timeZoneClockTime(mission.next.at, "UTC")} UTC), ${timeUntilText(dial.at, mission.next.at)}${measures}`;
 }
