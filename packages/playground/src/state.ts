@@ -27,17 +27,16 @@ export interface PlaygroundState {
 export interface PlaygroundStateInit {
   source?: string;
   settings?: Partial<PlaygroundSettings>;
-  filename?: string;
 }
 
-export const DEFAULT_FILENAME = "playground.mission";
+/** What the playground's source is called, in diagnostics and in the equivalent `temporalc` commands. */
+const FILENAME = "playground.mission";
 
 const NO_SETTINGS: PlaygroundSettings = { at: null, carbon: null, hsBloch: null };
 
 export function createPlaygroundState(initial: PlaygroundStateInit = {}): PlaygroundState {
   let source = initial.source ?? "";
   let settings: PlaygroundSettings = checkedSettings({ ...NO_SETTINGS, ...initial.settings });
-  const filename = initial.filename ?? DEFAULT_FILENAME;
   const listeners = new Set<() => void>();
 
   function notify(): void {
@@ -52,7 +51,7 @@ export function createPlaygroundState(initial: PlaygroundStateInit = {}): Playgr
     get settings() {
       return settings;
     },
-    filename,
+    filename: FILENAME,
     setSource(text) {
       if (typeof text !== "string") throw new TypeError("setSource: the source must be a string");
       if (text === source) return;

@@ -1,12 +1,12 @@
 import { describe, expect, it } from "vitest";
-import { createPlaygroundState, DEFAULT_FILENAME } from "../src/state.js";
+import { createPlaygroundState } from "../src/state.js";
 
 describe("createPlaygroundState", () => {
   it("starts from the initial values, with unset settings null", () => {
     const state = createPlaygroundState({ source: "mission m {}", settings: { carbon: 120 } });
     expect(state.source).toBe("mission m {}");
     expect(state.settings).toEqual({ at: null, carbon: 120, hsBloch: null });
-    expect(state.filename).toBe(DEFAULT_FILENAME);
+    expect(state.filename).toBe("playground.mission");
   });
 
   it("notifies subscribers after a change and not after a no-op", () => {

@@ -8,16 +8,11 @@ import { fileURLToPath } from "node:url";
 import { promisify } from "node:util";
 import { deflateRawSync } from "node:zlib";
 import { createLanguageService, TextDocument, type LanguageService } from "@temporal/language-service";
+import type { PlaygroundSettings } from "../../src/state.js";
 import { PAGE_TIME_ZONE } from "./site.js";
 
 const TEMPORALC = fileURLToPath(new URL("../../../../bin/temporalc", import.meta.url));
 const TASKS = fileURLToPath(new URL("../../../../examples/tasks.mjs", import.meta.url));
-
-export interface PlaygroundSettings {
-  at: number | null;
-  carbon: number | null;
-  hsBloch: number | null;
-}
 
 /** A share link's fragment: `#v1.` + base64url(deflate-raw(JSON of the source and settings)). */
 export function shareFragment(source: string, settings: PlaygroundSettings): string {

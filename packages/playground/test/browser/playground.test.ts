@@ -5,7 +5,8 @@ import { analyze, parse } from "@temporal/compiler";
 import { receiptHash, verifyAnchorProof, verifyReceipt, type AnchorProof, type Receipt } from "@temporal/agent-sdk";
 import type { Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { cliDialSvg, cliVerdict, diagnosticsOf, hoverOf, runCommandLine, shareFragment, type PlaygroundSettings } from "./oracle.js";
+import type { PlaygroundSettings } from "../../src/state.js";
+import { cliDialSvg, cliVerdict, diagnosticsOf, hoverOf, runCommandLine, shareFragment } from "./oracle.js";
 import { ARTIFACTS, startSite, type OpenedPage, type Site } from "./site.js";
 
 /** The README's mission: [300, 30] in Z1 (UTC+2) is 20:00 to 02:00 there, 19:00 to 01:00 in Berlin in November. */
