@@ -4,9 +4,7 @@ import {
   allowInTimeZone,
   contextAt,
   firstOffsetChange,
-  nextOpen,
-  nextOpenInTimeZone,
-  TemporalError,
+  missionNextOpenAll,
   TICKS_PER_DAY,
   TICKS_PER_DEGREE,
   utcOffsetMinutes,
@@ -21,8 +19,8 @@ import { dialClockText } from "./dial-text.js";
  * and the playground alike (`dialSvg` draws it). Degrees are those of the
  * anchored zone's clock (0 is midnight there, 15 an hour), as the file's
  * windows are written. Whether a mission is open and when that changes are
- * the runtime's answers (`allow` / `allowInTimeZone`, `nextOpen` /
- * `nextOpenInTimeZone`); the arcs are the intersection of the mission's
+ * the runtime's answers (`allow` / `allowInTimeZone`, and `missionNextOpenAll`,
+ * which `evaluate` reports `next_open_unix_ms` by); the arcs are the intersection of the mission's
  * windows, since compiled code allows only when every window holds.
  */
 
@@ -136,7 +134,7 @@ function missionDial(mission: MissionInfo, zone: MissionZone, at: number): Missi
   const arcs = allowedArcs(windows);
   const alwaysOpen = arcs.length === 1 && arcs[0]!.startDeg === 0 && arcs[0]!.endDeg === 360;
   const open = windows.every((window) => isOpen(zone, at, window));
-  const nextAt = open ? nextClose(zone, at, windows) : nextOpenAll(zone, at, windows);
+  const nextAt = open ? nextClose(zone, at, windows) : missionNextOpenAll(zone, at, windows);
   return {
     name: mission.name,
     windows: mission.windows.map((w) => ({ startDeg: w.normalized!.start, endDeg: w.normalized!.end })),
@@ -170,27 +168,6 @@ function isOpen(zone: MissionZone, at: number, window: Window): boolean {
   return typeof zone === "string" ? allowInTimeZone(contextAt(at), window, zone) : allow(contextAt(at, { zone }), window);
 }
 
-/** The runtime's next opening of one window, on the mission's clock. */
-function nextOpenOf(zone: MissionZone, at: number, window: Window): number {
-  return typeof zone === "string" ? nextOpenInTimeZone(contextAt(at), window, zone) : nextOpen(contextAt(at, { zone }), window);
-}
-
-/**
- * The first instant at or after `at` at which every window is open (as
- * `defineMission`'s `evaluate` finds `next_open_unix_ms`): jumping to the
- * latest of the windows' own next openings never passes a common opening.
- */
-function nextOpenAll(zone: MissionZone, at: number, windows: readonly Window[]): number | undefined {
-  let instant = at;
-  for (let round = 0; round <= 4 * windows.length + 4; round++) {
-    const latest = beyondRangeAsUndefined(() => Math.max(...windows.map((window) => nextOpenOf(zone, instant, window))));
-    if (latest === undefined) return undefined;
-    if (latest === instant) return instant;
-    instant = latest;
-  }
-  return undefined;
-}
-
 /**
  * When an open mission closes: the first instant one of its windows is
  * closed, which is when that window's complement (the ticks after its end
@@ -199,7 +176,7 @@ function nextOpenAll(zone: MissionZone, at: number, windows: readonly Window[]):
 function nextClose(zone: MissionZone, at: number, windows: readonly Window[]): number | undefined {
   const closings = windows.flatMap((window) => {
     const rest = complement(window);
-    const closes = rest === undefined ? undefined : beyondRangeAsUndefined(() => nextOpenOf(zone, at, rest));
+    const closes = rest === undefined ? undefined : missionNextOpenAll(zone, at, [rest]);
     return closes === undefined ? [] : [closes];
   });
   return closings.length === 0 ? undefined : Math.min(...closings);
@@ -214,16 +191,6 @@ function complement(window: Window): Window | undefined {
   // A wrapping window whose end is the tick before its start covers the whole day.
   if (after === start % TICKS_PER_DAY) return undefined;
   return [after / TICKS_PER_DEGREE, before / TICKS_PER_DEGREE];
-}
-
-/** The SDK gives up past the end of the Date range (`BEYOND_DATE_RANGE`): no transition to show. */
-function beyondRangeAsUndefined(search: () => number): number | undefined {
-  try {
-    return search();
-  } catch (error) {
-    if (error instanceof TemporalError && error.code === "BEYOND_DATE_RANGE") return undefined;
-    throw error;
-  }
 }
 
 /** A window's bounds in ticks, rounded to the nearest as `allow` rounds them. */

@@ -1,15 +1,13 @@
-import { TemporalError } from "../core/errors.js";
 import { DEFAULT_FINALITY_TIMEOUT_MS, FinalityTimeoutError } from "../core/finality.js";
-import { contextAt } from "../core/phase.js";
-import type { AnchorProof, PhaseContext, Receipt, Window } from "../core/types.js";
+import type { AnchorProof, Receipt } from "../core/types.js";
 import type { ZttBundle } from "../ztt/signer.js";
 import { assertCanAnchor, authorityAccess, decisionContext, type AuthorityAccess } from "./authority.js";
 import { AnchorFailedError, MissingTasksError, MissionAbortedError, TaskFailedError } from "./errors.js";
 import { CARBON, HS_BLOCH, readMeasure, valueOf, withFailures, type Reading } from "./measures.js";
 import { assertEvaluateOptions, assertRunOptions, DEFAULT_MEASURE_TIMEOUT_MS } from "./options.js";
 import { receiptRequest } from "./receipt-request.js";
-import type { Decision, EvaluateOptions, MeasureFailure, Mission, MissionSpec, MissionZone, RunOptions, RunResult, Task } from "./types.js";
-import { decisionClock, missionNextOpen } from "./zone.js";
+import type { Decision, EvaluateOptions, MeasureFailure, Mission, MissionSpec, RunOptions, RunResult, Task } from "./types.js";
+import { decisionClock, missionNextOpenAll } from "./zone.js";
 import { signsZtt, zttSign, zttSignerFor } from "./ztt.js";
 
 /**
@@ -73,30 +71,8 @@ async function decide(spec: MissionSpec, options: EvaluateOptions, access: Autho
     ...(failures.length === 0 ? {} : { measure_failures: failures }),
   };
   if (!reasons.includes("PHASE_OUTSIDE_WINDOW")) return decision;
-  const next = nextOpenAll(spec.zone, ctx, spec.requires.phase);
+  const next = missionNextOpenAll(spec.zone, ctx.unix_ms, spec.requires.phase);
   return next === undefined ? decision : { ...decision, next_open_unix_ms: next };
-}
-
-/**
- * The first instant >= ctx at which every window is open. Jumping to the
- * latest of the windows' own next openings never passes a common opening,
- * so this converges within a few rounds when one exists.
- */
-function nextOpenAll(zone: MissionZone, ctx: PhaseContext, windows: readonly Window[]): number | undefined {
-  let at = ctx.unix_ms;
-  try {
-    for (let round = 0; round <= 4 * windows.length + 4; round++) {
-      const here = contextAt(at, { zone: ctx.swt_zone });
-      const latest = Math.max(...windows.map((window) => missionNextOpen(zone, here, window)));
-      if (latest === at) return at;
-      at = latest;
-    }
-  } catch (error) {
-    // In the Date range's last day the window may never open again: the DENY stands, without a time.
-    if (error instanceof TemporalError && error.code === "BEYOND_DATE_RANGE") return undefined;
-    throw error;
-  }
-  return undefined;
 }
 
 /**

@@ -1,5 +1,6 @@
 export { defineMission } from "./define-mission.js";
 export { signsZtt } from "./ztt.js";
+export { missionNextOpenAll } from "./zone.js";
 export { AnchorFailedError, AuthorityUnavailableError, MissingTasksError, MissionAbortedError, TaskFailedError } from "./errors.js";
 export type {
   Decision,
