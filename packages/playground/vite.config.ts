@@ -1,5 +1,5 @@
 import { createHash } from "node:crypto";
-import { isAbsolute, join } from "node:path";
+import { isAbsolute, join, resolve } from "node:path";
 import { defineConfig, type Plugin } from "vite";
 import { packagesOfModules, writeNotices } from "../cli/scripts/third-party-notices.mjs";
 
@@ -48,7 +48,7 @@ function thirdPartyNotices() {
         name: "playground:third-party-notices",
         apply: "build",
         configResolved(config) {
-          outDir = join(config.root, config.build.outDir);
+          outDir = resolve(config.root, config.build.outDir);
         },
         writeBundle() {
           writeNotices(packagesOfModules(ids, "@temporal/playground"), join(outDir, "THIRD_PARTY_NOTICES"), "@temporal/playground");
