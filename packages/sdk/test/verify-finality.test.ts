@@ -14,6 +14,8 @@ import {
   createMemoryAuthority,
   createTsaeRequest,
   formatSignatureLine,
+  formatVerifierKey,
+  parseVerifierKey,
   sha256Hex,
   verifyFinality,
   type AnchorProof,
@@ -169,5 +171,12 @@ describe("verifyFinality", () => {
     const { proof, keySet } = await finalProof(witnesses, [1, 2, 3]);
     await expectCode(() => verifyFinality(proof, { log: keySet, witnesses: vkeys }, 0), "INVALID_ARGUMENT", "quorum");
     await expectCode(() => verifyFinality(proof, { log: keySet, witnesses: Object.values(keySet.note_verifier_keys) }, 1), "INVALID_COSIGNATURE", "0x04");
+    // Every vkey is checked, not only the one kept for its public key: a note key listed before the same key as a cosigner is still refused.
+    const [first] = vkeys as [string];
+    const noteKeyOfFirst = formatVerifierKey("w.test/a", parseVerifierKey(first).publicKey);
+    await expectCode(() => verifyFinality(proof, { log: keySet, witnesses: [noteKeyOfFirst, ...vkeys] }, 1), "INVALID_COSIGNATURE", "0x04");
+    // The first bad vkey is the one named, whichever way it is bad.
+    await expectCode(() => verifyFinality(proof, { log: keySet, witnesses: [noteKeyOfFirst, "not a vkey"] }, 1), "INVALID_COSIGNATURE", "0x04");
+    await expectCode(() => verifyFinality(proof, { log: keySet, witnesses: ["not a vkey", noteKeyOfFirst] }, 1), "INVALID_NOTE_KEY");
   });
 });

@@ -120,6 +120,17 @@ function endpoint(operationId: string, test: () => Promise<void>): void {
   });
 }
 
+/** `body` POSTed to `path` (under /api/v1) with a Managed key: the refusal's status, code and the distinct fields its details name. */
+async function refusal(running: ServiceUnderTest, path: string, body: unknown): Promise<[number, string, string[]]> {
+  const reply = await running.fetch(`${running.url}/api/v1${path}`, {
+    method: "POST",
+    headers: { "content-type": "application/json", authorization: `Bearer ${running.keys.managed}` },
+    body: JSON.stringify(body),
+  });
+  const { error } = (await reply.json()) as { error: { code: string; details?: { field: string }[] } };
+  return [reply.status, error.code, [...new Set(error.details?.map((d) => d.field))]];
+}
+
 /** A fresh Ed25519 public key as base64url, as a remote ZTT signer sends it; its private half is dropped. */
 async function publicKeyX(): Promise<string> {
   const pair = (await crypto.subtle.generateKey("Ed25519", false, ["sign", "verify"])) as CryptoKeyPair;
@@ -681,6 +692,17 @@ describe.each([REAL_SERVICE, STAND_IN])("the SDK client against $name", (kind) =
     expect((await client.verifyZtt(bundle, { requireAnchor: true })).valid).toBe(true);
     expect(await failing(client.verifyZtt(stripped))).toEqual([]);
     expect(await failing(client.verifyZtt(stripped, { requireAnchor: true }))).toEqual(["anchor_receipt"]);
+    // The opening the verifier expects: the certificate's window and zone pass, another window or zone fails certificate_interval, naming both.
+    expect(await client.verifyZtt(bundle, { window: [330, 30], zone: "Z1" })).toEqual({ valid: true, checks: verified.checks.filter((c) => c.name !== "payload_sha256") });
+    const otherWindow = await client.verifyZtt(bundle, { window: [300, 60], zone: 1 });
+    expect(otherWindow.checks.filter((c) => !c.ok)).toEqual([{ name: "certificate_interval", ok: false, reason: "the certificate is for window [330, 30], not the expected [300, 60]" }]);
+    expect(await failing(client.verifyZtt(bundle, { zone: 2 }))).toEqual(["certificate_interval"]);
+    // A window or zone that is not one is the caller's mistake: 400 naming the field, never a failed check.
+    expect(await apiError(client.verifyZtt(bundle, { window: [330] as unknown as [number, number] }))).toMatchObject({ status: 400, code: "VALIDATION_FAILED" });
+    expect(await refusal(fixed, "/ztt/verify", { bundle, window: [330] })).toEqual([400, "VALIDATION_FAILED", ["body.window"]]);
+    expect(await refusal(fixed, "/ztt/verify", { bundle, window: [330, 400] })).toEqual([400, "VALIDATION_FAILED", ["body.window[1]"]]);
+    expect(await refusal(fixed, "/ztt/verify", { bundle, window: "330,30" })).toEqual([400, "VALIDATION_FAILED", ["body.window"]]);
+    expect(await refusal(fixed, "/ztt/verify", { bundle, zone: "Z12" })).toEqual([400, "VALIDATION_FAILED", ["body.zone"]]);
   });
 
   endpoint("certifyZtt", async () => {
@@ -732,26 +754,16 @@ describe.each([REAL_SERVICE, STAND_IN])("the SDK client against $name", (kind) =
     expect(ran).toBe(false);
 
     // Keys no verifier should trust, and bad windows and zones: 400 naming the field.
-    const post = (body: unknown) =>
-      fixed.fetch(`${fixed.url}/api/v1/ztt/certify`, {
-        method: "POST",
-        headers: { "content-type": "application/json", authorization: `Bearer ${fixed.keys.managed}` },
-        body: JSON.stringify(body),
-      });
-    const refusal = async (body: unknown) => {
-      const reply = await post(body);
-      const { error } = (await reply.json()) as { error: { code: string; details?: { field: string }[] } };
-      return [reply.status, error.code, [...new Set(error.details?.map((d) => d.field))]];
-    };
+    const certifyRefusal = (body: unknown) => refusal(fixed, "/ztt/certify", body);
     const base64url = (hex: string) => Buffer.from(hex, "hex").toString("base64url");
     const allZero = base64url("00".repeat(32));
     const identity = base64url(`01${"00".repeat(31)}`);
     const orderEight = base64url("26e8958fc2b227b045c3f489f2ef98f0d5dfac05d3c63339b13802886d53fc05");
-    for (const key of [allZero, identity, orderEight]) expect(await refusal({ ephemeral_x: key, window: [330, 30], zone: 1 })).toEqual([400, "ZTT_KEY_INVALID", ["body.ephemeral_x"]]);
-    expect(await refusal({ ephemeral_x: `${x}A`, window: [330, 30], zone: 1 })).toEqual([400, "VALIDATION_FAILED", ["body.ephemeral_x"]]);
-    expect(await refusal({ ephemeral_x: x, window: [330, 400], zone: 1 })).toEqual([400, "VALIDATION_FAILED", ["body.window[1]"]]);
-    expect(await refusal({ ephemeral_x: x, window: [330, 30], zone: "Z12" })).toEqual([400, "VALIDATION_FAILED", ["body.zone"]]);
-    expect(await refusal({ ephemeral_x: x, window: [330, 30] })).toEqual([400, "VALIDATION_FAILED", ["body.zone"]]);
+    for (const key of [allZero, identity, orderEight]) expect(await certifyRefusal({ ephemeral_x: key, window: [330, 30], zone: 1 })).toEqual([400, "ZTT_KEY_INVALID", ["body.ephemeral_x"]]);
+    expect(await certifyRefusal({ ephemeral_x: `${x}A`, window: [330, 30], zone: 1 })).toEqual([400, "VALIDATION_FAILED", ["body.ephemeral_x"]]);
+    expect(await certifyRefusal({ ephemeral_x: x, window: [330, 400], zone: 1 })).toEqual([400, "VALIDATION_FAILED", ["body.window[1]"]]);
+    expect(await certifyRefusal({ ephemeral_x: x, window: [330, 30], zone: "Z12" })).toEqual([400, "VALIDATION_FAILED", ["body.zone"]]);
+    expect(await certifyRefusal({ ephemeral_x: x, window: [330, 30] })).toEqual([400, "VALIDATION_FAILED", ["body.zone"]]);
     // Two keys, the second one the caller's: which one a parser keeps must not matter, so neither is certified.
     const twice = await fixed.fetch(`${fixed.url}/api/v1/ztt/certify`, {
       method: "POST",

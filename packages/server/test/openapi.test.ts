@@ -3,6 +3,8 @@ import { describe, expect, it } from "vitest";
 import { API_PREFIXES, ROUTES } from "../src/index.js";
 import { startService } from "./helpers.js";
 
+type JsonObject = Record<string, unknown>;
+
 const running = await startService();
 const document = (await (await fetch(`${running.url}/api/v1/openapi.json`)).json()) as {
   openapi: string;
@@ -41,6 +43,15 @@ describe("the OpenAPI document", () => {
   it("lists the operators' endpoints at the root, where the server answers them", async () => {
     expect(operatorsPaths.sort()).toEqual(["/healthz", "/metrics", "/readyz"]);
     for (const path of operatorsPaths) expect((await fetch(`${running.url}${path}`)).status, path).toBe(200);
+  });
+
+  it("documents ztt/verify's expected window and zone as optional, in the shapes ztt/certify takes them", () => {
+    const body = (path: string) =>
+      (document.paths[path]?.post as unknown as { requestBody: { content: { "application/json": { schema: JsonObject } } } }).requestBody.content["application/json"].schema;
+    const { properties, required } = body("/ztt/verify") as { properties: Record<string, JsonObject>; required: string[] };
+    const certify = body("/ztt/certify") as { properties: Record<string, JsonObject> };
+    expect(required).toEqual(["bundle"]);
+    for (const field of ["window", "zone"]) expect({ ...properties[field], description: "" }, field).toEqual({ ...certify.properties[field], description: "" });
   });
 
   it("has schemas that compile as JSON Schema 2020-12", () => {

@@ -9,7 +9,7 @@
 
 import { bytesToBase64, bytesToHex } from "./encoding.js";
 import { TemporalError } from "./errors.js";
-import { noteKeyId, noteKeyIdHex, parseVerifierKey, type Ed25519Sign, type NoteVerifier } from "./note-key.js";
+import { noteKeyId, noteKeyIdHex, parseVerifierKey, type Ed25519Sign, type NoteVerifier, type NoteVerifierKey } from "./note-key.js";
 import type { NoteSignature } from "./signed-note.js";
 import { VerifyingKey } from "./verifying-key.js";
 
@@ -101,11 +101,24 @@ export function readCosignature(line: NoteSignature): Cosignature | undefined {
  * Throws `INVALID_COSIGNATURE` for a vkey of another type.
  */
 export async function cosignatureVerifier(vkey: string): Promise<NoteVerifier> {
+  return cosignatureKeyVerifier(cosignatureKey(vkey));
+}
+
+/**
+ * `vkey` parsed and checked to be a cosignature/v1 Ed25519 key, for callers that need the key itself as well as its
+ * verifier (a verifier that counts distinct witnesses) without parsing it twice. Throws `INVALID_NOTE_KEY` or `INVALID_COSIGNATURE`.
+ */
+export function cosignatureKey(vkey: string): NoteVerifierKey {
   const key = parseVerifierKey(vkey);
   if (key.signatureType !== COSIGNATURE_V1_TYPE) {
     throw new TemporalError("INVALID_COSIGNATURE", `verifier key of ${key.name} has signature type 0x${key.signatureType.toString(16).padStart(2, "0")}, not 0x04 (cosignature/v1)`);
   }
   checkPublicKey(key.publicKey);
+  return key;
+}
+
+/** The `NoteVerifier` of a key `cosignatureKey` returned. */
+export async function cosignatureKeyVerifier(key: NoteVerifierKey): Promise<NoteVerifier> {
   const verifying = await VerifyingKey.from(key.publicKey);
   return {
     name: key.name,

@@ -5,12 +5,12 @@
  * touches the network. Pure (WebCrypto), platform-free.
  */
 
-import { cosignatureVerifier, findCosignature } from "./cosignature.js";
+import { cosignatureKey, cosignatureKeyVerifier, findCosignature } from "./cosignature.js";
 import { bytesToHex, hexToBytes, isHash } from "./encoding.js";
 import { TemporalError, describeValue } from "./errors.js";
 import { verifyCheckpointByAnyKey, verifyInclusion, type LogKeySetInput } from "./anchor-proof.js";
 import { verifyConsistency } from "./merkle.js";
-import { parseVerifierKey, type NoteVerifier } from "./note-key.js";
+import { parseVerifierKey, type NoteVerifier, type NoteVerifierKey } from "./note-key.js";
 import { isSignedCheckpoint } from "./signed-checkpoint.js";
 import { parseNote, type Note } from "./signed-note.js";
 import type { AnchorProof, SignedCheckpoint } from "./types.js";
@@ -60,13 +60,20 @@ export interface FinalityVerification {
  */
 export async function verifyFinality(proof: AnchorProof, keys: FinalityKeys, quorum: number): Promise<FinalityVerification> {
   if (!Number.isSafeInteger(quorum) || quorum < 1) throw new TemporalError("INVALID_ARGUMENT", `verifyFinality: quorum must be a positive integer, got ${describeValue(quorum)}`);
-  const witnesses = await distinctVerifiers(keys.witnesses);
+  return verifyFinalityBy(proof, keys.log, await trustedWitnesses(keys.witnesses), quorum);
+}
+
+/**
+ * `verifyFinality` with the witnesses already parsed (`trustedWitnesses`) and `quorum` already checked: `verifyZtt`
+ * parses its witnesses once, for its quorum and for this.
+ */
+export async function verifyFinalityBy(proof: AnchorProof, log: LogKeySetInput, witnesses: readonly NoteVerifier[], quorum: number): Promise<FinalityVerification> {
   const checks: FinalityCheck[] = [];
   const check = (name: FinalityCheckName, ok: boolean, detail: string) => (checks.push({ name, ok, detail }), ok);
 
   check("inclusion", verifyInclusion(proof), "the receipt hash is the leaf at leaf_index of the tree of tree_size leaves with root_hash, the proof's checkpoint");
   const checkpoint = (proof as Partial<AnchorProof> | null)?.checkpoint;
-  const ownSigned = checkpoint !== undefined && (await verifyCheckpointByAnyKey(checkpoint, keys.log));
+  const ownSigned = checkpoint !== undefined && (await verifyCheckpointByAnyKey(checkpoint, log));
   check("log_signature", ownSigned, ownSigned ? "the proof's checkpoint is signed by a log key" : "no given log key signed the proof's checkpoint under its origin");
 
   const cosigned = witnessedCheckpointOf(proof);
@@ -75,7 +82,7 @@ export async function verifyFinality(proof: AnchorProof, keys: FinalityKeys, quo
     return { valid: false, checks, cosigned_by: [], witnessed_unix_s: null };
   }
   check("witnessed", true, `the proof carries a cosigned checkpoint of tile ${cosigned.tile_id} of size ${cosigned.tree_size}, which covers leaf ${proof.leaf_index}`);
-  const cosignedSigned = await verifyCheckpointByAnyKey(cosigned, keys.log);
+  const cosignedSigned = await verifyCheckpointByAnyKey(cosigned, log);
   check("cosigned_log_signature", cosignedSigned, cosignedSigned ? "the cosigned checkpoint is signed by a log key" : "no given log key signed the cosigned checkpoint under its origin");
   check("consistency", consistent(proof, cosigned), `the tree of ${proof.tree_size} leaves and the cosigned tree of ${cosigned.tree_size} are one history (RFC 9162 consistency)`);
 
@@ -103,23 +110,37 @@ export function distinctWitnessCount(vkeys: readonly string[]): number {
 
 /** The quorum a verifier asks for when given none: a majority of the distinct witnesses. */
 export function witnessMajority(vkeys: readonly string[]): number {
-  return Math.floor(distinctWitnessCount(vkeys) / 2) + 1;
+  return majorityOf(distinctWitnessCount(vkeys));
+}
+
+/** A majority of `distinct` witnesses, for a caller that already counted them (`trustedWitnesses(...).length`). */
+export function majorityOf(distinct: number): number {
+  return Math.floor(distinct / 2) + 1;
 }
 
 // Keyed by the parsed public key, not by text after a "+": base64 itself may hold "+".
 function witnessKeyOf(vkey: string): string {
-  return bytesToHex(parseVerifierKey(vkey).publicKey);
+  return publicKeyHex(parseVerifierKey(vkey));
 }
 
-/** One verifier per distinct public key: a key listed twice, or under two names, must not count twice. */
-async function distinctVerifiers(vkeys: readonly string[]): Promise<NoteVerifier[]> {
+function publicKeyHex(key: NoteVerifierKey): string {
+  return bytesToHex(key.publicKey);
+}
+
+/**
+ * The witnesses a verifier trusts, each vkey parsed once: one verifier per distinct public key (a key listed twice, or
+ * under two names, must not count twice: it keeps its first place and its last name). Throws `INVALID_ARGUMENT` for what is not a list
+ * of strings, and `INVALID_NOTE_KEY` or `INVALID_COSIGNATURE` for the first vkey that is not a cosignature/v1 key.
+ */
+export async function trustedWitnesses(vkeys: readonly string[]): Promise<NoteVerifier[]> {
   if (!Array.isArray(vkeys)) throw new TemporalError("INVALID_ARGUMENT", `verifyFinality: keys.witnesses must be an array of cosignature/v1 vkeys, got ${describeValue(vkeys)}`);
-  const byKey = new Map<string, string>();
+  const byKey = new Map<string, NoteVerifierKey>();
   for (const vkey of vkeys as readonly unknown[]) {
     if (typeof vkey !== "string") throw new TemporalError("INVALID_ARGUMENT", `verifyFinality: a witness vkey is a string <name>+<key ID>+<key>, got ${describeValue(vkey)}`);
-    byKey.set(witnessKeyOf(vkey), vkey);
+    const key = cosignatureKey(vkey);
+    byKey.set(publicKeyHex(key), key);
   }
-  return Promise.all([...byKey.values()].map((vkey) => cosignatureVerifier(vkey)));
+  return Promise.all([...byKey.values()].map(cosignatureKeyVerifier));
 }
 
 /** The proof's cosigned checkpoint as the log's signed checkpoint (its `cosignatures` summary left out), or why there is none usable. */

@@ -364,11 +364,13 @@ export class TemporalClient implements Authority {
   /**
    * `POST ztt/verify`: the service's `verifyZtt` of `bundle` with its keys, as `verifyZtt(bundle, keys, options)`
    * offline: `payload` against the bundle's hash, `witnesses` (with `quorum`, `skewMs`) for the witnessed time,
-   * `requireAnchor` to fail a bundle without an anchor. The service's keys are both the certifier's and the log's.
-   * The service does not take an expected `window` / `zone`: check `bundle.certificate` against yours, or verify offline.
+   * `requireAnchor` to fail a bundle without an anchor, `window` and `zone` for the opening the certificate must be
+   * for (`certificate_interval`). The service's keys are both the certifier's and the log's.
    */
-  async verifyZtt(bundle: ZttBundle, options: Omit<ZttVerifyOptions, "log" | "window" | "zone"> = {}): Promise<ZttVerification> {
-    const { payload, witnesses, quorum, skewMs, requireAnchor } = options;
+  async verifyZtt(bundle: ZttBundle, options: Omit<ZttVerifyOptions, "log"> = {}): Promise<ZttVerification> {
+    const { payload, witnesses, quorum, skewMs, requireAnchor, window } = options;
+    const zone = zoneParam(options.zone);
+    // The window is sent as given: the service validates it (400 with details).
     const body = {
       bundle,
       ...(payload === undefined ? {} : zttPayload(payload)),
@@ -376,6 +378,8 @@ export class TemporalClient implements Authority {
       ...(quorum === undefined ? {} : { quorum }),
       ...(skewMs === undefined ? {} : { skew_ms: skewMs }),
       ...(requireAnchor === undefined ? {} : { require_anchor: requireAnchor }),
+      ...(window === undefined ? {} : { window }),
+      ...(zone === undefined ? {} : { zone }),
     };
     return object(await this.#post("ztt/verify", body));
   }

@@ -1824,7 +1824,8 @@ return errors === 0;
 validate27.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
 
 export const zttVerify = validate28;
-const schema39 = {"type":"object","required":["bundle"],"properties":{"bundle":{"type":"object","description":"A ZTT signature bundle, as POST ztt/sign returns it"},"payload":{"type":"string","description":"The payload: UTF-8 text, or base64 (RFC 4648, padded) when encoding is base64"},"encoding":{"enum":["utf8","base64"],"description":"How payload is written (default utf8); base64 signs arbitrary bytes"},"witnesses":{"type":"array","minItems":1,"maxItems":100,"items":{"type":"string","minLength":1},"description":"cosignature/v1 vkeys of the witnesses the caller trusts: the bundle's anchor must then be FINAL with a witnessed time that brackets the signing (witnessed_time)"},"quorum":{"type":"integer","minimum":1,"maximum":100,"description":"Cosignatures of those witnesses needed (default a majority)"},"skew_ms":{"type":"integer","minimum":0,"maximum":86400000,"description":"Clock skew allowed for anchor_receipt's issue time and witnessed_time (default 60000)"},"require_anchor":{"type":"boolean","description":"A bundle without an anchor fails anchor_receipt (default false)"}},"additionalProperties":false};
+const schema39 = {"type":"object","required":["bundle"],"properties":{"bundle":{"type":"object","description":"A ZTT signature bundle, as POST ztt/sign returns it"},"payload":{"type":"string","description":"The payload: UTF-8 text, or base64 (RFC 4648, padded) when encoding is base64"},"encoding":{"enum":["utf8","base64"],"description":"How payload is written (default utf8); base64 signs arbitrary bytes"},"witnesses":{"type":"array","minItems":1,"maxItems":100,"items":{"type":"string","minLength":1},"description":"cosignature/v1 vkeys of the witnesses the caller trusts: the bundle's anchor must then be FINAL with a witnessed time that brackets the signing (witnessed_time)"},"quorum":{"type":"integer","minimum":1,"maximum":100,"description":"Cosignatures of those witnesses needed (default a majority)"},"skew_ms":{"type":"integer","minimum":0,"maximum":86400000,"description":"Clock skew allowed for anchor_receipt's issue time and witnessed_time (default 60000)"},"require_anchor":{"type":"boolean","description":"A bundle without an anchor fails anchor_receipt (default false)"},"window":{"type":"array","prefixItems":[{"type":"number","minimum":0,"maximum":360},{"type":"number","minimum":0,"maximum":360}],"items":false,"minItems":2,"description":"[start_deg, end_deg] the certificate must be for, as window_deg: certificate_interval fails for another (default: any window)"},"zone":{"oneOf":[{"type":"integer","minimum":0,"maximum":11},{"type":"string","pattern":"^Z(?:[0-9]|1[01])$"}],"description":"SWT zone the certificate must be for (0..11 or \"Z0\"..\"Z11\"): certificate_interval fails for another (default: any zone)"}},"additionalProperties":false};
+const func3 = Object.prototype.hasOwnProperty;
 
 function validate28(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
@@ -1848,7 +1849,7 @@ vErrors.push(err0);
 errors++;
 }
 for(const key0 in data){
-if(!(((((((key0 === "bundle") || (key0 === "payload")) || (key0 === "encoding")) || (key0 === "witnesses")) || (key0 === "quorum")) || (key0 === "skew_ms")) || (key0 === "require_anchor"))){
+if(!(func3.call(schema39.properties, key0))){
 const err1 = {instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"};
 if(vErrors === null){
 vErrors = [err1];
@@ -2040,14 +2041,220 @@ vErrors.push(err16);
 errors++;
 }
 }
-}
-else {
-const err17 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"};
+if(data.window !== undefined){
+let data8 = data.window;
+if(Array.isArray(data8)){
+if(data8.length < 2){
+const err17 = {instancePath:instancePath+"/window",schemaPath:"#/properties/window/minItems",keyword:"minItems",params:{limit: 2},message:"must NOT have fewer than 2 items"};
 if(vErrors === null){
 vErrors = [err17];
 }
 else {
 vErrors.push(err17);
+}
+errors++;
+}
+const len1 = data8.length;
+if(len1 > 0){
+let data9 = data8[0];
+if((typeof data9 == "number") && (isFinite(data9))){
+if(data9 > 360 || isNaN(data9)){
+const err18 = {instancePath:instancePath+"/window/0",schemaPath:"#/properties/window/prefixItems/0/maximum",keyword:"maximum",params:{comparison: "<=", limit: 360},message:"must be <= 360"};
+if(vErrors === null){
+vErrors = [err18];
+}
+else {
+vErrors.push(err18);
+}
+errors++;
+}
+if(data9 < 0 || isNaN(data9)){
+const err19 = {instancePath:instancePath+"/window/0",schemaPath:"#/properties/window/prefixItems/0/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"};
+if(vErrors === null){
+vErrors = [err19];
+}
+else {
+vErrors.push(err19);
+}
+errors++;
+}
+}
+else {
+const err20 = {instancePath:instancePath+"/window/0",schemaPath:"#/properties/window/prefixItems/0/type",keyword:"type",params:{type: "number"},message:"must be number"};
+if(vErrors === null){
+vErrors = [err20];
+}
+else {
+vErrors.push(err20);
+}
+errors++;
+}
+}
+if(len1 > 1){
+let data10 = data8[1];
+if((typeof data10 == "number") && (isFinite(data10))){
+if(data10 > 360 || isNaN(data10)){
+const err21 = {instancePath:instancePath+"/window/1",schemaPath:"#/properties/window/prefixItems/1/maximum",keyword:"maximum",params:{comparison: "<=", limit: 360},message:"must be <= 360"};
+if(vErrors === null){
+vErrors = [err21];
+}
+else {
+vErrors.push(err21);
+}
+errors++;
+}
+if(data10 < 0 || isNaN(data10)){
+const err22 = {instancePath:instancePath+"/window/1",schemaPath:"#/properties/window/prefixItems/1/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"};
+if(vErrors === null){
+vErrors = [err22];
+}
+else {
+vErrors.push(err22);
+}
+errors++;
+}
+}
+else {
+const err23 = {instancePath:instancePath+"/window/1",schemaPath:"#/properties/window/prefixItems/1/type",keyword:"type",params:{type: "number"},message:"must be number"};
+if(vErrors === null){
+vErrors = [err23];
+}
+else {
+vErrors.push(err23);
+}
+errors++;
+}
+}
+const len2 = data8.length;
+if(!(len2 <= 2)){
+const err24 = {instancePath:instancePath+"/window",schemaPath:"#/properties/window/items",keyword:"items",params:{limit: 2},message:"must NOT have more than 2 items"};
+if(vErrors === null){
+vErrors = [err24];
+}
+else {
+vErrors.push(err24);
+}
+errors++;
+}
+}
+else {
+const err25 = {instancePath:instancePath+"/window",schemaPath:"#/properties/window/type",keyword:"type",params:{type: "array"},message:"must be array"};
+if(vErrors === null){
+vErrors = [err25];
+}
+else {
+vErrors.push(err25);
+}
+errors++;
+}
+}
+if(data.zone !== undefined){
+let data11 = data.zone;
+const _errs24 = errors;
+let valid4 = false;
+let passing0 = null;
+const _errs25 = errors;
+if(!(((typeof data11 == "number") && (!(data11 % 1) && !isNaN(data11))) && (isFinite(data11)))){
+const err26 = {instancePath:instancePath+"/zone",schemaPath:"#/properties/zone/oneOf/0/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
+if(vErrors === null){
+vErrors = [err26];
+}
+else {
+vErrors.push(err26);
+}
+errors++;
+}
+if((typeof data11 == "number") && (isFinite(data11))){
+if(data11 > 11 || isNaN(data11)){
+const err27 = {instancePath:instancePath+"/zone",schemaPath:"#/properties/zone/oneOf/0/maximum",keyword:"maximum",params:{comparison: "<=", limit: 11},message:"must be <= 11"};
+if(vErrors === null){
+vErrors = [err27];
+}
+else {
+vErrors.push(err27);
+}
+errors++;
+}
+if(data11 < 0 || isNaN(data11)){
+const err28 = {instancePath:instancePath+"/zone",schemaPath:"#/properties/zone/oneOf/0/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"};
+if(vErrors === null){
+vErrors = [err28];
+}
+else {
+vErrors.push(err28);
+}
+errors++;
+}
+}
+var _valid0 = _errs25 === errors;
+if(_valid0){
+valid4 = true;
+passing0 = 0;
+}
+const _errs27 = errors;
+if(typeof data11 === "string"){
+if(!pattern4.test(data11)){
+const err29 = {instancePath:instancePath+"/zone",schemaPath:"#/properties/zone/oneOf/1/pattern",keyword:"pattern",params:{pattern: "^Z(?:[0-9]|1[01])$"},message:"must match pattern \""+"^Z(?:[0-9]|1[01])$"+"\""};
+if(vErrors === null){
+vErrors = [err29];
+}
+else {
+vErrors.push(err29);
+}
+errors++;
+}
+}
+else {
+const err30 = {instancePath:instancePath+"/zone",schemaPath:"#/properties/zone/oneOf/1/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err30];
+}
+else {
+vErrors.push(err30);
+}
+errors++;
+}
+var _valid0 = _errs27 === errors;
+if(_valid0 && valid4){
+valid4 = false;
+passing0 = [passing0, 1];
+}
+else {
+if(_valid0){
+valid4 = true;
+passing0 = 1;
+}
+}
+if(!valid4){
+const err31 = {instancePath:instancePath+"/zone",schemaPath:"#/properties/zone/oneOf",keyword:"oneOf",params:{passingSchemas: passing0},message:"must match exactly one schema in oneOf"};
+if(vErrors === null){
+vErrors = [err31];
+}
+else {
+vErrors.push(err31);
+}
+errors++;
+}
+else {
+errors = _errs24;
+if(vErrors !== null){
+if(_errs24){
+vErrors.length = _errs24;
+}
+else {
+vErrors = null;
+}
+}
+}
+}
+}
+else {
+const err32 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"};
+if(vErrors === null){
+vErrors = [err32];
+}
+else {
+vErrors.push(err32);
 }
 errors++;
 }

@@ -262,8 +262,10 @@ export const REQUESTS = {
       quorum: { ...integer(1, 100), description: "Cosignatures of those witnesses needed (default a majority)" },
       skew_ms: { ...integer(0, 86_400_000), description: "Clock skew allowed for anchor_receipt's issue time and witnessed_time (default 60000)" },
       require_anchor: { type: "boolean", description: "A bundle without an anchor fails anchor_receipt (default false)" },
+      window: { ...WINDOW, description: "[start_deg, end_deg] the certificate must be for, as window_deg: certificate_interval fails for another (default: any window)" },
+      zone: { ...zoneBody, description: 'SWT zone the certificate must be for (0..11 or "Z0".."Z11"): certificate_interval fails for another (default: any zone)' },
     },
-    ["payload", "encoding", "witnesses", "quorum", "skew_ms", "require_anchor"],
+    ["payload", "encoding", "witnesses", "quorum", "skew_ms", "require_anchor", "window", "zone"],
   ),
 } as const;
 

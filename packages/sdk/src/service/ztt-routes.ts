@@ -2,11 +2,11 @@
  * The ZTT endpoints (docs/ztt.md, docs/service.md): `POST ztt/sign` signs with the service's ZTT signer for the
  * current opening of its configured window and anchors the bundle in the service's clockchain, `POST ztt/certify`
  * certifies a client's ephemeral key for any window open now (the client signs), `POST ztt/verify` runs the SDK's
- * offline `verifyZtt` with the service's public keys. Thin: the signing, the certificates, the
+ * offline `verifyZtt` with the service's public keys (and the window and zone the caller expects). Thin: the signing, the certificates, the
  * anchoring and every check are the SDK's.
  */
 import type { Signer } from "../authority/seams.js";
-import type { Authority } from "../core/types.js";
+import type { Authority, Window, ZoneInput } from "../core/types.js";
 import { base64ToBytes, base64UrlToBytes } from "../core/encoding.js";
 import { keyIdOf } from "../core/verifying-key.js";
 import { TemporalRangeError } from "../core/errors.js";
@@ -67,6 +67,8 @@ interface VerifyBody extends Partial<WirePayload> {
   readonly quorum?: number;
   readonly skew_ms?: number;
   readonly require_anchor?: boolean;
+  readonly window?: Window;
+  readonly zone?: ZoneInput;
 }
 
 /** verifyZtt refuses bad witness vkeys or a quorum above them as the caller's configuration (400 with its code). */
@@ -77,13 +79,15 @@ async function verify(body: VerifyBody, context: RouteContext): Promise<ZttVerif
       details: [{ field: "body.bundle", problem: `nests deeper than ${MAX_BUNDLE_DEPTH} levels` }],
     });
   }
-  const { bundle, payload, encoding, witnesses, quorum, skew_ms: skewMs, require_anchor: requireAnchor } = body;
+  const { bundle, payload, encoding, witnesses, quorum, skew_ms: skewMs, require_anchor: requireAnchor, window, zone } = body;
   const options = {
     ...(payload === undefined ? {} : { payload: payloadOf({ payload, encoding }) }),
     ...(witnesses === undefined ? {} : { witnesses }),
     ...(quorum === undefined ? {} : { quorum }),
     ...(skewMs === undefined ? {} : { skewMs }),
     ...(requireAnchor === undefined ? {} : { requireAnchor }),
+    ...(window === undefined ? {} : { window }),
+    ...(zone === undefined ? {} : { zone }),
   };
   // The service's keys certify its ZTT signer and sign its log: one list is both publicKeys and log here.
   return verifyZtt(bundle, Object.values(await context.authority.publicKeys()), options);
@@ -158,7 +162,8 @@ export const ZTT_ROUTES: readonly Route[] = [
     path: "/ztt/verify",
     operationId: "verifyZtt",
     tier: "public",
-    summary: "Which checks of a ZTT bundle hold with this service's public keys (and, given the payload, its hash); never an error for a bundle that fails them",
+    summary:
+      "Which checks of a ZTT bundle hold with this service's public keys (and, given the payload, its hash; given a window and zone, whether the certificate is for them); never an error for a bundle that fails them",
     body: REQUESTS.zttVerify,
     status: 200,
     reply: REPLIES.zttVerification,

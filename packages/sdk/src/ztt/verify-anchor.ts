@@ -9,14 +9,15 @@ import { receiptHash, receiptIssues, verifyReceipt } from "../core/receipt.js";
 import type { Receipt } from "../core/types.js";
 import { MAX_ABS_UNIX_MS } from "../core/units.js";
 import type { VerifyingKey } from "../core/verifying-key.js";
-import { verifyFinality } from "../core/verify-finality.js";
+import type { NoteVerifier } from "../core/note-key.js";
+import { verifyFinalityBy } from "../core/verify-finality.js";
 import { ZTT_RECEIPT_SCOPE, zttBundleHash } from "./anchor.js";
 import type { ZttBundle } from "./signer.js";
 import { check, guarded, type ZttCheck } from "./checks.js";
 
-/** What the caller trusts for the witnessed time: the witnesses' cosignature/v1 vkeys, the quorum k and the clock skew allowed. */
+/** What the caller trusts for the witnessed time: the witnesses (one verifier per distinct key, `trustedWitnesses`), the quorum k and the clock skew allowed. */
 export interface WitnessedTimePolicy {
-  readonly witnesses: readonly string[];
+  readonly witnesses: readonly NoteVerifier[];
   readonly quorum: number;
   readonly skewMs: number;
 }
@@ -82,7 +83,7 @@ export async function witnessedTime(bundle: ZttBundle, keys: readonly VerifyingK
   const fail = (reason: string) => ({ check: check("witnessed_time", false, reason) });
   const proof = bundle?.anchor?.proof;
   if (proof === undefined) return fail("the bundle carries no anchor; witnessed time needs a FINAL anchor proof");
-  const finality = await verifyFinality(proof, { log: keys, witnesses: policy.witnesses }, policy.quorum);
+  const finality = await verifyFinalityBy(proof, keys, policy.witnesses, policy.quorum);
   if (!finality.valid || finality.witnessed_unix_s === null) {
     return fail(`the anchor proof is not FINAL for the given witnesses and quorum ${policy.quorum}: ${finality.checks.flatMap((c) => (c.ok ? [] : [`${c.name}: ${c.detail}`])).join("; ")}`);
   }

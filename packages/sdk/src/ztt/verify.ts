@@ -1,12 +1,11 @@
 import { canonicalJson } from "../core/canonical-json.js";
 import { isKeySet } from "../core/anchor-proof.js";
-import { cosignatureVerifier } from "../core/cosignature.js";
 import { base64UrlToBytes } from "../core/encoding.js";
 import { DEFAULT_FINALITY_TIMEOUT_MS } from "../core/finality.js";
 import type { KeySet } from "../core/service-types.js";
 import { contextAt } from "../core/phase.js";
 import { signingPayload } from "../core/signed-record.js";
-import { distinctWitnessCount, witnessMajority } from "../core/verify-finality.js";
+import { majorityOf, trustedWitnesses } from "../core/verify-finality.js";
 import { sha256Hex } from "../core/sha256.js";
 import { VerifyingKey, type PublicKeyInput } from "../core/verifying-key.js";
 import type { Window, ZoneInput } from "../core/types.js";
@@ -137,13 +136,14 @@ async function zttPolicy(options: ZttVerifyOptions): Promise<ZttPolicy> {
   }
   if (!Array.isArray(witnesses) || witnesses.length === 0 || !witnesses.every((w: unknown) => typeof w === "string"))
     throw bad(`witnesses must be a non-empty array of cosignature/v1 vkeys, got ${describeValue(witnesses)}`);
-  // A vkey that is not cosignature/v1 is the caller's mistake whatever the bundle holds: INVALID_NOTE_KEY / INVALID_COSIGNATURE now.
-  await Promise.all((witnesses as readonly string[]).map((vkey) => cosignatureVerifier(vkey)));
-  // A key listed twice, or under two names, is one witness (verifyFinality counts it once): the majority is of distinct keys.
-  const distinct = distinctWitnessCount(witnesses);
-  const k = quorum ?? witnessMajority(witnesses);
-  if (!Number.isSafeInteger(k) || k < 1 || k > distinct) throw bad(`quorum must be a whole number in 1..${distinct} (the distinct witness keys given), got ${describeValue(quorum)}`);
-  return { skewMs, requireAnchor, witnessed: { witnesses, quorum: k, skewMs }, expected };
+  // Each vkey parsed once, here: a vkey that is not cosignature/v1 is the caller's mistake whatever the bundle holds
+  // (INVALID_NOTE_KEY / INVALID_COSIGNATURE now); a key listed twice, or under two names, is one witness, so the
+  // majority is of distinct keys; and witnessed_time checks the cosignatures with these same verifiers.
+  const trusted = await trustedWitnesses(witnesses);
+  const k = quorum ?? majorityOf(trusted.length);
+  if (!Number.isSafeInteger(k) || k < 1 || k > trusted.length)
+    throw bad(`quorum must be a whole number in 1..${trusted.length} (the distinct witness keys given), got ${describeValue(quorum)}`);
+  return { skewMs, requireAnchor, witnessed: { witnesses: trusted, quorum: k, skewMs }, expected };
 }
 
 function expectedOpening({ window, zone }: ZttVerifyOptions, bad: (problem: string) => Error): ExpectedOpening {
