@@ -49,7 +49,10 @@ const windowLike = fc.oneof(
   fc.tuple(fc.double({ min: -10, max: 400 }), fc.constantFrom(",", ", ", ";", " "), fc.double({ min: -10, max: 400 })).map(([a, sep, b]) => `${a}${sep}${b}`),
   fc.tuple(fc.double({ min: 0, max: 360, noNaN: true }), fc.double({ min: 0, max: 360, noNaN: true })).map((w) => formatWindowText(w)),
 );
-const zoneLike = fc.oneof(fc.string({ maxLength: 4 }), fc.integer({ min: -2, max: 14 }).chain((n) => fc.constantFrom(String(n), `Z${n}`, `z${n}`, `0${n}`, ` ${n}`)));
+const zoneLike = fc.oneof(
+  fc.string({ maxLength: 4 }),
+  fc.integer({ min: -2, max: 14 }).chain((n) => fc.constantFrom(String(n), `Z${n}`, `z${n}`, `0${n}`, ` ${n}`)),
+);
 
 describe("temporalc verify and temporal-service read a window and a zone alike", () => {
   it("accept and refuse the same window texts, with the same value", () => {

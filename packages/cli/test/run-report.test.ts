@@ -122,7 +122,10 @@ describe("temporalc run --json prints one object for every way a run stops", () 
     });
     expect(stopped(["run", "no-such.mission"], 2).error).toMatchObject({ code: "FILE_UNREADABLE" });
     expect(stopped(["run", "examples/ops.mission", "--tasks", "missing.mjs"], 2).error).toMatchObject({ code: "TASKS_NOT_LOADED", message: expect.stringContaining("no such module") });
-    expect(stopped(["run", "examples/ops.mission", "--at", "2026-02-30"], 2).error).toMatchObject({ code: "INVALID_TIME", message: expect.stringMatching(/^--at "2026-02-30" .* \(INVALID_TIME\)$/) as string });
+    expect(stopped(["run", "examples/ops.mission", "--at", "2026-02-30"], 2).error).toMatchObject({
+      code: "INVALID_TIME",
+      message: expect.stringMatching(/^--at "2026-02-30" .* \(INVALID_TIME\)$/) as string,
+    });
   });
 
   it("for a mission file with errors, with its diagnostics", () => {
