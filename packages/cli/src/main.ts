@@ -190,7 +190,8 @@ Output, for example:
 
 Exit status: 0 when the dial was drawn, 1 when the file has errors (shown
 as by check, code MISSION_FILE_INVALID), 2 for usage or I/O errors, each with a code: FILE_NOT_FOUND,
-FILE_UNREADABLE, INVALID_TIME, MISSION_NOT_FOUND, WRITE_FAILED.
+FILE_UNREADABLE, INVALID_TIME, MISSION_NOT_FOUND, WRITE_FAILED. With --json, a
+stop is also { "error": { code, message, diagnostics? } } on stdout, as for run.
 
 Examples:
   $ temporalc show examples/nightly-backup.mission
@@ -311,8 +312,8 @@ Example:
     .requiredOption("--keys <keys.json>", "the service's public keys: the body of GET /api/v1/keys (the certifier's, and the log's unless --log-keys)")
     .option("--log-keys <keys.json>", "the log's public keys (GET /api/v1/keys of the service that anchored), when not those of --keys")
     .option("--require-anchor", "a ZTT bundle without an anchor fails (anchor_receipt)")
-    .option("--window <start,end>", "the window (degrees) the ZTT certificate must be for, e.g. 330,30; otherwise certificate_interval fails")
-    .option("--zone <zone>", "the SWT zone (Z0..Z11) the ZTT certificate must be for; otherwise certificate_interval fails")
+    .option("--window <start,end>", "the window the ZTT certificate must be for: two degrees in 0..360, e.g. 330,30; otherwise certificate_interval fails")
+    .option("--zone <zone>", "the SWT zone the ZTT certificate must be for, Z0..Z11 or 0..11; otherwise certificate_interval fails")
     .option("--payload <file>", "the ZTT payload's bytes: checked against the bundle's payload_sha256")
     .option("--witness <vkey...>", "cosignature/v1 vkeys of the witnesses you trust: checks finality and, for a ZTT bundle, the witnessed time")
     .option("--quorum <n>", "cosignatures of those witnesses needed (default: a majority)", positiveInteger)
@@ -334,7 +335,8 @@ Each check is printed with its name, and why it failed (docs/ztt.md#verify-offli
 
 Exit status: 0 when every check holds, 1 when one fails, 2 for usage errors,
 each with a code: FILE_NOT_FOUND, FILE_UNREADABLE, INVALID_JSON (with
-file:line:column), UNKNOWN_SHAPE, INVALID_KEYS, INVALID_WITNESS.
+file:line:column), UNKNOWN_SHAPE, INVALID_KEYS, INVALID_WITNESS, INVALID_WINDOW,
+INVALID_ZONE.
 
 Examples:
   $ temporalc verify bundle.json --keys keys.json

@@ -65,7 +65,9 @@ describe("temporalc run names the cause", () => {
   it("reads --at with the SDK's rules: no such date, and no time without a zone", () => {
     const feb30 = runCli(["run", "examples/ops.mission", "--dry-run", "--at", "2026-02-30"]);
     expect(feb30.code).toBe(2);
-    expect(feb30.stderr).toBe(`temporalc: --at "2026-02-30" is not an ISO 8601 time with a zone: no such date: 2026-02 has 28 days\n`);
+    // The same line as temporalc show --at's (at-option.ts), code and all.
+    expect(feb30.stderr).toBe(`temporalc: --at "2026-02-30" is not an ISO 8601 time with a zone: no such date: 2026-02 has 28 days (INVALID_TIME)\n`);
+    expect(runCli(["show", "examples/ops.mission", "--at", "2026-02-30"]).stderr).toBe(feb30.stderr);
     const local = runCli(["run", "examples/ops.mission", "--dry-run", "--at", "2026-11-22T23:30"]);
     expect(local.code).toBe(2);
     expect(local.stderr).toContain("the time has no zone; add Z for UTC or an offset, e.g. 2026-11-22T23:30Z or 2026-11-22T23:30+02:00");
@@ -120,7 +122,10 @@ describe("temporalc run --json prints one object for every way a run stops", () 
     });
     expect(stopped(["run", "no-such.mission"], 2).error).toMatchObject({ code: "FILE_UNREADABLE" });
     expect(stopped(["run", "examples/ops.mission", "--tasks", "missing.mjs"], 2).error).toMatchObject({ code: "TASKS_NOT_LOADED", message: expect.stringContaining("no such module") });
-    expect(stopped(["run", "examples/ops.mission", "--at", "2026-02-30"], 2).error).toMatchObject({ code: "INVALID_TIME" });
+    expect(stopped(["run", "examples/ops.mission", "--at", "2026-02-30"], 2).error).toMatchObject({
+      code: "INVALID_TIME",
+      message: expect.stringMatching(/^--at "2026-02-30" .* \(INVALID_TIME\)$/) as string,
+    });
   });
 
   it("for a mission file with errors, with its diagnostics", () => {

@@ -107,6 +107,31 @@ describe("temporalc show", () => {
     expect(results[2]!.stderr).toContain("(INVALID_TIME)");
   }, 90_000);
 
+  it("--json: every stop is also one object { error: { code, message, diagnostics? } } on stdout, as run --json, with the same exit status", async () => {
+    const broken = join(folder.current(), "broken.mission");
+    writeFileSync(broken, "@temporal v4.6.2\nmission m { require phase [300 30 }\n");
+    const cases: [string[], string, number][] = [
+      [["show", broken], "MISSION_FILE_INVALID", 1],
+      [["show", join(folder.current(), "missing.mission")], "FILE_NOT_FOUND", 2],
+      [["show", backup, "--at", "yesterday"], "INVALID_TIME", 2],
+      [["show", ops, "--mission", "nope"], "MISSION_NOT_FOUND", 2],
+    ];
+    const results = await Promise.all(cases.map(([args]) => runCliAsync([...args, "--json"])));
+    results.forEach((result, index) => {
+      const [args, code, exit] = cases[index]!;
+      expect(result.code, args.join(" ")).toBe(exit);
+      const { error } = JSON.parse(result.stdout) as { error: { code: string; message: string; diagnostics?: { code: string; file: string; range: { start: { line: number } } }[] } };
+      expect(error.code).toBe(code);
+      // The message is the line on stderr, code and all.
+      expect(result.stderr).toContain(`temporalc: ${error.message}\n`);
+      expect(error.message.endsWith(`(${code})`)).toBe(true);
+      expect(error.diagnostics === undefined).toBe(code !== "MISSION_FILE_INVALID");
+    });
+    const { error } = JSON.parse(results[0]!.stdout) as { error: { diagnostics: { code: string; file: string; range: { start: { line: number; column: number } } }[] } };
+    expect(error.diagnostics.map((d) => d.code)).toContain("M102");
+    expect(error.diagnostics[0]).toMatchObject({ file: broken, severity: "error", range: { start: { line: expect.any(Number) as number } } });
+  }, 90_000);
+
   it("a TZ the engine cannot name (empty: Etc/Unknown) is read as UTC", () => {
     const result = runCli(["show", ops, "--at", AT, "--mission", "heartbeat"], { env: { TZ: "" } });
     expect(result.code, result.stderr).toBe(0);

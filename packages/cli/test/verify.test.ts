@@ -123,6 +123,13 @@ describe("temporalc verify: a ZTT bundle", () => {
     const badZone = verify({}, ["bundle.json", "--keys", "keys.json", "--zone", "Z12"]);
     expect(badZone.code).toBe(2);
     expect(badZone.stderr).toContain("INVALID_ZONE");
+    // The SDK's reader, as temporal-service --ztt-window/--ztt-zone: a zone's number is a zone, numbers are plain decimals.
+    expect(verify({}, ["bundle.json", "--keys", "keys.json", "--window", " 330 , 30 ", "--zone", "1"]).code).toBe(0);
+    const hex = verify({}, ["bundle.json", "--keys", "keys.json", "--window", "0x10,30"]);
+    expect(hex.code).toBe(2);
+    expect(hex.stderr).toBe('temporalc: --window "0x10,30": a window is two phases in degrees 0..360 as start,end, e.g. 330,30 (which wraps through 0) (INVALID_WINDOW)\n');
+    // The flags are read before the files: a typo is named even when a file is missing too.
+    expect(verify({}, ["missing.json", "--keys", "keys.json", "--zone", "z1"]).stderr).toBe('temporalc: --zone "z1": a zone is Z0..Z11, or its number 0..11 (INVALID_ZONE)\n');
   });
 
   it("with --witness, requires a FINAL anchor: a PROVISIONAL one fails witnessed_time", () => {

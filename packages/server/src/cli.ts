@@ -1,6 +1,6 @@
 import { join } from "node:path";
 import { Command, CommanderError, InvalidArgumentError, Option } from "commander";
-import { TemporalError } from "@temporal/agent-sdk";
+import { TemporalError, WINDOW_TEXT_RULE, ZONE_TEXT_RULE, parseWindowText, parseZoneText } from "@temporal/agent-sdk";
 import { redactUrl } from "@temporal/store-postgres";
 import { createSigningKeyFile, defaultHome } from "@temporal/agent-sdk/node";
 import { createApiKey } from "./api-keys.js";
@@ -10,7 +10,7 @@ import { HOST_RULE, PORT_RULE, parseHost, parsePort } from "./listen-address.js"
 import { STORE_URL_RULE, parseStoreUrl, type NodeFlags } from "./node-settings.js";
 import { LOG_LEVELS } from "./request-log.js";
 import { serve, ServiceStartError, type ServeOptions, type ServiceFiles } from "./serve-command.js";
-import { ZTT_WINDOW_RULE, ZTT_ZONE_RULE, parseZttWindow, parseZttZone, type ZttFlags } from "./ztt-config.js";
+import type { ZttFlags } from "./ztt-config.js";
 import { TIERS } from "./tiers.js";
 import { SERVICE_VERSION } from "./version.js";
 
@@ -130,10 +130,10 @@ function servingCommand(command: Command): Command {
     .addOption(new Option("--tls-key <pem>", "the private key (PEM file) of --tls-cert"))
     .addOption(
       new Option("--ztt-window <start,end>", "the ZTT signer's window in degrees, e.g. 330,30 (default: the config's ztt.window, else no signer)").argParser(
-        parsed(parseZttWindow, ZTT_WINDOW_RULE),
+        parsed(parseWindowText, WINDOW_TEXT_RULE),
       ),
     )
-    .addOption(new Option("--ztt-zone <zone>", "the ZTT window's zone, 0..11 or Z0..Z11 (default: the config's ztt.zone, else Z0)").argParser(parsed(parseZttZone, ZTT_ZONE_RULE)))
+    .addOption(new Option("--ztt-zone <zone>", "the ZTT window's zone, Z0..Z11 or 0..11 (default: the config's ztt.zone, else Z0)").argParser(parsed(parseZoneText, ZONE_TEXT_RULE)))
     .addHelpText("after", SERVE_HELP)
     .action(async (options: LocationOptions & NodeFlags & ZttFlags & ServeOptions & { host?: string; port?: number }, self: Command) => {
       if (self.args.length > 0)

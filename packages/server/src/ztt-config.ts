@@ -1,9 +1,10 @@
 /**
  * The service's ZTT window (docs/service.md, docs/ztt.md): the config file's `ztt` section and the
- * `--ztt-window`/`--ztt-zone` flags, which override it. Read at start only: the signer's ephemeral key belongs to
+ * `--ztt-window`/`--ztt-zone` flags, which override it (read by the SDK's `parseWindowText`/`parseZoneText`, as
+ * `temporalc verify --window/--zone`). Read at start only: the signer's ephemeral key belongs to
  * one opening of one window, so a reload that changes it says it takes effect at the next start.
  */
-import { parseZone, type Window, type ZoneInput } from "@temporal/agent-sdk";
+import type { Window, ZoneInput } from "@temporal/agent-sdk";
 import type { ServiceConfig, ZttConfig } from "@temporal/agent-sdk/service";
 import { UsageError } from "./exit-status.js";
 
@@ -38,27 +39,6 @@ export function zttConfig(section: ZttSection | null | undefined): ZttConfig | n
 export interface ZttFlags {
   readonly zttWindow?: Window;
   readonly zttZone?: ZoneInput;
-}
-
-export const ZTT_WINDOW_RULE = "a window is two phases in degrees 0..360, start,end (330,30 wraps through 0)";
-export const ZTT_ZONE_RULE = "a zone is 0..11 or Z0..Z11";
-
-/** `--ztt-window 330,30`; undefined when it is not two phases in 0..360. */
-export function parseZttWindow(text: string): Window | undefined {
-  const match = /^\s*(\d+(?:\.\d+)?)\s*,\s*(\d+(?:\.\d+)?)\s*$/.exec(text);
-  if (match === null) return undefined;
-  const window: Window = [Number(match[1]), Number(match[2])];
-  return window.every((phase) => phase <= 360) ? window : undefined;
-}
-
-/** `--ztt-zone Z1` or `1` (digits are the zone's number), by the SDK's one zone parser; undefined otherwise. */
-export function parseZttZone(text: string): ZoneInput | undefined {
-  try {
-    // Canonical digits only: "01" is not a zone number (nor is it Z1).
-    return parseZone(/^(0|[1-9]\d*)$/.test(text) ? Number(text) : text);
-  } catch {
-    return undefined;
-  }
 }
 
 /** The config with the flags applied: `--ztt-window` sets the window, `--ztt-zone` the zone (of the flag's window or the file's). */

@@ -1,4 +1,5 @@
 import { AnchorFailedError, AuthorityUnavailableError, MissingTasksError, TaskFailedError, type AnchorProof } from "@temporal/agent-sdk";
+import { AtOptionError } from "../at-option.js";
 import { EXIT_FAILURE, EXIT_USAGE, UsageError } from "../errors.js";
 import { describeIoError } from "../files.js";
 
@@ -55,7 +56,8 @@ function rotationHints(code: unknown): string[] {
 /** The failure `error` stands for, or `undefined` for an error temporalc did not expect (a bug). */
 export function classifyFailure(error: unknown): Failure | undefined {
   const nothing = { executed: [], anchors: [], hints: [] };
-  if (error instanceof RunUsageError) return { ...nothing, code: error.code, message: error.message, exit: EXIT_USAGE };
+  // `--at`'s error is shared with `temporalc show`: its message ends with its code, as every other command's.
+  if (error instanceof RunUsageError || error instanceof AtOptionError) return { ...nothing, code: error.code, message: error.message, exit: EXIT_USAGE };
   if (error instanceof UsageError) return { ...nothing, code: "USAGE_ERROR", message: error.message, exit: EXIT_USAGE };
   if (error instanceof MissionFileError) return { ...nothing, code: error.code, message: error.message, exit: EXIT_FAILURE, diagnostics: error.diagnostics };
   if (error instanceof AuthorityUnavailableError) {

@@ -4,6 +4,7 @@ import { pathToFileURL } from "node:url";
 import { compile, decodeSource, renderDiagnostics, type Diagnostic } from "@temporal/compiler";
 import type { Authority, Mission, Task, VerifyingKey } from "@temporal/agent-sdk";
 import { defaultHome } from "@temporal/agent-sdk/node";
+import { readAtOption } from "../at-option.js";
 import { EXIT_OK } from "../errors.js";
 import { describeIoError } from "../files.js";
 import { useColor } from "../terminal.js";
@@ -59,7 +60,7 @@ async function runAll(file: string, options: RunCommandOptions, progress: Progre
   // The generated module and this command must share one SDK instance.
   const sdkUrl = import.meta.resolve("@temporal/agent-sdk");
   const sdk = (await import(sdkUrl)) as Sdk;
-  const at = options.at === undefined ? undefined : readAt(options.at, sdk);
+  const at = options.at === undefined ? undefined : readAtOption(options.at);
   // As `check` reads files: not text (M106) or not UTF-8 (M107) is an error of the file, never compiled.
   const { text: source, diagnostics: undecodable } = decodeSource(await readMissionFile(file), file);
   const result: { code?: string; diagnostics: Diagnostic[] } = undecodable.length > 0 ? { diagnostics: undecodable } : compile(source, { filename: file, sdkModule: sdkUrl });
@@ -86,15 +87,6 @@ async function runAll(file: string, options: RunCommandOptions, progress: Progre
     for (const mission of selected) progress.outcomes.push(options.dryRun ? await mission.evaluate(measures) : await mission.run({ ...measures, tasks }));
   } finally {
     await authority.close().catch((error: unknown) => process.stderr.write(`temporalc: closing the ledger failed: ${describeCause(error)}\n`));
-  }
-}
-
-/** `--at`, by the SDK's ISO 8601 rules (docs/phase.md#writing-an-instant). */
-function readAt(text: string, sdk: Sdk): number {
-  try {
-    return sdk.requireIsoInstant(text);
-  } catch (error) {
-    throw new RunUsageError("INVALID_TIME", `--at ${error instanceof Error ? error.message : String(error)}`);
   }
 }
 

@@ -1,9 +1,9 @@
 import { readFile } from "node:fs/promises";
-import { decodeSource, diagnose } from "@temporal/compiler";
-import { requireIsoInstant } from "@temporal/agent-sdk";
+import { decodeSource, diagnose, type Diagnostic } from "@temporal/compiler";
 import { writeFileDurably } from "@temporal/agent-sdk/node";
 import { dialSvg, missionDials, viewerTimeZone, type FileDial } from "@temporal/language-service";
-import { EXIT_FAILURE, EXIT_OK, CodedUsageError } from "../errors.js";
+import { AtOptionError, readAtOption } from "../at-option.js";
+import { CodedUsageError, EXIT_FAILURE, EXIT_OK, EXIT_USAGE } from "../errors.js";
 import { describeIoError } from "../files.js";
 import { renderForTerminal, useColor } from "../terminal.js";
 import { renderDial } from "./show-terminal.js";
@@ -16,44 +16,85 @@ import { renderDial } from "./show-terminal.js";
  */
 
 export interface ShowOptions {
-  /** As written on the command line; read by the SDK's ISO 8601 parser, as `run --at`. */
+  /** As written on the command line; read as `run --at` (at-option.ts). */
   at?: string;
   svg?: string;
   mission?: string;
   json: boolean;
 }
 
-export type ShowUsageCode = "FILE_NOT_FOUND" | "FILE_UNREADABLE" | "INVALID_TIME" | "MISSION_NOT_FOUND" | "WRITE_FAILED";
+export type ShowUsageCode = "FILE_NOT_FOUND" | "FILE_UNREADABLE" | "MISSION_NOT_FOUND" | "WRITE_FAILED";
 
 /** A usage problem of `temporalc show` (exit 2). */
 export class ShowUsageError extends CodedUsageError<ShowUsageCode> {}
 
+/**
+ * Draws the dial; every way of stopping is one line on stderr with its code and, with `--json`, the same as one
+ * object on stdout, `{ "error": { code, message, diagnostics? } }` as `temporalc run --json` reports a stop.
+ */
 export async function runShow(file: string, options: ShowOptions): Promise<number> {
-  const at = options.at === undefined ? Date.now() : readAt(options.at);
+  try {
+    return await drawDial(file, options);
+  } catch (error) {
+    const failure = classifyFailure(error);
+    if (options.json) process.stdout.write(`${JSON.stringify({ error: failure === undefined ? { code: "INTERNAL_ERROR", message: messageOf(error) } : failureJson(failure) }, null, 2)}\n`);
+    // A bug in temporalc: main() says so on stderr.
+    if (failure === undefined) throw error;
+    process.stderr.write(`temporalc: ${failure.message}\n`);
+    return failure.exit;
+  }
+}
+
+async function drawDial(file: string, options: ShowOptions): Promise<number> {
+  const at = options.at === undefined ? Date.now() : readAtOption(options.at);
   // As `check` reads files: not text (M106) or not UTF-8 (M107) is an error of the file, never parsed.
   const { text: source, diagnostics: undecodable } = decodeSource(await readSource(file), file);
   const { model, diagnostics } = undecodable.length > 0 ? { model: undefined, diagnostics: undecodable } : diagnose(source, file);
   // Warnings are shown and the dial drawn; an error (an unknown zone, a bound out of range) leaves nothing sure to draw.
   process.stderr.write(renderForTerminal(diagnostics, source, process.stderr));
-  const errors = diagnostics.filter((d) => d.severity === "error").length;
-  const whole = errors === 0 && model !== undefined ? missionDials(model, { at, viewerTimeZone: viewerTimeZone() }) : null;
-  if (whole === null) {
-    process.stderr.write(`temporalc: ${file} has ${errors === 1 ? "an error" : `${errors} errors`}; fix ${errors === 1 ? "it" : "them"} to see its dial (MISSION_FILE_INVALID)\n`);
-    return EXIT_FAILURE;
-  }
+  const errors = diagnostics.filter((d) => d.severity === "error");
+  const whole = errors.length === 0 && model !== undefined ? missionDials(model, { at, viewerTimeZone: viewerTimeZone() }) : null;
+  if (whole === null) throw new MissionFileError(file, errors);
   const dial = selectMission(whole, options.mission);
   if (options.svg !== undefined) await writeSvg(options.svg, dialSvg(dial));
   process.stdout.write(options.json ? `${JSON.stringify({ file, dial }, null, 2)}\n` : renderDial(dial, { color: useColor(process.stdout), file }));
   return EXIT_OK;
 }
 
-/** `--at`, by the SDK's ISO 8601 rules (docs/phase.md#writing-an-instant), as `temporalc run --at`. */
-function readAt(text: string): number {
-  try {
-    return requireIsoInstant(text);
-  } catch (error) {
-    throw new ShowUsageError("INVALID_TIME", `--at ${error instanceof Error ? error.message : String(error)}`);
+/** The file has errors, already printed as by `check`: no dial (exit 1). */
+class MissionFileError extends Error {
+  readonly code = "MISSION_FILE_INVALID";
+  constructor(
+    file: string,
+    readonly diagnostics: readonly Diagnostic[],
+  ) {
+    const n = diagnostics.length;
+    super(`${file} has ${n === 1 ? "an error" : `${n} errors`}; fix ${n === 1 ? "it" : "them"} to see its dial (MISSION_FILE_INVALID)`);
   }
+}
+
+interface Failure {
+  readonly code: string;
+  /** The line on stderr, without `temporalc: `; it ends with the code, as every usage error of temporalc. */
+  readonly message: string;
+  readonly exit: number;
+  readonly diagnostics?: readonly Diagnostic[];
+}
+
+/** The failure `error` stands for, or `undefined` for an error temporalc did not expect (a bug). */
+function classifyFailure(error: unknown): Failure | undefined {
+  if (error instanceof ShowUsageError || error instanceof AtOptionError) return { code: error.code, message: error.message, exit: EXIT_USAGE };
+  if (error instanceof MissionFileError) return { code: error.code, message: error.message, exit: EXIT_FAILURE, diagnostics: error.diagnostics };
+  return undefined;
+}
+
+/** The `error` member of `--json`'s object: the failure without its exit status. */
+function failureJson({ exit: _exit, ...failure }: Failure): Omit<Failure, "exit"> {
+  return failure;
+}
+
+function messageOf(error: unknown): string {
+  return error instanceof Error ? error.message : String(error);
 }
 
 async function readSource(file: string): Promise<Uint8Array> {

@@ -1,4 +1,4 @@
-import type { AnchorProof, KeySet, Receipt, ZttBundle } from "@temporal/agent-sdk";
+import { WINDOW_TEXT_RULE, ZONE_TEXT_RULE, parseWindowText, parseZoneText, type AnchorProof, type KeySet, type Receipt, type Window, type ZttBundle } from "@temporal/agent-sdk";
 import { EXIT_FAILURE, EXIT_OK } from "../errors.js";
 import { readInputFile, readJsonFile, readKeySet, recognise, VerifyUsageError } from "./verify-input.js";
 
@@ -51,6 +51,7 @@ interface Trust {
 }
 
 export async function runVerify(file: string, options: VerifyOptions): Promise<number> {
+  const opening = expectedOpening(options);
   const sdk: Sdk = await import("@temporal/agent-sdk");
   const found = recognise(await readJsonFile(file, "the file"), file);
   const keySet = await readKeySet(options.keys, sdk);
@@ -62,7 +63,7 @@ export async function runVerify(file: string, options: VerifyOptions): Promise<n
       ? await verifyBundle(
           sdk,
           found.bundle,
-          { certifier: keySet, log: logKeySet, requireAnchor: options.requireAnchor === true, ...expectedOpening(sdk, options) },
+          { certifier: keySet, log: logKeySet, requireAnchor: options.requireAnchor === true, ...opening },
           trust,
           options.payload === undefined ? found.payload : await readInputFile(options.payload, "the payload file"),
         )
@@ -98,28 +99,20 @@ interface BundleKeys {
   readonly certifier: KeySet;
   readonly log: KeySet;
   readonly requireAnchor: boolean;
-  readonly window?: [number, number];
+  readonly window?: Window;
   readonly zone?: number;
 }
 
-/** `--window 330,30` and `--zone Z1`: the opening the verifier expects, checked here so a typo is a usage error rather than a failed check. */
-function expectedOpening(sdk: Sdk, options: VerifyOptions): Pick<BundleKeys, "window" | "zone"> {
-  let window: [number, number] | undefined;
-  if (options.window !== undefined) {
-    const parts = options.window.split(",").map((part) => (part.trim() === "" ? Number.NaN : Number(part)));
-    if (parts.length !== 2 || !parts.every((deg) => Number.isFinite(deg) && deg >= 0 && deg <= 360)) {
-      throw new VerifyUsageError("INVALID_WINDOW", `--window must be two degrees in 0..360 as start,end (e.g. 330,30), got ${JSON.stringify(options.window)}`);
-    }
-    window = parts as [number, number];
-  }
-  let zone: number | undefined;
-  if (options.zone !== undefined) {
-    try {
-      zone = sdk.parseZone(options.zone);
-    } catch (error) {
-      throw new VerifyUsageError("INVALID_ZONE", `--zone: ${(error as Error).message}`);
-    }
-  }
+/**
+ * `--window 330,30` and `--zone Z1` (or `1`): the opening the verifier expects, read by the SDK's one reader of that
+ * text (the service's `--ztt-window`/`--ztt-zone` use it too), before any file is read, so a typo is a usage error
+ * rather than a failed check.
+ */
+export function expectedOpening(options: Pick<VerifyOptions, "window" | "zone">): Pick<BundleKeys, "window" | "zone"> {
+  const window = options.window === undefined ? undefined : parseWindowText(options.window);
+  if (options.window !== undefined && window === undefined) throw new VerifyUsageError("INVALID_WINDOW", `--window ${JSON.stringify(options.window)}: ${WINDOW_TEXT_RULE}`);
+  const zone = options.zone === undefined ? undefined : parseZoneText(options.zone);
+  if (options.zone !== undefined && zone === undefined) throw new VerifyUsageError("INVALID_ZONE", `--zone ${JSON.stringify(options.zone)}: ${ZONE_TEXT_RULE}`);
   return { ...(window === undefined ? {} : { window }), ...(zone === undefined ? {} : { zone }) };
 }
 
