@@ -14,11 +14,11 @@ import { readFile, writeFile } from "node:fs/promises";
 import { availableParallelism, loadavg } from "node:os";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
-import { createInterface } from "node:readline";
 import { gzipSync } from "node:zlib";
 import { TraceMap, eachMapping } from "@jridgewell/trace-mapping";
 import { build } from "vite";
 import { launchChromium } from "../test/support/chromium.mjs";
+import { playgroundUrl } from "../test/support/playground-url.mjs";
 import { fixed, printTable } from "./harness.mjs";
 
 /** The budget, justified in docs/playground.md ("Budget"). */
@@ -117,13 +117,7 @@ async function timeToReady(browser, url, ready) {
 async function servePlayground(dir) {
   const child = spawn(process.execPath, [join(repo, "bin/temporalc"), "playground", "--dir", dir, "--port", "0"], { stdio: ["ignore", "pipe", "inherit"] });
   const exited = new Promise((resolve) => child.on("exit", resolve));
-  const url = await new Promise((resolve, reject) => {
-    createInterface({ input: child.stdout }).on("line", (line) => {
-      const match = /^The playground is at (http:\/\/\S+) /.exec(line);
-      if (match) resolve(match[1]);
-    });
-    exited.then((code) => reject(new Error(`temporalc playground exited ${code} before serving`)));
-  });
+  const url = await playgroundUrl(child);
   return {
     url,
     async close() {

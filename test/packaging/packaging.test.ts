@@ -12,7 +12,7 @@ import { publint } from "publint";
 import { formatMessage } from "publint/utils";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { packAll } from "../../scripts/pack.mjs";
-import { playgroundUrl } from "../support/playground-url.js";
+import { playgroundUrl } from "../support/playground-url.mjs";
 import { createProject, repoRoot, repoVersionOf, run, succeed, writeFiles } from "./fresh-project.js";
 
 /** Package name -> its folder under packages/. */

@@ -1,13 +1,14 @@
 import { spawn } from "node:child_process";
 import { mkdirSync, mkdtempSync, readFileSync, rmSync, symlinkSync, writeFileSync } from "node:fs";
-import { request, type Server } from "node:http";
+import { request } from "node:http";
 import { createServer as createNetServer, type AddressInfo } from "node:net";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { createStaticServer, PLAYGROUND_CSP, PLAYGROUND_SCRIPT_CSP } from "../src/commands/playground-server.js";
+import { PLAYGROUND_CSP, PLAYGROUND_SCRIPT_CSP } from "../src/commands/playground-server.js";
 import { REPO_ROOT, runCli } from "./run-cli.js";
-import { playgroundUrl } from "../../../test/support/playground-url.js";
+import { playgroundUrl } from "../../../test/support/playground-url.mjs";
+import { serveFolder, type ServedFolder } from "../../../test/support/static-site.js";
 
 interface Reply {
   status: number;
@@ -32,7 +33,7 @@ function get(port: number, path: string, method = "GET"): Promise<Reply> {
 describe("the playground's static server", () => {
   let parent: string;
   let root: string;
-  let server: Server;
+  let server: ServedFolder;
   let port: number;
 
   beforeAll(async () => {
@@ -50,13 +51,12 @@ describe("the playground's static server", () => {
     symlinkSync(parent, join(root, "up"));
     // A link inside the root is served.
     symlinkSync("index.html", join(root, "home.html"));
-    server = createStaticServer(root);
-    await new Promise<void>((done) => server.listen(0, "127.0.0.1", done));
-    port = (server.address() as AddressInfo).port;
+    server = await serveFolder(root);
+    port = server.port;
   });
 
   afterAll(async () => {
-    await new Promise((done) => server.close(done));
+    await server.close();
     rmSync(parent, { recursive: true, force: true });
   });
 

@@ -9,16 +9,18 @@ export type MeasureReading = { readonly ok: true; readonly value: number | null 
 
 const DECIMAL = /^(?:\d+(?:\.\d*)?|\.\d+)$/;
 
-export function readCarbon(text: string): MeasureReading {
-  const trimmed = text.trim();
-  if (trimmed === "") return { ok: true, value: null };
-  const value = DECIMAL.test(trimmed) ? Number(trimmed) : Number.NaN;
-  return Number.isFinite(value) ? { ok: true, value } : { ok: false, message: "carbon: a decimal number of gCO2eq/kWh, 0 or more, e.g. 180; empty = not measured" };
+/** A measure field's reader: empty is "not measured"; otherwise a decimal that `fits`, or `message` saying what to type. */
+function measureReader(fits: (value: number) => boolean, message: string): (text: string) => MeasureReading {
+  return (text) => {
+    const trimmed = text.trim();
+    if (trimmed === "") return { ok: true, value: null };
+    const value = DECIMAL.test(trimmed) ? Number(trimmed) : Number.NaN;
+    return fits(value) ? { ok: true, value } : { ok: false, message };
+  };
 }
 
-export function readHsBloch(text: string): MeasureReading {
-  const trimmed = text.trim();
-  if (trimmed === "") return { ok: true, value: null };
-  const value = DECIMAL.test(trimmed) ? Number(trimmed) : Number.NaN;
-  return value <= 1 ? { ok: true, value } : { ok: false, message: "HS-Bloch: a score from 0 to 1, e.g. 0.95; empty = not measured" };
-}
+/** Any finite decimal (digits too many for a double are not). */
+export const readCarbon = measureReader(Number.isFinite, "carbon: a decimal number of gCO2eq/kWh, 0 or more, e.g. 180; empty = not measured");
+
+/** A score from 0 to 1 (NaN, what does not read, fits nothing). */
+export const readHsBloch = measureReader((value) => value <= 1, "HS-Bloch: a score from 0 to 1, e.g. 0.95; empty = not measured");

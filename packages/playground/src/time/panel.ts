@@ -41,10 +41,15 @@ export function mountPanel(host: HTMLElement, state: PlaygroundState, client: La
   let generation = 0;
   let pending: ReturnType<typeof setTimeout> | undefined;
 
-  const showProblem = (why: string): void => {
-    problem.textContent = why;
+  /** Why there is no fresh verdict: said above the dial, which stays (marked stale), and as the reason Run is off. */
+  const showProblem = (shown: string, runOff: string): void => {
+    problem.textContent = shown;
     stale(true);
-    run.setMissions({ disabledBecause: `Run is off: ${why}` });
+    run.setMissions({ disabledBecause: runOff });
+  };
+  const showFailure = (error: unknown): void => {
+    const why = error instanceof Error ? error.message : String(error);
+    showProblem(why, `Run is off: ${why}`);
   };
 
   const update = async (mine: number): Promise<void> => {
@@ -63,10 +68,7 @@ export function mountPanel(host: HTMLElement, state: PlaygroundState, client: La
     if (!compiled.ok || fileDial === null || views === null) {
       const why = compiled.ok ? "The file's time zone is not known to this browser's time-zone data." : errorSummary(compiled.errors);
       // The last good dial and verdicts stay, marked stale: no flicker while a word is half typed.
-      problem.textContent = `${why} The dial and verdicts below are those of the last version without errors.`;
-      stale(true);
-      run.setMissions({ disabledBecause: `Run is off until it is fixed. ${why}` });
-      return;
+      return showProblem(`${why} The dial and verdicts below are those of the last version without errors.`, `Run is off until it is fixed. ${why}`);
     }
     problem.textContent = "";
     stale(false);
@@ -83,7 +85,7 @@ export function mountPanel(host: HTMLElement, state: PlaygroundState, client: La
       await update(mine);
     } catch (error) {
       // Whatever the settings (a link from anyone) or the worker do, the panel says what went wrong and keeps working.
-      if (mine === generation) showProblem(error instanceof Error ? error.message : String(error));
+      if (mine === generation) showFailure(error);
     }
   };
   const settle = (): void => {
@@ -97,7 +99,7 @@ export function mountPanel(host: HTMLElement, state: PlaygroundState, client: La
       try {
         controls.show(state.settings, state.settings.at ?? Date.now());
       } catch (error) {
-        showProblem(error instanceof Error ? error.message : String(error));
+        showFailure(error);
       }
     }
     shownSettings = state.settings;

@@ -16,7 +16,7 @@ import type { MissionRun } from "./run-missions.js";
 import type { VerdictView } from "./verdict.js";
 
 /** Bumped when a message changes shape, so a page never talks to a worker from another build. */
-export const PROTOCOL_VERSION = 3;
+export const PROTOCOL_VERSION = 4;
 
 export type Severity = "error" | "warning" | "info";
 
@@ -54,11 +54,10 @@ export type CompiledOutput = { ok: true; javascript: string } | { ok: false; err
 export const SDK_SPECIFIER = "@temporal/agent-sdk";
 
 /**
- * The compiler's output for the time panel: CommonJS code that requires the SDK by `SDK_SPECIFIER` (the worker
- * answers that `require` with its SDK), and the model; or the errors. Structured-clonable: plain data.
+ * The compiler's output as the time panel sees it: the model, and the errors when there are some. The generated code
+ * stays in the worker, which runs it (load-missions.ts). Structured-clonable: plain data.
  */
-export type CompiledForPage =
-  { readonly ok: true; readonly code: string; readonly model: MissionModel } | { readonly ok: false; readonly errors: readonly Diagnostic[]; readonly model: MissionModel };
+export type CompiledForPage = { readonly ok: true; readonly model: MissionModel } | { readonly ok: false; readonly errors: readonly Diagnostic[]; readonly model: MissionModel };
 
 /** The dial of a file that compiled (null when the browser's time-zone data does not know its zone), with `dialSvg`'s markup. */
 export type PanelDial = { readonly data: FileDial; readonly svg: string } | null;

@@ -29,29 +29,36 @@ export interface RunInput {
   readonly log: (line: string) => void;
 }
 
+/** Each mission's run, and the authority's public keys its receipts were verified with (the page shows them). */
+export interface RunOutput {
+  readonly runs: MissionRun[];
+  readonly publicKeys: Record<string, PublicKeyJwk>;
+}
+
 /**
  * Runs the missions at the settings' instant (`--at` semantics: tasks run, receipts record it) with the settings'
  * measures. In live mode the instant is the click's, pinned: every mission of one run is decided at the same instant.
+ * The authority's keys are asked for once per run: the same keys verify the receipts and go to the page.
  */
-export async function runMissions({ missions, settings, authority, log }: RunInput): Promise<MissionRun[]> {
+export async function runMissions({ missions, settings, authority, log }: RunInput): Promise<RunOutput> {
   const options = {
     sdk: authority,
     clock: () => settings.at,
     carbon: settings.carbon ?? undefined,
     hsBloch: settings.hsBloch ?? undefined,
   };
-  const keys = await authority.publicKeys();
+  const publicKeys = await authority.publicKeys();
   const runs: MissionRun[] = [];
   for (const mission of missions) {
     try {
       const result = await mission.run({ ...options, tasks: standInTasks(mission, log) });
-      runs.push({ mission: mission.name, ok: true, result, verified: await Promise.all(result.receipts.map((receipt, i) => verifyAnchored(receipt, result.anchors[i], keys))) });
+      runs.push({ mission: mission.name, ok: true, result, verified: await Promise.all(result.receipts.map((receipt, i) => verifyAnchored(receipt, result.anchors[i], publicKeys))) });
     } catch (error) {
       const code = (error as { code?: unknown }).code;
       runs.push({ mission: mission.name, ok: false, error: { code: typeof code === "string" ? code : "RUN_FAILED", message: error instanceof Error ? error.message : String(error) } });
     }
   }
-  return runs;
+  return { runs, publicKeys };
 }
 
 /** A harmless stand-in for every task the mission can execute, in either block. */

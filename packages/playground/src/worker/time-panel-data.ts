@@ -23,17 +23,14 @@ export interface TimePanelData {
  * and a new one replaces it if it failed.
  */
 export function createTimePanelData(viewerTimeZone = runtimeTimeZone()): TimePanelData {
-  let last: { text: string; filename: string; compiled: CompiledForPage; missions: readonly Mission[] } | undefined;
+  let last: ({ text: string; filename: string } & CompiledInWorker) | undefined;
   let authority: ComposedAuthority | undefined;
   const sessionAuthority = (): Authority => {
     if (authority === undefined || authority.closed || authority.failed) authority = createMemoryAuthority();
     return authority;
   };
-  const compiledFor = ({ text, filename }: PanelSettings) => {
-    if (last?.text !== text || last.filename !== filename) {
-      const compiled = compileForPage(text, filename);
-      last = { text, filename, compiled, missions: compiled.ok ? instantiateMissions(compiled.code) : [] };
-    }
+  const compiledFor = ({ text, filename }: PanelSettings): CompiledInWorker => {
+    if (last?.text !== text || last.filename !== filename) last = { text, filename, ...compileInWorker(text, filename) };
     return last;
   };
   return {
@@ -48,17 +45,22 @@ export function createTimePanelData(viewerTimeZone = runtimeTimeZone()): TimePan
     async run(params) {
       const { compiled, missions } = compiledFor(params);
       if (!compiled.ok) throw new Error("the source has errors: fix them to run");
-      const authority = sessionAuthority();
       const log: string[] = [];
-      const runs = await runMissions({ missions, settings: params, authority, log: (line) => log.push(line) });
-      return { runs, log, publicKeys: await authority.publicKeys() };
+      const { runs, publicKeys } = await runMissions({ missions, settings: params, authority: sessionAuthority(), log: (line) => log.push(line) });
+      return { runs, log, publicKeys };
     },
   };
 }
 
-/** The source compiled for the panel: CommonJS code requiring the SDK by `SDK_SPECIFIER`, and the model; or the errors. */
-export function compileForPage(source: string, filename: string): CompiledForPage {
+/** One compile in the worker: what the page is sent (the model, or the errors) and the missions the code defines, which stay here. */
+export interface CompiledInWorker {
+  readonly compiled: CompiledForPage;
+  readonly missions: readonly Mission[];
+}
+
+/** The source compiled as CommonJS requiring the SDK by `SDK_SPECIFIER`, its missions instantiated; the code itself never leaves the worker. */
+export function compileInWorker(source: string, filename: string): CompiledInWorker {
   const result = compile(source, { filename, format: "cjs", sdkModule: SDK_SPECIFIER });
-  if (result.code === undefined) return { ok: false, errors: result.diagnostics.filter((d) => d.severity === "error"), model: result.model };
-  return { ok: true, code: result.code, model: result.model };
+  if (result.code === undefined) return { compiled: { ok: false, errors: result.diagnostics.filter((d) => d.severity === "error"), model: result.model }, missions: [] };
+  return { compiled: { ok: true, model: result.model }, missions: instantiateMissions(result.code) };
 }

@@ -2,11 +2,10 @@
 // clock reading pinned (time zone, locale) so what it shows is the same on every machine.
 import { existsSync } from "node:fs";
 import { mkdir } from "node:fs/promises";
-import type { AddressInfo } from "node:net";
 import { fileURLToPath } from "node:url";
 import type { Browser, BrowserContext, Page } from "playwright-core";
 import { launchChromium } from "../../../../test/support/chromium.mjs";
-import { createStaticServer } from "../../../cli/src/commands/playground-server.js";
+import { serveFolder } from "../../../../test/support/static-site.js";
 
 /** The viewer's zone and locale of every page: a zone with daylight saving, so the dial's local ring is not UTC's. */
 export const PAGE_TIME_ZONE = "Europe/Berlin";
@@ -33,23 +32,15 @@ export async function startSite(): Promise<Site> {
   if (!existsSync(`${DIST}index.html`)) throw new Error(`the playground is not built (no ${DIST}index.html): run \`npm run build\` first`);
   await mkdir(ARTIFACTS, { recursive: true });
   // The playground's own server, as `temporalc playground` runs it, on a free loopback port.
-  const server = createStaticServer(DIST);
-  await new Promise<void>((resolve, reject) => {
-    server.once("error", reject);
-    server.listen(0, "127.0.0.1", resolve);
-  });
-  const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}/`;
-  const stopServer = () => {
-    server.closeAllConnections();
-    return new Promise<void>((resolve) => server.close(() => resolve()));
-  };
+  const server = await serveFolder(DIST);
   let browser: Browser;
   try {
     browser = await launchChromium();
   } catch (error) {
-    await stopServer();
+    await server.close();
     throw error;
   }
+  const { url } = server;
   return {
     url,
     async open(path = "") {
@@ -70,7 +61,7 @@ export async function startSite(): Promise<Site> {
     },
     async close() {
       await browser.close();
-      await stopServer();
+      await server.close();
     },
   };
 }

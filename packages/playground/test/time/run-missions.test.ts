@@ -18,7 +18,8 @@ async function run(source: string, settings: { at: number; carbon: number | null
   const compiled = mustLoad(source);
   authority = createMemoryAuthority();
   const log: string[] = [];
-  return { runs: await runMissions({ missions: compiled.missions, settings, authority, log: (line) => log.push(line) }), log };
+  const { runs } = await runMissions({ missions: compiled.missions, settings, authority, log: (line) => log.push(line) });
+  return { runs, log };
 }
 
 function succeeded(run: MissionRun | undefined): Extract<MissionRun, { ok: true }> {
@@ -69,10 +70,30 @@ describe("runMissions", () => {
     expect(log).toEqual([expect.stringMatching(/^b: u ran/)]);
   });
 
+  it("asks the authority for its public keys once per run and returns the keys it verified with", async () => {
+    const compiled = mustLoad(nightlyBackup);
+    const real = createMemoryAuthority();
+    authority = real;
+    let asked = 0;
+    // The real authority, with its key requests counted: Run used to ask a second time for the page's copy.
+    const counting = new Proxy(real, {
+      get(target, key) {
+        if (key === "publicKeys") return () => (asked++, target.publicKeys());
+        const value: unknown = Reflect.get(target, key, target);
+        return typeof value === "function" ? (value as (...args: unknown[]) => unknown).bind(target) : value;
+      },
+    });
+    const { runs, publicKeys } = await runMissions({ missions: compiled.missions, settings: { at: insideWindow, carbon: 180, hsBloch: null }, authority: counting, log: () => {} });
+    expect(asked).toBe(1);
+    expect(succeeded(runs[0]).verified.map((v) => v.valid)).toEqual([true]);
+    expect(publicKeys).toEqual(await real.publicKeys());
+    expect(Object.keys(publicKeys)).toContain(succeeded(runs[0]).result.receipts[0]!.key_id);
+  });
+
   it("keeps verifying on the page's one authority when the slider goes back in time between runs", async () => {
     const compiled = mustLoad(nightlyBackup);
     authority = createMemoryAuthority();
-    const runAt = (at: number) => runMissions({ missions: compiled.missions, settings: { at, carbon: 100, hsBloch: null }, authority: authority!, log: () => {} });
+    const runAt = async (at: number) => (await runMissions({ missions: compiled.missions, settings: { at, carbon: 100, hsBloch: null }, authority: authority!, log: () => {} })).runs;
     const later = succeeded((await runAt(insideWindow))[0]);
     const earlier = succeeded((await runAt(insideWindow - 86_400_000))[0]);
     const again = succeeded((await runAt(insideWindow))[0]);

@@ -1,5 +1,3 @@
-import type { Server } from "node:http";
-import type { AddressInfo } from "node:net";
 import { join } from "node:path";
 import type { Browser, Page } from "playwright-core";
 import { build, type Logger } from "vite";
@@ -7,7 +5,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { launchChromium } from "../../../../test/support/chromium.mjs";
 import { NEXT_OPEN_AFTER_NOON, NIGHT, NOON, writeMissionApp } from "./mission-app.js";
 // The repository's one static server (temporalc playground's): 127.0.0.1 is a secure context, so the page has WebCrypto.
-import { createStaticServer } from "../../../cli/src/commands/playground-server.js";
+import { serveFolder, type ServedFolder } from "../../../../test/support/static-site.js";
 
 /** A production Vite build of the page, for the browser (Vite's client conditions: browser, import, module, default). */
 async function buildPage(root: string): Promise<{ outDir: string; problems: string[] }> {
@@ -28,7 +26,7 @@ async function buildPage(root: string): Promise<{ outDir: string; problems: stri
 }
 
 let browser: Browser | undefined;
-let server: Server | undefined;
+let server: ServedFolder | undefined;
 let page: Page;
 let buildProblems: string[];
 /** Console errors and uncaught exceptions of the page, for as long as it is open. */
@@ -38,8 +36,7 @@ beforeAll(async () => {
   const app = await writeMissionApp();
   const built = await buildPage(app.dir);
   buildProblems = built.problems;
-  server = createStaticServer(built.outDir);
-  await new Promise<void>((listening) => server!.listen(0, "127.0.0.1", listening));
+  server = await serveFolder(built.outDir);
   browser = await launchChromium();
   page = await browser.newPage();
   page.setDefaultTimeout(60_000);
@@ -50,14 +47,13 @@ beforeAll(async () => {
   // A page whose module throws never becomes ready: fail on its first uncaught error rather than wait out the timeout.
   const crashed = new Promise<never>((_, reject) => page.once("pageerror", (error) => reject(new Error(`the page failed to start: ${error.message}`))));
   crashed.catch(() => {}); // a later error is reported by the tests, through pageErrors
-  await page.goto(`http://127.0.0.1:${(server.address() as AddressInfo).port}/`, { waitUntil: "load" });
+  await page.goto(server.url, { waitUntil: "load" });
   await Promise.race([page.waitForFunction("window.missionPageReady === true"), crashed]);
 }, 180_000);
 
 afterAll(async () => {
   await browser?.close();
-  server?.closeAllConnections();
-  await new Promise((closed) => (server === undefined ? closed(undefined) : server.close(closed)));
+  await server?.close();
 }, 60_000);
 
 /** Calls `window.missionPage[name](...args)` in the page; a string expression, so nothing of this file is serialised into it. */
