@@ -1,7 +1,8 @@
 import type { IncomingMessage, ServerResponse } from "node:http";
-import { commonHeaders, jsonHeaders, type HeaderList, type RequestObserver, type RequestOutcome } from "@temporal/agent-sdk/service";
+import { commonHeaders, jsonContentType, type HeaderList, type RequestObserver, type RequestOutcome } from "@temporal/agent-sdk/service";
 import { NOT_READY_RETRY_AFTER_S, type Readiness } from "./health.js";
 import type { ServiceMetrics } from "./metrics.js";
+import { writeReply } from "./reply.js";
 import { requestIdOf, type RequestLog } from "./request-log.js";
 
 const PROMETHEUS_TYPE = "text/plain; version=0.0.4; charset=utf-8";
@@ -89,11 +90,11 @@ export class Operations {
     }
     const { status, contentType, body } = answer;
     const headers = commonHeaders();
-    if (contentType === "application/json") jsonHeaders(headers, body);
-    else headers.push("content-type", contentType, "content-length", String(Buffer.byteLength(body)));
+    if (contentType === "application/json") jsonContentType(headers);
+    else headers.push("content-type", contentType);
     headers.push(...(answer.headers ?? []));
     this.#record(request, { route: path, status, durationMs: performance.now() - started, tier: "public", keyId: undefined, rateLimited: undefined, errorCode: undefined }, headers);
-    response.writeHead(status, headers).end(request.method === "HEAD" ? "" : body);
+    writeReply(response, status, headers, body, request.method === "HEAD");
   }
 
   async #answer(path: Endpoint): Promise<Answer> {

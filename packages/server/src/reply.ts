@@ -1,6 +1,6 @@
 import { STATUS_CODES, type IncomingMessage, type ServerResponse } from "node:http";
 import type { Socket } from "node:net";
-import { HttpError, commonHeaders, jsonHeaders, type HeaderList } from "@temporal/agent-sdk/service";
+import { HttpError, commonHeaders, jsonContentType, type HeaderList } from "@temporal/agent-sdk/service";
 
 /** Answers a request Node's HTTP parser refused (oversized headers, a bad header name, Content-Length with chunked) in the error shape, then closes. */
 export function rejectMalformedRequest(error: Error & { code?: string }, socket: Socket): void {
@@ -13,6 +13,7 @@ export function rejectMalformedRequest(error: Error & { code?: string }, socket:
         : new HttpError(400, "MALFORMED_REQUEST", "the request is not valid HTTP/1.1");
   if (socket.writable) {
     const { headers, body } = closingReply(reply);
+    headers.push("content-length", String(Buffer.byteLength(body)));
     let head = `HTTP/1.1 ${reply.status} ${STATUS_CODES[reply.status]}\r\n`;
     for (let i = 0; i < headers.length; i += 2) head += `${headers[i]}: ${headers[i + 1]}\r\n`;
     socket.write(`${head}\r\n${body}`);
@@ -28,14 +29,27 @@ export function lacksHost(request: IncomingMessage): boolean {
 /** 400 MISSING_HOST in the error shape, then closes: Node's own check (turned off in connection-limits.ts) answers a bare 400. */
 export function rejectMissingHost(response: ServerResponse): void {
   const { headers, body } = closingReply(new HttpError(400, "MISSING_HOST", "an HTTP/1.1 request needs a Host header"));
-  response.writeHead(400, headers).end(body);
+  writeReply(response, 400, headers, body);
+}
+
+/**
+ * Writes a whole reply with its `Content-Length`; `headOnly` (a HEAD request) leaves the body out but keeps its length.
+ * The text is handed to Node as it is, which writes the head and the body in one system call without a buffer of its own.
+ */
+export function writeReply(response: ServerResponse, status: number, headers: HeaderList, body: string | undefined, headOnly = false): void {
+  if (body === undefined) {
+    response.writeHead(status, headers).end();
+    return;
+  }
+  headers.push("content-length", String(Buffer.byteLength(body)));
+  response.writeHead(status, headers).end(headOnly ? undefined : body);
 }
 
 /** The headers and JSON body of an error reply after which the connection is closed. */
 function closingReply(reply: HttpError): { headers: HeaderList; body: string } {
   const body = JSON.stringify(reply.body);
   const headers = commonHeaders();
-  jsonHeaders(headers, body);
+  jsonContentType(headers);
   headers.push("connection", "close");
   return { headers, body };
 }

@@ -9,7 +9,7 @@ import { readinessCheck } from "./health.js";
 import { ServiceMetrics } from "./metrics.js";
 import { Operations, OPERATIONS_OPENAPI_PATHS } from "./operations.js";
 import { createPipeline, type Transport } from "./pipeline.js";
-import { lacksHost, rejectMalformedRequest, rejectMissingHost } from "./reply.js";
+import { lacksHost, rejectMalformedRequest, rejectMissingHost, writeReply } from "./reply.js";
 import { readJsonBody } from "./request-body.js";
 import { RequestLog, type RequestLogOptions } from "./request-log.js";
 import { serviceAuthority, type ServiceAuthority, type ServiceStore } from "./store.js";
@@ -67,9 +67,7 @@ export interface TemporalService {
 const NODE_TRANSPORT: Transport<IncomingMessage, ServerResponse> = {
   remoteAddress: (request) => request.socket.remoteAddress ?? "",
   readJsonBody,
-  send(response, status, headers, body) {
-    response.writeHead(status, headers).end(body);
-  },
+  send: writeReply,
   replied: (response) => response.headersSent,
   // The connection is in an unknown state, so it is dropped rather than written to again.
   abort: (response) => response.destroy(),

@@ -119,6 +119,18 @@ describe("the stand-in and a real service answer alike", () => {
     expect([...statuses].sort()).toEqual([204, 400, 401, 403, 404, 405, 413, 415, 503]);
   });
 
+  it("Content-Length counts the UTF-8 bytes of a reply with text outside ASCII, in both", async () => {
+    // The refusal quotes the Origin header, whose bytes Node and fetch read as Latin-1: "é" is two bytes in the reply.
+    const request = { method: "GET", target: "/api/v1/core/state", headers: { origin: "https://café.example" } };
+    const [real, standIn] = await Promise.all([REAL_SERVICE.start({}, { at: T }), STAND_IN.start({}, { at: T })]);
+    const expected = await exchange(real, request);
+    expect(expected.status).toBe(403);
+    expect(expected.body).toContain("café");
+    expect(Number(expected.headers["content-length"])).toBe(Buffer.byteLength(expected.body));
+    expect(Number(expected.headers["content-length"])).toBeGreaterThan(expected.body.length);
+    expect(await exchange(standIn, request)).toEqual(expected);
+  });
+
   it("429 RATE_LIMITED with the same Retry-After, per address and per key", async () => {
     const limits = { rate_limit: { per_ip: { burst: 3, per_second: 0.5 }, per_key: { burst: 1, per_second: 0.25 } } };
     const [real, standIn] = await Promise.all([REAL_SERVICE.start(limits, { at: T }), STAND_IN.start(limits, { at: T })]);

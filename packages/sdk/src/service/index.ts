@@ -18,7 +18,7 @@ export { staticCarbonReader, staticQualityReader, type CarbonReader, type Carbon
 export { KeyRing, apiKeyRecord, createApiKey, hashApiKey, type ApiKeyRecord, type Caller } from "./api-keys.js";
 export { TrustedProxies } from "./client-address.js";
 export { HttpError, type FieldProblem } from "./http-error.js";
-export { addHeaders, commonHeaders, jsonHeaders, type HeaderList } from "./reply-headers.js";
+export { addHeaders, commonHeaders, jsonContentType, type HeaderList } from "./reply-headers.js";
 export { parseJson, parseJsonBody, tooLarge, unsupportedType } from "./json-body.js";
 export { API_PREFIXES, openApiDocument } from "./openapi.js";
 export type { RateLimitScope, RequestObserver, RequestOutcome } from "./request-outcome.js";

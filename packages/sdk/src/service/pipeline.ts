@@ -3,7 +3,7 @@ import { KeyRing, type Caller } from "./api-keys.js";
 import { HttpError } from "./http-error.js";
 import { API_PREFIXES, openApiDocument } from "./openapi.js";
 import { RateLimiter } from "./rate-limit.js";
-import { addHeaders, commonHeaders, jsonHeaders, type HeaderList } from "./reply-headers.js";
+import { addHeaders, commonHeaders, jsonContentType, type HeaderList } from "./reply-headers.js";
 import { pathOf, queryOf, routingPath } from "./request-target.js";
 import { requestValidators, type RequestValidator } from "./request-validation.js";
 import { TrustedProxies } from "./client-address.js";
@@ -46,7 +46,7 @@ export interface Transport<Req extends RequestHead, Res> {
   remoteAddress(request: Req): string;
   /** Reads the JSON body up to `limitBytes` with the rules of request-body.ts. */
   readJsonBody(request: Req, limitBytes: number, done: BodyDone): void;
-  /** Sends the whole reply: `body` is the JSON text, or undefined for none (a preflight's 204). */
+  /** Sends the whole reply, adding its `Content-Length`: `body` is the JSON text, or undefined for none (a preflight's 204). */
   send(reply: Res, status: number, headers: HeaderList, body: string | undefined): void;
   /** True once a reply has been sent. */
   replied(reply: Res): boolean;
@@ -142,7 +142,7 @@ export function createPipeline(options: PipelineOptions): Pipeline {
     }
 
     function sendJson(request: Req, reply: Res, status: number, headers: HeaderList, json: string, exchange: Exchange | undefined): void {
-      jsonHeaders(headers, json);
+      jsonContentType(headers);
       send(request, reply, status, headers, json, exchange);
     }
 

@@ -41,6 +41,8 @@ const STATUS_TEXT: Readonly<Record<number, string>> = {
   503: "Service Unavailable",
 };
 
+const UTF8 = new TextEncoder();
+
 const IN_PROCESS_TRANSPORT: Transport<BufferedRequest, PendingReply> = {
   remoteAddress: (request) => request.remoteAddress,
   readJsonBody(request, limitBytes, done) {
@@ -55,7 +57,10 @@ const IN_PROCESS_TRANSPORT: Transport<BufferedRequest, PendingReply> = {
   },
   send(reply, status, headers, body) {
     reply.replied = true;
-    reply.resolve(new Response(body ?? null, { status, statusText: STATUS_TEXT[status] ?? "", headers: headerPairs(headers) }));
+    const bytes = body === undefined ? null : UTF8.encode(body);
+    const pairs = headerPairs(headers);
+    if (bytes !== null) pairs.push(["content-length", String(bytes.length)]);
+    reply.resolve(new Response(bytes, { status, statusText: STATUS_TEXT[status] ?? "", headers: pairs }));
   },
   replied: (reply) => reply.replied,
   abort(reply) {
