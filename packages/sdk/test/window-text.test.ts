@@ -1,6 +1,19 @@
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
-import { allow, contextAt, formatWindowText, formatZoneText, parseWindowText, parseZone, parseZoneText } from "../src/core/index.js";
+import { allow, contextAt, parseWindowText, parseZone, parseZoneText } from "../src/core/index.js";
+import type { Window } from "../src/core/types.js";
+
+/** A window as a person would type it for `parseWindowText`: `[330, 30]` to `"330,30"`, every bound in plain decimal. */
+function formatWindowText(window: Window): string {
+  return `${plainDecimal(window[0])},${plainDecimal(window[1])}`;
+}
+
+/** `String(n)`, but a tiny number JavaScript writes with an exponent (`1.5e-7`) is spelled out (`0.00000015`): the same digits, so it reads back exactly. */
+function plainDecimal(n: number): string {
+  const text = String(n);
+  const match = /^(\d)(?:\.(\d+))?e-(\d+)$/.exec(text);
+  return match === null ? text : `0.${"0".repeat(Number(match[3]) - 1)}${match[1]}${match[2] ?? ""}`;
+}
 
 const degrees = fc.double({ min: 0, max: 360, noNaN: true });
 
@@ -76,16 +89,17 @@ describe("parseZoneText", () => {
     for (const text of ["12", "Z12", "z1", "-1", "1.5", "", " 1", "1 ", "01", "Z01", "007", "Z", "ZZ1", "UTC"]) expect(parseZoneText(text)).toBeUndefined();
   });
 
-  it("reads back what formatZoneText writes, and agrees with parseZone", () => {
+  it("reads back Zn for every zone, and agrees with parseZone", () => {
     fc.assert(
       fc.property(fc.integer({ min: 0, max: 11 }), (zone) => {
-        expect(parseZoneText(formatZoneText(zone))).toBe(zone);
+        expect(parseZoneText(`Z${zone}`)).toBe(zone);
       }),
     );
     fc.assert(
       fc.property(fc.string({ maxLength: 4 }), (text) => {
         const zone = parseZoneText(text);
-        if (zone !== undefined) expect(parseZone(text.startsWith("Z") ? text : zone)).toBe(zone);
+        // parseZone reads "Z1" or the number 1 on its own, an oracle independent of parseZoneText.
+        if (zone !== undefined) expect(parseZone(text.startsWith("Z") ? text : Number(text))).toBe(zone);
       }),
       { numRuns: 1000 },
     );

@@ -56,7 +56,8 @@ function rotationHints(code: unknown): string[] {
 /** The failure `error` stands for, or `undefined` for an error temporalc did not expect (a bug). */
 export function classifyFailure(error: unknown): Failure | undefined {
   const nothing = { executed: [], anchors: [], hints: [] };
-  // `--at`'s error is shared with `temporalc show`: its message ends with its code, as every other command's.
+  // `--at`'s error is shared with `temporalc show`, whose one-line errors end with their code; so it is the one `run`
+  // error whose message ends with its code, which `run --json` repeats in `code`.
   if (error instanceof RunUsageError || error instanceof AtOptionError) return { ...nothing, code: error.code, message: error.message, exit: EXIT_USAGE };
   if (error instanceof UsageError) return { ...nothing, code: "USAGE_ERROR", message: error.message, exit: EXIT_USAGE };
   if (error instanceof MissionFileError) return { ...nothing, code: error.code, message: error.message, exit: EXIT_FAILURE, diagnostics: error.diagnostics };

@@ -15,7 +15,7 @@ export { carbonRecommendation, constantCarbonSeries, parseCarbonForecast, type C
 export { scheduleTasks, type ScheduleOptions } from "./schedule.js";
 export { parseIsoInstant, requireIsoInstant } from "./iso-instant.js";
 export { parseZone, utcOffsetMinutes, zoneFromTimeZone, zoneFromUtcOffset } from "./zones.js";
-export { WINDOW_TEXT_RULE, ZONE_TEXT_RULE, formatWindowText, formatZoneText, parseWindowText, parseZoneText } from "./window-text.js";
+export { WINDOW_TEXT_RULE, ZONE_TEXT_RULE, parseWindowText, parseZoneText } from "./window-text.js";
 export { TICKS_PER_DAY, TICKS_PER_DEGREE, TICKS_PER_ZONE, ZONE_COUNT } from "./units.js";
 export { canonicalJson } from "./canonical-json.js";
 export { sha256Hex } from "./sha256.js";

@@ -4,8 +4,10 @@
  * Strict on purpose, and the same values the config file's `ztt` takes as JSON:
  *
  * - a window is two plain decimal numbers of degrees in 0..360, start,end (spaces around them allowed); `start >
- *   end` wraps through 0 and 360 is the same point as 0, as `allow` reads windows; no signs, exponents, hex or
- *   missing digits (`1e2`, `0x10`, `.5`, `5.`), since those are typos far more often than intent;
+ *   end` wraps through 0, as `allow` reads windows; no signs, exponents, hex or missing digits (`1e2`, `0x10`,
+ *   `.5`, `5.`), since those are typos far more often than intent. The numbers are kept as written, not
+ *   normalised: `allow` treats 360 and 0 as the same phase, but ZTT's `certificate_interval` compares a
+ *   certificate's `window_deg` exactly, so `330,0` does not match a certificate for [330, 360];
  * - a zone is `Z0`..`Z11`, or its number `0`..`11` in canonical digits (`01` is refused, like `z1` and ` 1`).
  *
  * Bad text is an answer, not an exception: `undefined`, and the caller reports the rule (`WINDOW_TEXT_RULE`,
@@ -35,21 +37,4 @@ export function parseWindowText(text: string): Window | undefined {
 export function parseZoneText(text: string): number | undefined {
   const match = ZONE_TEXT.exec(text);
   return match === null ? undefined : Number(match[1]);
-}
-
-/** A window as `parseWindowText` reads it back: `[330, 30]` to `"330,30"`, every bound in plain decimal. */
-export function formatWindowText(window: Window): string {
-  return `${plainDecimal(window[0])},${plainDecimal(window[1])}`;
-}
-
-/** A zone number 0..11 as `parseZoneText` reads it back, in its usual form: `1` to `"Z1"`. */
-export function formatZoneText(zone: number): string {
-  return `Z${zone}`;
-}
-
-/** `String(n)`, but a tiny number JavaScript writes with an exponent (`1.5e-7`) is spelled out (`0.00000015`): the same digits, so it reads back exactly. */
-function plainDecimal(n: number): string {
-  const text = String(n);
-  const match = /^(\d)(?:\.(\d+))?e-(\d+)$/.exec(text);
-  return match === null ? text : `0.${"0".repeat(Number(match[3]) - 1)}${match[1]}${match[2] ?? ""}`;
 }
