@@ -69,6 +69,8 @@ describe("parseWindowText", () => {
         fc.oneof(
           fc.string(),
           fc.tuple(fc.double(), fc.double()).map(([a, b]) => `${a},${b}`),
+          // Text that parses, so the assertion below is reached on every third run at least.
+          fc.tuple(degrees, degrees).map(([a, b]) => formatWindowText([a, b])),
         ),
         (text) => {
           const window = parseWindowText(text);
