@@ -5,14 +5,12 @@
 import type { SigningKey } from "../authority/seams.js";
 import { base64UrlToBytes } from "../core/encoding.js";
 import { TemporalRangeError } from "../core/errors.js";
-import { contextAt } from "../core/phase.js";
 import type { Window, ZoneInput } from "../core/types.js";
-import { nextOpen, windowTicks } from "../core/window.js";
+import { windowTicks } from "../core/window.js";
 import { parseZone } from "../core/zones.js";
 import { issueCertificate, type ZttCertificate } from "./certificate.js";
 import { ephemeralKeyProblem } from "./ephemeral-key.js";
-import { ZttWindowClosedError } from "./signer.js";
-import { openingDay } from "./window-interval.js";
+import { openingDayOrClosed } from "./signer.js";
 
 /** What a client asks an authority to certify: its ephemeral public key, for the opening of a window that is open now. */
 export interface ZttCertifyRequest {
@@ -33,8 +31,7 @@ export async function certifyEphemeralKey(authority: SigningKey, request: ZttCer
   // The cheap checks first: a closed window or a bad zone costs no BigInt point arithmetic.
   windowTicks(request.window);
   const zone = parseZone(request.zone);
-  const day = openingDay(nowMs, request.window, zone);
-  if (day === undefined) throw new ZttWindowClosedError(nowMs, request.window, nextOpen(contextAt(nowMs, { zone }), request.window));
+  const day = openingDayOrClosed(nowMs, request.window, zone);
   const raw = base64UrlToBytes(request.ephemeral_x);
   const problem = raw === undefined ? "is not canonical unpadded base64url" : ephemeralKeyProblem(raw);
   if (problem !== undefined) throw new TemporalRangeError("ZTT_KEY_INVALID", `ephemeral_x ${problem}`);

@@ -66,6 +66,13 @@ export class ZttWindowClosedError extends TemporalError {
   }
 }
 
+/** The UTC day of the window's opening that holds `unixMs`; `ZttWindowClosedError`, naming the next opening, when the window is closed then. */
+export function openingDayOrClosed(unixMs: number, window: Window, zone: ZoneInput): number {
+  const day = openingDay(unixMs, window, zone);
+  if (day === undefined) throw new ZttWindowClosedError(unixMs, window, nextOpen(contextAt(unixMs, { zone }), window));
+  return day;
+}
+
 /** A remote authority certified another opening than the one the signer's clock is in: signing would fail `signing_context`. */
 export class ZttClockSkewError extends TemporalError {
   constructor(window: Window, certifiedDay: number, signerDay: number) {
@@ -140,10 +147,7 @@ export function zttSignerCertifiedBy(options: Omit<ZttSignerOptions, "authority"
 
   return {
     async sign(payload) {
-      const nowMs = toUnixMs(clock());
-      const context = contextAt(nowMs, { zone });
-      const day = openingDay(nowMs, window, zone);
-      if (day === undefined) throw new ZttWindowClosedError(nowMs, window, nextOpen(context, window));
+      const day = openingDayOrClosed(toUnixMs(clock()), window, zone);
       if (currentDay !== day) {
         drop();
         currentDay = day;
