@@ -24,7 +24,7 @@ export default defineConfig({
  * chunks bundle third-party code (CodeMirror, chevrotain, prettier, ...)
  * whose licences must travel with it. The workers are separate builds, run
  * while the page's build transforms their imports, so every build adds its
- * chunks' module ids to one set and the page's build writes
+ * chunks' module ids to one set, which the page's build empties when it starts and writes to
  * dist/THIRD_PARTY_NOTICES once its own files are written (by the CLI's
  * script, so all our bundles' notices read the same).
  */
@@ -49,6 +49,11 @@ function thirdPartyNotices() {
         apply: "build",
         configResolved(config) {
           outDir = resolve(config.root, config.build.outDir);
+        },
+        // The page's build starts before the workers' (they are bundled while it transforms), so a rebuild
+        // (`vite build --watch`) starts from an empty set rather than keeping the modules of earlier builds.
+        buildStart() {
+          ids.clear();
         },
         writeBundle() {
           writeNotices(packagesOfModules(ids, "@temporal/playground"), join(outDir, "THIRD_PARTY_NOTICES"), "@temporal/playground");
