@@ -3,6 +3,7 @@ import { describe, expect, it } from "vitest";
 import { createMemorySigner } from "../src/authority/memory-signer.js";
 import { allow, contextAt } from "../src/core/index.js";
 import { TICKS_PER_DAY } from "../src/core/units.js";
+import { certifiesWindow } from "../src/ztt/certificate.js";
 import { createZttSigner, verifyZtt, windowInterval, type ZttBundle } from "../src/ztt/index.js";
 
 const DAY = 20_000; // 2024-10-04
@@ -116,6 +117,25 @@ describe("ZTT signer", () => {
     expect((await verifyZtt(bundle, keys, { log: stranger })).valid).toBe(true);
     const asLog = await verifyZtt(bundle, stranger, { log: keys });
     expect(asLog.checks.filter((c) => !c.ok).map((c) => c.name)).toEqual(["certificate_signature"]);
+  });
+
+  it("an expected window matches the certificate's degrees as written: [330, 0] is not a certificate for [330, 360]", async () => {
+    const { signer, keys, setClock } = await setup([330, 360], 1);
+    setClock(at(21)); // Z1 local 23:00 = 345 deg
+    const bundle = await signer.sign("hello");
+    const intervalFor = async (window: readonly [number, number]) => (await verifyZtt(bundle, keys, { window, zone: 1 })).checks.find((c) => c.name === "certificate_interval");
+    expect(await intervalFor([330, 360])).toMatchObject({ ok: true });
+    expect(await intervalFor([330, 0])).toMatchObject({ ok: false, reason: "the certificate is for window [330, 360], not the expected [330, 0]" });
+  });
+
+  it("certifiesWindow: the same two degrees, in order, and nothing else", () => {
+    const degree = fc.oneof(fc.constantFrom(0, 360, 330, 30), fc.double({ min: 0, max: 360, noNaN: true }));
+    fc.assert(
+      fc.property(degree, degree, degree, degree, (a, b, c, d) => {
+        expect(certifiesWindow({ window_deg: [a, b] }, [c, d])).toBe(a === c && b === d);
+      }),
+    );
+    expect(certifiesWindow({ window_deg: [330, 30] }, [30, 330])).toBe(false);
   });
 
   it("requireAnchor: a bundle without an anchor fails anchor_receipt; bad options are INVALID_ARGUMENT", async () => {
