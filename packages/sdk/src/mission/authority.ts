@@ -1,6 +1,6 @@
 import { now } from "../core/phase.js";
 import type { Authority, PhaseContext } from "../core/types.js";
-import { CLOCK_SAMPLES, syncClock, type TwatchSource } from "../remote/sync-clock.js";
+import { SyncedClock, type TwatchSource } from "../remote/sync-clock.js";
 import { defaultSdk } from "#default-sdk";
 import { AuthorityUnavailableError, MissionAbortedError } from "./errors.js";
 import { receiptRequest } from "./receipt-request.js";
@@ -15,7 +15,11 @@ export interface AuthorityAccess {
   readonly signal: AbortSignal | undefined;
   /** The error to reject with when the signal aborts. */
   readonly onAbort: () => unknown;
-  /** The service's clock as the decision synced it (`decisionContext`), for a ZTT signer to sign by: one sync per run, and signing agrees with the verdict. */
+  /**
+   * The service's clock as the decision synced it (`decisionContext`), for a ZTT signer to sign by: one sync per run,
+   * and signing agrees with the verdict. Monotonic, as the remote signer's own (`SyncedClock`): a step of this
+   * machine's wall clock during the run does not move it.
+   */
   readonly decisionClock: { now?: () => number };
 }
 
@@ -61,8 +65,9 @@ export async function decisionContext(spec: MissionSpec, options: EvaluateOption
 /** The service's time now, in Unix ms; a client of the service is synced, and the synced clock kept in `decisionClock`. */
 async function serviceTime(authority: Authority, decisionClock: AuthorityAccess["decisionClock"]): Promise<number> {
   if (isTwatchSource(authority)) {
-    const { offset_ms } = await syncClock(authority, { samples: CLOCK_SAMPLES });
-    decisionClock.now = () => Math.round(Date.now() + offset_ms);
+    const synced = new SyncedClock(authority);
+    await synced.fresh(0);
+    decisionClock.now = () => Math.round(synced.now());
     return decisionClock.now();
   }
   return (await authority.now()).unix_ms;
