@@ -20,7 +20,7 @@ export interface AuthorityAccess {
    * and signing agrees with the verdict. Monotonic, as the remote signer's own (`SyncedClock`): a step of this
    * machine's wall clock during the run does not move it.
    */
-  readonly decisionClock: { now?: () => number };
+  readonly serviceClock: { now?: () => number };
 }
 
 /** Until the run has a decision, an abort is reported with no verdict and nothing done (`runBlock` then passes its own `onAbort`). */
@@ -36,7 +36,7 @@ export function authorityAccess(spec: MissionSpec, options: EvaluateOptions): Au
     }
     return authority;
   };
-  return { get, signal: options.signal, onAbort, decisionClock: {} };
+  return { get, signal: options.signal, onAbort, serviceClock: {} };
 }
 
 /**
@@ -54,7 +54,7 @@ export async function decisionContext(spec: MissionSpec, options: EvaluateOption
   const authority = access.get();
   if (authority.kind !== "remote") return localContext(spec, options);
   try {
-    const unixMs = await settle(serviceTime(authority, access.decisionClock), access);
+    const unixMs = await settle(serviceTime(authority, access.serviceClock), access);
     return missionContext(spec.zone, unixMs as number, "remote");
   } catch (cause) {
     if (cause instanceof MissionAbortedError) throw cause;
@@ -62,13 +62,13 @@ export async function decisionContext(spec: MissionSpec, options: EvaluateOption
   }
 }
 
-/** The service's time now, in Unix ms; a client of the service is synced, and the synced clock kept in `decisionClock`. */
-async function serviceTime(authority: Authority, decisionClock: AuthorityAccess["decisionClock"]): Promise<number> {
+/** The service's time now, in Unix ms; a client of the service is synced, and the synced clock kept in `serviceClock`. */
+async function serviceTime(authority: Authority, serviceClock: AuthorityAccess["serviceClock"]): Promise<number> {
   if (isTwatchSource(authority)) {
     const synced = new SyncedClock(authority);
     await synced.fresh(0);
-    decisionClock.now = () => Math.round(synced.now());
-    return decisionClock.now();
+    serviceClock.now = () => Math.round(synced.now());
+    return serviceClock.now();
   }
   return (await authority.now()).unix_ms;
 }
