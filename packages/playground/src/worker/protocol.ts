@@ -96,8 +96,9 @@ export interface PanelSettings {
 }
 
 /** Requests that carry their own text: answered whatever version the worker's document is at, and never stale. */
-export type SelfContainedMethod = "timePanel" | "run";
-export const SELF_CONTAINED_METHODS: ReadonlySet<Method> = new Set<SelfContainedMethod>(["timePanel", "run"]);
+const SELF_CONTAINED = ["timePanel", "run"] as const satisfies readonly Method[];
+export type SelfContainedMethod = (typeof SELF_CONTAINED)[number];
+export const SELF_CONTAINED_METHODS: ReadonlySet<Method> = new Set<Method>(SELF_CONTAINED);
 
 export type Method = keyof Requests;
 
