@@ -33,6 +33,7 @@ beforeAll(async () => {
   vi.spyOn(crypto.subtle, "generateKey").mockImplementation(async (algorithm, extractable, usages) => {
     const name = typeof algorithm === "string" ? algorithm : algorithm.name;
     if (name !== "Ed25519" || extractable) return generate(algorithm, extractable, usages);
+    // The original generateKey (crypto.subtle's now re-enters this mock), asked for an extractable pair so the seed can be captured; then re-imported as asked.
     const pair = await generate(algorithm, true, usages);
     if (!("privateKey" in pair)) throw new Error("Ed25519 generateKey gave one key, not a pair");
     const pkcs8 = Buffer.from(await crypto.subtle.exportKey("pkcs8", pair.privateKey));

@@ -16,9 +16,10 @@ export interface AuthorityAccess {
   /** The error to reject with when the signal aborts. */
   readonly onAbort: () => unknown;
   /**
-   * The service's clock as the decision synced it (`decisionContext`), for a ZTT signer to sign by: one sync per run,
-   * and signing agrees with the verdict. Monotonic, as the remote signer's own (`SyncedClock`): a step of this
-   * machine's wall clock during the run does not move it.
+   * The service's clock as the decision synced it (`decisionContext`), for a ZTT signer to sign by, so signing agrees
+   * with the verdict. It follows `performance.now()` from that one sync (`SyncedClock`): monotonic, so a step of this
+   * machine's wall clock does not move it, but it does not advance while the machine sleeps, and it never resyncs
+   * during the run. That is fine: the service certifies a key only for a window and day open by its own clock.
    */
   readonly serviceClock: { now?: () => number };
 }

@@ -83,8 +83,7 @@ function serviceTimes(reply: TwatchNow): [number, number] {
 /**
  * The service's clock: this machine's monotonic clock plus the offset of the last sync (`syncClock`). The offset is
  * against `performance.now()`, so a step of the wall clock after the sync does not move it. Concurrent callers share
- * one sync; a failed sync is retried by the next caller. The remote ZTT signer's clock, and a mission's decision's
- * (which its ZTT signer then signs by).
+ * one sync; a failed sync is retried by the next caller.
  */
 export class SyncedClock {
   #serviceMsAtOrigin = 0;
@@ -105,6 +104,8 @@ export class SyncedClock {
   fresh(maxAgeMs: number): Promise<void> {
     if (this.#pending !== undefined) return this.#pending;
     if (performance.now() - this.#syncedAt <= maxAgeMs) return Promise.resolve();
+    // The t0 this sends to `GET twatch/now` is a performance.now() reading, not Unix ms as `sync.t0_unix_ms` is named:
+    // the service only echoes it back, and the offset is computed from this clock's own t0 and t3.
     const pending = syncClock(this.#source, { samples: CLOCK_SAMPLES, clock: () => performance.now() }).then(({ offset_ms }) => {
       this.#serviceMsAtOrigin = offset_ms;
       this.#syncedAt = performance.now();
