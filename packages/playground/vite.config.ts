@@ -89,7 +89,8 @@ function serviceWorker(): Plugin {
           const item = bundle[name]!;
           hash.update(name).update(item.type === "chunk" ? item.code : item.source);
         }
-        const manifest = JSON.stringify({ version: hash.digest("hex").slice(0, 16), files: ["./", ...files] });
+        // index.html once: the service worker answers every offline navigation (./ included) with it, so ./ is not a second entry.
+        const manifest = JSON.stringify({ version: hash.digest("hex").slice(0, 16), files });
         if (!sw.code.includes("PRECACHE_MANIFEST")) throw new Error("sw.js no longer names PRECACHE_MANIFEST: the manifest cannot be inlined");
         sw.code = sw.code.replaceAll("PRECACHE_MANIFEST", manifest);
       },

@@ -8,7 +8,9 @@
  *
  * Pages are fetched network first (a deploy shows up on the next load when
  * online) and fall back to the cached page offline; hashed assets never
- * change, so they are served from the cache first.
+ * change, so they are served from the cache first. Every navigation falls
+ * back to the cached index.html, whether to ./, index.html or either with a
+ * query, so the folder's own URL is not precached as a second copy of it.
  */
 declare const PRECACHE_MANIFEST: { version: string; files: string[] };
 

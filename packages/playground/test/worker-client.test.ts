@@ -64,11 +64,11 @@ describe("the language client", () => {
     void client.update("mission other {", "a.mission");
     const answer = await panel;
     // The model only: the generated code stays in the worker, which runs it.
-    expect(answer?.compiled).toEqual({ ok: true, model: expect.objectContaining({ missions: [expect.objectContaining({ name: "m" })] }) });
-    expect(answer?.dial?.data.missions.map((m) => m.name)).toEqual(["m"]);
-    expect(answer?.dial?.svg).toMatch(/^<svg[^>]*>/);
+    expect(answer.compiled).toEqual({ ok: true, model: expect.objectContaining({ missions: [expect.objectContaining({ name: "m" })] }) });
+    expect(answer.dial?.data.missions.map((m) => m.name)).toEqual(["m"]);
+    expect(answer.dial?.svg).toMatch(/^<svg[^>]*>/);
     // Decided in the worker by the compiled mission: 12:00 UTC is 13:00 or 14:00 in Z1, outside 20:00–02:00.
-    expect(answer?.verdicts).toMatchObject([{ mission: "m", verdict: "DENY", reasons: [{ code: "PHASE_OUTSIDE_WINDOW" }] }]);
+    expect(answer.verdicts).toMatchObject([{ mission: "m", verdict: "DENY", reasons: [{ code: "PHASE_OUTSIDE_WINDOW" }] }]);
     const broken = await client.request("timePanel", { text: "mission half {", filename: "a.mission", at: 0, carbon: null, hsBloch: null });
     expect(broken).toMatchObject({ compiled: { ok: false, errors: [expect.objectContaining({ code: "M102" })] }, dial: null, verdicts: null });
   });
@@ -80,17 +80,17 @@ describe("the language client", () => {
     const settings = { text: anchored, filename: "a.mission", at: Date.UTC(2026, 0, 1, 22), carbon: null, hsBloch: null };
     const first = await client.request("run", settings);
     const second = await client.request("run", settings);
-    expect(first?.log).toEqual([expect.stringMatching(/^m: a ran \(stand-in\) at phase /)]);
-    const [run] = first!.runs;
+    expect(first.log).toEqual([expect.stringMatching(/^m: a ran \(stand-in\) at phase /)]);
+    const [run] = first.runs;
     if (run === undefined || !run.ok) throw new Error(`the run failed: ${JSON.stringify(run)}`);
     expect(run.result.executed).toEqual(["a"]);
     expect(run.verified).toHaveLength(1);
     for (const { receipt, valid } of run.verified) {
       expect(valid).toBe(true);
-      expect(await verifyReceipt(receipt, first!.publicKeys[receipt.key_id]!)).toBe(true);
-      expect(await verifyReceipt({ ...receipt, phi_action_ticks: receipt.phi_action_ticks + 1 }, first!.publicKeys[receipt.key_id]!)).toBe(false);
+      expect(await verifyReceipt(receipt, first.publicKeys[receipt.key_id]!)).toBe(true);
+      expect(await verifyReceipt({ ...receipt, phi_action_ticks: receipt.phi_action_ticks + 1 }, first.publicKeys[receipt.key_id]!)).toBe(false);
     }
-    expect(second?.publicKeys).toEqual(first?.publicKeys);
+    expect(second.publicKeys).toEqual(first.publicKeys);
     await expect(client.request("run", { ...settings, text: "mission half {" })).rejects.toThrow(/the source has errors/);
   });
 

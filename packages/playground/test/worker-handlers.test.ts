@@ -89,6 +89,13 @@ describe("the language worker's handlers", () => {
     expect((await ok(handlers, "compile", 2, {})).ok).toBe(true);
   });
 
+  it("never answers stale to a request that carries its own text (the page's time panel and Run count on it)", async () => {
+    const handlers = createWorkerHandlers();
+    await ok(handlers, "update", 2, { text: BROKEN, filename: "a.mission" });
+    const settings = { text: EXAMPLE, filename: "b.mission", at: Date.UTC(2026, 0, 1, 12), carbon: null, hsBloch: null };
+    for (const method of ["timePanel", "run"] as const) expect(await handlers.handle(message(method, 1, settings)), method).toMatchObject({ outcome: "ok", version: 1 });
+  });
+
   it("refuses a message from another protocol version", async () => {
     const handlers = createWorkerHandlers();
     const response = await handlers.handle({ ...message("compile", 0, {}), protocol: 99 } as unknown as RequestMessage);

@@ -46,11 +46,13 @@ function authorityOver(log: LogStore, signer: MemorySigner, parts: Partial<Autho
 
 async function anchorSome(authority: ComposedAuthority, count: number, tag: string, zone = 3): Promise<{ receipt: Receipt; proof: AnchorProof }[]> {
   const anchored = [];
-  for (let i = 0; i < count; i++) {
-    const receipt = await authority.issueReceipt(createTsaeRequest(contextAt(T0, { zone }), { scope: "test.rotation.v1", action_hash_hex: sha256Hex(`${tag} ${i}`) }));
-    anchored.push({ receipt, proof: await authority.anchor(receipt) });
-  }
+  for (let i = 0; i < count; i++) anchored.push(await anchorOne(authority, `${tag} ${i}`, zone));
   return anchored;
+}
+
+async function anchorOne(authority: ComposedAuthority, tag: string, zone = 3): Promise<{ receipt: Receipt; proof: AnchorProof }> {
+  const receipt = await authority.issueReceipt(createTsaeRequest(contextAt(T0, { zone }), { scope: "test.rotation.v1", action_hash_hex: sha256Hex(tag) }));
+  return { receipt, proof: await authority.anchor(receipt) };
 }
 
 describe("key rotation within one log (memory store)", () => {
@@ -136,8 +138,8 @@ describe("key rotation within one log (memory store)", () => {
       code: "AUTHORITY_NAME_CHANGED",
       message: expect.stringContaining(`configure the authority name "temporal-authority/${keyA.key_id}"`),
     });
-    const [{ proof }] = await anchorSome(authorityOver(log, signerB, { previousKeys: [keyA], authorityName: `temporal-authority/${keyA.key_id}` }), 1, "b");
-    expect(proof!.checkpoint.origin).toBe(`temporal-authority/${keyA.key_id}/tile/${proof!.tile_id}`);
+    const { proof } = await anchorOne(authorityOver(log, signerB, { previousKeys: [keyA], authorityName: `temporal-authority/${keyA.key_id}` }), "b");
+    expect(proof.checkpoint.origin).toBe(`temporal-authority/${keyA.key_id}/tile/${proof.tile_id}`);
     // Dropping the configured name would change the origin too, whoever signed last: B did, under A's default name.
     await expect(authorityOver(log, signerB, { previousKeys: [keyA] }).ready()).rejects.toMatchObject({ code: "AUTHORITY_NAME_CHANGED" });
   });
@@ -289,7 +291,7 @@ describe("ClockchainState across rotations (property)", () => {
           expect(refused).toBeUndefined();
           expect(reader.tiles()).toEqual(writer.tiles());
           expect(reader.headHashAt(reader.lastCheckpoint!.sequence)).toBe(writer.headHashAt(writer.lastCheckpoint!.sequence));
-          expect(reader.retiredKeys.sort()).toEqual(
+          expect(reader.retiredKeys.toSorted()).toEqual(
             used
               .filter((key) => key !== last)
               .map((key) => key.key_id)
@@ -329,7 +331,7 @@ describe("ClockchainState across rotations (property)", () => {
   it("refuses A, B, A: KEY_RETIRED when the log moved past A, LOG_KEY_RETIRED when the reader's own key A is the one moved past", async () => {
     const [a, b] = await Promise.all(signers.slice(0, 2).map(async (signer) => await signer.load()));
     const writer = new ClockchainState();
-    const bodies = [];
+    const bodies: RecordBody[] = [];
     for (const [i, k] of [a!, b!, a!].entries()) {
       const leaves = writer.stage([entry(1000 + i, 0)]);
       const signed = await writer.signHeads(leaves, { key: k.verifying, authority_name: "rotation.example", issuedUnixMs: () => T0, sign: (m) => k.sign(m) });
@@ -340,12 +342,12 @@ describe("ClockchainState across rotations (property)", () => {
     const keysB = new LogKeys(b!.verifying, [a!.verifying]);
     asB.replay(bodies[0]!, keysB, rejectWith);
     asB.replay(bodies[1]!, keysB, rejectWith);
-    expect(() => asB.replay(bodies[2], keysB, rejectWith)).toThrow(expect.objectContaining({ reason: "KEY_RETIRED" }));
+    expect(() => asB.replay(bodies[2]!, keysB, rejectWith)).toThrow(expect.objectContaining({ reason: "KEY_RETIRED" }));
     expect(asB.records).toBe(2);
     const asA = new ClockchainState();
     const keysA = new LogKeys(a!.verifying, [b!.verifying]);
     asA.replay(bodies[0]!, keysA, rejectWith);
-    expect(() => asA.replay(bodies[1], keysA, rejectWith)).toThrow(expect.objectContaining({ code: "LOG_KEY_RETIRED" }));
+    expect(() => asA.replay(bodies[1]!, keysA, rejectWith)).toThrow(expect.objectContaining({ code: "LOG_KEY_RETIRED" }));
     expect(asA.records).toBe(1);
   });
 });
@@ -360,8 +362,8 @@ describe("LogKeys", () => {
     expect(keys.byId("0".repeat(16))).toBeUndefined();
     expect(keys.equals(new LogKeys(keyB, [keyA]))).toBe(true);
     expect(keys.equals(new LogKeys(keyA, [keyB]))).toBe(false);
-    const [{ proof }] = await anchorSome(authorityOver(new MemoryLogStore(), signerA, { authorityName: "keys.example" }), 1, "x");
-    const { checkpoint } = proof!;
+    const { proof } = await anchorOne(authorityOver(new MemoryLogStore(), signerA, { authorityName: "keys.example" }), "x");
+    const { checkpoint } = proof;
     expect(keys.signatureOf(parseNote(checkpoint.note), checkpoint.origin)?.key).toBe(keyA);
     expect(new LogKeys(keyB).signatureOf(parseNote(checkpoint.note), checkpoint.origin)).toBeUndefined();
   });

@@ -1,8 +1,9 @@
-import { describe, expect, it } from "vitest";
+import { describe, expect, it, vi } from "vitest";
 import { createMemoryAuthority } from "../src/authority/index.js";
 import { allow, receiptHash } from "../src/core/index.js";
 import type { Receipt, Window } from "../src/core/types.js";
 import { defineMission, type DenyReason, type MissionSpec } from "../src/mission/index.js";
+import { createTestService } from "../src/testing/index.js";
 import type { ZttSigner } from "../src/ztt/index.js";
 
 /** A mission as temporalc generates it for `anchor TSAE -> clockchain signed ZTT` after one task, in zone Z1. */
@@ -83,5 +84,25 @@ describe("a mission step signed: ZTT", () => {
     });
     expect(ran).toEqual([]);
     await authority.close();
+  });
+
+  it("against the service, signs by the clock its verdict was synced by: a step of this machine's wall clock during the task moves neither", async () => {
+    const service = createTestService({ now: INSIDE });
+    const sdk = service.client("enterprise");
+    const wallClock = Date.now;
+    // The task runs while this machine's wall clock is set six hours on (the window is four hours long); the service's stays.
+    const stepWallClock = () => void vi.spyOn(Date, "now").mockImplementation(() => wallClock() + 6 * 3_600_000);
+    try {
+      const result = await defineMission(signingSpec([330, 30])).run({ sdk, tasks: { work: stepWallClock } });
+      // The service's pinned time, give or take the sync's error and the run's own duration.
+      expect(result.ctx.source).toBe("remote");
+      expect(Math.abs(result.ctx.unix_ms - INSIDE)).toBeLessThan(5_000);
+      expect(result.ztt).toHaveLength(1);
+      expect(Math.abs(result.ztt![0]!.context.unix_ms - INSIDE)).toBeLessThan(5_000);
+    } finally {
+      vi.restoreAllMocks();
+      await sdk.close();
+      await service.close();
+    }
   });
 });

@@ -15,6 +15,8 @@ import {
   type TwatchNow,
 } from "../src/core/index.js";
 import { createMemoryAuthority } from "../src/authority/index.js";
+import { createMemorySigner } from "../src/authority/memory-signer.js";
+import { issueCertificate } from "../src/ztt/certificate.js";
 
 // --- A tiny real HTTP server -------------------------------------------------
 
@@ -401,6 +403,20 @@ describe("the client as an Authority", () => {
     expect(await pending).toMatchObject({ status: 503, code: "UNAVAILABLE" });
     expect(performance.now() - started).toBeLessThan(1000);
     expect(server.seen).toHaveLength(1);
+  });
+  it("certifyZtt takes only a certificate for the key, window (its degrees as written) and zone asked for", async () => {
+    const x = "A".repeat(43);
+    const certificate = await issueCertificate(await createMemorySigner().load(), x, [330, 360], 1, 20_000);
+    const server = await serve((_req, res) => json(res, 200, certificate));
+    const remote = client(server);
+    expect(await remote.certifyZtt(x, [330, 360], "Z1")).toEqual(certificate);
+    for (const [key, window, zone] of [
+      [x, [330, 0], 1],
+      [x, [330, 360], 2],
+      ["B".repeat(43), [330, 360], 1],
+    ] as const) {
+      expect(await failure(remote.certifyZtt(key, window, zone))).toMatchObject({ code: "INVALID_RESPONSE", message: expect.stringContaining("not for the key, window and zone asked for") });
+    }
   });
 });
 

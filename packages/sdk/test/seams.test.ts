@@ -23,7 +23,7 @@ import {
 } from "../src/index.js";
 import { FileChallengeStore, FileLogStore, FileSigner, homePaths } from "../src/node/index.js";
 import { signingPayload } from "../src/core/signed-record.js";
-import { tempDir } from "./helpers.js";
+import { ed25519KeyPair, tempDir } from "./helpers.js";
 
 const T0 = Date.UTC(2025, 9, 2, 7);
 
@@ -192,7 +192,7 @@ describe("file seams", () => {
   });
 
   it("signers: a memory signer imports a PKCS#8 or JWK key, keeping its key id", async () => {
-    const pair = (await crypto.subtle.generateKey({ name: "Ed25519" }, true, ["sign", "verify"])) as CryptoKeyPair;
+    const pair = await ed25519KeyPair(true);
     const pkcs8 = new Uint8Array(await crypto.subtle.exportKey("pkcs8", pair.privateKey));
     const jwk = (await crypto.subtle.exportKey("jwk", pair.privateKey)) as { kty: "OKP"; crv: "Ed25519"; d: string; x: string };
     const [a, b] = await Promise.all([new MemorySigner({ privateKey: pkcs8 }).load(), new MemorySigner({ privateKey: jwk }).load()]);

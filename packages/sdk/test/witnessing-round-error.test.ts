@@ -6,12 +6,13 @@
 import { webcrypto } from "node:crypto";
 import { describe, expect, it } from "vitest";
 import { MemorySigner, MemoryWitnessingStore, contextAt, createMemoryAuthority, createTsaeRequest, formatCosignerVerifierKey, sha256Hex, type WitnessingStatus } from "../src/index.js";
+import { ed25519KeyPair } from "./helpers.js";
 
 const T1 = contextAt(Date.UTC(2026, 6, 1, 12), { zone: 1 });
 
 /** A real Ed25519 witness key's vkey (the witness itself never answers: its URL is never reached). */
 async function witnessVkey(name: string): Promise<string> {
-  const pair = (await webcrypto.subtle.generateKey({ name: "Ed25519" }, true, ["sign", "verify"])) as CryptoKeyPair;
+  const pair = await ed25519KeyPair(true);
   return formatCosignerVerifierKey(name, new Uint8Array(await webcrypto.subtle.exportKey("raw", pair.publicKey)));
 }
 

@@ -4,7 +4,7 @@
  */
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
-import { mergeWitnessingRecords, type CosignedCheckpoint, type WitnessingRecord } from "../src/index.js";
+import { mergeWitnessingRecords, type CosignedCheckpoint, type ForkEvidence, type WitnessingRecord } from "../src/index.js";
 
 const WITNESSES = ["w.test/1", "w.test/2"];
 
@@ -61,7 +61,7 @@ describe("mergeWitnessingRecords", () => {
     const more = record([{ tile: 1, size: 5, cosigned: 2, witness: 5 }]);
     expect(mergeWitnessingRecords(more, fewer).cosigned[0]?.cosignatures).toHaveLength(2);
     expect(mergeWitnessingRecords(fewer, more).cosigned[0]?.cosignatures).toHaveLength(2);
-    const fork = { tile_id: 1, witness: "w.test/1", note: "n", witness_size: 5, message: "m", detected_unix_ms: 1 };
+    const fork: ForkEvidence = { tile_id: 1, witness: "w.test/1", note: "n", witness_note: null, consistency_proof: null, witness_size: 5, message: "m", detected_unix_ms: 1 };
     const forked = { ...fewer, forks: [fork] };
     expect(mergeWitnessingRecords(forked, { ...more, forks: [{ ...fork, detected_unix_ms: 2 }] }).forks).toEqual([fork]);
   });

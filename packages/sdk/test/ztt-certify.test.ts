@@ -10,6 +10,7 @@ import { TICKS_PER_DAY } from "../src/core/units.js";
 import { zttSignerCertifiedBy } from "../src/ztt/signer.js";
 import { verifyZtt, windowInterval } from "../src/ztt/index.js";
 import { ephemeralKeyProblem } from "../src/ztt/ephemeral-key.js";
+import { ed25519KeyPair } from "./helpers.js";
 
 const P = 2n ** 255n - 19n;
 const hex = (text: string) => new Uint8Array(Buffer.from(text, "hex"));
@@ -28,7 +29,7 @@ const SMALL_ORDER = [
 ];
 
 async function generatedPublicKey(): Promise<Uint8Array> {
-  const pair = (await crypto.subtle.generateKey("Ed25519", false, ["sign", "verify"])) as CryptoKeyPair;
+  const pair = await ed25519KeyPair(false);
   return new Uint8Array(await crypto.subtle.exportKey("raw", pair.publicKey));
 }
 

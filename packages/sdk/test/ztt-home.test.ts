@@ -10,7 +10,7 @@
 import { mkdir, mkdtemp, readFile, readdir, rm, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { afterAll, beforeAll, expect, it } from "vitest";
+import { afterAll, beforeAll, expect, it, vi } from "vitest";
 import { startInProcessWitnesses, type InProcessWitnesses } from "@temporal/witness/testing";
 import { contextAt, tileVerifierKey } from "../src/index.js";
 import { createLocalAuthority, homeParts } from "../src/node/index.js";
@@ -20,9 +20,7 @@ import { windowAround } from "./ztt-helpers.js";
 const AUTHORITY_NAME = "ztt.home.test";
 const ZONE = 5;
 
-type Subtle = typeof crypto.subtle;
-const subtle = crypto.subtle as Subtle & { generateKey: (...args: unknown[]) => Promise<unknown> };
-const generate = subtle.generateKey.bind(subtle);
+const generate = crypto.subtle.generateKey.bind(crypto.subtle);
 const captured: { pkcs8: Buffer; seed: Buffer }[] = [];
 let directory: string;
 let savedTmpdir: string | undefined;
@@ -32,19 +30,22 @@ beforeAll(async () => {
   savedTmpdir = process.env.TMPDIR;
   process.env.TMPDIR = join(directory, "tmp");
   await mkdir(process.env.TMPDIR);
-  subtle.generateKey = async (algorithm: unknown, extractable: unknown, usages: unknown) => {
-    if ((algorithm as { name?: string })?.name !== "Ed25519" || extractable !== false) return generate(algorithm as never, extractable as never, usages as never);
-    const pair = (await generate(algorithm as never, true, usages as never)) as CryptoKeyPair;
+  vi.spyOn(crypto.subtle, "generateKey").mockImplementation(async (algorithm, extractable, usages) => {
+    const name = typeof algorithm === "string" ? algorithm : algorithm.name;
+    if (name !== "Ed25519" || extractable) return generate(algorithm, extractable, usages);
+    // The original generateKey (crypto.subtle's now re-enters this mock), asked for an extractable pair so the seed can be captured; then re-imported as asked.
+    const pair = await generate(algorithm, true, usages);
+    if (!("privateKey" in pair)) throw new Error("Ed25519 generateKey gave one key, not a pair");
     const pkcs8 = Buffer.from(await crypto.subtle.exportKey("pkcs8", pair.privateKey));
     const jwk = await crypto.subtle.exportKey("jwk", pair.privateKey);
     captured.push({ pkcs8, seed: Buffer.from(jwk.d as string, "base64url") });
     const privateKey = await crypto.subtle.importKey("pkcs8", pkcs8, "Ed25519", false, ["sign"]);
     return { publicKey: pair.publicKey, privateKey };
-  };
+  });
 });
 
 afterAll(async () => {
-  subtle.generateKey = generate;
+  vi.restoreAllMocks();
   if (savedTmpdir === undefined) delete process.env.TMPDIR;
   else process.env.TMPDIR = savedTmpdir;
   await rm(directory, { recursive: true, force: true });

@@ -3,6 +3,7 @@ import { describe, expect, it } from "vitest";
 import { createMemorySigner } from "../src/authority/memory-signer.js";
 import { allow, contextAt } from "../src/core/index.js";
 import { TICKS_PER_DAY } from "../src/core/units.js";
+import { certifiesWindow } from "../src/ztt/certificate.js";
 import { createZttSigner, verifyZtt, windowInterval, type ZttBundle } from "../src/ztt/index.js";
 
 const DAY = 20_000; // 2024-10-04
@@ -116,6 +117,22 @@ describe("ZTT signer", () => {
     expect((await verifyZtt(bundle, keys, { log: stranger })).valid).toBe(true);
     const asLog = await verifyZtt(bundle, stranger, { log: keys });
     expect(asLog.checks.filter((c) => !c.ok).map((c) => c.name)).toEqual(["certificate_signature"]);
+  });
+
+  it("an expected window matches the certificate's degrees as written: [330, 0] is not a certificate for [330, 360]", async () => {
+    const { signer, keys, setClock } = await setup([330, 360], 1);
+    setClock(at(21)); // Z1 local 23:00 = 345 deg
+    const bundle = await signer.sign("hello");
+    const intervalFor = async (window: readonly [number, number]) => (await verifyZtt(bundle, keys, { window, zone: 1 })).checks.find((c) => c.name === "certificate_interval");
+    expect(await intervalFor([330, 360])).toMatchObject({ ok: true });
+    expect(await intervalFor([330, 0])).toMatchObject({ ok: false, reason: "the certificate is for window [330, 360], not the expected [330, 0]" });
+  });
+
+  it("certifiesWindow: the same two degrees as written, in order; 0 and 360 are not the same end", () => {
+    expect(certifiesWindow({ window_deg: [330, 0] }, [330, 360])).toBe(false);
+    expect(certifiesWindow({ window_deg: [0, 30] }, [360, 30])).toBe(false);
+    expect(certifiesWindow({ window_deg: [330, 30] }, [30, 330])).toBe(false);
+    expect(certifiesWindow({ window_deg: [330, 30] }, [330, 30])).toBe(true);
   });
 
   it("requireAnchor: a bundle without an anchor fails anchor_receipt; bad options are INVALID_ARGUMENT", async () => {

@@ -58,23 +58,23 @@ export function mountPanel(host: HTMLElement, state: PlaygroundState, client: La
     const at = settings.at ?? Date.now();
     controls.show(settings, at);
     const answer = await client.request("timePanel", { text: source, filename, at, carbon: settings.carbon, hsBloch: settings.hsBloch });
-    if (answer === undefined || mine !== generation) return; // a newer refresh started while this one awaited
-    const { compiled, dial: fileDial, verdicts: views } = answer;
+    if (mine !== generation) return; // a newer refresh started while this one awaited
+    const { compiled } = answer;
     commands.show(
       filename,
       settings,
       compiled.model.missions.some((m) => m.tasks.length > 0),
     );
-    if (!compiled.ok || fileDial === null || views === null) {
+    if (!compiled.ok || answer.dial === null) {
       const why = compiled.ok ? "The file's time zone is not known to this browser's time-zone data." : errorSummary(compiled.errors);
       // The last good dial and verdicts stay, marked stale: no flicker while a word is half typed.
       return showProblem(`${why} The dial and verdicts below are those of the last version without errors.`, `Run is off until it is fixed. ${why}`);
     }
     problem.textContent = "";
     stale(false);
-    run.setMissions(views.map((view) => view.mission));
-    showDial(dial, fileDial);
-    showVerdicts(verdicts, cards, views);
+    run.setMissions(answer.verdicts.map((view) => view.mission));
+    showDial(dial, answer.dial);
+    showVerdicts(verdicts, cards, answer.verdicts);
     // User Timing, for the browser tests and the bench: only the last refresh's, so a long session does not pile up entries.
     performance.clearMeasures(REFRESH_MEASURE);
     performance.measure(REFRESH_MEASURE, { start: started });
@@ -123,7 +123,7 @@ function errorSummary(errors: readonly Diagnostic[]): string {
  * verdict is recomputed). `data-svg` keeps the exact string: `innerHTML` reads back the browser's re-serialisation,
  * so a test comparing with `temporalc show --svg` byte for byte reads the attribute.
  */
-function showDial(container: HTMLElement, dial: NonNullable<PanelDial>): void {
+function showDial(container: HTMLElement, dial: PanelDial): void {
   if (container.dataset["svg"] === dial.svg) return;
   container.innerHTML = dial.svg;
   container.dataset["svg"] = dial.svg;

@@ -1,9 +1,10 @@
-import { PROTOCOL_VERSION, SELF_CONTAINED_METHODS, type Method, type RequestMessage, type Requests, type ResponseMessage } from "./protocol.js";
+import { PROTOCOL_VERSION, SELF_CONTAINED_METHODS, type Method, type RequestMessage, type Requests, type ResponseMessage, type SelfContainedMethod } from "./protocol.js";
 
 /**
  * The page's side of the protocol: typed requests to the language worker,
  * matched to their answers by id. A request answers `undefined` when it is
- * stale (the document changed since it was asked), so callers simply drop it.
+ * stale (the document changed since it was asked), so callers simply drop it;
+ * one that carries its own text (`SelfContainedMethod`) is never stale.
  * A worker that fails (it could not load, or crashed) rejects every request
  * waiting and every later one, and tells `onFailure` once.
  */
@@ -11,8 +12,11 @@ export interface LanguageClient {
   /** The version the next `update` will carry; every other request asks about this version. */
   readonly version: number;
   update(text: string, filename: string): Promise<Requests["update"]["result"] | undefined>;
-  request<M extends Exclude<Method, "update">>(method: M, params: Requests[M]["params"]): Promise<Requests[M]["result"] | undefined>;
+  request<M extends Exclude<Method, "update">>(method: M, params: Requests[M]["params"]): Promise<Answer<M>>;
 }
+
+/** What a request resolves to: its result, or `undefined` when stale, which a self-contained request never is. */
+type Answer<M extends Method> = M extends SelfContainedMethod ? Requests[M]["result"] : Requests[M]["result"] | undefined;
 
 export function createLanguageClient(worker: Worker, onFailure: (error: Error) => void = () => {}): LanguageClient {
   let nextId = 1;

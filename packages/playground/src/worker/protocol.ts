@@ -59,8 +59,11 @@ export const SDK_SPECIFIER = "@temporal/agent-sdk";
  */
 export type CompiledForPage = { readonly ok: true; readonly model: MissionModel } | { readonly ok: false; readonly errors: readonly Diagnostic[]; readonly model: MissionModel };
 
-/** The dial of a file that compiled (null when the browser's time-zone data does not know its zone), with `dialSvg`'s markup. */
-export type PanelDial = { readonly data: FileDial; readonly svg: string } | null;
+/** The dial of a file that compiled, with `dialSvg`'s markup. */
+export interface PanelDial {
+  readonly data: FileDial;
+  readonly svg: string;
+}
 
 export interface Requests {
   /** The document's new text; answers with its diagnostics and highlighting. */
@@ -72,9 +75,13 @@ export interface Requests {
   compile: { params: Record<string, never>; result: CompiledOutput };
   /**
    * Everything the time panel shows, computed with the compiler, the language service and the SDK: the page loads
-   * none of them. `verdicts` (the compiled missions' own `evaluate()`) is null when there is no dial.
+   * none of them. The dial and `verdicts` (the compiled missions' own `evaluate()`) come together, or neither: not for
+   * a file with errors, nor when the browser's time-zone data does not know the file's zone.
    */
-  timePanel: { params: PanelSettings; result: { compiled: CompiledForPage; dial: PanelDial; verdicts: VerdictView[] | null } };
+  timePanel: {
+    params: PanelSettings;
+    result: { compiled: CompiledForPage } & ({ dial: PanelDial; verdicts: VerdictView[] } | { dial: null; verdicts: null });
+  };
   /** Run: every mission against the worker's in-memory authority, its receipts verified; what the stand-in tasks logged; the authority's public keys. */
   run: { params: PanelSettings; result: { runs: MissionRun[]; log: string[]; publicKeys: Record<string, PublicKeyJwk> } };
 }
@@ -89,7 +96,9 @@ export interface PanelSettings {
 }
 
 /** Requests that carry their own text: answered whatever version the worker's document is at, and never stale. */
-export const SELF_CONTAINED_METHODS: ReadonlySet<Method> = new Set(["timePanel", "run"]);
+const SELF_CONTAINED = ["timePanel", "run"] as const satisfies readonly Method[];
+export type SelfContainedMethod = (typeof SELF_CONTAINED)[number];
+export const SELF_CONTAINED_METHODS: ReadonlySet<Method> = new Set<Method>(SELF_CONTAINED);
 
 export type Method = keyof Requests;
 

@@ -54,16 +54,18 @@ describe.sequential("the default page", () => {
     expect(first.errors).toEqual([]);
   }, 60_000);
 
-  it("offline after the first visit: a reload with the network off still shows the editor (service worker)", async () => {
+  it("offline after the first visit: a reload with the network off still shows the editor, at ./ and at index.html (service worker)", async () => {
     const { page, context } = first;
     const online = await editorText(page);
     await page.evaluate(() => navigator.serviceWorker.ready.then(() => undefined));
     // The worker claims the open page when it activates (sw.js: clients.claim()), so no second visit is needed.
     await expect.poll(() => page.evaluate(() => navigator.serviceWorker.controller !== null), { timeout: 10_000 }).toBe(true);
     await context.setOffline(true);
-    await page.reload();
-    await byTestId(page, "verdict").first().waitFor();
-    expect(await editorText(page)).toBe(online);
+    for (const load of [() => page.reload(), () => page.goto(new URL("index.html", site!.url).href), () => page.goto(site!.url)]) {
+      await load();
+      await byTestId(page, "verdict").first().waitFor();
+      expect(await editorText(page)).toBe(online);
+    }
     await context.setOffline(false);
   }, 60_000);
 });

@@ -1,6 +1,6 @@
 import { now } from "../core/phase.js";
 import type { Authority, PhaseContext } from "../core/types.js";
-import { CLOCK_SAMPLES, syncClock, type TwatchSource } from "../remote/sync-clock.js";
+import { SyncedClock, type TwatchSource } from "../remote/sync-clock.js";
 import { defaultSdk } from "#default-sdk";
 import { AuthorityUnavailableError, MissionAbortedError } from "./errors.js";
 import { receiptRequest } from "./receipt-request.js";
@@ -15,8 +15,13 @@ export interface AuthorityAccess {
   readonly signal: AbortSignal | undefined;
   /** The error to reject with when the signal aborts. */
   readonly onAbort: () => unknown;
-  /** The service's clock as the decision synced it (`decisionContext`), for a ZTT signer to sign by: one sync per run, and signing agrees with the verdict. */
-  readonly decisionClock: { now?: () => number };
+  /**
+   * The service's clock as the decision synced it (`decisionContext`), for a ZTT signer to sign by, so signing agrees
+   * with the verdict. It follows `performance.now()` from that one sync (`SyncedClock`): monotonic, so a step of this
+   * machine's wall clock does not move it, but it does not advance while the machine sleeps, and it never resyncs
+   * during the run. That is fine: the service certifies a key only for a window and day open by its own clock.
+   */
+  readonly serviceClock: { now?: () => number };
 }
 
 /** Until the run has a decision, an abort is reported with no verdict and nothing done (`runBlock` then passes its own `onAbort`). */
@@ -32,7 +37,7 @@ export function authorityAccess(spec: MissionSpec, options: EvaluateOptions): Au
     }
     return authority;
   };
-  return { get, signal: options.signal, onAbort, decisionClock: {} };
+  return { get, signal: options.signal, onAbort, serviceClock: {} };
 }
 
 /**
@@ -50,7 +55,7 @@ export async function decisionContext(spec: MissionSpec, options: EvaluateOption
   const authority = access.get();
   if (authority.kind !== "remote") return localContext(spec, options);
   try {
-    const unixMs = await settle(serviceTime(authority, access.decisionClock), access);
+    const unixMs = await settle(serviceTime(authority, access.serviceClock), access);
     return missionContext(spec.zone, unixMs as number, "remote");
   } catch (cause) {
     if (cause instanceof MissionAbortedError) throw cause;
@@ -58,12 +63,13 @@ export async function decisionContext(spec: MissionSpec, options: EvaluateOption
   }
 }
 
-/** The service's time now, in Unix ms; a client of the service is synced, and the synced clock kept in `decisionClock`. */
-async function serviceTime(authority: Authority, decisionClock: AuthorityAccess["decisionClock"]): Promise<number> {
+/** The service's time now, in Unix ms; a client of the service is synced, and the synced clock kept in `serviceClock`. */
+async function serviceTime(authority: Authority, serviceClock: AuthorityAccess["serviceClock"]): Promise<number> {
   if (isTwatchSource(authority)) {
-    const { offset_ms } = await syncClock(authority, { samples: CLOCK_SAMPLES });
-    decisionClock.now = () => Math.round(Date.now() + offset_ms);
-    return decisionClock.now();
+    const synced = new SyncedClock(authority);
+    await synced.fresh(0);
+    serviceClock.now = () => Math.round(synced.now());
+    return serviceClock.now();
   }
   return (await authority.now()).unix_ms;
 }

@@ -109,7 +109,7 @@ async function runBlock(spec: MissionSpec, decision: Decision, options: RunOptio
   const quorums = steps.flatMap((step) => ("anchor" in step && step.quorum !== undefined ? [step.quorum] : []));
   const quorum = quorums.length === 0 ? undefined : Math.max(...quorums);
   if (steps.some((step) => "anchor" in step)) await assertCanAnchor(spec, decision, { ...access, onAbort: aborted }, quorum);
-  const signer = steps.some(signsZtt) ? zttSignerFor(spec, access.get(), options, access.decisionClock.now) : undefined;
+  const signer = steps.some(signsZtt) ? zttSignerFor(spec, access.get(), options, access.serviceClock.now) : undefined;
   const ztt: ZttBundle[] = [];
   try {
     for (const step of steps) {

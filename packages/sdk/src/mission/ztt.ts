@@ -35,7 +35,7 @@ export function signsZtt(step: MissionStep): boolean {
  * missions) and its authority can certify keys. The signer is made here, so
  * a failure runs nothing; it holds no key until the first signature.
  */
-export function zttSignerFor(spec: MissionSpec, authority: Authority, options: EvaluateOptions, decisionClock: (() => number) | undefined): ZttSigner {
+export function zttSignerFor(spec: MissionSpec, authority: Authority, options: EvaluateOptions, serviceClock: (() => number) | undefined): ZttSigner {
   const [window, ...more] = spec.requires.phase;
   if (window === undefined || more.length > 0 || typeof spec.zone !== "number") {
     throw new AuthorityUnavailableError(
@@ -60,7 +60,7 @@ export function zttSignerFor(spec: MissionSpec, authority: Authority, options: E
     );
   }
   // The signer reads the clock the decision was made by: a simulated one, this machine's (localClock), the service's as the decision synced it, else its own sync.
-  const clock = options.clock ?? (options.localClock === true ? Date.now : decisionClock);
+  const clock = options.clock ?? (options.localClock === true ? Date.now : serviceClock);
   return authority.zttSigner({ window, zone: spec.zone, ...(clock === undefined ? {} : { clock }) });
 }
 

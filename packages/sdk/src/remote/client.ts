@@ -45,7 +45,7 @@ import type {
 import { toUnixMs } from "../core/phase.js";
 import { parseZone } from "../core/zones.js";
 import type { ZttBundle, ZttCertificate, ZttSigner, ZttVerification, ZttVerifyOptions } from "../ztt/index.js";
-import { certificateIssues } from "../ztt/certificate.js";
+import { certifiesWindow, certificateIssues } from "../ztt/certificate.js";
 import { TemporalApiError, type ApiErrorDetails } from "./errors.js";
 import { remoteZttSigner, type RemoteZttSignerOptions } from "./ztt-signer.js";
 
@@ -397,7 +397,7 @@ export class TemporalClient implements Authority {
     const certificate = object<ZttCertificate>(reply);
     const issues = certificateIssues(certificate);
     if (issues.length > 0) throw invalid(reply, `expected a window certificate: ${describeIssues(issues)}`);
-    const asked = certificate.ephemeral_x === ephemeralX && certificate.swt_zone === swtZone && certificate.window_deg.every((deg, i) => deg === window[i]);
+    const asked = certificate.ephemeral_x === ephemeralX && certificate.swt_zone === swtZone && certifiesWindow(certificate, window);
     if (!asked) throw invalid(reply, "the certificate is not for the key, window and zone asked for");
     return certificate;
   }

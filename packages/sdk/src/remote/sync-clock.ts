@@ -39,7 +39,7 @@ export interface TwatchSource {
 const MAX_SAMPLES = 64;
 
 /** Exchanges per sync of a mission's decision or a remote ZTT signer: the smallest round trip is kept, so a few absorb a slow first request (connection set-up). */
-export const CLOCK_SAMPLES = 3;
+const CLOCK_SAMPLES = 3;
 
 /**
  * Estimates the offset of the local clock from the service's with
@@ -78,4 +78,43 @@ function serviceTimes(reply: TwatchNow): [number, number] {
     throw new TemporalTypeError("INVALID_ARGUMENT", `getTwatchNow returned no numeric sync.receive_unix_ms and sync.transmit_unix_ms: ${describeValue(sync)}`);
   }
   return [t1, t2];
+}
+
+/**
+ * The service's clock: this machine's monotonic clock plus the offset of the last sync (`syncClock`). The offset is
+ * against `performance.now()`, so a step of the wall clock after the sync does not move it. Concurrent callers share
+ * one sync; a failed sync is retried by the next caller.
+ */
+export class SyncedClock {
+  #serviceMsAtOrigin = 0;
+  #syncedAt = Number.NEGATIVE_INFINITY;
+  #pending: Promise<void> | undefined;
+
+  readonly #source: TwatchSource;
+
+  constructor(source: TwatchSource) {
+    this.#source = source;
+  }
+
+  now(): number {
+    return this.#serviceMsAtOrigin + performance.now();
+  }
+
+  /** Resolves once the last sync is at most `maxAgeMs` old (0: a sync started now). */
+  fresh(maxAgeMs: number): Promise<void> {
+    if (this.#pending !== undefined) return this.#pending;
+    if (performance.now() - this.#syncedAt <= maxAgeMs) return Promise.resolve();
+    // The t0 this sends to `GET twatch/now` is a performance.now() reading, not Unix ms as `sync.t0_unix_ms` is named:
+    // the service only echoes it back, and the offset is computed from this clock's own t0 and t3.
+    const pending = syncClock(this.#source, { samples: CLOCK_SAMPLES, clock: () => performance.now() }).then(({ offset_ms }) => {
+      this.#serviceMsAtOrigin = offset_ms;
+      this.#syncedAt = performance.now();
+    });
+    this.#pending = pending;
+    const settled = () => {
+      if (this.#pending === pending) this.#pending = undefined;
+    };
+    pending.then(settled, settled);
+    return pending;
+  }
 }

@@ -7,7 +7,7 @@ import type { Window, ZoneInput } from "../core/types.js";
 import type { ZttCertificate } from "../ztt/certificate.js";
 import { ZttClockSkewError, ZttWindowClosedError, zttSignerCertifiedBy, type ZttAnchorTarget, type ZttCertify, type ZttSigner } from "../ztt/signer.js";
 import { TemporalApiError } from "./errors.js";
-import { CLOCK_SAMPLES, syncClock, type TwatchSource } from "./sync-clock.js";
+import { SyncedClock, type TwatchSource } from "./sync-clock.js";
 
 export interface RemoteZttSignerOptions {
   readonly window: Window;
@@ -56,41 +56,4 @@ export function remoteZttSigner(client: ZttCertifier, options: RemoteZttSignerOp
     holdsKey: () => signer.holdsKey(),
     close: () => signer.close(),
   };
-}
-
-/**
- * The service's clock: this machine's monotonic clock plus the offset of the last sync (`syncClock`). The offset is
- * against `performance.now()`, so a step of the wall clock after the sync does not move it. Concurrent callers share
- * one sync; a failed sync is retried by the next caller.
- */
-class SyncedClock {
-  #serviceMsAtOrigin = 0;
-  #syncedAt = Number.NEGATIVE_INFINITY;
-  #pending: Promise<void> | undefined;
-
-  readonly #source: TwatchSource;
-
-  constructor(source: TwatchSource) {
-    this.#source = source;
-  }
-
-  now(): number {
-    return this.#serviceMsAtOrigin + performance.now();
-  }
-
-  /** Resolves once the last sync is at most `maxAgeMs` old (0: a sync started now). */
-  fresh(maxAgeMs: number): Promise<void> {
-    if (this.#pending !== undefined) return this.#pending;
-    if (performance.now() - this.#syncedAt <= maxAgeMs) return Promise.resolve();
-    const pending = syncClock(this.#source, { samples: CLOCK_SAMPLES, clock: () => performance.now() }).then(({ offset_ms }) => {
-      this.#serviceMsAtOrigin = offset_ms;
-      this.#syncedAt = performance.now();
-    });
-    this.#pending = pending;
-    const settled = () => {
-      if (this.#pending === pending) this.#pending = undefined;
-    };
-    pending.then(settled, settled);
-    return pending;
-  }
 }

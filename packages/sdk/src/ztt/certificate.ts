@@ -58,6 +58,15 @@ export async function issueCertificate(authority: SigningKey, ephemeralX: string
   return { ...body, signature: await authority.sign(signingPayload(body)) };
 }
 
+/**
+ * Whether `certificate` is for `window` exactly as written: the same two degrees, not normalised, so a certificate
+ * for [330, 360] is not one for [330, 0] though `allow` reads both alike (docs/ztt.md). The one rule for the client
+ * checking what the service certified and for `verifyZtt`'s expected window.
+ */
+export function certifiesWindow(certificate: Pick<ZttCertificate, "window_deg">, window: Window): boolean {
+  return certificate.window_deg[0] === window[0] && certificate.window_deg[1] === window[1];
+}
+
 export function verifyCertificateSignature(certificate: ZttCertificate, authorityKey: PublicKeyInput): Promise<boolean> {
   return verifySignedRecord(certificate, authorityKey, (c) => certificateIssues(c).length === 0);
 }

@@ -15,7 +15,7 @@ import { TemporalError, describeValue } from "../core/errors.js";
 import { withoutAnchor } from "./anchor.js";
 import { check, guarded, type ZttCheck } from "./checks.js";
 import { anchorInclusion, anchorReceipt, witnessedTime, type WitnessedTimePolicy } from "./verify-anchor.js";
-import { ZTT_VERSION, certificateIssues, verifyCertificateSignature } from "./certificate.js";
+import { ZTT_VERSION, certifiesWindow, certificateIssues, verifyCertificateSignature } from "./certificate.js";
 import type { ZttBundle } from "./signer.js";
 import { windowInterval } from "./window-interval.js";
 
@@ -171,7 +171,7 @@ async function certificateSignature(bundle: ZttBundle, keys: readonly VerifyingK
 /** The UTC milliseconds in the certificate must be the opening its degrees, zone and day name; the window and zone the verifier expects, if it said. */
 function certificateInterval(bundle: ZttBundle, expected: ExpectedOpening): ZttCheck {
   const c = bundle?.certificate;
-  if (expected.window !== undefined && (c.window_deg[0] !== expected.window[0] || c.window_deg[1] !== expected.window[1])) {
+  if (expected.window !== undefined && !certifiesWindow(c, expected.window)) {
     return check("certificate_interval", false, `the certificate is for window [${c.window_deg.join(", ")}], not the expected [${expected.window.join(", ")}]`);
   }
   if (expected.zone !== undefined && c.swt_zone !== expected.zone)
