@@ -33,8 +33,8 @@ export interface ReadProblem {
  * collected, not thrown, so one bad path does not hide the other files' results.
  */
 export async function readMissionFiles(paths: string[], options: ReadOptions = {}): Promise<{ files: SourceFile[]; problems: ReadProblem[] }> {
-  if (paths.filter((path) => path === STDIN).length > 1) throw new UsageError("standard input (-) can be read only once");
-  if (options.stdinFilepath !== undefined && !paths.includes(STDIN)) throw new UsageError("--stdin-filepath names standard input, so it needs - among the files");
+  if (paths.filter((path) => path === STDIN).length > 1) throw new UsageError("INVALID_ARGUMENT", "standard input (-) can be read only once");
+  if (options.stdinFilepath !== undefined && !paths.includes(STDIN)) throw new UsageError("INVALID_ARGUMENT", "--stdin-filepath names standard input, so it needs - among the files");
   const files: SourceFile[] = [];
   const problems: ReadProblem[] = [];
   // The same file named twice (`a.mission ./a.mission`, or inside a folder also named) is read once.

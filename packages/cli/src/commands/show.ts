@@ -2,8 +2,8 @@ import { readFile } from "node:fs/promises";
 import { decodeSource, diagnose, type Diagnostic } from "@temporal/compiler";
 import { writeFileDurably } from "@temporal/agent-sdk/node";
 import { dialSvg, missionDials, viewerTimeZone, type FileDial } from "@temporal/language-service";
-import { AtOptionError, readAtOption } from "../at-option.js";
-import { CodedUsageError, EXIT_FAILURE, EXIT_OK, EXIT_USAGE } from "../errors.js";
+import { readAtOption } from "../at-option.js";
+import { EXIT_FAILURE, EXIT_OK, EXIT_USAGE, UsageError, errorLine } from "../errors.js";
 import { describeIoError } from "../files.js";
 import { renderForTerminal, useColor } from "../terminal.js";
 import { renderDial } from "./show-terminal.js";
@@ -23,14 +23,17 @@ export interface ShowOptions {
   json: boolean;
 }
 
-export type ShowUsageCode = "FILE_NOT_FOUND" | "FILE_UNREADABLE" | "MISSION_NOT_FOUND" | "WRITE_FAILED";
-
-/** A usage problem of `temporalc show` (exit 2). */
-export class ShowUsageError extends CodedUsageError<ShowUsageCode> {}
+/** A usage problem of `temporalc show` (exit 2); `--at` is shared with `run` (INVALID_TIME). */
+class ShowUsageError extends UsageError {
+  constructor(code: "FILE_NOT_FOUND" | "FILE_UNREADABLE" | "MISSION_NOT_FOUND" | "WRITE_FAILED", message: string) {
+    super(code, message);
+  }
+}
 
 /**
- * Draws the dial; every way of stopping is one line on stderr with its code and, with `--json`, the same as one
- * object on stdout, `{ "error": { code, message, diagnostics? } }` as `temporalc run --json` reports a stop.
+ * Draws the dial; every way of stopping is one line on stderr ending with its code (`errorLine`) and, with `--json`,
+ * the same as one object on stdout, `{ "error": { code, message, diagnostics? } }` as `temporalc run --json` reports
+ * a stop: `message` is the line without the code.
  */
 export async function runShow(file: string, options: ShowOptions): Promise<number> {
   try {
@@ -40,7 +43,7 @@ export async function runShow(file: string, options: ShowOptions): Promise<numbe
     if (options.json) process.stdout.write(`${JSON.stringify({ error: failure === undefined ? { code: "INTERNAL_ERROR", message: messageOf(error) } : failureJson(failure) }, null, 2)}\n`);
     // A bug in temporalc: main() says so on stderr.
     if (failure === undefined) throw error;
-    process.stderr.write(`temporalc: ${failure.message}\n`);
+    process.stderr.write(`${errorLine(failure.message, failure.code)}\n`);
     return failure.exit;
   }
 }
@@ -69,13 +72,13 @@ class MissionFileError extends Error {
     readonly diagnostics: readonly Diagnostic[],
   ) {
     const n = diagnostics.length;
-    super(`${file} has ${n === 1 ? "an error" : `${n} errors`}; fix ${n === 1 ? "it" : "them"} to see its dial (MISSION_FILE_INVALID)`);
+    super(`${file} has ${n === 1 ? "an error" : `${n} errors`}; fix ${n === 1 ? "it" : "them"} to see its dial`);
   }
 }
 
 interface Failure {
   readonly code: string;
-  /** The line on stderr, without `temporalc: `; it ends with the code, as every usage error of temporalc. */
+  /** The line on stderr without `temporalc: ` and the code (`errorLine` adds them). */
   readonly message: string;
   readonly exit: number;
   readonly diagnostics?: readonly Diagnostic[];
@@ -83,7 +86,7 @@ interface Failure {
 
 /** The failure `error` stands for, or `undefined` for an error temporalc did not expect (a bug). */
 function classifyFailure(error: unknown): Failure | undefined {
-  if (error instanceof ShowUsageError || error instanceof AtOptionError) return { code: error.code, message: error.message, exit: EXIT_USAGE };
+  if (error instanceof UsageError) return { code: error.code, message: error.message, exit: EXIT_USAGE };
   if (error instanceof MissionFileError) return { code: error.code, message: error.message, exit: EXIT_FAILURE, diagnostics: error.diagnostics };
   return undefined;
 }

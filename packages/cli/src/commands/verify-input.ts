@@ -1,6 +1,6 @@
 import { readFile } from "node:fs/promises";
 import type { AnchorProof, KeySet, PublicKeyJwk, Receipt, ZttBundle } from "@temporal/agent-sdk";
-import { CodedUsageError } from "../errors.js";
+import { UsageError } from "../errors.js";
 import { describeIoError } from "../files.js";
 
 /**
@@ -11,7 +11,11 @@ import { describeIoError } from "../files.js";
 export type VerifyUsageCode = "FILE_NOT_FOUND" | "FILE_UNREADABLE" | "INVALID_JSON" | "UNKNOWN_SHAPE" | "INVALID_KEYS" | "INVALID_WITNESS" | "INVALID_WINDOW" | "INVALID_ZONE";
 
 /** A usage problem of `temporalc verify` (exit 2). */
-export class VerifyUsageError extends CodedUsageError<VerifyUsageCode> {}
+export class VerifyUsageError extends UsageError {
+  constructor(code: VerifyUsageCode, message: string) {
+    super(code, message);
+  }
+}
 
 /** The things `temporalc verify` knows how to check, as found in a file. */
 export type Verifiable =
