@@ -61,6 +61,22 @@ export async function readMissionFiles(paths: string[], options: ReadOptions = {
   return { files, problems };
 }
 
+/**
+ * The one mission file of `temporalc run` or `temporalc show`, read and decoded as `check` reads files: not text
+ * (M106) or not UTF-8 (M107) is in `undecodable`, an error of the file. A file that cannot be read is a usage error:
+ * FILE_NOT_FOUND when it does not exist, else FILE_UNREADABLE, with why in the CLI's words (`describeIoError`).
+ */
+export async function readMissionFile(path: string): Promise<SourceFile> {
+  let bytes: Uint8Array;
+  try {
+    bytes = await readFile(path);
+  } catch (error) {
+    const missing = (error as NodeJS.ErrnoException).code === "ENOENT";
+    throw new UsageError(missing ? "FILE_NOT_FOUND" : "FILE_UNREADABLE", `cannot read ${path}: ${describeIoError(error)}`);
+  }
+  return decoded(path, bytes, false);
+}
+
 function decoded(path: string, bytes: Uint8Array, stdin: boolean): SourceFile {
   const { text, diagnostics } = decodeSource(bytes, path);
   return { path, text, undecodable: diagnostics, stdin };

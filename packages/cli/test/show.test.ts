@@ -90,7 +90,7 @@ describe("temporalc show", () => {
     }
 
     const cases: [string[], string][] = [
-      [["show", join(folder.current(), "missing.mission")], "does not exist (FILE_NOT_FOUND)"],
+      [["show", join(folder.current(), "missing.mission")], "missing.mission: no such file or folder (FILE_NOT_FOUND)"],
       [["show", folder.current()], "(FILE_UNREADABLE)"],
       [["show", backup, "--at", "yesterday"], '--at "yesterday" is not an ISO 8601 time with a zone'],
       [["show", ops, "--mission", "nope"], 'no mission named "nope"; this file has rotate_keys, vacuum_database, heartbeat (MISSION_NOT_FOUND)'],

@@ -13,7 +13,7 @@ describe("a usage error is one line ending with its code, whatever the command",
     const cases: [string[], string][] = [
       [["run", "examples/ops.mission", "--mission", "nope"], "MISSION_NOT_FOUND"],
       [["run", "examples/ops.mission", "--tasks", "missing.mjs"], "TASKS_NOT_LOADED"],
-      [["run", "no-such.mission"], "FILE_UNREADABLE"],
+      [["run", "no-such.mission"], "FILE_NOT_FOUND"],
       [["run", "examples/ops.mission", "--at", "yesterday"], "INVALID_TIME"],
       [["show", "examples/ops.mission", "--mission", "nope"], "MISSION_NOT_FOUND"],
       [["check", "-", "-"], "INVALID_ARGUMENT"],
@@ -40,6 +40,18 @@ describe("a usage error is one line ending with its code, whatever the command",
     const result = runCli(["show", "examples/ops.mission", "--jsn"]);
     expect([result.code, result.stderr]).toEqual([2, "temporalc: unknown option '--jsn' (UNKNOWN_OPTION)\n  (Did you mean --json?)\n"]);
   });
+
+  it("run and show read a mission file the same way: the same line for a file that is missing or is a folder", async () => {
+    const missing = join(folder.current(), "missing.mission");
+    for (const [file, line] of [
+      [missing, `temporalc: cannot read ${missing}: no such file or folder (FILE_NOT_FOUND)\n`],
+      [folder.current(), `temporalc: cannot read ${folder.current()}: is a folder (FILE_UNREADABLE)\n`],
+    ] as const) {
+      const [run, show] = await Promise.all([runCliAsync(["run", file]), runCliAsync(["show", file])]);
+      expect([run.code, run.stderr]).toEqual([2, line]);
+      expect([show.code, show.stderr]).toEqual([2, line]);
+    }
+  }, 60_000);
 
   it("run --json carries the code apart: its message is the line without it", () => {
     const result = runCli(["run", "examples/ops.mission", "--mission", "nope", "--json"]);

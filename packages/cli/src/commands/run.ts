@@ -1,12 +1,11 @@
-import { readFile } from "node:fs/promises";
 import { resolve } from "node:path";
 import { pathToFileURL } from "node:url";
-import { compile, decodeSource, renderDiagnostics, type Diagnostic } from "@temporal/compiler";
+import { compile, renderDiagnostics, type Diagnostic } from "@temporal/compiler";
 import type { Authority, Mission, Task, VerifyingKey } from "@temporal/agent-sdk";
 import { defaultHome } from "@temporal/agent-sdk/node";
 import { readAtOption } from "../at-option.js";
 import { EXIT_OK, UsageError, errorLine } from "../errors.js";
-import { describeIoError } from "../files.js";
+import { readMissionFile } from "../files.js";
 import { useColor } from "../terminal.js";
 import { MissionFileError, classifyFailure, describeCause, failureJson, unexpectedFailureJson } from "./run-failure.js";
 import { describeOutcome, type Outcome, type ReportContext } from "./run-report.js";
@@ -61,8 +60,7 @@ async function runAll(file: string, options: RunCommandOptions, progress: Progre
   const sdkUrl = import.meta.resolve("@temporal/agent-sdk");
   const sdk = (await import(sdkUrl)) as Sdk;
   const at = options.at === undefined ? undefined : readAtOption(options.at);
-  // As `check` reads files: not text (M106) or not UTF-8 (M107) is an error of the file, never compiled.
-  const { text: source, diagnostics: undecodable } = decodeSource(await readMissionFile(file), file);
+  const { text: source, undecodable } = await readMissionFile(file);
   const result: { code?: string; diagnostics: Diagnostic[] } = undecodable.length > 0 ? { diagnostics: undecodable } : compile(source, { filename: file, sdkModule: sdkUrl });
   if (result.diagnostics.length > 0) process.stderr.write(`${renderDiagnostics(result.diagnostics, source, { color: useColor(process.stderr) })}\n`);
   if (result.code === undefined)
@@ -87,14 +85,6 @@ async function runAll(file: string, options: RunCommandOptions, progress: Progre
     for (const mission of selected) progress.outcomes.push(options.dryRun ? await mission.evaluate(measures) : await mission.run({ ...measures, tasks }));
   } finally {
     await authority.close().catch((error: unknown) => process.stderr.write(`temporalc: closing the ledger failed: ${describeCause(error)}\n`));
-  }
-}
-
-async function readMissionFile(file: string): Promise<Uint8Array> {
-  try {
-    return await readFile(file);
-  } catch (error) {
-    throw new UsageError("FILE_UNREADABLE", `cannot read ${file}: ${describeIoError(error)}`);
   }
 }
 

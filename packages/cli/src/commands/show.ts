@@ -1,10 +1,9 @@
-import { readFile } from "node:fs/promises";
-import { decodeSource, diagnose, type Diagnostic } from "@temporal/compiler";
+import { diagnose, type Diagnostic } from "@temporal/compiler";
 import { writeFileDurably } from "@temporal/agent-sdk/node";
 import { dialSvg, missionDials, viewerTimeZone, type FileDial } from "@temporal/language-service";
 import { readAtOption } from "../at-option.js";
 import { EXIT_FAILURE, EXIT_OK, EXIT_USAGE, UsageError, errorLine } from "../errors.js";
-import { describeIoError } from "../files.js";
+import { describeIoError, readMissionFile } from "../files.js";
 import { renderForTerminal, useColor } from "../terminal.js";
 import { renderDial } from "./show-terminal.js";
 
@@ -23,9 +22,9 @@ export interface ShowOptions {
   json: boolean;
 }
 
-/** A usage problem of `temporalc show` (exit 2); `--at` is shared with `run` (INVALID_TIME). */
+/** A usage problem of `temporalc show` itself (exit 2); reading the file and `--at` are shared with `run` (FILE_NOT_FOUND, FILE_UNREADABLE, INVALID_TIME). */
 class ShowUsageError extends UsageError {
-  constructor(code: "FILE_NOT_FOUND" | "FILE_UNREADABLE" | "MISSION_NOT_FOUND" | "WRITE_FAILED", message: string) {
+  constructor(code: "MISSION_NOT_FOUND" | "WRITE_FAILED", message: string) {
     super(code, message);
   }
 }
@@ -50,8 +49,7 @@ export async function runShow(file: string, options: ShowOptions): Promise<numbe
 
 async function drawDial(file: string, options: ShowOptions): Promise<number> {
   const at = options.at === undefined ? Date.now() : readAtOption(options.at);
-  // As `check` reads files: not text (M106) or not UTF-8 (M107) is an error of the file, never parsed.
-  const { text: source, diagnostics: undecodable } = decodeSource(await readSource(file), file);
+  const { text: source, undecodable } = await readMissionFile(file);
   const { model, diagnostics } = undecodable.length > 0 ? { model: undefined, diagnostics: undecodable } : diagnose(source, file);
   // Warnings are shown and the dial drawn; an error (an unknown zone, a bound out of range) leaves nothing sure to draw.
   process.stderr.write(renderForTerminal(diagnostics, source, process.stderr));
@@ -98,15 +96,6 @@ function failureJson({ exit: _exit, ...failure }: Failure): Omit<Failure, "exit"
 
 function messageOf(error: unknown): string {
   return error instanceof Error ? error.message : String(error);
-}
-
-async function readSource(file: string): Promise<Uint8Array> {
-  try {
-    return await readFile(file);
-  } catch (error) {
-    if ((error as NodeJS.ErrnoException).code === "ENOENT") throw new ShowUsageError("FILE_NOT_FOUND", `${file} does not exist`);
-    throw new ShowUsageError("FILE_UNREADABLE", `cannot read ${file}: ${describeIoError(error)}`);
-  }
 }
 
 function selectMission(dial: FileDial, wanted: string | undefined): FileDial {
