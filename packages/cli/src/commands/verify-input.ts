@@ -1,5 +1,5 @@
 import { readFile } from "node:fs/promises";
-import type { AnchorProof, KeySet, PublicKeyJwk, Receipt, ZttBundle } from "@temporal/agent-sdk";
+import { VerifyingKey, type AnchorProof, type KeySet, type PublicKeyJwk, type Receipt, type ZttBundle } from "@temporal/agent-sdk";
 import { UsageError } from "../errors.js";
 import { describeIoError } from "../files.js";
 
@@ -143,7 +143,7 @@ function unknownShape(path: string, problem: string): VerifyUsageError {
 }
 
 /** The keys file: the body of `GET keys`, `{ "keys": { "<key id>": <Ed25519 JWK>, ... }, ... }`, with at least one key that imports. */
-export async function readKeySet(path: string, sdk: typeof import("@temporal/agent-sdk")): Promise<KeySet> {
+export async function readKeySet(path: string): Promise<KeySet> {
   const value = await readJsonFile(path, "the keys file");
   const keys = isObject(value) ? value.keys : undefined;
   if (!isObject(keys) || Object.keys(keys).length === 0) {
@@ -151,7 +151,7 @@ export async function readKeySet(path: string, sdk: typeof import("@temporal/age
   }
   for (const [id, jwk] of Object.entries(keys)) {
     try {
-      await sdk.VerifyingKey.from(jwk as PublicKeyJwk);
+      await VerifyingKey.from(jwk as PublicKeyJwk);
     } catch (error) {
       throw new VerifyUsageError("INVALID_KEYS", `${path}: keys[${JSON.stringify(id)}] is not an Ed25519 public key: ${(error as Error).message}`);
     }
