@@ -24,3 +24,9 @@ export class UsageError extends Error {
 export function errorLine(message: string, code: string): string {
   return `temporalc: ${message} (${code})`;
 }
+
+/** The line for an error that stopped a command: a usage error's, with its code, or else a bug's (INTERNAL_ERROR). */
+export function stopLine(error: unknown): string {
+  if (error instanceof UsageError) return errorLine(error.message, error.code);
+  return errorLine(`unexpected error: ${error instanceof Error ? error.message : String(error)}`, "INTERNAL_ERROR");
+}

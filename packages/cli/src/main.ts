@@ -1,5 +1,5 @@
 import { Argument, Command, CommanderError, InvalidArgumentError, Option } from "commander";
-import { EXIT_FAILURE, EXIT_USAGE, UsageError, errorLine } from "./errors.js";
+import { EXIT_FAILURE, EXIT_USAGE, UsageError, errorLine, stopLine } from "./errors.js";
 import { carbonIntensity, hsBlochScore } from "./run-options.js";
 
 /**
@@ -424,14 +424,12 @@ export async function main(argv: string[]): Promise<void> {
       if (!COMMANDER_HELP.has(error.code)) process.stderr.write(commanderErrorText(error));
       return;
     }
+    process.stderr.write(`${stopLine(error)}\n`);
     if (error instanceof UsageError) {
-      process.stderr.write(`${errorLine(error.message, error.code)}\n`);
       process.exitCode = EXIT_USAGE;
       return;
     }
     // A bug in temporalc: one line for the user, the stack only when asked for.
-    const message = error instanceof Error ? error.message : String(error);
-    process.stderr.write(`${errorLine(`unexpected error: ${message}`, "INTERNAL_ERROR")}\n`);
     if (process.env["TEMPORALC_DEBUG"]) process.stderr.write(`${error instanceof Error ? error.stack : ""}\n`);
     else process.stderr.write("  this is a bug in temporalc; set TEMPORALC_DEBUG=1 to see where, and please report it\n");
     process.exitCode = EXIT_FAILURE;

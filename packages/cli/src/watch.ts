@@ -1,7 +1,7 @@
 import { watch, type FSWatcher } from "node:fs";
 import { stat } from "node:fs/promises";
 import { basename, dirname, resolve } from "node:path";
-import { UsageError } from "./errors.js";
+import { UsageError, stopLine } from "./errors.js";
 import { STDIN } from "./files.js";
 import { clearScreen } from "./terminal.js";
 
@@ -27,7 +27,7 @@ export async function watchAndRun(paths: string[], once: () => Promise<number>):
       clearScreen(process.stderr);
       await once().catch((error: unknown) => {
         // A usage error in one run (a file removed meanwhile) is reported; watching goes on.
-        process.stderr.write(`temporalc: ${error instanceof Error ? error.message : String(error)}\n`);
+        process.stderr.write(`${stopLine(error)}\n`);
       });
       process.stderr.write(`watching ${paths.join(" ")} for changes; press Ctrl-C to stop\n`);
     });
