@@ -26,6 +26,9 @@ describe("a usage error is one line ending with its code, whatever the command",
       [["run", "examples/ops.mission", "--bogus"], "UNKNOWN_OPTION"],
       [["show"], "MISSING_ARGUMENT"],
       [["nope"], "UNKNOWN_COMMAND"],
+      // A subcommand's subcommand, and a required option: commander's errors everywhere go through main().
+      [["ledger", "status", "--bogus"], "UNKNOWN_OPTION"],
+      [["verify", "bundle.json"], "MISSING_MANDATORY_OPTION_VALUE"],
     ];
     // Side by side: each is a separate process, and none depends on another.
     const results = await Promise.all(cases.map(([args]) => runCliAsync(args)));
