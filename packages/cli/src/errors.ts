@@ -5,12 +5,12 @@ export const EXIT_USAGE = 2;
 /**
  * A problem with how temporalc was called or with its files (exit status 2), with a stable code that scripts may
  * match. The message leaves the code out: `errorLine` adds it to the line on standard error, and `--json` carries it
- * apart, as `code`.
+ * apart, as `code`. A command narrows `Code` to the codes it may stop with.
  */
-export class UsageError extends Error {
+export class UsageError<Code extends string = string> extends Error {
   override name = "UsageError";
   constructor(
-    readonly code: string,
+    readonly code: Code,
     message: string,
   ) {
     super(message);
@@ -21,12 +21,18 @@ export class UsageError extends Error {
  * The one line on standard error for a command that stopped, whatever the command: `temporalc: <message> (<CODE>)`,
  * e.g. `temporalc: --mission deploy: no mission named "deploy"; this file has backup (MISSION_NOT_FOUND)`.
  */
-export function errorLine(message: string, code: string): string {
+export function errorLine(code: string, message: string): string {
   return `temporalc: ${message} (${code})`;
 }
 
-/** The line for an error that stopped a command: a usage error's, with its code, or else a bug's (INTERNAL_ERROR). */
-export function stopLine(error: unknown): string {
-  if (error instanceof UsageError) return errorLine(error.message, error.code);
-  return errorLine(`unexpected error: ${error instanceof Error ? error.message : String(error)}`, "INTERNAL_ERROR");
+/**
+ * What standard error says for an error that stopped a command, ending with a newline: a usage error's line, with its
+ * code; or a bug's (INTERNAL_ERROR) and, under it, that it is a bug, or its stack when TEMPORALC_DEBUG is set.
+ */
+export function stopText(error: unknown): string {
+  if (error instanceof UsageError) return `${errorLine(error.code, error.message)}\n`;
+  const line = errorLine("INTERNAL_ERROR", `unexpected error: ${error instanceof Error ? error.message : String(error)}`);
+  // One line for the user, the stack only when asked for.
+  if (process.env["TEMPORALC_DEBUG"]) return `${line}\n${error instanceof Error ? error.stack : ""}\n`;
+  return `${line}\n  this is a bug in temporalc; set TEMPORALC_DEBUG=1 to see where, and please report it\n`;
 }

@@ -1,5 +1,6 @@
 import { readdir, readFile, realpath, stat } from "node:fs/promises";
 import { join } from "node:path";
+import { DirectoryNotCreatedError } from "@temporal/agent-sdk/node";
 import { decodeSource, type Diagnostic } from "@temporal/compiler";
 import { UsageError } from "./errors.js";
 
@@ -63,18 +64,25 @@ export async function readMissionFiles(paths: string[], options: ReadOptions = {
 
 /**
  * The one mission file of `temporalc run` or `temporalc show`, read and decoded as `check` reads files: not text
- * (M106) or not UTF-8 (M107) is in `undecodable`, an error of the file. A file that cannot be read is a usage error:
- * FILE_NOT_FOUND when it does not exist, else FILE_UNREADABLE, with why in the CLI's words (`describeIoError`).
+ * (M106) or not UTF-8 (M107) is in `undecodable`, an error of the file. A file that cannot be read stops the command
+ * (`readFileOrStop`).
  */
 export async function readMissionFile(path: string): Promise<SourceFile> {
-  let bytes: Uint8Array;
+  return decoded(path, await readFileOrStop(path), false);
+}
+
+/**
+ * The bytes of a file a command needs; one that cannot be read is a usage error: FILE_NOT_FOUND when it does not
+ * exist (scripts match it), else FILE_UNREADABLE, with why in the CLI's words (`describeIoError`). `label` names the
+ * file in the message (`cannot read the keys file keys.json: ...`); without it, the path alone does.
+ */
+export async function readFileOrStop(path: string, label?: string): Promise<Uint8Array> {
   try {
-    bytes = await readFile(path);
+    return new Uint8Array(await readFile(path));
   } catch (error) {
     const missing = (error as NodeJS.ErrnoException).code === "ENOENT";
-    throw new UsageError(missing ? "FILE_NOT_FOUND" : "FILE_UNREADABLE", `cannot read ${path}: ${describeIoError(error)}`);
+    throw new UsageError(missing ? "FILE_NOT_FOUND" : "FILE_UNREADABLE", `cannot read ${label === undefined ? "" : `${label} `}${path}: ${describeIoError(error)}`);
   }
-  return decoded(path, bytes, false);
 }
 
 function decoded(path: string, bytes: Uint8Array, stdin: boolean): SourceFile {
@@ -106,7 +114,10 @@ async function missionFilesBelow(dir: string, ancestors: Set<string>): Promise<s
   return found;
 }
 
+/** Why a file or folder could not be read or written, in words, without the errno code: the line ends with the CLI's own code. */
 export function describeIoError(error: unknown): string {
+  // makeDirectory's message names the folder and the cause, with the errno code in parentheses after it.
+  if (error instanceof DirectoryNotCreatedError) return error.message.replace(` (${error.reason})`, "");
   const code = (error as NodeJS.ErrnoException | undefined)?.code;
   switch (code) {
     case "ENOENT":

@@ -1,5 +1,5 @@
 import { Argument, Command, CommanderError, InvalidArgumentError, Option } from "commander";
-import { EXIT_FAILURE, EXIT_USAGE, UsageError, errorLine, stopLine } from "./errors.js";
+import { EXIT_FAILURE, EXIT_USAGE, UsageError, errorLine, stopText } from "./errors.js";
 import { carbonIntensity, hsBlochScore } from "./run-options.js";
 
 /**
@@ -424,15 +424,8 @@ export async function main(argv: string[]): Promise<void> {
       if (!COMMANDER_HELP.has(error.code)) process.stderr.write(commanderErrorText(error));
       return;
     }
-    process.stderr.write(`${stopLine(error)}\n`);
-    if (error instanceof UsageError) {
-      process.exitCode = EXIT_USAGE;
-      return;
-    }
-    // A bug in temporalc: one line for the user, the stack only when asked for.
-    if (process.env["TEMPORALC_DEBUG"]) process.stderr.write(`${error instanceof Error ? error.stack : ""}\n`);
-    else process.stderr.write("  this is a bug in temporalc; set TEMPORALC_DEBUG=1 to see where, and please report it\n");
-    process.exitCode = EXIT_FAILURE;
+    process.stderr.write(stopText(error));
+    process.exitCode = error instanceof UsageError ? EXIT_USAGE : EXIT_FAILURE;
   }
 }
 
@@ -449,5 +442,5 @@ function commanderErrorText(error: CommanderError): string {
     .replace(/^commander\./, "")
     .replace(/[A-Z]/g, (upper) => `_${upper}`)
     .toUpperCase();
-  return `${errorLine(first, code)}${more.map((line) => `\n  ${line}`).join("")}\n`;
+  return `${errorLine(code, first)}${more.map((line) => `\n  ${line}`).join("")}\n`;
 }

@@ -1,7 +1,7 @@
 import { watch, type FSWatcher } from "node:fs";
 import { stat } from "node:fs/promises";
 import { basename, dirname, resolve } from "node:path";
-import { UsageError, stopLine } from "./errors.js";
+import { UsageError, stopText } from "./errors.js";
 import { STDIN } from "./files.js";
 import { clearScreen } from "./terminal.js";
 
@@ -26,8 +26,8 @@ export async function watchAndRun(paths: string[], once: () => Promise<number>):
     running = running.then(async () => {
       clearScreen(process.stderr);
       await once().catch((error: unknown) => {
-        // A usage error in one run (a file removed meanwhile) is reported; watching goes on.
-        process.stderr.write(`${stopLine(error)}\n`);
+        // A usage error in one run (a file removed meanwhile) is reported as main() reports it, and so is a bug; watching goes on.
+        process.stderr.write(stopText(error));
       });
       process.stderr.write(`watching ${paths.join(" ")} for changes; press Ctrl-C to stop\n`);
     });

@@ -14,11 +14,7 @@ export interface PlaygroundOptions {
 }
 
 /** A usage problem of `temporalc playground` (exit 2). */
-class PlaygroundError extends UsageError {
-  constructor(code: "PLAYGROUND_NOT_BUILT" | "PLAYGROUND_PORT_IN_USE" | "PLAYGROUND_LISTEN_FAILED", message: string) {
-    super(code, message);
-  }
-}
+class PlaygroundError extends UsageError<"PLAYGROUND_NOT_BUILT" | "PLAYGROUND_PORT_IN_USE" | "PLAYGROUND_LISTEN_FAILED"> {}
 
 /**
  * `temporalc playground`: serves the built playground (static files) on

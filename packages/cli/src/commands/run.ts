@@ -146,7 +146,7 @@ function reportStopped(error: unknown, progress: Progress, options: RunCommandOp
   // A bug in temporalc: main() says so on stderr.
   if (failure === undefined) throw error;
   const before = failure.exit === 2 && completed.length > 0 ? [`the missions before it did run: ${completed.map((outcome) => outcome.mission).join(", ")}`] : [];
-  process.stderr.write(`${errorLine(failure.message, failure.code)}${[...failure.hints, ...before].map((line) => `\n  ${line}`).join("")}\n`);
+  process.stderr.write(`${errorLine(failure.code, failure.message)}${[...failure.hints, ...before].map((line) => `\n  ${line}`).join("")}\n`);
   return failure.exit;
 }
 

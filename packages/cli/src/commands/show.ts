@@ -23,16 +23,12 @@ export interface ShowOptions {
 }
 
 /** A usage problem of `temporalc show` itself (exit 2); reading the file and `--at` are shared with `run` (FILE_NOT_FOUND, FILE_UNREADABLE, INVALID_TIME). */
-class ShowUsageError extends UsageError {
-  constructor(code: "MISSION_NOT_FOUND" | "WRITE_FAILED", message: string) {
-    super(code, message);
-  }
-}
+class ShowUsageError extends UsageError<"MISSION_NOT_FOUND" | "WRITE_FAILED"> {}
 
 /**
  * Draws the dial; every way of stopping is one line on stderr ending with its code (`errorLine`) and, with `--json`,
  * the same as one object on stdout, `{ "error": { code, message, diagnostics? } }` as `temporalc run --json` reports
- * a stop: `message` is the line without the code.
+ * a stop: `message` is the line without `temporalc: ` and the code.
  */
 export async function runShow(file: string, options: ShowOptions): Promise<number> {
   try {
@@ -42,7 +38,7 @@ export async function runShow(file: string, options: ShowOptions): Promise<numbe
     if (options.json) process.stdout.write(`${JSON.stringify({ error: failure === undefined ? { code: "INTERNAL_ERROR", message: messageOf(error) } : failureJson(failure) }, null, 2)}\n`);
     // A bug in temporalc: main() says so on stderr.
     if (failure === undefined) throw error;
-    process.stderr.write(`${errorLine(failure.message, failure.code)}\n`);
+    process.stderr.write(`${errorLine(failure.code, failure.message)}\n`);
     return failure.exit;
   }
 }

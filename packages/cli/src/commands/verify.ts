@@ -15,7 +15,8 @@ import {
   type ZttBundle,
 } from "@temporal/agent-sdk";
 import { EXIT_FAILURE, EXIT_OK } from "../errors.js";
-import { readInputFile, readJsonFile, readKeySet, recognise, VerifyUsageError } from "./verify-input.js";
+import { readFileOrStop } from "../files.js";
+import { readJsonFile, readKeySet, recognise, VerifyUsageError } from "./verify-input.js";
 
 /**
  * `temporalc verify <file> --keys <keys.json>`: checks a ZTT bundle, or a receipt and its anchor proof, offline
@@ -79,7 +80,7 @@ export async function runVerify(file: string, options: VerifyOptions): Promise<n
           found.bundle,
           { certifier: keySet, log: logKeySet, requireAnchor: options.requireAnchor === true, ...opening },
           trust,
-          options.payload === undefined ? found.payload : await readInputFile(options.payload, "the payload file"),
+          options.payload === undefined ? found.payload : await readFileOrStop(options.payload, "the payload file"),
         )
       : await verifyReceiptProof(found.receipt, found.proof, logKeySet, trust);
   process.stdout.write(options.json ? `${JSON.stringify(report, null, 2)}\n` : describe(report));
