@@ -17,6 +17,11 @@ export class UsageError<Code extends string = string> extends Error {
   }
 }
 
+/** `error` if it is a usage error: `instanceof` alone would type its code `any`, the class being generic. */
+export function usageErrorOf(error: unknown): UsageError | undefined {
+  return error instanceof UsageError ? error : undefined;
+}
+
 /**
  * The one line on standard error for a command that stopped, whatever the command: `temporalc: <message> (<CODE>)`,
  * e.g. `temporalc: --mission deploy: no mission named "deploy"; this file has backup (MISSION_NOT_FOUND)`.
@@ -30,7 +35,8 @@ export function errorLine(code: string, message: string): string {
  * code; or a bug's (INTERNAL_ERROR) and, under it, that it is a bug, or its stack when TEMPORALC_DEBUG is set.
  */
 export function stopText(error: unknown): string {
-  if (error instanceof UsageError) return `${errorLine(error.code, error.message)}\n`;
+  const usage = usageErrorOf(error);
+  if (usage !== undefined) return `${errorLine(usage.code, usage.message)}\n`;
   const line = errorLine("INTERNAL_ERROR", `unexpected error: ${error instanceof Error ? error.message : String(error)}`);
   // One line for the user, the stack only when asked for.
   if (process.env["TEMPORALC_DEBUG"]) return `${line}\n${error instanceof Error ? error.stack : ""}\n`;

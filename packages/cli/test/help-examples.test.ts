@@ -2,14 +2,15 @@
  * Every example of every command's `--help` (`  $ temporalc ...`) runs, as a user would paste it into bash, against
  * real fixtures in a scratch folder, and exits 0; the few that cannot (they run until Ctrl-C, or name placeholders)
  * are listed with why. The examples are read from the help itself, so a new one is run without touching this file.
+ * Each runs in its own copy of the fixtures, so they run at once and none depends on another or on the hour.
  */
-import { spawnSync } from "node:child_process";
-import { chmodSync, copyFileSync, mkdirSync, mkdtempSync, readdirSync, rmSync, writeFileSync } from "node:fs";
+import { spawn, spawnSync, type ChildProcess } from "node:child_process";
+import { chmodSync, copyFileSync, cpSync, mkdirSync, mkdtempSync, readdirSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { createTestService } from "@temporal/agent-sdk/testing";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { REPO_ROOT, runCli } from "./run-cli.js";
+import { REPO_ROOT, runCliAsync } from "./run-cli.js";
 
 /** Examples that are not run, and why: each must still be in the help (checked below), so the list cannot go stale. */
 const NOT_RUN: Record<string, string> = {
@@ -24,8 +25,8 @@ const NOT_RUN: Record<string, string> = {
 };
 
 /** The subcommands `temporalc --help` lists, in its order. */
-function commands(): string[] {
-  const help = runCli(["--help"]).stdout;
+async function commands(): Promise<string[]> {
+  const help = (await runCliAsync(["--help"])).stdout;
   const listed = help.slice(help.indexOf("Commands:"));
   return [...listed.matchAll(/^ {2}([a-z]+)\b/gm)].map((match) => match[1]!).filter((name) => name !== "help");
 }
@@ -38,8 +39,8 @@ interface Example {
   readonly output: string[];
 }
 
-function examplesOf(command: string): Example[] {
-  const lines = runCli([command, "--help"]).stdout.split("\n");
+async function examplesOf(command: string): Promise<Example[]> {
+  const lines = (await runCliAsync([command, "--help"])).stdout.split("\n");
   return lines.flatMap((text, index) => {
     const match = /^ {2}\$ (.+)$/.exec(text);
     if (match === null) return [];
@@ -52,31 +53,46 @@ function examplesOf(command: string): Example[] {
   });
 }
 
-const examples = commands().flatMap(examplesOf);
+// The helps are read at once, not one after another: each is a process start.
+const examples = (await Promise.all((await commands()).map(examplesOf))).flat();
 /** The examples that pipe into jq are run where jq is installed. */
 const hasJq = spawnSync("jq", ["--version"]).status === 0;
 
 const scratch = mkdtempSync(join(tmpdir(), "temporalc-help-examples-"));
-afterAll(() => rmSync(scratch, { recursive: true, force: true }));
+/** What every example starts from; each runs in a copy of its own (`freshCopy`). */
+const fixtures = join(scratch, "fixtures");
+/** A receipt anchored at 23:30 UTC, inside nightly-backup's window whatever the hour the test runs at. */
+const HOME_RUN = "temporalc run examples/nightly-backup.mission --tasks examples/tasks.mjs --at 2026-11-22T23:30:00Z --json";
+/** An example still running after this is stopped, with everything it started. */
+const EXAMPLE_TIMEOUT_MS = 30_000;
+const running = new Set<ChildProcess>();
 
-/** The files the examples name: the repository's examples, copies under the names the help uses, and a ZTT bundle with its keys. */
+afterAll(() => {
+  for (const child of running) killGroup(child);
+  rmSync(scratch, { recursive: true, force: true });
+});
+
+/**
+ * The files the examples name: the repository's examples, copies under the names the help uses, a ZTT bundle with its
+ * keys, and the home (.temporal) the `ledger` examples read, with a receipt in its ledger.
+ */
 beforeAll(async () => {
   const examplesDir = join(REPO_ROOT, "examples");
-  mkdirSync(join(scratch, "examples"));
-  mkdirSync(join(scratch, "missions"));
+  mkdirSync(join(fixtures, "examples"), { recursive: true });
+  mkdirSync(join(fixtures, "missions"));
   for (const name of readdirSync(examplesDir)) {
-    copyFileSync(join(examplesDir, name), join(scratch, "examples", name));
-    if (name.endsWith(".mission")) copyFileSync(join(examplesDir, name), join(scratch, "missions", name));
+    copyFileSync(join(examplesDir, name), join(fixtures, "examples", name));
+    if (name.endsWith(".mission")) copyFileSync(join(examplesDir, name), join(fixtures, "missions", name));
   }
-  copyFileSync(join(examplesDir, "ops.mission"), join(scratch, "ops.mission"));
-  copyFileSync(join(examplesDir, "nightly-backup.mission"), join(scratch, "a.mission"));
-  copyFileSync(join(examplesDir, "ml-training.mission"), join(scratch, "job.mission"));
-  copyFileSync(join(examplesDir, "tasks.mjs"), join(scratch, "tasks.mjs"));
-  mkdirSync(join(scratch, ".config/fish/completions"), { recursive: true });
+  copyFileSync(join(examplesDir, "ops.mission"), join(fixtures, "ops.mission"));
+  copyFileSync(join(examplesDir, "nightly-backup.mission"), join(fixtures, "a.mission"));
+  copyFileSync(join(examplesDir, "ml-training.mission"), join(fixtures, "job.mission"));
+  copyFileSync(join(examplesDir, "tasks.mjs"), join(fixtures, "tasks.mjs"));
+  mkdirSync(join(fixtures, ".config/fish/completions"), { recursive: true });
   // `temporalc` on PATH, as after `npm install -g temporalc`.
-  mkdirSync(join(scratch, "bin"));
-  writeFileSync(join(scratch, "bin/temporalc"), `#!/bin/sh\nexec ${JSON.stringify(process.execPath)} ${JSON.stringify(join(REPO_ROOT, "bin/temporalc"))} "$@"\n`);
-  chmodSync(join(scratch, "bin/temporalc"), 0o755);
+  mkdirSync(join(fixtures, "bin"));
+  writeFileSync(join(fixtures, "bin/temporalc"), `#!/bin/sh\nexec ${JSON.stringify(process.execPath)} ${JSON.stringify(join(REPO_ROOT, "bin/temporalc"))} "$@"\n`);
+  chmodSync(join(fixtures, "bin/temporalc"), 0o755);
 
   // `temporalc verify`'s files: what a service's POST ztt/sign and GET keys return (one service: certifier and log).
   const payload = "deploy build 4711";
@@ -84,34 +100,74 @@ beforeAll(async () => {
   try {
     const client = service.client("enterprise");
     const keys = JSON.stringify(await client.getKeys());
-    writeFileSync(join(scratch, "bundle.json"), JSON.stringify(await client.signZtt(payload)));
-    for (const name of ["keys.json", "certifier.json", "log.json"]) writeFileSync(join(scratch, name), keys);
-    writeFileSync(join(scratch, "build-4711.tar.gz"), payload);
+    writeFileSync(join(fixtures, "bundle.json"), JSON.stringify(await client.signZtt(payload)));
+    for (const name of ["keys.json", "certifier.json", "log.json"]) writeFileSync(join(fixtures, name), keys);
+    writeFileSync(join(fixtures, "build-4711.tar.gz"), payload);
   } finally {
     await service.close();
   }
-});
 
-/** Runs `line` in bash in the scratch folder (pipes fail the line too), with no service configured. */
-function runInBash(line: string) {
-  const env: Record<string, string | undefined> = { ...process.env, HOME: scratch, PATH: `${join(scratch, "bin")}:${process.env["PATH"] ?? ""}`, NO_COLOR: "1" };
-  for (const name of ["TEMPORAL_URL", "TEMPORAL_API_KEY", "TEMPORAL_HOME", "FORCE_COLOR"]) delete env[name];
-  return spawnSync("bash", ["-c", `set -o pipefail\n${line}`], { cwd: scratch, env, encoding: "utf8", timeout: 60_000 });
+  const made = await runInBash(fixtures, HOME_RUN);
+  expect(made.status, `${made.stdout}\n${made.stderr}`).toBe(0);
+  // The ledger examples then check a record, not an empty home.
+  expect((JSON.parse(made.stdout) as { anchors: unknown[] }).anchors).toHaveLength(1);
+}, 60_000);
+
+/** A copy of the fixtures for one example, so what it writes (a home, a completion file, modules) no other sees. */
+function freshCopy(): string {
+  const folder = mkdtempSync(join(scratch, "example-"));
+  cpSync(fixtures, folder, { recursive: true });
+  return folder;
 }
 
-describe("every --help example runs and exits 0", () => {
+/** Stops `child` and whatever it started (it leads its own process group). */
+function killGroup(child: ChildProcess): void {
+  try {
+    process.kill(-child.pid!, "SIGKILL");
+  } catch {
+    // Already gone.
+  }
+}
+
+/** Runs `line` in bash in `folder`, its HOME too (pipes fail the line too), with no service configured; stopped after EXAMPLE_TIMEOUT_MS. */
+function runInBash(folder: string, line: string): Promise<{ status: number | null; stdout: string; stderr: string }> {
+  const env: Record<string, string | undefined> = { ...process.env, HOME: folder, PATH: `${join(folder, "bin")}:${process.env["PATH"] ?? ""}`, NO_COLOR: "1" };
+  for (const name of ["TEMPORAL_URL", "TEMPORAL_API_KEY", "TEMPORAL_HOME", "FORCE_COLOR"]) delete env[name];
+  return new Promise((resolve, reject) => {
+    const child = spawn("bash", ["-c", `set -o pipefail\n${line}`], { cwd: folder, env, stdio: ["ignore", "pipe", "pipe"], detached: true });
+    running.add(child);
+    const timer = setTimeout(() => killGroup(child), EXAMPLE_TIMEOUT_MS);
+    let stdout = "";
+    let stderr = "";
+    child.stdout.setEncoding("utf8").on("data", (chunk: string) => (stdout += chunk));
+    child.stderr.setEncoding("utf8").on("data", (chunk: string) => (stderr += chunk));
+    const settled = () => {
+      clearTimeout(timer);
+      running.delete(child);
+    };
+    child.on("error", (error) => {
+      settled();
+      reject(error);
+    });
+    child.on("close", (status, signal) => {
+      settled();
+      resolve({ status, stdout, stderr: signal === null ? stderr : `${stderr}\nstopped by ${signal} after ${EXAMPLE_TIMEOUT_MS} ms` });
+    });
+  });
+}
+
+describe.concurrent("every --help example runs and exits 0", () => {
   it("finds examples in the help, and each one not run is still there", () => {
     expect(examples.length).toBeGreaterThan(20);
     const lines = new Set(examples.map((example) => example.line));
     for (const line of Object.keys(NOT_RUN)) expect(lines, line).toContain(line);
   });
 
-  // In the help's order: `ledger status --home .temporal` reads the home the `run` examples made.
   for (const { command, line, output } of examples.filter((example) => !Object.hasOwn(NOT_RUN, example.line))) {
     it.skipIf(line.includes("| jq") && !hasJq)(
       `${command}: ${line}`,
-      () => {
-        const result = runInBash(line);
+      async ({ expect }) => {
+        const result = await runInBash(freshCopy(), line);
         expect(result.status, `${result.stdout}\n${result.stderr}`).toBe(0);
         // Output the help shows is what the command prints.
         if (output.length > 0) expect(result.stdout).toContain(output.join("\n"));

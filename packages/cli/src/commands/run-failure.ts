@@ -1,5 +1,5 @@
 import { AnchorFailedError, AuthorityUnavailableError, MissingTasksError, TaskFailedError, type AnchorProof } from "@temporal/agent-sdk";
-import { EXIT_FAILURE, EXIT_USAGE, UsageError } from "../errors.js";
+import { EXIT_FAILURE, EXIT_USAGE, usageErrorOf } from "../errors.js";
 import { describeIoError } from "../files.js";
 
 /**
@@ -48,7 +48,8 @@ function rotationHints(code: unknown): string[] {
 /** The failure `error` stands for, or `undefined` for an error temporalc did not expect (a bug). */
 export function classifyFailure(error: unknown): Failure | undefined {
   const nothing = { executed: [], anchors: [], hints: [] };
-  if (error instanceof UsageError) return { ...nothing, code: error.code, message: error.message, exit: EXIT_USAGE };
+  const usage = usageErrorOf(error);
+  if (usage !== undefined) return { ...nothing, code: usage.code, message: usage.message, exit: EXIT_USAGE };
   if (error instanceof MissionFileError) return { ...nothing, code: error.code, message: error.message, exit: EXIT_FAILURE, diagnostics: error.diagnostics };
   if (error instanceof AuthorityUnavailableError) {
     // Storage, configuration or the service: fixed outside the mission file, so exit 2 like other I/O problems.

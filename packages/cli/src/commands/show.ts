@@ -2,7 +2,7 @@ import { diagnose, type Diagnostic } from "@temporal/compiler";
 import { writeFileDurably } from "@temporal/agent-sdk/node";
 import { dialSvg, missionDials, viewerTimeZone, type FileDial } from "@temporal/language-service";
 import { readAtOption } from "../at-option.js";
-import { EXIT_FAILURE, EXIT_OK, EXIT_USAGE, UsageError, errorLine } from "../errors.js";
+import { EXIT_FAILURE, EXIT_OK, EXIT_USAGE, UsageError, errorLine, usageErrorOf } from "../errors.js";
 import { describeIoError, readMissionFile } from "../files.js";
 import { renderForTerminal, useColor } from "../terminal.js";
 import { renderDial } from "./show-terminal.js";
@@ -80,7 +80,8 @@ interface Failure {
 
 /** The failure `error` stands for, or `undefined` for an error temporalc did not expect (a bug). */
 function classifyFailure(error: unknown): Failure | undefined {
-  if (error instanceof UsageError) return { code: error.code, message: error.message, exit: EXIT_USAGE };
+  const usage = usageErrorOf(error);
+  if (usage !== undefined) return { code: usage.code, message: usage.message, exit: EXIT_USAGE };
   if (error instanceof MissionFileError) return { code: error.code, message: error.message, exit: EXIT_FAILURE, diagnostics: error.diagnostics };
   return undefined;
 }
