@@ -2,17 +2,43 @@ export const EXIT_OK = 0;
 export const EXIT_FAILURE = 1;
 export const EXIT_USAGE = 2;
 
-/** A problem with how temporalc was called or with its files: reported in one line, exit status 2. */
-export class UsageError extends Error {
+/**
+ * A problem with how temporalc was called or with its files (exit status 2), with a stable code that scripts may
+ * match. The message leaves the code out: `errorLine` adds it to the line on standard error, and `--json` carries it
+ * apart, as `code`. A command narrows `Code` to the codes it may stop with.
+ */
+export class UsageError<Code extends string = string> extends Error {
   override name = "UsageError";
-}
-
-/** A usage error with a stable code that scripts may match, printed after the message: `... (CODE)`. */
-export class CodedUsageError<Code extends string> extends UsageError {
   constructor(
     readonly code: Code,
     message: string,
   ) {
-    super(`${message} (${code})`);
+    super(message);
   }
+}
+
+/** `error` if it is a usage error: `instanceof` alone would type its code `any`, the class being generic. */
+export function usageErrorOf(error: unknown): UsageError | undefined {
+  return error instanceof UsageError ? error : undefined;
+}
+
+/**
+ * The one line on standard error for a command that stopped, whatever the command: `temporalc: <message> (<CODE>)`,
+ * e.g. `temporalc: --mission deploy: no mission named "deploy"; this file has backup (MISSION_NOT_FOUND)`.
+ */
+export function errorLine(code: string, message: string): string {
+  return `temporalc: ${message} (${code})`;
+}
+
+/**
+ * What standard error says for an error that stopped a command, ending with a newline: a usage error's line, with its
+ * code; or a bug's (INTERNAL_ERROR) and, under it, that it is a bug, or its stack when TEMPORALC_DEBUG is set.
+ */
+export function stopText(error: unknown): string {
+  const usage = usageErrorOf(error);
+  if (usage !== undefined) return `${errorLine(usage.code, usage.message)}\n`;
+  const line = errorLine("INTERNAL_ERROR", `unexpected error: ${error instanceof Error ? error.message : String(error)}`);
+  // One line for the user, the stack only when asked for.
+  if (process.env["TEMPORALC_DEBUG"]) return `${line}\n${error instanceof Error ? error.stack : ""}\n`;
+  return `${line}\n  this is a bug in temporalc; set TEMPORALC_DEBUG=1 to see where, and please report it\n`;
 }

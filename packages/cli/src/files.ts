@@ -1,5 +1,6 @@
 import { readdir, readFile, realpath, stat } from "node:fs/promises";
 import { join } from "node:path";
+import { DirectoryNotCreatedError } from "@temporal/agent-sdk/node";
 import { decodeSource, type Diagnostic } from "@temporal/compiler";
 import { UsageError } from "./errors.js";
 
@@ -33,8 +34,8 @@ export interface ReadProblem {
  * collected, not thrown, so one bad path does not hide the other files' results.
  */
 export async function readMissionFiles(paths: string[], options: ReadOptions = {}): Promise<{ files: SourceFile[]; problems: ReadProblem[] }> {
-  if (paths.filter((path) => path === STDIN).length > 1) throw new UsageError("standard input (-) can be read only once");
-  if (options.stdinFilepath !== undefined && !paths.includes(STDIN)) throw new UsageError("--stdin-filepath names standard input, so it needs - among the files");
+  if (paths.filter((path) => path === STDIN).length > 1) throw new UsageError("INVALID_ARGUMENT", "standard input (-) can be read only once");
+  if (options.stdinFilepath !== undefined && !paths.includes(STDIN)) throw new UsageError("INVALID_ARGUMENT", "--stdin-filepath names standard input, so it needs - among the files");
   const files: SourceFile[] = [];
   const problems: ReadProblem[] = [];
   // The same file named twice (`a.mission ./a.mission`, or inside a folder also named) is read once.
@@ -59,6 +60,29 @@ export async function readMissionFiles(paths: string[], options: ReadOptions = {
     }
   }
   return { files, problems };
+}
+
+/**
+ * The one mission file of `temporalc run` or `temporalc show`, read and decoded as `check` reads files: not text
+ * (M106) or not UTF-8 (M107) is in `undecodable`, an error of the file. A file that cannot be read stops the command
+ * (`readFileOrStop`).
+ */
+export async function readMissionFile(path: string): Promise<SourceFile> {
+  return decoded(path, await readFileOrStop(path), false);
+}
+
+/**
+ * The bytes of a file a command needs; one that cannot be read is a usage error: FILE_NOT_FOUND when it does not
+ * exist (scripts match it), else FILE_UNREADABLE, with why in the CLI's words (`describeIoError`). `label` names the
+ * file in the message (`cannot read the keys file keys.json: ...`); without it, the path alone does.
+ */
+export async function readFileOrStop(path: string, label?: string): Promise<Uint8Array> {
+  try {
+    return new Uint8Array(await readFile(path));
+  } catch (error) {
+    const missing = (error as NodeJS.ErrnoException).code === "ENOENT";
+    throw new UsageError(missing ? "FILE_NOT_FOUND" : "FILE_UNREADABLE", `cannot read ${label === undefined ? "" : `${label} `}${path}: ${describeIoError(error)}`);
+  }
 }
 
 function decoded(path: string, bytes: Uint8Array, stdin: boolean): SourceFile {
@@ -90,7 +114,10 @@ async function missionFilesBelow(dir: string, ancestors: Set<string>): Promise<s
   return found;
 }
 
+/** Why a file or folder could not be read or written, in words, without the errno code: the line ends with the CLI's own code. */
 export function describeIoError(error: unknown): string {
+  // makeDirectory's message names the folder and the cause, with the errno code in parentheses after it.
+  if (error instanceof DirectoryNotCreatedError) return error.message.replace(` (${error.reason})`, "");
   const code = (error as NodeJS.ErrnoException | undefined)?.code;
   switch (code) {
     case "ENOENT":

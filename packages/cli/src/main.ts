@@ -1,5 +1,5 @@
 import { Argument, Command, CommanderError, InvalidArgumentError, Option } from "commander";
-import { EXIT_FAILURE, EXIT_USAGE, UsageError } from "./errors.js";
+import { EXIT_FAILURE, EXIT_USAGE, UsageError, errorLine, stopText } from "./errors.js";
 import { carbonIntensity, hsBlochScore } from "./run-options.js";
 
 /**
@@ -32,6 +32,8 @@ function program(): Command {
     .version(TEMPORALC_VERSION, "-v, --version", "print the temporalc version (-V also works)")
     .helpOption("-h, --help", "show help for temporalc or a command")
     .showSuggestionAfterError()
+    // Commander's errors (an unknown option, a bad value) are printed by main(), as temporalc's own: see commanderErrorText.
+    .configureOutput({ outputError: () => {} })
     .exitOverride();
 
   cli
@@ -419,18 +421,26 @@ export async function main(argv: string[]): Promise<void> {
     if (error instanceof CommanderError) {
       // Commander exits 0 for --help and --version; anything else it rejects is a usage error.
       process.exitCode = error.exitCode === 0 ? 0 : EXIT_USAGE;
+      if (!COMMANDER_HELP.has(error.code)) process.stderr.write(commanderErrorText(error));
       return;
     }
-    if (error instanceof UsageError) {
-      process.stderr.write(`temporalc: ${error.message}\n`);
-      process.exitCode = EXIT_USAGE;
-      return;
-    }
-    // A bug in temporalc: one line for the user, the stack only when asked for.
-    const message = error instanceof Error ? error.message : String(error);
-    process.stderr.write(`temporalc: unexpected error: ${message}\n`);
-    if (process.env["TEMPORALC_DEBUG"]) process.stderr.write(`${error instanceof Error ? error.stack : ""}\n`);
-    else process.stderr.write("  this is a bug in temporalc; set TEMPORALC_DEBUG=1 to see where, and please report it\n");
-    process.exitCode = EXIT_FAILURE;
+    process.stderr.write(stopText(error));
+    process.exitCode = error instanceof UsageError ? EXIT_USAGE : EXIT_FAILURE;
   }
+}
+
+/** Commander's exits that print help, not an error (`temporalc ledger` alone shows its help, with exit status 2). */
+const COMMANDER_HELP = new Set(["commander.help", "commander.helpDisplayed", "commander.version"]);
+
+/**
+ * A usage error commander found, as temporalc's own: `temporalc: unknown option '--jsn' (UNKNOWN_OPTION)`, its code
+ * commander's (`commander.unknownOption`) in temporalc's style; a suggestion (`(Did you mean --json?)`) on the next line.
+ */
+function commanderErrorText(error: CommanderError): string {
+  const [first = "", ...more] = error.message.replace(/^error: /, "").split("\n");
+  const code = error.code
+    .replace(/^commander\./, "")
+    .replace(/[A-Z]/g, (upper) => `_${upper}`)
+    .toUpperCase();
+  return `${errorLine(code, first)}${more.map((line) => `\n  ${line}`).join("")}\n`;
 }

@@ -1,7 +1,7 @@
 import { watch, type FSWatcher } from "node:fs";
 import { stat } from "node:fs/promises";
 import { basename, dirname, resolve } from "node:path";
-import { UsageError } from "./errors.js";
+import { UsageError, stopText } from "./errors.js";
 import { STDIN } from "./files.js";
 import { clearScreen } from "./terminal.js";
 
@@ -18,7 +18,7 @@ export const EXIT_INTERRUPTED = 130;
  * folders are watched recursively.
  */
 export async function watchAndRun(paths: string[], once: () => Promise<number>): Promise<number> {
-  if (paths.includes(STDIN)) throw new UsageError("--watch cannot watch standard input (-)");
+  if (paths.includes(STDIN)) throw new UsageError("INVALID_ARGUMENT", "--watch cannot watch standard input (-)");
   const targets = await Promise.all(paths.map(watchTarget));
   let timer: NodeJS.Timeout | undefined;
   let running: Promise<void> = Promise.resolve();
@@ -26,8 +26,8 @@ export async function watchAndRun(paths: string[], once: () => Promise<number>):
     running = running.then(async () => {
       clearScreen(process.stderr);
       await once().catch((error: unknown) => {
-        // A usage error in one run (a file removed meanwhile) is reported; watching goes on.
-        process.stderr.write(`temporalc: ${error instanceof Error ? error.message : String(error)}\n`);
+        // A usage error in one run (a file removed meanwhile) is reported as main() reports it, and so is a bug; watching goes on.
+        process.stderr.write(stopText(error));
       });
       process.stderr.write(`watching ${paths.join(" ")} for changes; press Ctrl-C to stop\n`);
     });
@@ -52,7 +52,7 @@ export async function watchAndRun(paths: string[], once: () => Promise<number>):
 
 async function watchTarget(path: string): Promise<{ folder: string; recursive: boolean; only?: string }> {
   const info = await stat(path).catch(() => {
-    throw new UsageError(`cannot watch ${path}: no such file or folder`);
+    throw new UsageError("FILE_NOT_FOUND", `cannot watch ${path}: no such file or folder`);
   });
   if (info.isDirectory()) return { folder: resolve(path), recursive: true };
   return { folder: dirname(resolve(path)), recursive: false, only: resolve(dirname(resolve(path)), basename(path)) };

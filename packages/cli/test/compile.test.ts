@@ -105,7 +105,7 @@ describe("temporalc compile", () => {
       const result = runCli(["compile", "good.mission", "--out-dir", "blocked"], { cwd: dir });
       expect(result.code).toBe(2);
       expect(result.stderr).toContain("--out-dir blocked: cannot create the folder");
-      expect(result.stderr).toContain("is not a folder (ENOTDIR)");
+      expect(result.stderr).toContain("is not a folder (WRITE_FAILED)");
       return;
     }
     mkdirSync(join(dir, "ro"));

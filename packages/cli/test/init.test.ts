@@ -45,7 +45,7 @@ describe("temporalc init", () => {
     // A second init leaves .gitignore as it is, and refuses to overwrite the files.
     const again = runCli(["init"], { cwd: dir });
     expect(again.code).toBe(2);
-    expect(again.stderr).toBe("temporalc: backup.mission and tasks.mjs already exist; init never overwrites files, so move them away or choose another folder\n");
+    expect(again.stderr).toBe("temporalc: backup.mission and tasks.mjs already exist; init never overwrites files, so move them away or choose another folder (FILE_EXISTS)\n");
     expect(readFileSync(join(dir, ".gitignore"), "utf8")).toBe("node_modules/\n.temporal/\n");
   });
 

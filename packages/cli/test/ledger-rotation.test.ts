@@ -47,7 +47,7 @@ describe("temporalc ledger on a rotated home", () => {
     const refused = runCli(["ledger", "verify", "--home", home]);
     expect(refused.code).toBe(2);
     expect(refused.stderr).toMatch(
-      /checkpoint 0 \(tile \d+\) is signed under temporal-authority\/\S+ by note key ID [0-9a-f]{8}, which is none of this node's keys.*With temporalc ledger, give each retired key's file with --previous-key <file>\n$/s,
+      /checkpoint 0 \(tile \d+\) is signed under temporal-authority\/\S+ by note key ID [0-9a-f]{8}, which is none of this node's keys.*With temporalc ledger, give each retired key's file with --previous-key <file> \(LOG_KEY_UNKNOWN\)\n$/s,
     );
     const missing = runCli(["ledger", "verify", "--home", home, "--previous-key", join(scratch, "no-such-key.pem")]);
     expect([missing.code, missing.stderr]).toEqual([2, expect.stringContaining(`key file ${join(scratch, "no-such-key.pem")} cannot be read (ENOENT)`)]);

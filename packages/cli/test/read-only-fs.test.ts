@@ -29,10 +29,10 @@ function temporalcOnReadOnlyMount(args: string[]): { status: number | null; stdo
 }
 
 describe.runIf(canMountReadOnly)("folders on a read-only file system", () => {
-  it("compile --out-dir names the folder and EROFS, exit 2", () => {
+  it("compile --out-dir names the folder and that the file system is read-only, exit 2", () => {
     const result = temporalcOnReadOnlyMount(["compile", "examples/nightly-backup.mission", "--out-dir", join(mountPoint, "out")]);
     expect(result.status).toBe(2);
-    expect(result.stderr).toContain(`cannot create the folder ${join(mountPoint, "out")}: the file system is read-only (EROFS)`);
+    expect(result.stderr).toContain(`cannot create the folder ${join(mountPoint, "out")}: the file system is read-only (WRITE_FAILED)\n`);
   });
 
   it("run --home names the folder and EROFS, exit 2, and no task runs", () => {

@@ -29,7 +29,7 @@ function expectNothingRan(result: { code: number | null; stderr: string }, marke
   expect(result.code, result.stderr).toBe(2);
   const lines = result.stderr.split("\n").filter((line) => line !== "" && !line.startsWith("temporalc: note:"));
   expect(lines).toHaveLength(1);
-  expect(lines[0]).toMatch(/^temporalc: mission "nightly_backup" did not start: .*No task ran\.$/);
+  expect(lines[0]).toMatch(/^temporalc: mission "nightly_backup" did not start: .*No task ran\. \(AUTHORITY_UNAVAILABLE\)$/);
   for (const fragment of fragments) expect(lines[0]).toContain(fragment);
   expect(existsSync(marker)).toBe(false);
 }

@@ -111,7 +111,7 @@ describe("temporalc run", () => {
     const result = runCli(["run", "examples/nightly-backup.mission", ...tasks, "--carbon", "1", "--at", night, "--home", join(file, "home")]);
     expect(result.code).toBe(2);
     expect(result.stderr).toContain(`mission "nightly_backup" did not start: its local authority cannot issue and anchor receipts: cannot create the folder ${file}: a file is in the way`);
-    expect(result.stderr).toMatch(/No task ran\.\n$/);
+    expect(result.stderr).toMatch(/No task ran\. \(AUTHORITY_UNAVAILABLE\)\n$/);
     expect(result.stdout).not.toContain("snapshotting");
     expect(result.stderr).not.toMatch(/\n\s+at /);
   });

@@ -65,4 +65,14 @@ describe("--watch", () => {
     expect(await watcher.stop()).toBe(130);
     expect(existsSync(join(dir, "a.mjs"))).toBe(true);
   }, 60_000);
+
+  it("a usage error in one run is its one line, with its code, and watching goes on", async () => {
+    const dir = mkdtempSync(join(scratch, "blocked-"));
+    writeFileSync(join(dir, "a.mission"), good);
+    writeFileSync(join(dir, "out"), "a file where --out-dir wants a folder");
+    const watcher = startWatching(["compile", "--watch", "a.mission", "--out-dir", "out"], dir);
+    await watcher.waitFor("for changes; press Ctrl-C to stop");
+    expect(watcher.output()).toMatch(/^temporalc: --out-dir out: cannot create the folder .*\(WRITE_FAILED\)\n/m);
+    expect(await watcher.stop()).toBe(130);
+  }, 60_000);
 });

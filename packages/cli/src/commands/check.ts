@@ -38,7 +38,7 @@ async function fixFile(file: SourceFile): Promise<{ checked: CheckedFile; text: 
     try {
       await writeFileDurably(file.path, result.text, { mode: 0o666 });
     } catch (error) {
-      throw new UsageError(`cannot write ${file.path}: ${describeIoError(error)}`);
+      throw new UsageError("WRITE_FAILED", `cannot write ${file.path}: ${describeIoError(error)}`);
     }
   }
   return { checked: { path: file.path, diagnostics: result.diagnostics, ast: result.ast }, text: result.text, fixed: result.applied };
@@ -47,7 +47,7 @@ async function fixFile(file: SourceFile): Promise<{ checked: CheckedFile; text: 
 export async function runCheck(paths: string[], options: CheckOptions): Promise<number> {
   const format = options.json === true ? "json" : (options.format ?? "text");
   const { files, problems } = await readMissionFiles(paths, { stdinFilepath: options.stdinFilepath });
-  if (options.fix === true && files.some((file) => file.stdin)) throw new UsageError("standard input (-) cannot be fixed in place; name the file instead");
+  if (options.fix === true && files.some((file) => file.stdin)) throw new UsageError("INVALID_ARGUMENT", "standard input (-) cannot be fixed in place; name the file instead");
   const checked: CheckedFile[] = [];
   let fixed = 0;
   let text = "";

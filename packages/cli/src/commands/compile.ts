@@ -32,16 +32,16 @@ interface FileReport {
 }
 
 export async function runCompile(paths: string[], options: CompileCommandOptions): Promise<number> {
-  if (options.stdout && options.json === true) throw new UsageError("--stdout prints the module, so it cannot be used with --json");
+  if (options.stdout && options.json === true) throw new UsageError("INVALID_ARGUMENT", "--stdout prints the module, so it cannot be used with --json");
   const { files, problems } = await readMissionFiles(paths);
-  if (options.stdout && files.length + problems.length !== 1) throw new UsageError("--stdout takes exactly one mission file");
-  if (options.stdout && options.dts === true) throw new UsageError("--dts writes files, so it cannot be used with --stdout");
-  if (!options.stdout && files.some((file) => file.stdin)) throw new UsageError("standard input (-) can be compiled only with --stdout");
+  if (options.stdout && files.length + problems.length !== 1) throw new UsageError("INVALID_ARGUMENT", "--stdout takes exactly one mission file");
+  if (options.stdout && options.dts === true) throw new UsageError("INVALID_ARGUMENT", "--dts writes files, so it cannot be used with --stdout");
+  if (!options.stdout && files.some((file) => file.stdin)) throw new UsageError("INVALID_ARGUMENT", "standard input (-) can be compiled only with --stdout");
   const planned = plan(files, options);
   if (options.outDir !== undefined && !options.stdout && planned.length > 0) {
     // Once, up front: a folder that cannot be made fails the command with its cause, not every file.
     await makeDirectory(options.outDir).catch((error: unknown) => {
-      throw new UsageError(`--out-dir ${options.outDir}: ${describeIoError(error)}`);
+      throw new UsageError("WRITE_FAILED", `--out-dir ${options.outDir}: ${describeIoError(error)}`);
     });
   }
   const reports: FileReport[] = [];
@@ -111,7 +111,7 @@ function plan(files: SourceFile[], options: CompileCommandOptions): Planned[] {
     const name = basename(file.path).replace(/\.mission$/, "") + extension;
     const output = options.outDir === undefined ? join(dirname(file.path), name) : join(options.outDir, name);
     const clash = byOutput.get(resolve(output));
-    if (clash !== undefined && !options.stdout) throw new UsageError(`${clash.path} and ${file.path} would both be written to ${output}`);
+    if (clash !== undefined && !options.stdout) throw new UsageError("OUTPUT_CLASH", `${clash.path} and ${file.path} would both be written to ${output}`);
     byOutput.set(resolve(output), file);
     return { file, output };
   });

@@ -18,7 +18,7 @@ export function runExplain(code: string): number {
     const near = suggestions(wanted);
     const codes = Object.keys(DIAGNOSTIC_CODES);
     const hint = near.length > 0 ? `; did you mean ${near.join(", ")}?` : `; codes are ${codes[0]} to ${codes.at(-1)}, listed in docs/diagnostics.md`;
-    throw new UsageError(`unknown diagnostic code ${JSON.stringify(code)}${hint}`);
+    throw new UsageError("UNKNOWN_CODE", `unknown diagnostic code ${JSON.stringify(code)}${hint}`);
   }
   process.stdout.write(`${wanted}: ${explanation.title} (${explanation.severity})\n\n${explanation.text}\n`);
   return EXIT_OK;

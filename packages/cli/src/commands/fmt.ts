@@ -31,9 +31,9 @@ interface FileReport {
  * Prettier's: 0 formatted, 1 `--check` found unformatted files, 2 errors.
  */
 export async function runFmt(paths: string[], options: FmtOptions): Promise<number> {
-  if (options.check && options.write) throw new UsageError("use either --check or --write, not both");
+  if (options.check && options.write) throw new UsageError("INVALID_ARGUMENT", "use either --check or --write, not both");
   const { files, problems } = await readMissionFiles(paths.length > 0 ? paths : ["."], { stdinFilepath: options.stdinFilepath });
-  if (options.write && files.some((file) => file.stdin)) throw new UsageError("standard input (-) cannot be rewritten; leave out --write to print it formatted");
+  if (options.write && files.some((file) => file.stdin)) throw new UsageError("INVALID_ARGUMENT", "standard input (-) cannot be rewritten; leave out --write to print it formatted");
   const json = options.json === true;
   const listOnly = !options.check && !options.write && (json || files.length + problems.length > 1);
   const reports: FileReport[] = [];

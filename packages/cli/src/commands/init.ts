@@ -47,7 +47,7 @@ const TASKS_FILE = "tasks.mjs";
  */
 export async function runInit(dir: string): Promise<number> {
   await makeDirectory(dir).catch((error: unknown) => {
-    throw new UsageError(`cannot create ${dir}: ${describeIoError(error)}`);
+    throw new UsageError("WRITE_FAILED", `cannot create ${dir}: ${describeIoError(error)}`);
   });
   const files = [
     [MISSION_FILE, MISSION],
@@ -57,12 +57,13 @@ export async function runInit(dir: string): Promise<number> {
   for (const [name] of files) if (await exists(join(dir, name))) existing.push(join(dir, name));
   if (existing.length > 0)
     throw new UsageError(
+      "FILE_EXISTS",
       `${existing.join(" and ")} already exist${existing.length === 1 ? "s" : ""}; init never overwrites files, so move ${existing.length === 1 ? "it" : "them"} away or choose another folder`,
     );
   for (const [name, contents] of files) {
     // `wx`: should a file appear meanwhile, fail rather than overwrite it.
     await writeFile(join(dir, name), contents, { flag: "wx" }).catch((error: unknown) => {
-      throw new UsageError(`cannot write ${join(dir, name)}: ${describeIoError(error)}`);
+      throw new UsageError("WRITE_FAILED", `cannot write ${join(dir, name)}: ${describeIoError(error)}`);
     });
   }
   const gitignore = await addIgnoreEntry(join(dir, ".gitignore"));
@@ -87,13 +88,13 @@ async function addIgnoreEntry(path: string): Promise<boolean> {
   try {
     current = await readFile(path, "utf8");
   } catch (error) {
-    if ((error as NodeJS.ErrnoException).code !== "ENOENT") throw new UsageError(`cannot read ${path}: ${describeIoError(error)}`);
+    if ((error as NodeJS.ErrnoException).code !== "ENOENT") throw new UsageError("FILE_UNREADABLE", `cannot read ${path}: ${describeIoError(error)}`);
   }
   const lines = current.split(/\r?\n/).map((line) => line.trim());
   if (lines.includes(IGNORED) || lines.includes(".temporal") || lines.includes("/.temporal/")) return false;
   const separator = current === "" || current.endsWith("\n") ? "" : "\n";
   await writeFileDurably(path, `${current}${separator}${IGNORED}\n`, { mode: 0o666 }).catch((error: unknown) => {
-    throw new UsageError(`cannot write ${path}: ${describeIoError(error)}`);
+    throw new UsageError("WRITE_FAILED", `cannot write ${path}: ${describeIoError(error)}`);
   });
   return true;
 }

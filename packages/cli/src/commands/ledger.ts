@@ -42,7 +42,7 @@ async function openHome(options: LedgerCommandOptions): Promise<Home> {
     (info) => info.size,
     (error: NodeJS.ErrnoException) => {
       if (error.code === "ENOENT") return 0;
-      throw new UsageError(`cannot read ledger ${ledger}: ${error.message}`);
+      throw new UsageError("FILE_UNREADABLE", `cannot read ledger ${ledger}: ${error.message}`);
     },
   );
   return { sdk, home, ledger, lock, paths, size, format: size === 0 ? undefined : await sdk.ledgerFormat(ledger) };
@@ -70,8 +70,9 @@ async function guarded(home: Home, options: LedgerCommandOptions, work: () => Pr
     }
     // The SDK's message says how a service lists retired keys; here they are files given on the command line.
     if (error instanceof home.sdk.TemporalError && error.code === "LOG_KEY_UNKNOWN")
-      throw new UsageError(`${error.message}. With temporalc ledger, give each retired key's file with --previous-key <file>`);
-    if (error instanceof home.sdk.TemporalError || (error as NodeJS.ErrnoException).syscall !== undefined) throw new UsageError((error as Error).message);
+      throw new UsageError(error.code, `${error.message}. With temporalc ledger, give each retired key's file with --previous-key <file>`);
+    if (error instanceof home.sdk.TemporalError) throw new UsageError(error.code, error.message);
+    if ((error as NodeJS.ErrnoException).syscall !== undefined) throw new UsageError("LEDGER_IO_FAILED", (error as Error).message);
     throw error;
   }
 }
@@ -85,7 +86,7 @@ function describeCheckpoint(checkpoint: SignedCheckpoint | undefined): string {
 }
 
 function needsMigration(home: Home): UsageError {
-  return new UsageError(`ledger ${home.ledger} is in format 1 (JSON heads); run \`temporalc ledger migrate --home ${home.home}\` first`);
+  return new UsageError("LEDGER_MIGRATION_REQUIRED", `ledger ${home.ledger} is in format 1 (JSON heads); run \`temporalc ledger migrate --home ${home.home}\` first`);
 }
 
 export async function runLedgerStatus(options: LedgerCommandOptions): Promise<number> {

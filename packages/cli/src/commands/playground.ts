@@ -2,7 +2,7 @@ import { spawn } from "node:child_process";
 import { existsSync } from "node:fs";
 import { createRequire } from "node:module";
 import { dirname, join, resolve } from "node:path";
-import { CodedUsageError } from "../errors.js";
+import { UsageError } from "../errors.js";
 import { createStaticServer } from "./playground-server.js";
 
 export interface PlaygroundOptions {
@@ -14,7 +14,7 @@ export interface PlaygroundOptions {
 }
 
 /** A usage problem of `temporalc playground` (exit 2). */
-class PlaygroundError extends CodedUsageError<"PLAYGROUND_NOT_BUILT" | "PLAYGROUND_PORT_IN_USE" | "PLAYGROUND_LISTEN_FAILED"> {}
+class PlaygroundError extends UsageError<"PLAYGROUND_NOT_BUILT" | "PLAYGROUND_PORT_IN_USE" | "PLAYGROUND_LISTEN_FAILED"> {}
 
 /**
  * `temporalc playground`: serves the built playground (static files) on

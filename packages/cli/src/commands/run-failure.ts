@@ -1,22 +1,14 @@
 import { AnchorFailedError, AuthorityUnavailableError, MissingTasksError, TaskFailedError, type AnchorProof } from "@temporal/agent-sdk";
-import { AtOptionError } from "../at-option.js";
-import { EXIT_FAILURE, EXIT_USAGE, UsageError } from "../errors.js";
+import { EXIT_FAILURE, EXIT_USAGE, usageErrorOf } from "../errors.js";
 import { describeIoError } from "../files.js";
 
 /**
  * What `temporalc run` reports when a run stops: one classification of every
  * way it can fail, so the text and the `--json` object always agree and
- * always carry a stable code.
+ * always carry a stable code. The line on standard error ends with that code
+ * (`errorLine`), as every usage error of every command does; the `--json`
+ * object carries it as `code`, and its `message` is the line without it.
  */
-
-/** A usage error of `temporalc run` with a stable code for `--json`. */
-export class RunUsageError extends UsageError {
-  readonly code: string;
-  constructor(code: string, message: string, options?: ErrorOptions) {
-    super(message, options);
-    this.code = code;
-  }
-}
 
 /** The mission file did not compile; its diagnostics are already printed. */
 export class MissionFileError extends Error {
@@ -56,10 +48,8 @@ function rotationHints(code: unknown): string[] {
 /** The failure `error` stands for, or `undefined` for an error temporalc did not expect (a bug). */
 export function classifyFailure(error: unknown): Failure | undefined {
   const nothing = { executed: [], anchors: [], hints: [] };
-  // `--at`'s error is shared with `temporalc show`, whose one-line errors end with their code; so it is the one `run`
-  // error whose message ends with its code, which `run --json` repeats in `code`.
-  if (error instanceof RunUsageError || error instanceof AtOptionError) return { ...nothing, code: error.code, message: error.message, exit: EXIT_USAGE };
-  if (error instanceof UsageError) return { ...nothing, code: "USAGE_ERROR", message: error.message, exit: EXIT_USAGE };
+  const usage = usageErrorOf(error);
+  if (usage !== undefined) return { ...nothing, code: usage.code, message: usage.message, exit: EXIT_USAGE };
   if (error instanceof MissionFileError) return { ...nothing, code: error.code, message: error.message, exit: EXIT_FAILURE, diagnostics: error.diagnostics };
   if (error instanceof AuthorityUnavailableError) {
     // Storage, configuration or the service: fixed outside the mission file, so exit 2 like other I/O problems.

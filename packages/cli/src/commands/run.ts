@@ -1,14 +1,13 @@
-import { readFile } from "node:fs/promises";
 import { resolve } from "node:path";
 import { pathToFileURL } from "node:url";
-import { compile, decodeSource, renderDiagnostics, type Diagnostic } from "@temporal/compiler";
+import { compile, renderDiagnostics, type Diagnostic } from "@temporal/compiler";
 import type { Authority, Mission, Task, VerifyingKey } from "@temporal/agent-sdk";
 import { defaultHome } from "@temporal/agent-sdk/node";
 import { readAtOption } from "../at-option.js";
-import { EXIT_OK } from "../errors.js";
-import { describeIoError } from "../files.js";
+import { EXIT_OK, UsageError, errorLine } from "../errors.js";
+import { readMissionFile } from "../files.js";
 import { useColor } from "../terminal.js";
-import { MissionFileError, RunUsageError, classifyFailure, describeCause, failureJson, unexpectedFailureJson } from "./run-failure.js";
+import { MissionFileError, classifyFailure, describeCause, failureJson, unexpectedFailureJson } from "./run-failure.js";
 import { describeOutcome, type Outcome, type ReportContext } from "./run-report.js";
 
 export interface RunCommandOptions {
@@ -61,8 +60,7 @@ async function runAll(file: string, options: RunCommandOptions, progress: Progre
   const sdkUrl = import.meta.resolve("@temporal/agent-sdk");
   const sdk = (await import(sdkUrl)) as Sdk;
   const at = options.at === undefined ? undefined : readAtOption(options.at);
-  // As `check` reads files: not text (M106) or not UTF-8 (M107) is an error of the file, never compiled.
-  const { text: source, diagnostics: undecodable } = decodeSource(await readMissionFile(file), file);
+  const { text: source, undecodable } = await readMissionFile(file);
   const result: { code?: string; diagnostics: Diagnostic[] } = undecodable.length > 0 ? { diagnostics: undecodable } : compile(source, { filename: file, sdkModule: sdkUrl });
   if (result.diagnostics.length > 0) process.stderr.write(`${renderDiagnostics(result.diagnostics, source, { color: useColor(process.stderr) })}\n`);
   if (result.code === undefined)
@@ -90,14 +88,6 @@ async function runAll(file: string, options: RunCommandOptions, progress: Progre
   }
 }
 
-async function readMissionFile(file: string): Promise<Uint8Array> {
-  try {
-    return await readFile(file);
-  } catch (error) {
-    throw new RunUsageError("FILE_UNREADABLE", `cannot read ${file}: ${describeIoError(error)}`);
-  }
-}
-
 /**
  * `--home` forces a local authority; otherwise the service in TEMPORAL_URL, or the default home. `--previous-key` and
  * `--authority-name` open a home whose key was rotated, as the service opens one with `previous_keys` and
@@ -108,7 +98,7 @@ async function openAuthority(options: RunCommandOptions, sdk: Sdk): Promise<Auth
   const rotated = options.previousKey !== undefined || options.authorityName !== undefined;
   if (options.home !== undefined || rotated) {
     if (options.home === undefined && process.env["TEMPORAL_URL"]) {
-      throw new RunUsageError("INVALID_ARGUMENT", "--previous-key and --authority-name open a home: give --home <dir> (TEMPORAL_URL is set, so the service would be used)");
+      throw new UsageError("INVALID_ARGUMENT", "--previous-key and --authority-name open a home: give --home <dir> (TEMPORAL_URL is set, so the service would be used)");
     }
     const node = await import("@temporal/agent-sdk/node");
     const previousKeys = await Promise.all((options.previousKey ?? []).map((file) => readPreviousKey(node, file)));
@@ -119,7 +109,7 @@ async function openAuthority(options: RunCommandOptions, sdk: Sdk): Promise<Auth
   } catch (error) {
     // TEMPORAL_URL or TEMPORAL_API_KEY is unusable: configuration, so a usage error naming the variable.
     const code = (error as { code?: unknown }).code;
-    throw new RunUsageError(typeof code === "string" ? code : "INVALID_CONFIGURATION", error instanceof Error ? error.message : String(error));
+    throw new UsageError(typeof code === "string" ? code : "INVALID_CONFIGURATION", error instanceof Error ? error.message : String(error));
   }
 }
 
@@ -129,7 +119,7 @@ async function readPreviousKey(node: typeof import("@temporal/agent-sdk/node"), 
     return await node.readVerifyingKeyFile(file);
   } catch (error) {
     const code = (error as { code?: unknown }).code;
-    throw new RunUsageError(typeof code === "string" ? code : "KEY_INVALID", `--previous-key ${file}: ${error instanceof Error ? error.message : String(error)}`);
+    throw new UsageError(typeof code === "string" ? code : "KEY_INVALID", `--previous-key ${file}: ${error instanceof Error ? error.message : String(error)}`);
   }
 }
 
@@ -156,7 +146,7 @@ function reportStopped(error: unknown, progress: Progress, options: RunCommandOp
   // A bug in temporalc: main() says so on stderr.
   if (failure === undefined) throw error;
   const before = failure.exit === 2 && completed.length > 0 ? [`the missions before it did run: ${completed.map((outcome) => outcome.mission).join(", ")}`] : [];
-  process.stderr.write(`temporalc: ${failure.message}${[...failure.hints, ...before].map((line) => `\n  ${line}`).join("")}\n`);
+  process.stderr.write(`${errorLine(failure.code, failure.message)}${[...failure.hints, ...before].map((line) => `\n  ${line}`).join("")}\n`);
   return failure.exit;
 }
 
@@ -164,7 +154,7 @@ function selectMissions(missions: Record<string, Mission>, wanted: string | unde
   const all = Object.values(missions);
   if (wanted === undefined) return all;
   const mission = Object.hasOwn(missions, wanted) ? missions[wanted] : undefined;
-  if (mission === undefined) throw new RunUsageError("MISSION_NOT_FOUND", `no mission named ${JSON.stringify(wanted)}; this file has ${all.map((m) => m.name).join(", ")}`);
+  if (mission === undefined) throw new UsageError("MISSION_NOT_FOUND", `no mission named ${JSON.stringify(wanted)}; this file has ${all.map((m) => m.name).join(", ")}`);
   return [mission];
 }
 
@@ -177,12 +167,12 @@ async function loadTasks(specifier: string, missions: readonly Mission[]): Promi
   } catch (error) {
     const code = (error as { code?: string }).code;
     const reason = code === "ERR_MODULE_NOT_FOUND" ? "no such module" : error instanceof Error ? error.message : String(error);
-    throw new RunUsageError("TASKS_NOT_LOADED", `cannot load tasks from ${specifier}: ${reason}`);
+    throw new UsageError("TASKS_NOT_LOADED", `cannot load tasks from ${specifier}: ${reason}`);
   }
   const executed = new Set(missions.flatMap((mission) => [...mission.on.ALLOW, ...mission.on.DENY].flatMap((step) => ("execute" in step ? [step.execute] : []))));
   for (const name of executed) {
     if (Object.hasOwn(module, name) && typeof module[name] !== "function") {
-      throw new RunUsageError("TASK_NOT_A_FUNCTION", `${specifier} exports \`${name}\` but it is ${kindOf(module[name])}, not a function`);
+      throw new UsageError("TASK_NOT_A_FUNCTION", `${specifier} exports \`${name}\` but it is ${kindOf(module[name])}, not a function`);
     }
   }
   return Object.fromEntries(Object.entries(module).filter((entry): entry is [string, Task] => typeof entry[1] === "function"));

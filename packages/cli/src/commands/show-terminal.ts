@@ -83,9 +83,10 @@ function windowsText(mission: MissionDial): string {
   if (mission.windows.length === 0) return "(no phase window: open all day)";
   return mission.windows
     .map(({ startDeg, endDeg }) => {
-      // The exact clock times, as `run` and hover write them (`20:00:30`); normalised bounds always have them.
-      const times = windowClockTimes({ start: startDeg, end: endDeg });
-      return times === undefined ? `[${startDeg}, ${endDeg}]` : `[${times.start}, ${times.end}]`;
+      // The exact clock times, as `run` and hover write them (`20:00:30`). missionDials gives only normalised bounds
+      // (0 to 360; a mission with a bound out of range is left out), and every such bound has a clock time.
+      const times = windowClockTimes({ start: startDeg, end: endDeg })!;
+      return `[${times.start}, ${times.end}]`;
     })
     .join(" and ");
 }

@@ -1,10 +1,9 @@
-import { readFile } from "node:fs/promises";
-import { decodeSource, diagnose, type Diagnostic } from "@temporal/compiler";
+import { diagnose, type Diagnostic } from "@temporal/compiler";
 import { writeFileDurably } from "@temporal/agent-sdk/node";
 import { dialSvg, missionDials, viewerTimeZone, type FileDial } from "@temporal/language-service";
-import { AtOptionError, readAtOption } from "../at-option.js";
-import { CodedUsageError, EXIT_FAILURE, EXIT_OK, EXIT_USAGE } from "../errors.js";
-import { describeIoError } from "../files.js";
+import { readAtOption } from "../at-option.js";
+import { EXIT_FAILURE, EXIT_OK, EXIT_USAGE, UsageError, errorLine, usageErrorOf } from "../errors.js";
+import { describeIoError, readMissionFile } from "../files.js";
 import { renderForTerminal, useColor } from "../terminal.js";
 import { renderDial } from "./show-terminal.js";
 
@@ -23,14 +22,13 @@ export interface ShowOptions {
   json: boolean;
 }
 
-export type ShowUsageCode = "FILE_NOT_FOUND" | "FILE_UNREADABLE" | "MISSION_NOT_FOUND" | "WRITE_FAILED";
-
-/** A usage problem of `temporalc show` (exit 2). */
-export class ShowUsageError extends CodedUsageError<ShowUsageCode> {}
+/** A usage problem of `temporalc show` itself (exit 2); reading the file and `--at` are shared with `run` (FILE_NOT_FOUND, FILE_UNREADABLE, INVALID_TIME). */
+class ShowUsageError extends UsageError<"MISSION_NOT_FOUND" | "WRITE_FAILED"> {}
 
 /**
- * Draws the dial; every way of stopping is one line on stderr with its code and, with `--json`, the same as one
- * object on stdout, `{ "error": { code, message, diagnostics? } }` as `temporalc run --json` reports a stop.
+ * Draws the dial; every way of stopping is one line on stderr ending with its code (`errorLine`) and, with `--json`,
+ * the same as one object on stdout, `{ "error": { code, message, diagnostics? } }` as `temporalc run --json` reports
+ * a stop: `message` is the line without `temporalc: ` and the code.
  */
 export async function runShow(file: string, options: ShowOptions): Promise<number> {
   try {
@@ -40,15 +38,14 @@ export async function runShow(file: string, options: ShowOptions): Promise<numbe
     if (options.json) process.stdout.write(`${JSON.stringify({ error: failure === undefined ? { code: "INTERNAL_ERROR", message: messageOf(error) } : failureJson(failure) }, null, 2)}\n`);
     // A bug in temporalc: main() says so on stderr.
     if (failure === undefined) throw error;
-    process.stderr.write(`temporalc: ${failure.message}\n`);
+    process.stderr.write(`${errorLine(failure.code, failure.message)}\n`);
     return failure.exit;
   }
 }
 
 async function drawDial(file: string, options: ShowOptions): Promise<number> {
   const at = options.at === undefined ? Date.now() : readAtOption(options.at);
-  // As `check` reads files: not text (M106) or not UTF-8 (M107) is an error of the file, never parsed.
-  const { text: source, diagnostics: undecodable } = decodeSource(await readSource(file), file);
+  const { text: source, undecodable } = await readMissionFile(file);
   const { model, diagnostics } = undecodable.length > 0 ? { model: undefined, diagnostics: undecodable } : diagnose(source, file);
   // Warnings are shown and the dial drawn; an error (an unknown zone, a bound out of range) leaves nothing sure to draw.
   process.stderr.write(renderForTerminal(diagnostics, source, process.stderr));
@@ -69,13 +66,13 @@ class MissionFileError extends Error {
     readonly diagnostics: readonly Diagnostic[],
   ) {
     const n = diagnostics.length;
-    super(`${file} has ${n === 1 ? "an error" : `${n} errors`}; fix ${n === 1 ? "it" : "them"} to see its dial (MISSION_FILE_INVALID)`);
+    super(`${file} has ${n === 1 ? "an error" : `${n} errors`}; fix ${n === 1 ? "it" : "them"} to see its dial`);
   }
 }
 
 interface Failure {
   readonly code: string;
-  /** The line on stderr, without `temporalc: `; it ends with the code, as every usage error of temporalc. */
+  /** The line on stderr without `temporalc: ` and the code (`errorLine` adds them). */
   readonly message: string;
   readonly exit: number;
   readonly diagnostics?: readonly Diagnostic[];
@@ -83,7 +80,8 @@ interface Failure {
 
 /** The failure `error` stands for, or `undefined` for an error temporalc did not expect (a bug). */
 function classifyFailure(error: unknown): Failure | undefined {
-  if (error instanceof ShowUsageError || error instanceof AtOptionError) return { code: error.code, message: error.message, exit: EXIT_USAGE };
+  const usage = usageErrorOf(error);
+  if (usage !== undefined) return { code: usage.code, message: usage.message, exit: EXIT_USAGE };
   if (error instanceof MissionFileError) return { code: error.code, message: error.message, exit: EXIT_FAILURE, diagnostics: error.diagnostics };
   return undefined;
 }
@@ -95,15 +93,6 @@ function failureJson({ exit: _exit, ...failure }: Failure): Omit<Failure, "exit"
 
 function messageOf(error: unknown): string {
   return error instanceof Error ? error.message : String(error);
-}
-
-async function readSource(file: string): Promise<Uint8Array> {
-  try {
-    return await readFile(file);
-  } catch (error) {
-    if ((error as NodeJS.ErrnoException).code === "ENOENT") throw new ShowUsageError("FILE_NOT_FOUND", `${file} does not exist`);
-    throw new ShowUsageError("FILE_UNREADABLE", `cannot read ${file}: ${describeIoError(error)}`);
-  }
 }
 
 function selectMission(dial: FileDial, wanted: string | undefined): FileDial {

@@ -1,37 +1,23 @@
-import { readFile } from "node:fs/promises";
-import type { AnchorProof, KeySet, PublicKeyJwk, Receipt, ZttBundle } from "@temporal/agent-sdk";
-import { CodedUsageError } from "../errors.js";
-import { describeIoError } from "../files.js";
+import { VerifyingKey, type AnchorProof, type KeySet, type PublicKeyJwk, type Receipt, type ZttBundle } from "@temporal/agent-sdk";
+import { UsageError } from "../errors.js";
+import { readFileOrStop } from "../files.js";
 
 /**
  * What `temporalc verify` reads: the file to verify, recognised by its shape, and the keys file (the body of the
  * service's `GET keys`). Every problem is a `VerifyUsageError` (exit 2) with a stable code and where it is.
  */
 
-export type VerifyUsageCode = "FILE_NOT_FOUND" | "FILE_UNREADABLE" | "INVALID_JSON" | "UNKNOWN_SHAPE" | "INVALID_KEYS" | "INVALID_WITNESS" | "INVALID_WINDOW" | "INVALID_ZONE";
+type VerifyUsageCode = "INVALID_JSON" | "UNKNOWN_SHAPE" | "INVALID_KEYS" | "INVALID_WITNESS" | "INVALID_WINDOW" | "INVALID_ZONE";
 
-/** A usage problem of `temporalc verify` (exit 2). */
-export class VerifyUsageError extends CodedUsageError<VerifyUsageCode> {}
+/** A usage problem of `temporalc verify` (exit 2); reading a file is shared with `run` and `show` (FILE_NOT_FOUND, FILE_UNREADABLE). */
+export class VerifyUsageError extends UsageError<VerifyUsageCode> {}
 
 /** The things `temporalc verify` knows how to check, as found in a file. */
 export type Verifiable =
   { readonly kind: "ztt"; readonly bundle: ZttBundle; readonly payload?: string } | { readonly kind: "receipt"; readonly receipt?: Receipt; readonly proof?: AnchorProof };
 
-/**
- * The file's bytes; `what` names it in the message (`the file`, `the keys file`, `the payload file`), which says why
- * in the CLI's words (`describeIoError`). A missing file keeps its own code, FILE_NOT_FOUND, for scripts.
- */
-export async function readInputFile(path: string, what: string): Promise<Uint8Array> {
-  try {
-    return new Uint8Array(await readFile(path));
-  } catch (error) {
-    const missing = (error as NodeJS.ErrnoException).code === "ENOENT";
-    throw new VerifyUsageError(missing ? "FILE_NOT_FOUND" : "FILE_UNREADABLE", `cannot read ${what} ${path}: ${describeIoError(error)}`);
-  }
-}
-
 export async function readJsonFile(path: string, what: string): Promise<unknown> {
-  const text = new TextDecoder().decode(await readInputFile(path, what));
+  const text = new TextDecoder().decode(await readFileOrStop(path, what));
   try {
     return JSON.parse(text);
   } catch (error) {
@@ -139,7 +125,7 @@ function unknownShape(path: string, problem: string): VerifyUsageError {
 }
 
 /** The keys file: the body of `GET keys`, `{ "keys": { "<key id>": <Ed25519 JWK>, ... }, ... }`, with at least one key that imports. */
-export async function readKeySet(path: string, sdk: typeof import("@temporal/agent-sdk")): Promise<KeySet> {
+export async function readKeySet(path: string): Promise<KeySet> {
   const value = await readJsonFile(path, "the keys file");
   const keys = isObject(value) ? value.keys : undefined;
   if (!isObject(keys) || Object.keys(keys).length === 0) {
@@ -147,7 +133,7 @@ export async function readKeySet(path: string, sdk: typeof import("@temporal/age
   }
   for (const [id, jwk] of Object.entries(keys)) {
     try {
-      await sdk.VerifyingKey.from(jwk as PublicKeyJwk);
+      await VerifyingKey.from(jwk as PublicKeyJwk);
     } catch (error) {
       throw new VerifyUsageError("INVALID_KEYS", `${path}: keys[${JSON.stringify(id)}] is not an Ed25519 public key: ${(error as Error).message}`);
     }

@@ -1,11 +1,30 @@
-import { WINDOW_TEXT_RULE, ZONE_TEXT_RULE, parseWindowText, parseZoneText, type AnchorProof, type KeySet, type Receipt, type Window, type ZttBundle } from "@temporal/agent-sdk";
+import {
+  TemporalError,
+  WINDOW_TEXT_RULE,
+  ZONE_TEXT_RULE,
+  checkReceiptAndProof,
+  parseWindowText,
+  parseZoneText,
+  verifyFinality,
+  verifyZtt,
+  witnessMajority,
+  type AnchorProof,
+  type KeySet,
+  type Receipt,
+  type Window,
+  type ZttBundle,
+} from "@temporal/agent-sdk";
 import { EXIT_FAILURE, EXIT_OK } from "../errors.js";
-import { readInputFile, readJsonFile, readKeySet, recognise, VerifyUsageError } from "./verify-input.js";
+import { readFileOrStop } from "../files.js";
+import { readJsonFile, readKeySet, recognise, VerifyUsageError } from "./verify-input.js";
 
 /**
  * `temporalc verify <file> --keys <keys.json>`: checks a ZTT bundle, or a receipt and its anchor proof, offline
  * with the SDK's verifiers and the keys of the service's `GET keys`; nothing is sent anywhere. Exit 0 when every
  * check holds, 1 when one fails (each is named), 2 for usage problems (verify-input.ts).
+ *
+ * The SDK is imported statically: this module is itself loaded only when `temporalc verify` runs (main.ts imports
+ * each command when it runs), so `temporalc --help` and `temporalc verify --help` never load it.
  */
 
 export interface VerifyOptions {
@@ -26,8 +45,6 @@ export interface VerifyOptions {
   readonly quorum?: number;
   readonly json: boolean;
 }
-
-type Sdk = typeof import("@temporal/agent-sdk");
 
 interface NamedCheck {
   readonly name: string;
@@ -52,22 +69,20 @@ interface Trust {
 
 export async function runVerify(file: string, options: VerifyOptions): Promise<number> {
   const opening = expectedOpening(options);
-  const sdk: Sdk = await import("@temporal/agent-sdk");
   const found = recognise(await readJsonFile(file, "the file"), file);
-  const keySet = await readKeySet(options.keys, sdk);
+  const keySet = await readKeySet(options.keys);
   // Without --log-keys the service is both certifier and log (a bundle from its POST ztt/sign): one keys file for both.
-  const logKeySet = options.logKeys === undefined ? keySet : await readKeySet(options.logKeys, sdk);
+  const logKeySet = options.logKeys === undefined ? keySet : await readKeySet(options.logKeys);
   const trust = trustOf(options);
   const report =
     found.kind === "ztt"
       ? await verifyBundle(
-          sdk,
           found.bundle,
           { certifier: keySet, log: logKeySet, requireAnchor: options.requireAnchor === true, ...opening },
           trust,
-          options.payload === undefined ? found.payload : await readInputFile(options.payload, "the payload file"),
+          options.payload === undefined ? found.payload : await readFileOrStop(options.payload, "the payload file"),
         )
-      : await verifyReceiptProof(sdk, found.receipt, found.proof, logKeySet, trust);
+      : await verifyReceiptProof(found.receipt, found.proof, logKeySet, trust);
   process.stdout.write(options.json ? `${JSON.stringify(report, null, 2)}\n` : describe(report));
   return report.valid ? EXIT_OK : EXIT_FAILURE;
 }
@@ -85,11 +100,11 @@ function trustOf(options: VerifyOptions): Trust | undefined {
 }
 
 /** The SDK refuses a witness vkey or quorum as the caller's configuration: here, the command line's. */
-async function asUsage<T>(sdk: Sdk, verify: () => Promise<T>): Promise<T> {
+async function asUsage<T>(verify: () => T | Promise<T>): Promise<T> {
   try {
     return await verify();
   } catch (error) {
-    if (error instanceof sdk.TemporalError) throw new VerifyUsageError("INVALID_WITNESS", `--witness/--quorum: ${error.message}`);
+    if (error instanceof TemporalError) throw new VerifyUsageError("INVALID_WITNESS", `--witness/--quorum: ${error.message}`);
     throw error;
   }
 }
@@ -116,16 +131,12 @@ export function expectedOpening(options: Pick<VerifyOptions, "window" | "zone">)
   return { ...(window === undefined ? {} : { window }), ...(zone === undefined ? {} : { zone }) };
 }
 
-async function verifyBundle(sdk: Sdk, bundle: ZttBundle, keys: BundleKeys, trust: Trust | undefined, payload: string | Uint8Array | undefined): Promise<Report> {
-  const options = {
-    log: keys.log,
-    requireAnchor: keys.requireAnchor,
-    ...(keys.window === undefined ? {} : { window: keys.window }),
-    ...(keys.zone === undefined ? {} : { zone: keys.zone }),
-    ...(payload === undefined ? {} : { payload }),
-    ...(trust === undefined ? {} : { witnesses: trust.witnesses, quorum: trust.quorum }),
-  };
-  const result = await asUsage(sdk, () => sdk.verifyZtt(bundle, keys.certifier, options));
+async function verifyBundle(bundle: ZttBundle, keys: BundleKeys, trust: Trust | undefined, payload: string | Uint8Array | undefined): Promise<Report> {
+  // The rest of BundleKeys (log, requireAnchor, and window and zone when given) are verifyZtt's options as they are.
+  const { certifier, ...checks } = keys;
+  const options = { ...checks, ...(payload === undefined ? {} : { payload }), ...(trust === undefined ? {} : { witnesses: trust.witnesses, quorum: trust.quorum }) };
+  // verifyZtt parses the witnesses once, for the default quorum (a majority) and for the witnessed time.
+  const result = await asUsage(() => verifyZtt(bundle, certifier, options));
   const c = (bundle as { certificate?: Partial<ZttBundle["certificate"]> }).certificate;
   const certificate = typeof c === "object" && c !== null ? { window_deg: c.window_deg, swt_zone: c.swt_zone, start_unix_ms: c.start_unix_ms, end_unix_ms: c.end_unix_ms } : undefined;
   return {
@@ -142,11 +153,12 @@ async function verifyBundle(sdk: Sdk, bundle: ZttBundle, keys: BundleKeys, trust
  * leaf is the receipt's hash, under the proof's root and checkpoint), `checkpoint_signature` (a key of the set signed
  * the checkpoint) and, with witnesses, `finality` (`verifyFinality`: a quorum of them cosigned a checkpoint covering it).
  */
-async function verifyReceiptProof(sdk: Sdk, receipt: Receipt | undefined, proof: AnchorProof | undefined, keySet: KeySet, trust: Trust | undefined): Promise<Report> {
-  const checks: NamedCheck[] = await sdk.checkReceiptAndProof(receipt, proof, keySet.keys, "the keys file");
+async function verifyReceiptProof(receipt: Receipt | undefined, proof: AnchorProof | undefined, keySet: KeySet, trust: Trust | undefined): Promise<Report> {
+  const checks: NamedCheck[] = await checkReceiptAndProof(receipt, proof, keySet.keys, "the keys file");
   if (proof === undefined || trust === undefined) return report("receipt", checks);
-  const quorum = await asUsage(sdk, () => Promise.resolve(trust.quorum ?? sdk.witnessMajority(trust.witnesses)));
-  const finality = await asUsage(sdk, () => sdk.verifyFinality(proof, { log: keySet, witnesses: trust.witnesses }, quorum));
+  // verifyFinality takes the quorum it checks; with none given, a majority of the distinct witness keys, as verifyZtt's default.
+  const quorum = await asUsage(() => trust.quorum ?? witnessMajority(trust.witnesses));
+  const finality = await asUsage(() => verifyFinality(proof, { log: keySet, witnesses: trust.witnesses }, quorum));
   const failed = finality.checks.filter((c) => !c.ok).map((c) => `${c.name}: ${c.detail}`);
   checks.push(named("finality", finality.valid, `not FINAL for quorum ${quorum} of the given witnesses: ${failed.join("; ")}`));
   return { ...report("receipt", checks), ...(finality.witnessed_unix_s === null ? {} : { witnessed_unix_s: finality.witnessed_unix_s }) };
