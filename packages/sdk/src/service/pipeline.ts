@@ -264,6 +264,12 @@ export function createPipeline(options: PipelineOptions): Pipeline {
 
   function authenticate(header: string | undefined): Caller | undefined {
     if (header === undefined) return undefined;
+    // A client sends the same key on every request: a key that matched before, after exactly "Bearer ", skips the
+    // regular expression (about 1,100 instructions per request). A known key has no whitespace, so the result is the same.
+    if (header.startsWith("Bearer ")) {
+      const known = keys.known(header.slice(7));
+      if (known !== undefined) return known;
+    }
     const match = /^Bearer +(\S+) *$/i.exec(header);
     if (match === null) throw new HttpError(401, "UNAUTHORIZED", "Authorization must be 'Bearer <key>'", { headers: { "www-authenticate": "Bearer" } });
     const caller = keys.lookup(match[1] as string);
