@@ -102,7 +102,7 @@ export class RequestLog {
 
   constructor(options: RequestLogOptions) {
     this.#stdout = options.destination === undefined ? new StdoutBatch() : undefined;
-    const destination = options.destination ?? (this.#stdout as StdoutBatch);
+    const destination = options.destination ?? this.#stdout;
     // pino's own line format (numeric level, Unix ms time): the cheapest it writes, and what pino-pretty and log collectors read.
     this.#logger = pino({ level: options.level, base: { pid: process.pid }, timestamp: epochTime }, destination);
     // The level is read at start and never changes (docs/operations.md).

@@ -17,7 +17,12 @@ const withoutTime = (line: string) => line.replace(/,"time":\d+/, ',"time":0');
 /** The line pino's own `info` writes for this reply, as the request log did before it wrote its fields itself. */
 function pinoLine(requestId: string, method: string, outcome: RequestOutcome): string {
   const out = collector();
-  const child = pino({ level: "info", base: { pid: process.pid } }, out).child({ method: method === "" ? undefined : method, route: outcome.route ?? null, tier: outcome.tier, key_id: outcome.keyId });
+  const child = pino({ level: "info", base: { pid: process.pid } }, out).child({
+    method: method === "" ? undefined : method,
+    route: outcome.route ?? null,
+    tier: outcome.tier,
+    key_id: outcome.keyId,
+  });
   const durationMs = Math.round(outcome.durationMs * 1000) / 1000;
   child.info({ req_id: requestId, status: outcome.status, duration_ms: durationMs, code: outcome.errorCode, rate_limited: outcome.rateLimited, audit: outcome.audit }, "request");
   return out.lines[0] as string;
@@ -31,7 +36,13 @@ const outcome: fc.Arbitrary<RequestOutcome> = fc.record({
   durationMs: fc.double({ min: 0, max: 1e6, noNaN: true }),
   tier: fc.constantFrom("public", "pro", "enterprise" as const),
   // A key id is never empty (the log reads "" as no key).
-  keyId: fc.option(fc.oneof(fc.stringMatching(/^[0-9a-f]{12}$/), awkward.filter((id) => id !== "")), { nil: undefined }),
+  keyId: fc.option(
+    fc.oneof(
+      fc.stringMatching(/^[0-9a-f]{12}$/),
+      awkward.filter((id) => id !== ""),
+    ),
+    { nil: undefined },
+  ),
   rateLimited: fc.option(fc.constantFrom("per_ip", "per_key" as const), { nil: undefined }),
   errorCode: fc.option(fc.oneof(fc.constantFrom("RATE_LIMITED", "UNAUTHORIZED"), awkward), { nil: undefined }),
   audit: fc.option(fc.dictionary(fc.string(), fc.oneof(awkward, fc.integer(), fc.array(fc.integer()))), { nil: undefined }),
@@ -59,7 +70,15 @@ describe("the request log's lines", () => {
   it("carry the time of writing, in Unix ms", () => {
     const out = collector();
     const before = Date.now();
-    new RequestLog({ level: "info", destination: out }).reply("t-1", "GET", { route: "/allow", status: 200, durationMs: 0.5, tier: "public", keyId: undefined, rateLimited: undefined, errorCode: undefined });
+    new RequestLog({ level: "info", destination: out }).reply("t-1", "GET", {
+      route: "/allow",
+      status: 200,
+      durationMs: 0.5,
+      tier: "public",
+      keyId: undefined,
+      rateLimited: undefined,
+      errorCode: undefined,
+    });
     const { time } = JSON.parse(out.lines[0] as string) as { time: number };
     expect(time).toBeGreaterThanOrEqual(before);
     expect(time).toBeLessThanOrEqual(Date.now());

@@ -43,7 +43,7 @@ export function parseJson(bytes: Uint8Array): unknown {
   } catch (error) {
     throw new HttpError(400, "INVALID_JSON", text.trim() === "" ? "the body is empty; send a JSON object" : `the body is not valid JSON: ${(error as Error).message}`);
   }
-  const duplicate = duplicateKeyPointer(text);
+  const duplicate = duplicateKeyPointer(text, value);
   if (duplicate !== undefined) throw new HttpError(400, "DUPLICATE_KEY", `the body has the key at ${duplicate} more than once; send each key once`);
   return value;
 }
