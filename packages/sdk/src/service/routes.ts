@@ -14,6 +14,7 @@ import {
   type AllowRequest,
   type AnchorProof,
   type AllowResult,
+  type CoreState,
   type DiffRequest,
   type PhaseContext,
   type Receipt,
@@ -23,7 +24,7 @@ import {
   type ZoneInput,
 } from "../core/index.js";
 import { HttpError } from "./http-error.js";
-import { allowJson, contextJson } from "./reply-json.js";
+import { allowJson, contextJson, coreStateJson } from "./reply-json.js";
 import { REPLIES, REQUESTS } from "./schemas.js";
 import type { CarbonReader, QualityReader } from "./sources.js";
 import type { ServiceAuthority } from "./service-config.js";
@@ -143,6 +144,7 @@ export const ROUTES: readonly Route[] = [
     status: 200,
     reply: REPLIES.coreState,
     handle: (_input, context) => coreState(servedContext(context, undefined)),
+    serialize: (result) => coreStateJson(result as CoreState),
   },
   {
     method: "GET",
