@@ -3,7 +3,7 @@ import fc from "fast-check";
 import { pino } from "pino";
 import { describe, expect, it } from "vitest";
 import type { IncomingMessage } from "node:http";
-import { RequestLog, requestIdOf } from "../src/request-log.js";
+import { RequestLog, millisecondsText, requestIdOf } from "../src/request-log.js";
 
 /** The lines a destination receives. */
 function collector(): { lines: string[]; write(line: string): void } {
@@ -65,6 +65,17 @@ describe("the request log's lines", () => {
       }),
       { numRuns: 500 },
     );
+  });
+
+  it("write a duration's whole microseconds as JavaScript writes the milliseconds", () => {
+    const micros = fc.oneof(fc.integer({ min: 0, max: 100_000 }), fc.integer({ min: 2 ** 50 - 100_000, max: 2 ** 50 }), fc.maxSafeNat());
+    fc.assert(
+      fc.property(micros, (n) => {
+        expect(millisecondsText(n)).toBe(String(n / 1000));
+      }),
+      { numRuns: 2000 },
+    );
+    for (const n of [0, 1, 10, 100, 999, 1000, 1001, 1010, 1100, 123_450, 2 ** 53]) expect(millisecondsText(n)).toBe(String(n / 1000));
   });
 
   it("carry the time of writing, in Unix ms", () => {
