@@ -1,10 +1,8 @@
 import {
   FinalityTimeoutError,
-  allowResult,
   canonicalJson,
   carbonRecommendation,
   contextAt,
-  coreState,
   diff,
   qualityDecision,
   scheduleTasks,
@@ -23,6 +21,7 @@ import {
   type TsaeIssueRequest,
   type ZoneInput,
 } from "../core/index.js";
+import { allowResultOf, coreStateOf } from "../core/service-results.js";
 import { HttpError } from "./http-error.js";
 import { allowJson, contextJson, coreStateJson } from "./reply-json.js";
 import { REPLIES, REQUESTS } from "./schemas.js";
@@ -143,7 +142,7 @@ export const ROUTES: readonly Route[] = [
     query: REQUESTS.none,
     status: 200,
     reply: REPLIES.coreState,
-    handle: (_input, context) => coreState(servedContext(context, undefined)),
+    handle: (_input, context) => coreStateOf(servedContext(context, undefined)),
     serialize: (result) => coreStateJson(result as CoreState),
   },
   {
@@ -168,7 +167,7 @@ export const ROUTES: readonly Route[] = [
     reply: REPLIES.allow,
     handle: ({ body }, context) => {
       const { window, zone, at_unix_ms } = body as AllowRequest;
-      return allowResult(servedContext(context, zone, at_unix_ms), window);
+      return allowResultOf(servedContext(context, zone, at_unix_ms), window);
     },
     serialize: (result) => allowJson(result as AllowResult),
   },
