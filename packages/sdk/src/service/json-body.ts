@@ -25,7 +25,8 @@ export function parseJsonBody(type: string | undefined, bytes: Uint8Array, limit
 
 /** The 415 to answer for a `Content-Type` that is not JSON, or undefined. */
 export function unsupportedType(type: string | undefined): HttpError | undefined {
-  if (type !== undefined && mediaType(type) === "application/json") return undefined;
+  // What clients send, checked before the case-folding parse.
+  if (type === "application/json" || (type !== undefined && mediaType(type) === "application/json")) return undefined;
   return new HttpError(415, "UNSUPPORTED_MEDIA_TYPE", `send the body as application/json (got ${JSON.stringify(type ?? "none")})`);
 }
 
