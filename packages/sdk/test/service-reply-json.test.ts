@@ -53,6 +53,17 @@ describe("reply JSON", () => {
     );
   });
 
+  it("writes only ASCII, which the routes that use it promise the transport (asciiReply)", () => {
+    const ascii = /^[\x20-\x7e]*$/;
+    fc.assert(
+      fc.property(context, degrees, degrees, (ctx, start, end) => {
+        expect(contextJson(ctx)).toMatch(ascii);
+        expect(coreStateJson(coreState(ctx))).toMatch(ascii);
+        if (!beyondDateRange(() => allowResult(ctx, [start, end]))) expect(allowJson(allowResult(ctx, [start, end]))).toMatch(ascii);
+      }),
+    );
+  });
+
   it("does not reuse a context's text for another context of the same instant", () => {
     const ms = 1_795_439_850_357;
     const texts = new Set<string>();

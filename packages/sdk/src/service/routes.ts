@@ -67,12 +67,13 @@ export interface Route {
   readonly handle: (input: RouteInput, context: RouteContext) => unknown;
   /** The JSON text of what `handle` returned, when something cheaper than `JSON.stringify` gives the same text. */
   readonly serialize?: (result: unknown) => string;
+  /** `serialize` writes only ASCII (the phase replies: numbers, an ISO date and fixed words), so the transport need not encode it as UTF-8. */
+  readonly asciiReply?: true;
 }
 
 const DEFAULT_THRESHOLD = 0.5;
 
-/** `zone` arrives in a query as text: digits are the zone number, `Zn` its code. */
-/** `zone` has passed ZONE_QUERY, which admits only text. */
+/** `zone` arrives in a query as text (ZONE_QUERY admits nothing else): digits are the zone number, `Zn` its code. */
 function queryZone(zone: unknown): ZoneInput | undefined {
   if (zone === undefined) return undefined;
   const text = zone as string;
@@ -100,6 +101,7 @@ export const ROUTES: readonly Route[] = [
     reply: REPLIES.context,
     handle: ({ query }, context) => servedContext(context, queryZone(query.zone)),
     serialize: (result) => contextJson(result as PhaseContext),
+    asciiReply: true,
   },
   {
     method: "GET",
@@ -144,6 +146,7 @@ export const ROUTES: readonly Route[] = [
     reply: REPLIES.coreState,
     handle: (_input, context) => coreStateOf(servedContext(context, undefined)),
     serialize: (result) => coreStateJson(result as CoreState),
+    asciiReply: true,
   },
   {
     method: "GET",
@@ -170,6 +173,7 @@ export const ROUTES: readonly Route[] = [
       return allowResultOf(servedContext(context, zone, at_unix_ms), window);
     },
     serialize: (result) => allowJson(result as AllowResult),
+    asciiReply: true,
   },
   {
     method: "GET",
