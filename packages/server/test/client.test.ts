@@ -1,3 +1,4 @@
+import type { webcrypto } from "node:crypto";
 /**
  * The SDK's HTTP client against a real service and against the in-process
  * stand-in (`@temporal/server/testing`), with the same assertions: one test
@@ -133,7 +134,7 @@ async function refusal(running: ServiceUnderTest, path: string, body: unknown): 
 
 /** A fresh Ed25519 public key as base64url, as a remote ZTT signer sends it; its private half is dropped. */
 async function publicKeyX(): Promise<string> {
-  const pair = (await crypto.subtle.generateKey("Ed25519", false, ["sign", "verify"])) as CryptoKeyPair;
+  const pair = (await crypto.subtle.generateKey("Ed25519", false, ["sign", "verify"])) as webcrypto.CryptoKeyPair;
   return Buffer.from(await crypto.subtle.exportKey("raw", pair.publicKey)).toString("base64url");
 }
 

@@ -1,4 +1,4 @@
-import type { RequestOutcome } from "@temporal/agent-sdk/service";
+import { TIERS, type RequestOutcome } from "@temporal/agent-sdk/service";
 import fc from "fast-check";
 import { pino } from "pino";
 import { describe, expect, it } from "vitest";
@@ -34,7 +34,7 @@ const outcome: fc.Arbitrary<RequestOutcome> = fc.record({
   route: fc.option(fc.oneof(fc.constantFrom("/allow", "/core/state"), awkward), { nil: undefined }),
   status: fc.integer({ min: 100, max: 599 }),
   durationMs: fc.double({ min: 0, max: 1e6, noNaN: true }),
-  tier: fc.constantFrom("public", "pro", "enterprise" as const),
+  tier: fc.constantFrom(...TIERS),
   // A key id is never empty (the log reads "" as no key).
   keyId: fc.option(
     fc.oneof(
@@ -98,7 +98,7 @@ describe("the request log's lines", () => {
   it("go through pino's own info() to a destination that needs its metadata (pino.multistream)", () => {
     const out = collector();
     const log = new RequestLog({ level: "info", destination: pino.multistream([{ level: "info", stream: out }]) });
-    const reply: RequestOutcome = { route: "/allow", status: 429, durationMs: 1.25, tier: "pro", keyId: "abc", rateLimited: "per_key", errorCode: "RATE_LIMITED" };
+    const reply: RequestOutcome = { route: "/allow", status: 429, durationMs: 1.25, tier: "developer", keyId: "abc", rateLimited: "per_key", errorCode: "RATE_LIMITED" };
     log.reply("m-1", "POST", reply);
     expect(out.lines.map(withoutTime)).toEqual([withoutTime(pinoLine("m-1", "POST", reply))]);
   });
