@@ -25,9 +25,11 @@ describe("duplicateKeyPointer", () => {
   it("finds nothing in JSON without duplicate keys, however it is spelled", () => {
     fc.assert(
       fc.property(fc.jsonValue({ stringUnit: "binary" }), fc.boolean(), (value, escapeKeys) => {
-        expect(pointerOf(JSON.stringify(value))).toBeUndefined();
-        expect(pointerOf(JSON.stringify(value, null, 2))).toBeUndefined();
-        expect(pointerOf(spelled(value, escapeKeys))).toBeUndefined();
+        for (const text of [JSON.stringify(value), JSON.stringify(value, null, 2), spelled(value, escapeKeys)]) {
+          expect(pointerOf(text)).toBeUndefined();
+          // A value with no properties makes the counts differ whenever the text has a key, so the scan runs too.
+          expect(duplicateKeyPointer(text, null)).toBeUndefined();
+        }
       }),
     );
   });

@@ -1,7 +1,7 @@
 import { allowResult, contextAt, coreState, type PhaseContext, type ZoneInput } from "../src/index.js";
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
-import { allowJson, contextJson, coreStateJson } from "../src/service/index.js";
+import { allowJson, contextJson, coreStateJson } from "../src/service/reply-json.js";
 
 // A few instants, so that a run mixes repeats (the kept text is reused) with changes of instant, zone and source.
 const instant = fc.oneof(fc.constantFrom(0, -1, 1_795_439_850_357, 1_795_439_850_358), fc.integer({ min: -8.64e15, max: 8.64e15 }));

@@ -82,8 +82,9 @@ interface LineLogger {
  * per line: with the line logger's lookup, that was a tenth of the service's instructions per `allow` request. The
  * fields written here are a request id with no character to escape (see VALID_REQUEST_ID), numbers, and error codes
  * and audit records given to JSON.stringify, as pino gives strings and objects. pino documents its `symbols` for
- * such integrations ("methods to be overridden or proxied for performant integration"); a destination that wants
- * pino's metadata per line (`pino.multistream`) gets pino's generic path.
+ * such integrations ("methods to be overridden or proxied for performant integration"), if not for general use; a
+ * destination that wants pino's metadata per line (`pino.multistream`) gets pino's generic path, and so does every
+ * destination if a sample line written both ways differs (directLinesMatchPino), say after a pino release.
  */
 export class RequestLog {
   readonly #logger: Logger;
@@ -91,8 +92,7 @@ export class RequestLog {
   readonly #enabled: boolean;
   /** Where lines are written directly; undefined when the destination needs pino's metadata, so pino writes each line. */
   readonly #direct: DestinationStream | undefined;
-  readonly #levelHead: string;
-  readonly #end: string;
+  readonly #pieces: LinePieces;
   /**
    * Keyed route, then method, then tier, then key id (or "" without a key), so a lookup builds no string; pino
    * renders a child's bindings once, when it is made.
@@ -107,9 +107,9 @@ export class RequestLog {
     this.#logger = pino({ level: options.level, base: { pid: process.pid }, timestamp: epochTime }, destination);
     // The level is read at start and never changes (docs/operations.md).
     this.#enabled = this.#logger.isLevelEnabled("info");
-    this.#direct = (destination as { [symbols.needsMetadataGsym]?: boolean })[symbols.needsMetadataGsym] === true ? undefined : destination;
-    this.#levelHead = pinoState(this.#logger, symbols.lsCacheSym)[this.#logger.levels.values.info as number] as string;
-    this.#end = pinoState(this.#logger, symbols.endSym);
+    const needsMetadata = (destination as { [symbols.needsMetadataGsym]?: boolean })[symbols.needsMetadataGsym] === true;
+    this.#direct = needsMetadata || !directLinesMatchPino() ? undefined : destination;
+    this.#pieces = linePieces(this.#logger);
   }
 
   /** Logs one reply; `route` is the route template (never the raw path, whose query could hold anything). */
@@ -123,11 +123,7 @@ export class RequestLog {
       line.logger.info({ req_id: requestId, status: outcome.status, duration_ms: micros / 1000, code: errorCode, rate_limited: rateLimited, audit }, "request");
       return;
     }
-    let text = `${this.#levelHead}${epochTime()}${line.bindings},"req_id":"${requestId}","status":${outcome.status},"duration_ms":${millisecondsText(micros)}`;
-    if (errorCode !== undefined) text += `,"code":${JSON.stringify(errorCode)}`;
-    if (rateLimited !== undefined) text += `,"rate_limited":"${rateLimited}"`;
-    if (audit !== undefined) text += `,"audit":${JSON.stringify(audit)}`;
-    this.#direct.write(`${text},"msg":"request"${this.#end}`);
+    this.#direct.write(directLine(this.#pieces, epochTime(), line.bindings, requestId, outcome.status, micros, errorCode, rateLimited, audit));
   }
 
   /** Writes out what is buffered and stops watching for the process's exit: the service is closed. */
@@ -147,25 +143,77 @@ export class RequestLog {
     this.#lineLoggerCount++;
     // undefined bindings are left out of the line, as undefined fields of the line itself are.
     const logger = this.#logger.child({ method: method === "" ? undefined : method, route, tier, key_id: keyId === "" ? undefined : keyId });
-    const made = { logger, bindings: pinoState(logger, symbols.chindingsSym) };
+    const made = { logger, bindings: pinoState<string>(logger, symbols.chindingsSym) };
     byKey.set(keyId, made);
     return made;
   }
 }
 
 /** A piece of a logger's state that pino renders (its level prefixes, bindings, line end), found by one of `pino.symbols`. */
-function pinoState<T = string>(logger: Logger, symbol: symbol): T {
+function pinoState<T>(logger: Logger, symbol: symbol): T {
   return (logger as unknown as Record<symbol, T>)[symbol] as T;
 }
 
+/** What pino writes before the time (the level) and after the message (the line end) of an `info` line. */
+interface LinePieces {
+  readonly levelHead: string;
+  readonly end: string;
+}
+
+function linePieces(logger: Logger): LinePieces {
+  return {
+    levelHead: pinoState<Record<number, string>>(logger, symbols.lsCacheSym)[logger.levels.values.info as number] as string,
+    end: pinoState<string>(logger, symbols.endSym),
+  };
+}
+
 /**
- * `String(micros / 1000)` for whole microseconds, from integers: formatting the fraction of a double took about a
+ * The line pino's `info(fields, "request")` writes for a reply, from the logger's pieces, its time text and its child's
+ * bindings. `requestId` has nothing to escape (requestIdOf); an error code and an audit record are written as pino
+ * writes a string and plain data.
+ */
+function directLine(
+  pieces: LinePieces,
+  time: string,
+  bindings: string,
+  requestId: string,
+  status: number,
+  micros: number,
+  errorCode: string | undefined,
+  rateLimited: string | undefined,
+  audit: unknown,
+): string {
+  let text = `${pieces.levelHead}${time}${bindings},"req_id":"${requestId}","status":${status},"duration_ms":${millisecondsText(micros)}`;
+  if (errorCode !== undefined) text += `,"code":${JSON.stringify(errorCode)}`;
+  if (rateLimited !== undefined) text += `,"rate_limited":"${rateLimited}"`;
+  if (audit !== undefined) text += `,"audit":${JSON.stringify(audit)}`;
+  return `${text},"msg":"request"${pieces.end}`;
+}
+
+/**
+ * Whether directLine writes what the installed pino's own `info` writes, checked once per log on a reply with every
+ * field: a pino release that writes its lines otherwise gets its own path rather than lines it would not write.
+ */
+export function directLinesMatchPino(): boolean {
+  const written: string[] = [];
+  const time = () => ',"time":0';
+  const bindings = { method: "POST", route: '/r"\u00e9', tier: "developer", key_id: "k1" };
+  const probe = pino({ level: "info", base: { pid: 1 }, timestamp: time }, { write: (line: string) => void written.push(line) }).child(bindings);
+  const audit = { event: "probe", window: [1, 2.5] };
+  probe.info({ req_id: "r-1", status: 429, duration_ms: 1.25, code: "RATE_LIMITED", rate_limited: "per_key", audit }, "request");
+  return written[0] === directLine(linePieces(probe), time(), pinoState<string>(probe, symbols.chindingsSym), "r-1", 429, 1250, "RATE_LIMITED", "per_key", audit);
+}
+
+/**
+ * `String(micros / 1000)` for whole microseconds (what pino writes for the duration), from integers: formatting the fraction of a double took about a
  * tenth of a line's instructions. Up to 2^50 µs (35 years) doubles are far denser than 0.001 ms, so the quotient is
  * the double nearest to the decimal with at most three places, and that decimal, without trailing zeros, is the
- * shortest text that reads back as it: JavaScript's. Longer durations take JavaScript's own way.
+ * shortest text that reads back as it: JavaScript's. Other numbers take JavaScript's own way, and pino's null.
  */
 export function millisecondsText(micros: number): string {
-  if (micros > 2 ** 50) return String(micros / 1000);
+  // JSON has no NaN or Infinity: pino writes null for them.
+  if (!Number.isFinite(micros)) return "null";
+  if (!(micros >= 0 && micros <= 2 ** 50)) return String(micros / 1000);
   const fraction = micros % 1000;
   const whole = (micros - fraction) / 1000;
   if (fraction === 0) return String(whole);

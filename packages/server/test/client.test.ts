@@ -1,4 +1,3 @@
-import type { webcrypto } from "node:crypto";
 /**
  * The SDK's HTTP client against a real service and against the in-process
  * stand-in (`@temporal/server/testing`), with the same assertions: one test
@@ -6,6 +5,7 @@ import type { webcrypto } from "node:crypto";
  * OpenAPI document, the example replies of docs/service.md checked against it
  * too, and a compiled mission anchoring in a real service through TEMPORAL_URL.
  */
+import type { webcrypto } from "node:crypto";
 import { execFile } from "node:child_process";
 import { mkdir, readFile, readdir, symlink, writeFile } from "node:fs/promises";
 import { join } from "node:path";

@@ -1,4 +1,3 @@
-import type { webcrypto } from "node:crypto";
 /**
  * Property tests against a real service: whatever a client sends to any
  * route, under either prefix, with any tier's key, the reply is never a 5xx,
@@ -7,6 +6,7 @@ import type { webcrypto } from "node:crypto";
  * UTF-8, truncated, deeply nested or oversized, and queries may repeat keys
  * or carry broken percent-escapes.
  */
+import type { webcrypto } from "node:crypto";
 import { request as httpRequest, type IncomingHttpHeaders } from "node:http";
 import { connect } from "node:net";
 import { contextAt, createTsaeRequest, sha256Hex, type Tier } from "@temporal/agent-sdk";

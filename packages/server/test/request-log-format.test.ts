@@ -3,7 +3,7 @@ import fc from "fast-check";
 import { pino } from "pino";
 import { describe, expect, it } from "vitest";
 import type { IncomingMessage } from "node:http";
-import { RequestLog, millisecondsText, requestIdOf } from "../src/request-log.js";
+import { RequestLog, directLinesMatchPino, millisecondsText, requestIdOf } from "../src/request-log.js";
 
 /** The lines a destination receives. */
 function collector(): { lines: string[]; write(line: string): void } {
@@ -52,6 +52,10 @@ const requestId = fc.stringMatching(/^[!#-[\]-~]{1,128}$/);
 const method = fc.constantFrom("GET", "POST", "OPTIONS", "");
 
 describe("the request log's lines", () => {
+  it("are written directly with the installed pino, whose own line for a sample reply they match", () => {
+    expect(directLinesMatchPino()).toBe(true);
+  });
+
   it("are byte for byte the lines pino's own info() writes for the same reply, time apart", () => {
     fc.assert(
       fc.property(requestId, method, outcome, (id, verb, reply) => {
@@ -75,7 +79,8 @@ describe("the request log's lines", () => {
       }),
       { numRuns: 2000 },
     );
-    for (const n of [0, 1, 10, 100, 999, 1000, 1001, 1010, 1100, 123_450, 2 ** 53]) expect(millisecondsText(n)).toBe(String(n / 1000));
+    for (const n of [0, 1, 10, 100, 999, 1000, 1001, 1010, 1100, 123_450, 2 ** 53, -1, -1500]) expect(millisecondsText(n)).toBe(String(n / 1000));
+    for (const n of [Number.NaN, Infinity, -Infinity]) expect(millisecondsText(n)).toBe("null");
   });
 
   it("carry the time of writing, in Unix ms", () => {

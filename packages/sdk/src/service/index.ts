@@ -27,5 +27,5 @@ export { ANCHOR_PROOF, ERROR_BODY, PHASE_CONTEXT, RECEIPT, REPLIES, REQUESTS, SI
 export { serviceZttSigner } from "./ztt-routes.js";
 export { schemaProblems, type SchemaError } from "./schema-problems.js";
 export { TIERS, isTier, tierAllows } from "./tiers.js";
-export { allowJson, contextJson, coreStateJson } from "./reply-json.js";
+export { allowJson, contextJson } from "./reply-json.js";
 export { httpErrorFromSdk } from "./sdk-errors.js";

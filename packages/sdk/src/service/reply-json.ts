@@ -43,10 +43,13 @@ function phaseText(degrees: number): string {
   return lastPhaseText;
 }
 
-let lastState = { unixMs: Number.NaN, json: "" };
+const lastState = { unixMs: Number.NaN, json: "" };
 
 /** `JSON.stringify(state)` for the SDK's `coreState`, whose fields follow from its instant. */
 export function coreStateJson(state: CoreState): string {
-  if (lastState.unixMs !== state.unix_ms) lastState = { unixMs: state.unix_ms, json: JSON.stringify(state) };
+  if (lastState.unixMs !== state.unix_ms) {
+    lastState.json = JSON.stringify(state);
+    lastState.unixMs = state.unix_ms;
+  }
   return lastState.json;
 }
