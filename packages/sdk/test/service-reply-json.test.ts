@@ -1,7 +1,7 @@
-import { allowResult, contextAt, type PhaseContext, type ZoneInput } from "../src/index.js";
+import { allowResult, contextAt, coreState, type PhaseContext, type ZoneInput } from "../src/index.js";
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
-import { allowJson, contextJson } from "../src/service/index.js";
+import { allowJson, contextJson, coreStateJson } from "../src/service/reply-json.js";
 
 // A few instants, so that a run mixes repeats (the kept text is reused) with changes of instant, zone and source.
 const instant = fc.oneof(fc.constantFrom(0, -1, 1_795_439_850_357, 1_795_439_850_358), fc.integer({ min: -8.64e15, max: 8.64e15 }));
@@ -41,6 +41,25 @@ describe("reply JSON", () => {
           const result = allowResult(ctx, [start, end]);
           expect(allowJson(result)).toBe(JSON.stringify(result));
         }
+      }),
+    );
+  });
+
+  it("gives JSON.stringify's text for core/state replies in any order, repeated or not", () => {
+    fc.assert(
+      fc.property(fc.array(context, { minLength: 1, maxLength: 30 }), (contexts) => {
+        for (const ctx of [...contexts, ...[...contexts].reverse()]) expect(coreStateJson(coreState(ctx))).toBe(JSON.stringify(coreState(ctx)));
+      }),
+    );
+  });
+
+  it("writes only ASCII, which the routes that use it promise the transport (asciiReply)", () => {
+    const ascii = /^[\x20-\x7e]*$/;
+    fc.assert(
+      fc.property(context, degrees, degrees, (ctx, start, end) => {
+        expect(contextJson(ctx)).toMatch(ascii);
+        expect(coreStateJson(coreState(ctx))).toMatch(ascii);
+        if (!beyondDateRange(() => allowResult(ctx, [start, end]))) expect(allowJson(allowResult(ctx, [start, end]))).toMatch(ascii);
       }),
     );
   });

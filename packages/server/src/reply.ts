@@ -35,14 +35,17 @@ export function rejectMissingHost(response: ServerResponse): void {
 /**
  * Writes a whole reply with its `Content-Length`; `headOnly` (a HEAD request) leaves the body out but keeps its length.
  * The text is handed to Node as it is, which writes the head and the body in one system call without a buffer of its own.
+ * An `ascii` body (see Transport.send) is counted by its length and written as Latin-1, which copies its bytes, where
+ * UTF-8 would count them in one pass and encode them in another.
  */
-export function writeReply(response: ServerResponse, status: number, headers: HeaderList, body: string | undefined, headOnly = false): void {
+export function writeReply(response: ServerResponse, status: number, headers: HeaderList, body: string | undefined, headOnly = false, ascii = false): void {
   if (body === undefined) {
     response.writeHead(status, headers).end();
     return;
   }
-  headers.push("content-length", String(Buffer.byteLength(body)));
-  response.writeHead(status, headers).end(headOnly ? undefined : body);
+  headers.push("content-length", String(ascii ? body.length : Buffer.byteLength(body)));
+  if (headOnly) response.writeHead(status, headers).end();
+  else response.writeHead(status, headers).end(body, ascii ? "latin1" : "utf8");
 }
 
 /** The headers and JSON body of an error reply after which the connection is closed. */

@@ -30,19 +30,10 @@ export function readJsonBody(request: IncomingMessage, limitBytes: number, done:
   }
   const chunks: Buffer[] = [];
   let size = 0;
-  const onData = (chunk: Buffer) => {
-    size += chunk.length;
-    if (size <= limitBytes) {
-      chunks.push(chunk);
-      return;
-    }
-    // Stop collecting but keep the stream flowing, so the rest is discarded and the reply can go out now.
-    request.removeListener("data", onData);
-    request.removeListener("end", onEnd);
-    request.resume();
-    done(tooLarge(limitBytes));
-  };
-  const onEnd = () => {
+  // With a Content-Length the body is whole once that many bytes came (Node's parser never passes more), so it is
+  // answered at once rather than after the stream's "end", which Node emits a tick later through its stream machinery.
+  const length = declared === undefined || chunked ? undefined : Number(declared);
+  const finish = () => {
     let body: unknown;
     try {
       body = parseJson(chunks.length === 1 ? (chunks[0] as Buffer) : Buffer.concat(chunks, size));
@@ -52,6 +43,24 @@ export function readJsonBody(request: IncomingMessage, limitBytes: number, done:
     }
     done(undefined, body);
   };
+  if (length === 0) {
+    // Nothing will come: Node ends the stream by itself.
+    finish();
+    return;
+  }
+  const onData = (chunk: Buffer) => {
+    size += chunk.length;
+    if (size <= limitBytes) {
+      chunks.push(chunk);
+      if (size === length) finish();
+      return;
+    }
+    // Stop collecting but keep the stream flowing, so the rest is discarded and the reply can go out now.
+    request.removeListener("data", onData);
+    request.removeListener("end", finish);
+    request.resume();
+    done(tooLarge(limitBytes));
+  };
   request.on("data", onData);
-  request.on("end", onEnd);
+  if (length === undefined) request.on("end", finish);
 }

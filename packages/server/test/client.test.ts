@@ -5,6 +5,7 @@
  * OpenAPI document, the example replies of docs/service.md checked against it
  * too, and a compiled mission anchoring in a real service through TEMPORAL_URL.
  */
+import type { webcrypto } from "node:crypto";
 import { execFile } from "node:child_process";
 import { mkdir, readFile, readdir, symlink, writeFile } from "node:fs/promises";
 import { join } from "node:path";
@@ -133,7 +134,7 @@ async function refusal(running: ServiceUnderTest, path: string, body: unknown): 
 
 /** A fresh Ed25519 public key as base64url, as a remote ZTT signer sends it; its private half is dropped. */
 async function publicKeyX(): Promise<string> {
-  const pair = (await crypto.subtle.generateKey("Ed25519", false, ["sign", "verify"])) as CryptoKeyPair;
+  const pair = (await crypto.subtle.generateKey("Ed25519", false, ["sign", "verify"])) as webcrypto.CryptoKeyPair;
   return Buffer.from(await crypto.subtle.exportKey("raw", pair.publicKey)).toString("base64url");
 }
 

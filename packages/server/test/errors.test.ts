@@ -145,6 +145,38 @@ describe("error replies", () => {
     }
   });
 
+  it("a body that arrives in pieces, with Content-Length or chunked, is answered once whole, and once", async () => {
+    const body = '{"window":[0,360],"zone":"Z1"}';
+    const port = Number(new URL(running.url).port);
+    for (const framing of ["length", "chunked"] as const) {
+      const socket = connect(port, "127.0.0.1");
+      await once(socket, "connect");
+      let received = "";
+      socket.on("data", (chunk: Buffer) => (received += chunk.toString("latin1")));
+      const head = framing === "length" ? `Content-Length: ${body.length}` : "Transfer-Encoding: chunked";
+      socket.write(`POST /api/v1/allow HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\n${head}\r\n\r\n`);
+      for (const piece of [body.slice(0, 10), body.slice(10)]) {
+        await new Promise((resolve) => setTimeout(resolve, 30));
+        // Nothing is answered before the whole body is in.
+        expect(received).toBe("");
+        socket.write(framing === "length" ? piece : `${piece.length.toString(16)}\r\n${piece}\r\n`);
+      }
+      if (framing === "chunked") socket.write("0\r\n\r\n");
+      // Until the reply is whole (its head and Content-Length bytes), then a moment for a second one that must not come.
+      const whole = () => {
+        const end = received.indexOf("\r\n\r\n");
+        const length = /content-length: (\d+)/i.exec(received);
+        return end !== -1 && length !== null && received.length >= end + 4 + Number(length[1]);
+      };
+      for (const started = Date.now(); !whole() && Date.now() - started < 10_000;) await new Promise((resolve) => setTimeout(resolve, 10));
+      await new Promise((resolve) => setTimeout(resolve, 50));
+      socket.destroy();
+      expect(received.match(/^HTTP\/1\.1 /gm)).toHaveLength(1);
+      expect(received).toMatch(/^HTTP\/1\.1 200 /);
+      expect(JSON.parse(received.slice(received.indexOf("\r\n\r\n") + 4))).toMatchObject({ allow: true });
+    }
+  });
+
   it("a client that goes away mid-body leaves the service serving, and does not hold up its close", async () => {
     const abandoned = await startService();
     for (let i = 0; i < 5; i++) {

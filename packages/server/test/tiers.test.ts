@@ -59,4 +59,13 @@ describe("tiers", () => {
       expect(response.headers.get("www-authenticate")).toBe("Bearer");
     }
   });
+
+  it("reads a key the same way before and after it first matched: any case of Bearer, spaces around the key, nothing else", async () => {
+    const key = running.keys.developer;
+    const statusOf = async (authorization: string) => (await fetch(`${running.url}/api/v1/core/state`, { headers: { authorization } })).status;
+    for (let round = 0; round < 2; round++) {
+      for (const authorization of [`Bearer ${key}`, `bearer ${key}`, `BEARER   ${key}`, `Bearer ${key}  `]) expect(await statusOf(authorization)).toBe(200);
+      for (const authorization of [`Bearer ${key} x`, `Bearer ${key}x`, `Bearer\t${key}`, `Token ${key}`]) expect(await statusOf(authorization)).toBe(401);
+    }
+  });
 });

@@ -121,7 +121,7 @@ describe("two service nodes on one PostgreSQL with 3 witnesses, quorum 2", { tim
 
     const onB = await eventually(
       () => clientOf(1).getAnchorProof(final.receipt_hash),
-      (proof) => proof.finality === "FINAL",
+      (proof) => proof?.finality === "FINAL",
     );
     expect(onB).toMatchObject({ finality: "FINAL", witnessed: { quorum: 2, checkpoint: { tree_size: final.witnessed?.checkpoint.tree_size } } });
 

@@ -14,7 +14,11 @@ import { allow, nextOpen } from "./window.js";
 
 /** `GET core/state`: the instant and its UTC phase, nothing zone-specific. */
 export function coreState(ctx: PhaseContext): CoreState {
-  const checked = checkedContext(ctx);
+  return coreStateOf(checkedContext(ctx));
+}
+
+/** `coreState` of a context `contextAt` made (the service's own), which needs no check. */
+export function coreStateOf(checked: PhaseContext): CoreState {
   return {
     kernel_version: checked.kernel_version,
     unix_ms: checked.unix_ms,
@@ -26,7 +30,11 @@ export function coreState(ctx: PhaseContext): CoreState {
 
 /** `POST allow`: the verdict of `allow`, the zone-local phase it judged and when the window is next open. */
 export function allowResult(ctx: PhaseContext, window: Window): AllowResult {
-  const checked = checkedContext(ctx);
+  return allowResultOf(checkedContext(ctx), window);
+}
+
+/** `allowResult` for a context `contextAt` made (the service's own), which needs no check. */
+export function allowResultOf(checked: PhaseContext, window: Window): AllowResult {
   const allowed = allow(checked, window);
   return {
     allow: allowed,

@@ -48,8 +48,13 @@ export class KeyRing {
     for (const { sha256, id, tier } of records) this.#byHash.set(sha256, { id, tier });
   }
 
+  /** The caller of a key that already matched, without hashing; undefined for any other string. */
+  known(key: string): Caller | undefined {
+    return this.#matched.get(key);
+  }
+
   lookup(key: string): Caller | undefined {
-    const known = this.#matched.get(key);
+    const known = this.known(key);
     if (known !== undefined) return known;
     const caller = this.#byHash.get(hashApiKey(key));
     if (caller !== undefined) this.#matched.set(key, caller);

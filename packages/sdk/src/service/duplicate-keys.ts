@@ -1,26 +1,77 @@
 /**
  * JSON.parse keeps the last of two equal keys, so `{"scope":"a","scope":"b"}` reads as one scope while a
- * proxy or a logger may have read the other. This finds a duplicate key in text JSON.parse has accepted:
- * one pass over the characters, with no token objects; a key becomes a string only to be compared, and
- * objects with many keys get a Set so a wide object stays linear.
+ * proxy or a logger may have read the other. This finds a duplicate key in text JSON.parse has accepted.
+ *
+ * First it counts: JSON.parse gives an object one property per distinct key, so when the text has as many keys as
+ * the parsed value has properties, no key repeats. Counting the text's keys only needs its strings (a key is a
+ * string followed by a colon), found with indexOf, and no state; about a third of the instructions of the scan
+ * that names the duplicate, which runs only when the counts differ: one pass over the characters, with no token
+ * objects; a key becomes a string only to be compared, and objects with many keys get a Set so a wide object stays linear.
  */
 
 const QUOTE = 0x22;
 const BACKSLASH = 0x5c;
 const COMMA = 0x2c;
+const COLON = 0x3a;
 const OPEN_OBJECT = 0x7b;
 const CLOSE_OBJECT = 0x7d;
 const OPEN_ARRAY = 0x5b;
 const CLOSE_ARRAY = 0x5d;
 /** Up to this many keys an object's keys are compared one by one; past it they go into a Set. */
 const LINEAR_KEYS = 8;
+/** Deeper values are not counted (the count recurses); the scan, which does not, decides for them. */
+const COUNTED_DEPTH = 64;
 
 /**
  * The JSON Pointer (RFC 6901) of the first repeated key in `text`, for example `/scope` or `/tasks/0/window`,
- * or undefined when every object's keys differ. `text` must be JSON that JSON.parse accepts; keys are compared
- * as JSON.parse decodes them, so `"a"` and `"\u0061"` are the same key.
+ * or undefined when every object's keys differ. `text` must be JSON that JSON.parse accepts, and `value` what it
+ * gave; keys are compared as JSON.parse decodes them, so `"a"` and `"\u0061"` are the same key.
  */
-export function duplicateKeyPointer(text: string): string | undefined {
+export function duplicateKeyPointer(text: string, value: unknown): string | undefined {
+  return keysIn(text) === propertiesIn(value, 0) ? undefined : scanForDuplicate(text);
+}
+
+/** The number of keys in JSON text: its strings that a colon follows. */
+function keysIn(text: string): number {
+  let keys = 0;
+  let quote = text.indexOf('"');
+  while (quote !== -1) {
+    let end = text.indexOf('"', quote + 1);
+    while (isEscapedQuote(text, end)) end = text.indexOf('"', end + 1);
+    let next = end + 1;
+    let c = text.charCodeAt(next);
+    // JSON's whitespace: space, tab, line feed, carriage return.
+    while (c === 0x20 || c === 0x09 || c === 0x0a || c === 0x0d) c = text.charCodeAt(++next);
+    if (c === COLON) keys++;
+    quote = text.indexOf('"', next);
+  }
+  return keys;
+}
+
+/** Whether the quote at `at` is escaped: an odd number of backslashes before it. */
+function isEscapedQuote(text: string, at: number): boolean {
+  let before = at - 1;
+  while (text.charCodeAt(before) === BACKSLASH) before--;
+  return (at - 1 - before) % 2 === 1;
+}
+
+/** The number of properties of the objects in a parsed JSON value; NaN (equal to no count) when it nests deeper than COUNTED_DEPTH. */
+function propertiesIn(value: unknown, depth: number): number {
+  if (typeof value !== "object" || value === null) return 0;
+  if (depth === COUNTED_DEPTH) return Number.NaN;
+  let count = 0;
+  if (Array.isArray(value)) {
+    for (const item of value) count += propertiesIn(item, depth + 1);
+    return count;
+  }
+  const keys = Object.keys(value);
+  count = keys.length;
+  for (const key of keys) count += propertiesIn((value as Record<string, unknown>)[key], depth + 1);
+  return count;
+}
+
+/** The pointer to the first repeated key, as duplicateKeyPointer, found by a scan of the characters. */
+function scanForDuplicate(text: string): string | undefined {
   // One entry per open object or array: in an object, the index in `keys` where its keys start; in an array, -1.
   const frames: number[] = [];
   // The current array index of each open array, and the sets of wide objects, by frame depth.

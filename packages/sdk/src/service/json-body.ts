@@ -25,7 +25,8 @@ export function parseJsonBody(type: string | undefined, bytes: Uint8Array, limit
 
 /** The 415 to answer for a `Content-Type` that is not JSON, or undefined. */
 export function unsupportedType(type: string | undefined): HttpError | undefined {
-  if (type !== undefined && mediaType(type) === "application/json") return undefined;
+  // What clients send, checked before the case-folding parse.
+  if (type === "application/json" || (type !== undefined && mediaType(type) === "application/json")) return undefined;
   return new HttpError(415, "UNSUPPORTED_MEDIA_TYPE", `send the body as application/json (got ${JSON.stringify(type ?? "none")})`);
 }
 
@@ -43,7 +44,7 @@ export function parseJson(bytes: Uint8Array): unknown {
   } catch (error) {
     throw new HttpError(400, "INVALID_JSON", text.trim() === "" ? "the body is empty; send a JSON object" : `the body is not valid JSON: ${(error as Error).message}`);
   }
-  const duplicate = duplicateKeyPointer(text);
+  const duplicate = duplicateKeyPointer(text, value);
   if (duplicate !== undefined) throw new HttpError(400, "DUPLICATE_KEY", `the body has the key at ${duplicate} more than once; send each key once`);
   return value;
 }

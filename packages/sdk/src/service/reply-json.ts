@@ -1,4 +1,4 @@
-import { ZONE_COUNT, type AllowResult, type PhaseContext } from "../core/index.js";
+import { ZONE_COUNT, type AllowResult, type CoreState, type PhaseContext } from "../core/index.js";
 
 /**
  * JSON text of the replies that carry a phase context, byte for byte what `JSON.stringify` gives.
@@ -7,7 +7,7 @@ import { ZONE_COUNT, type AllowResult, type PhaseContext } from "../core/index.j
  * work per request (about 1.5 µs of a ~10 µs overhead over a bare server), most of it formatting the
  * context's floating-point numbers. A context made by the SDK is determined by its instant, zone and source,
  * and a busy service answers many requests within one millisecond, so the context's text is kept per zone
- * and source for as long as its millisecond lasts.
+ * and source for as long as its millisecond lasts; `core/state` likewise follows from the instant alone.
  */
 
 const SOURCES: readonly PhaseContext["source"][] = ["local", "remote"];
@@ -28,5 +28,28 @@ export function contextJson(ctx: PhaseContext): string {
 
 /** `JSON.stringify(result)` for the SDK's `allowResult`; its numbers are finite, so template text equals JSON's. */
 export function allowJson(result: AllowResult): string {
-  return `{"allow":${result.allow},"verdict":"${result.verdict}","phase_deg":${result.phase_deg},"next_open_unix_ms":${result.next_open_unix_ms},"ctx":${contextJson(result.ctx)}}`;
+  return `{"allow":${result.allow},"verdict":"${result.verdict}","phase_deg":${phaseText(result.phase_deg)},"next_open_unix_ms":${result.next_open_unix_ms},"ctx":${contextJson(result.ctx)}}`;
+}
+
+let lastPhase = Number.NaN;
+let lastPhaseText = "";
+
+/** A phase's text, kept while the phase repeats: within a millisecond every `allow` of one zone judges the same phase. */
+function phaseText(degrees: number): string {
+  if (degrees !== lastPhase) {
+    lastPhase = degrees;
+    lastPhaseText = String(degrees);
+  }
+  return lastPhaseText;
+}
+
+const lastState = { unixMs: Number.NaN, json: "" };
+
+/** `JSON.stringify(state)` for the SDK's `coreState`, whose fields follow from its instant. */
+export function coreStateJson(state: CoreState): string {
+  if (lastState.unixMs !== state.unix_ms) {
+    lastState.json = JSON.stringify(state);
+    lastState.unixMs = state.unix_ms;
+  }
+  return lastState.json;
 }

@@ -1,10 +1,8 @@
 import {
   FinalityTimeoutError,
-  allowResult,
   canonicalJson,
   carbonRecommendation,
   contextAt,
-  coreState,
   diff,
   qualityDecision,
   scheduleTasks,
@@ -14,6 +12,7 @@ import {
   type AllowRequest,
   type AnchorProof,
   type AllowResult,
+  type CoreState,
   type DiffRequest,
   type PhaseContext,
   type Receipt,
@@ -22,8 +21,9 @@ import {
   type TsaeIssueRequest,
   type ZoneInput,
 } from "../core/index.js";
+import { allowResultOf, coreStateOf } from "../core/service-results.js";
 import { HttpError } from "./http-error.js";
-import { allowJson, contextJson } from "./reply-json.js";
+import { allowJson, contextJson, coreStateJson } from "./reply-json.js";
 import { REPLIES, REQUESTS } from "./schemas.js";
 import type { CarbonReader, QualityReader } from "./sources.js";
 import type { ServiceAuthority } from "./service-config.js";
@@ -67,12 +67,13 @@ export interface Route {
   readonly handle: (input: RouteInput, context: RouteContext) => unknown;
   /** The JSON text of what `handle` returned, when something cheaper than `JSON.stringify` gives the same text. */
   readonly serialize?: (result: unknown) => string;
+  /** `serialize` writes only ASCII (the phase replies: numbers, an ISO date and fixed words), so the transport need not encode it as UTF-8. */
+  readonly asciiReply?: true;
 }
 
 const DEFAULT_THRESHOLD = 0.5;
 
-/** `zone` arrives in a query as text: digits are the zone number, `Zn` its code. */
-/** `zone` has passed ZONE_QUERY, which admits only text. */
+/** `zone` arrives in a query as text (ZONE_QUERY admits nothing else): digits are the zone number, `Zn` its code. */
 function queryZone(zone: unknown): ZoneInput | undefined {
   if (zone === undefined) return undefined;
   const text = zone as string;
@@ -100,6 +101,7 @@ export const ROUTES: readonly Route[] = [
     reply: REPLIES.context,
     handle: ({ query }, context) => servedContext(context, queryZone(query.zone)),
     serialize: (result) => contextJson(result as PhaseContext),
+    asciiReply: true,
   },
   {
     method: "GET",
@@ -142,7 +144,9 @@ export const ROUTES: readonly Route[] = [
     query: REQUESTS.none,
     status: 200,
     reply: REPLIES.coreState,
-    handle: (_input, context) => coreState(servedContext(context, undefined)),
+    handle: (_input, context) => coreStateOf(servedContext(context, undefined)),
+    serialize: (result) => coreStateJson(result as CoreState),
+    asciiReply: true,
   },
   {
     method: "GET",
@@ -166,9 +170,10 @@ export const ROUTES: readonly Route[] = [
     reply: REPLIES.allow,
     handle: ({ body }, context) => {
       const { window, zone, at_unix_ms } = body as AllowRequest;
-      return allowResult(servedContext(context, zone, at_unix_ms), window);
+      return allowResultOf(servedContext(context, zone, at_unix_ms), window);
     },
     serialize: (result) => allowJson(result as AllowResult),
+    asciiReply: true,
   },
   {
     method: "GET",
