@@ -1,7 +1,7 @@
 import { copyFileSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import Ajv from "ajv-draft-04";
+import ajvDraft04 from "ajv-draft-04";
 import { afterAll, describe, expect, it } from "vitest";
 import { DIAGNOSTIC_CODES, docsAnchor } from "@temporal/compiler";
 import { REPO_ROOT, runCli } from "./run-cli.js";
@@ -27,7 +27,8 @@ interface SarifLog {
 
 const schema = JSON.parse(readFileSync(new URL("./sarif/sarif-schema-2.1.0.json", import.meta.url), "utf8")) as object;
 // Formats (uri-reference, date-time) are not checked: Ajv needs ajv-formats for them, and we write no date.
-const validate = new Ajv({ allErrors: true, strict: false, validateFormats: false }).compile(schema);
+// ajv-draft-04 is CommonJS: its class is the module's `default`, as TypeScript sees it under NodeNext.
+const validate = new ajvDraft04.default({ allErrors: true, strict: false, validateFormats: false }).compile(schema);
 
 function sarifOf(args: string[], cwd?: string): SarifLog {
   const result = runCli(["check", "--format", "sarif", ...args], cwd === undefined ? {} : { cwd });

@@ -169,7 +169,7 @@ describe("temporalc ledger", () => {
       expect(refused.stderr).toContain("note key name");
       expect(readdirSync(home).filter((name) => name.endsWith(".bak"))).toHaveLength(0);
       expect(runCli(["ledger", "migrate", "--home", home, "--authority-name", "example.com/authority"]).code).toBe(0);
-      const status = json(runCli(["ledger", "status", "--home", home, "--json"]).stdout);
+      const status = json(runCli(["ledger", "status", "--home", home, "--json"]).stdout) as { last_checkpoint: { origin: string; tile_id: number } };
       expect(status.last_checkpoint.origin).toBe(`example.com/authority/tile/${status.last_checkpoint.tile_id}`);
       expect(runCli(["ledger", "verify", "--home", home]).code).toBe(0);
     },

@@ -57,10 +57,10 @@ describe("analyze", () => {
     const { ast, diagnostics } = parse(source);
     expect(diagnostics).toEqual([]);
     const [allow, deny] = ast.missions[0]!.items;
-    const quorum = allow!.kind === "Handler" ? allow.body[0] : undefined;
+    const quorum = allow?.kind === "Handler" ? allow.body[0] : undefined;
     expect(quorum).toMatchObject({ kind: "AnchorStatement", quorum: { kind: "NumberLiteral", value: 3, raw: "3" } });
     expect(source.slice(quorum!.range.start.offset, quorum!.range.end.offset)).toBe("anchor TSAE -> clockchain quorum 3");
-    expect(deny!.kind === "Handler" ? deny.body[0] : undefined).toMatchObject({ kind: "AnchorStatement", quorum: null });
+    expect(deny?.kind === "Handler" ? deny.body[0] : undefined).toMatchObject({ kind: "AnchorStatement", quorum: null });
     const { blocks } = analyze(ast).missions[0]!;
     expect(blocks.ALLOW!.steps).toMatchObject([{ kind: "anchor", quorum: 3 }]);
     expect(blocks.DENY!.steps).toMatchObject([{ kind: "anchor", quorum: null }]);

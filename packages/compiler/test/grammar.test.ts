@@ -17,13 +17,18 @@ const productionNames = (text: string) => [...text.matchAll(/^([A-Za-z]+)\s+::=/
 /** Rules the parser has beyond the grammar, to turn common mistakes into one precise error. */
 const RECOVERY_ONLY_RULES = ["UnknownDirective"];
 
+/** chevrotain's hook called at every rule invocation, which its typings leave out. */
+interface RuleInvocationHook {
+  ruleInvocationStateUpdate(shortName: number, fullName: string, idxInCallingRule: number): void;
+}
+
 /** Records which rules run while parsing. */
 class CoverageParser extends MissionParser {
   readonly invoked = new Set<string>();
 
-  override ruleInvocationStateUpdate(shortName: number, fullName: string, idxInCallingRule: number): void {
+  ruleInvocationStateUpdate(shortName: number, fullName: string, idxInCallingRule: number): void {
     this.invoked.add(fullName);
-    super.ruleInvocationStateUpdate(shortName, fullName, idxInCallingRule);
+    (MissionParser.prototype as unknown as RuleInvocationHook).ruleInvocationStateUpdate.call(this, shortName, fullName, idxInCallingRule);
   }
 }
 

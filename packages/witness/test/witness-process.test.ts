@@ -63,8 +63,8 @@ describe("temporal-witness as a process", { timeout: 30_000 }, () => {
     const expectCosigned = async (oldSize: number, size: number) => {
       const note = await log.checkpoint(size);
       const outcome = await submitCheckpoint(witness!.url, { oldSize, proof: log.proof(oldSize, size), note });
-      expect(outcome.kind).toBe("cosigned");
-      const signatures = (outcome as { signatures: { name: string; keyId: number; signature: Uint8Array }[] }).signatures;
+      if (outcome.kind !== "cosigned") throw new Error(`expected cosigned, got ${JSON.stringify(outcome)}`);
+      const { signatures } = outcome;
       const opened = await openNote(`${note}${formatLines(signatures)}`, [verifier]);
       expect(Math.abs(readCosignature(opened.verified[0]!)!.timestamp - Date.now() / 1000)).toBeLessThan(60);
       expect(verifiedLines(`${note}${formatLines(signatures)}`, vkey)).toHaveLength(1);
