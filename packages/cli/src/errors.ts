@@ -24,7 +24,7 @@ export function usageErrorOf(error: unknown): UsageError | undefined {
 
 /**
  * The one line on standard error for a command that stopped, whatever the command: `temporalc: <message> (<CODE>)`,
- * e.g. `temporalc: --mission deploy: no mission named "deploy"; this file has backup (MISSION_NOT_FOUND)`.
+ * e.g. `temporalc: no mission named "deploy"; this file has backup (MISSION_NOT_FOUND)`.
  */
 export function errorLine(code: string, message: string): string {
   return `temporalc: ${message} (${code})`;

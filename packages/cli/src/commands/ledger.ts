@@ -2,6 +2,7 @@ import { stat } from "node:fs/promises";
 import type { SignedCheckpoint, VerifyingKey } from "@temporal/agent-sdk";
 import type { LedgerCheck, LedgerFormat } from "@temporal/agent-sdk/node";
 import { EXIT_FAILURE, EXIT_OK, UsageError } from "../errors.js";
+import { describeIoError } from "../files.js";
 
 /**
  * `temporalc ledger status|verify|repair|migrate`: a home's clockchain
@@ -42,7 +43,7 @@ async function openHome(options: LedgerCommandOptions): Promise<Home> {
     (info) => info.size,
     (error: NodeJS.ErrnoException) => {
       if (error.code === "ENOENT") return 0;
-      throw new UsageError("FILE_UNREADABLE", `cannot read ledger ${ledger}: ${error.message}`);
+      throw new UsageError("FILE_UNREADABLE", `cannot read ledger ${ledger}: ${describeIoError(error)}`);
     },
   );
   return { sdk, home, ledger, lock, paths, size, format: size === 0 ? undefined : await sdk.ledgerFormat(ledger) };
@@ -72,7 +73,7 @@ async function guarded(home: Home, options: LedgerCommandOptions, work: () => Pr
     if (error instanceof home.sdk.TemporalError && error.code === "LOG_KEY_UNKNOWN")
       throw new UsageError(error.code, `${error.message}. With temporalc ledger, give each retired key's file with --previous-key <file>`);
     if (error instanceof home.sdk.TemporalError) throw new UsageError(error.code, error.message);
-    if ((error as NodeJS.ErrnoException).syscall !== undefined) throw new UsageError("LEDGER_IO_FAILED", (error as Error).message);
+    if ((error as NodeJS.ErrnoException).syscall !== undefined) throw new UsageError("LEDGER_IO_FAILED", `${(error as NodeJS.ErrnoException).path ?? "the home"}: ${describeIoError(error)}`);
     throw error;
   }
 }

@@ -4,7 +4,8 @@ import { readFileOrStop } from "../files.js";
 
 /**
  * What `temporalc verify` reads: the file to verify, recognised by its shape, and the keys file (the body of the
- * service's `GET keys`). Every problem is a `VerifyUsageError` (exit 2) with a stable code and where it is.
+ * service's `GET keys`). Every problem is a usage error (exit 2) with a stable code and where it is: a
+ * `VerifyUsageError`, or readFileOrStop's for a file that cannot be read (FILE_NOT_FOUND, FILE_UNREADABLE).
  */
 
 type VerifyUsageCode = "INVALID_JSON" | "UNKNOWN_SHAPE" | "INVALID_KEYS" | "INVALID_WITNESS" | "INVALID_WINDOW" | "INVALID_ZONE";
