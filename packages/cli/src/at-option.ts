@@ -1,5 +1,5 @@
 import { requireIsoInstant } from "@temporal/agent-sdk";
-import { UsageError } from "./errors.js";
+import { UsageError, messageOf } from "./errors.js";
 
 /**
  * `--at` of `temporalc show` and `temporalc run`: Unix milliseconds, by the SDK's one ISO 8601 reader
@@ -10,6 +10,6 @@ export function readAtOption(text: string): number {
   try {
     return requireIsoInstant(text);
   } catch (error) {
-    throw new UsageError("INVALID_TIME", `--at ${error instanceof Error ? error.message : String(error)}`);
+    throw new UsageError("INVALID_TIME", `--at ${messageOf(error)}`);
   }
 }

@@ -26,8 +26,13 @@ export function usageErrorOf(error: unknown): UsageError | undefined {
  * The one line on standard error for a command that stopped, whatever the command: `temporalc: <message> (<CODE>)`,
  * e.g. `temporalc: no mission named "deploy"; this file has backup (MISSION_NOT_FOUND)`.
  */
-export function errorLine(code: string, message: string): string {
-  return `temporalc: ${message} (${code})`;
+export function errorLine(code: string, message: string, more: readonly string[] = []): string {
+  return `temporalc: ${message} (${code})${more.map((line) => `\n  ${line}`).join("")}`;
+}
+
+/** An error's message, or the thrown value as text when something other than an Error was thrown. */
+export function messageOf(error: unknown): string {
+  return error instanceof Error ? error.message : String(error);
 }
 
 /**
@@ -37,7 +42,7 @@ export function errorLine(code: string, message: string): string {
 export function stopText(error: unknown): string {
   const usage = usageErrorOf(error);
   if (usage !== undefined) return `${errorLine(usage.code, usage.message)}\n`;
-  const line = errorLine("INTERNAL_ERROR", `unexpected error: ${error instanceof Error ? error.message : String(error)}`);
+  const line = errorLine("INTERNAL_ERROR", `unexpected error: ${messageOf(error)}`);
   // One line for the user, the stack only when asked for.
   if (process.env["TEMPORALC_DEBUG"]) return `${line}\n${error instanceof Error ? error.stack : ""}\n`;
   return `${line}\n  this is a bug in temporalc; set TEMPORALC_DEBUG=1 to see where, and please report it\n`;

@@ -2,7 +2,7 @@ import { readdir, readFile, realpath, stat } from "node:fs/promises";
 import { join } from "node:path";
 import { DirectoryNotCreatedError } from "@temporal/agent-sdk/node";
 import { decodeSource, type Diagnostic } from "@temporal/compiler";
-import { UsageError } from "./errors.js";
+import { UsageError, messageOf } from "./errors.js";
 
 export interface SourceFile {
   /** As the user named it, or relative to the folder they named; for standard input, --stdin-filepath or `<stdin>`. */
@@ -78,7 +78,7 @@ export async function readMissionFile(path: string): Promise<SourceFile> {
  */
 export async function readFileOrStop(path: string, label?: string): Promise<Uint8Array> {
   try {
-    return new Uint8Array(await readFile(path));
+    return await readFile(path);
   } catch (error) {
     const missing = (error as NodeJS.ErrnoException).code === "ENOENT";
     throw new UsageError(missing ? "FILE_NOT_FOUND" : "FILE_UNREADABLE", `cannot read ${label === undefined ? "" : `${label} `}${path}: ${describeIoError(error)}`);
@@ -135,6 +135,6 @@ export function describeIoError(error: unknown): string {
     case "EROFS":
       return "the file system is read-only";
     default:
-      return error instanceof Error ? error.message : String(error);
+      return messageOf(error);
   }
 }

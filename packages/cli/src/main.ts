@@ -442,5 +442,5 @@ function commanderErrorText(error: CommanderError): string {
     .replace(/^commander\./, "")
     .replace(/[A-Z]/g, (upper) => `_${upper}`)
     .toUpperCase();
-  return `${errorLine(code, first)}${more.map((line) => `\n  ${line}`).join("")}\n`;
+  return `${errorLine(code, first, more)}\n`;
 }

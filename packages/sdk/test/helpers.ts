@@ -1,4 +1,3 @@
-import { webcrypto } from "node:crypto";
 import { mkdtemp, rm } from "node:fs/promises";
 import { createServer, type AddressInfo } from "node:net";
 import { tmpdir } from "node:os";
@@ -23,12 +22,7 @@ export async function tempDir(): Promise<string> {
   return dir;
 }
 
-/** A fresh Ed25519 key pair from WebCrypto, whose `generateKey` is typed to give a pair or a single key. */
-export async function ed25519KeyPair(extractable: boolean): Promise<webcrypto.CryptoKeyPair> {
-  const generated = await webcrypto.subtle.generateKey({ name: "Ed25519" }, extractable, ["sign", "verify"]);
-  if (!("privateKey" in generated)) throw new Error("Ed25519 generateKey gave one key, not a pair");
-  return generated;
-}
+export { ed25519KeyPair } from "../../../test/support/key-pair.js";
 
 /** A clock that advances one millisecond per reading, from `start`. */
 export function steppingClock(start: number): () => number {

@@ -86,7 +86,7 @@ describe("a mission step signed: ZTT", () => {
     await authority.close();
   });
 
-  it("against the service, signs by the clock its verdict was synced by: a step of this machine's wall clock during the task moves neither", async () => {
+  it("against the service, signs by the clock its verdict was synced by: a step of this machine's wall clock during the task does not move the clock it signs by", async () => {
     const service = createTestService({ now: INSIDE });
     const sdk = service.client("enterprise");
     const wallClock = Date.now;
@@ -94,7 +94,7 @@ describe("a mission step signed: ZTT", () => {
     const stepWallClock = () => void vi.spyOn(Date, "now").mockImplementation(() => wallClock() + 6 * 3_600_000);
     try {
       const result = await defineMission(signingSpec([330, 30])).run({ sdk, tasks: { work: stepWallClock } });
-      // The service's pinned time, give or take the sync's error and the run's own duration.
+      // The verdict's context, decided before the step: the service's pinned time, give or take the sync's error.
       expect(result.ctx.source).toBe("remote");
       expect(Math.abs(result.ctx.unix_ms - INSIDE)).toBeLessThan(5_000);
       expect(result.ztt).toHaveLength(1);

@@ -24,15 +24,15 @@ export function readJsonBody(request: IncomingMessage, limitBytes: number, done:
     done(unsupported);
     return;
   }
-  if (declared !== undefined && Number(declared) > limitBytes) {
+  // With a Content-Length the body is whole once that many bytes came (Node's parser never passes more), so it is
+  // answered at once rather than after the stream's "end", which Node emits a tick later through its stream machinery.
+  const length = declared === undefined || chunked ? undefined : Number(declared);
+  if (length !== undefined && length > limitBytes) {
     done(tooLarge(limitBytes));
     return;
   }
   const chunks: Buffer[] = [];
   let size = 0;
-  // With a Content-Length the body is whole once that many bytes came (Node's parser never passes more), so it is
-  // answered at once rather than after the stream's "end", which Node emits a tick later through its stream machinery.
-  const length = declared === undefined || chunked ? undefined : Number(declared);
   const finish = () => {
     let body: unknown;
     try {

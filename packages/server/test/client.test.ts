@@ -5,7 +5,6 @@
  * OpenAPI document, the example replies of docs/service.md checked against it
  * too, and a compiled mission anchoring in a real service through TEMPORAL_URL.
  */
-import type { webcrypto } from "node:crypto";
 import { execFile } from "node:child_process";
 import { mkdir, readFile, readdir, symlink, writeFile } from "node:fs/promises";
 import { join } from "node:path";
@@ -48,6 +47,7 @@ import {
 import { beforeAll, describe, expect, it } from "vitest";
 import { ROUTES } from "../src/index.js";
 import { REAL_SERVICE, STAND_IN, startService, tempDir, type RunningService, type ServiceUnderTest } from "./helpers.js";
+import { ed25519KeyPair } from "../../../test/support/key-pair.js";
 
 const run = promisify(execFile);
 const ROOT = fileURLToPath(new URL("../../../", import.meta.url));
@@ -134,7 +134,7 @@ async function refusal(running: ServiceUnderTest, path: string, body: unknown): 
 
 /** A fresh Ed25519 public key as base64url, as a remote ZTT signer sends it; its private half is dropped. */
 async function publicKeyX(): Promise<string> {
-  const pair = (await crypto.subtle.generateKey("Ed25519", false, ["sign", "verify"])) as webcrypto.CryptoKeyPair;
+  const pair = await ed25519KeyPair(false);
   return Buffer.from(await crypto.subtle.exportKey("raw", pair.publicKey)).toString("base64url");
 }
 

@@ -6,7 +6,6 @@
  * UTF-8, truncated, deeply nested or oversized, and queries may repeat keys
  * or carry broken percent-escapes.
  */
-import type { webcrypto } from "node:crypto";
 import { request as httpRequest, type IncomingHttpHeaders } from "node:http";
 import { connect } from "node:net";
 import { contextAt, createTsaeRequest, sha256Hex, type Tier } from "@temporal/agent-sdk";
@@ -16,6 +15,7 @@ import { beforeAll, describe, expect, it } from "vitest";
 import { BODY_LIMIT_BYTES, ROUTES, tierAllows, type Route } from "../src/index.js";
 import { ERROR_BODY } from "@temporal/agent-sdk/service";
 import { ALLOWED_ORIGINS, startService, type RunningService } from "./helpers.js";
+import { ed25519KeyPair } from "../../../test/support/key-pair.js";
 
 const PREFIXES = ["/api/v1", "/v1"] as const;
 const POST_ROUTES = ROUTES.filter((route) => route.method === "POST");
@@ -455,7 +455,7 @@ beforeAll(async () => {
   const receipt = (await (await json("/security/tsae", running.keys.managed, tsae)).json()) as Record<string, unknown>;
   const proof = (await (await json("/clockchain/anchor", running.keys.enterprise, { receipt })).json()) as { receipt_hash: string; tile_id: number };
   const bundle = (await (await json("/ztt/sign", running.keys.managed, { payload: "fuzz seed" })).json()) as Record<string, unknown>;
-  const ephemeral = (await crypto.subtle.generateKey("Ed25519", false, ["sign", "verify"])) as webcrypto.CryptoKeyPair;
+  const ephemeral = await ed25519KeyPair(false);
   const ephemeralX = Buffer.from(await crypto.subtle.exportKey("raw", ephemeral.publicKey)).toString("base64url");
   bodies = new Map<string, unknown>([
     ["/twatch/diff", { start: { day_index: 20_000, phi_ticks: 0 }, end: { day_index: 20_001, phi_ticks: 43_200_000 } }],

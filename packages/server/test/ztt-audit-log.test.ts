@@ -2,10 +2,11 @@
  * Every certificate `POST ztt/certify` issues is in the request log (docs/ztt.md, "Remote signing", Audit): who
  * (the API key's id and tier), for which ephemeral key (its id) and which opening, and never a key itself.
  */
-import { createHash, type webcrypto } from "node:crypto";
+import { createHash } from "node:crypto";
 import { describe, expect, it } from "vitest";
 import { DEFAULT_CONFIG, createApiKey, createService } from "../src/index.js";
 import { tempDir } from "./helpers.js";
+import { ed25519KeyPair } from "../../../test/support/key-pair.js";
 
 describe("the audit of ZTT certificates", () => {
   it("logs the API key's id and tier, the ephemeral key's id, the window, zone and opening day with the request line", async () => {
@@ -18,7 +19,7 @@ describe("the audit of ZTT certificates", () => {
     });
     try {
       const url = await service.listen({ host: "127.0.0.1", port: 0 });
-      const pair = (await crypto.subtle.generateKey("Ed25519", true, ["sign", "verify"])) as webcrypto.CryptoKeyPair;
+      const pair = await ed25519KeyPair(true);
       const raw = new Uint8Array(await crypto.subtle.exportKey("raw", pair.publicKey));
       const ephemeralX = Buffer.from(raw).toString("base64url");
       const reply = await fetch(`${url}/api/v1/ztt/certify`, {

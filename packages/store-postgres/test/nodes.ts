@@ -1,9 +1,9 @@
-import type { webcrypto } from "node:crypto";
 import { contextAt, createAuthority, createTsaeRequest, MemorySigner, sha256Hex, type ComposedAuthority, type PrivateKeyJwk, type TsaeRequest, type VerifyingKey } from "@temporal/agent-sdk";
 import pg from "pg";
 import { afterAll, beforeAll } from "vitest";
 import { openPostgresStore, type PostgresStore, type PostgresStoreOptions } from "../src/index.js";
 import { startPostgres, type TestPostgres } from "../src/testing.js";
+import { ed25519KeyPair } from "../../../test/support/key-pair.js";
 
 export interface TestDatabases {
   readonly server: () => TestPostgres;
@@ -47,7 +47,7 @@ export interface TestNode {
 
 /** The private key all nodes of a test share (as all service nodes share one key file). */
 export async function sharedKey(): Promise<PrivateKeyJwk> {
-  const pair = (await crypto.subtle.generateKey({ name: "Ed25519" }, true, ["sign", "verify"])) as webcrypto.CryptoKeyPair;
+  const pair = await ed25519KeyPair(true);
   return (await crypto.subtle.exportKey("jwk", pair.privateKey)) as PrivateKeyJwk;
 }
 

@@ -1,7 +1,7 @@
 import { writeFileDurably } from "@temporal/agent-sdk/node";
 import type { Diagnostic } from "@temporal/compiler";
 import type { Plugin } from "prettier";
-import { EXIT_FAILURE, EXIT_OK, EXIT_USAGE, UsageError } from "../errors.js";
+import { EXIT_FAILURE, EXIT_OK, EXIT_USAGE, UsageError, messageOf } from "../errors.js";
 import { describeIoError, readMissionFiles, type SourceFile } from "../files.js";
 import { renderForTerminal } from "../terminal.js";
 
@@ -70,7 +70,7 @@ async function formatOne(file: SourceFile, options: FmtOptions, listOnly: boolea
   } catch (error) {
     // A syntax error carries the compiler's diagnostics; they are shown as `check` shows them.
     const diagnostics = (error as { diagnostics?: Diagnostic[] }).diagnostics;
-    return diagnostics === undefined ? { path, status: "error", message: error instanceof Error ? error.message : String(error) } : { path, status: "error", diagnostics };
+    return diagnostics === undefined ? { path, status: "error", message: messageOf(error) } : { path, status: "error", diagnostics };
   }
   const changed = formatted !== file.text;
   if (options.write) {

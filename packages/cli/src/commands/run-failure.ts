@@ -1,5 +1,5 @@
 import { AnchorFailedError, AuthorityUnavailableError, MissingTasksError, TaskFailedError, type AnchorProof } from "@temporal/agent-sdk";
-import { EXIT_FAILURE, EXIT_USAGE, usageErrorOf } from "../errors.js";
+import { EXIT_FAILURE, EXIT_USAGE, messageOf, usageErrorOf } from "../errors.js";
 import { describeIoError } from "../files.js";
 
 /**
@@ -88,7 +88,7 @@ export function failureJson(failure: Failure): object {
 
 /** The `error` member for a bug: the process still prints its one line on stderr. */
 export function unexpectedFailureJson(error: unknown): object {
-  return { code: "INTERNAL_ERROR", message: error instanceof Error ? error.message : String(error), executed: [], anchors: [] };
+  return { code: "INTERNAL_ERROR", message: messageOf(error), executed: [], anchors: [] };
 }
 
 function causeJson(cause: unknown): Failure["cause"] {

@@ -4,7 +4,7 @@ import { compile, renderDiagnostics, type Diagnostic } from "@temporal/compiler"
 import type { Authority, Mission, Task, VerifyingKey } from "@temporal/agent-sdk";
 import { defaultHome } from "@temporal/agent-sdk/node";
 import { readAtOption } from "../at-option.js";
-import { EXIT_OK, UsageError, errorLine } from "../errors.js";
+import { EXIT_OK, UsageError, errorLine, messageOf } from "../errors.js";
 import { readMissionFile } from "../files.js";
 import { useColor } from "../terminal.js";
 import { MissionFileError, classifyFailure, describeCause, failureJson, unexpectedFailureJson } from "./run-failure.js";
@@ -109,7 +109,7 @@ async function openAuthority(options: RunCommandOptions, sdk: Sdk): Promise<Auth
   } catch (error) {
     // TEMPORAL_URL or TEMPORAL_API_KEY is unusable: configuration, so a usage error naming the variable.
     const code = (error as { code?: unknown }).code;
-    throw new UsageError(typeof code === "string" ? code : "INVALID_CONFIGURATION", error instanceof Error ? error.message : String(error));
+    throw new UsageError(typeof code === "string" ? code : "INVALID_CONFIGURATION", messageOf(error));
   }
 }
 
@@ -119,7 +119,7 @@ async function readPreviousKey(node: typeof import("@temporal/agent-sdk/node"), 
     return await node.readVerifyingKeyFile(file);
   } catch (error) {
     const code = (error as { code?: unknown }).code;
-    throw new UsageError(typeof code === "string" ? code : "KEY_INVALID", `--previous-key ${file}: ${error instanceof Error ? error.message : String(error)}`);
+    throw new UsageError(typeof code === "string" ? code : "KEY_INVALID", `--previous-key ${file}: ${messageOf(error)}`);
   }
 }
 
@@ -146,7 +146,7 @@ function reportStopped(error: unknown, progress: Progress, options: RunCommandOp
   // A bug in temporalc: main() says so on stderr.
   if (failure === undefined) throw error;
   const before = failure.exit === 2 && completed.length > 0 ? [`the missions before it did run: ${completed.map((outcome) => outcome.mission).join(", ")}`] : [];
-  process.stderr.write(`${errorLine(failure.code, failure.message)}${[...failure.hints, ...before].map((line) => `\n  ${line}`).join("")}\n`);
+  process.stderr.write(`${errorLine(failure.code, failure.message, [...failure.hints, ...before])}\n`);
   return failure.exit;
 }
 
@@ -166,7 +166,7 @@ async function loadTasks(specifier: string, missions: readonly Mission[]): Promi
     module = (await import(url)) as Record<string, unknown>;
   } catch (error) {
     const code = (error as { code?: string }).code;
-    const reason = code === "ERR_MODULE_NOT_FOUND" ? "no such module" : error instanceof Error ? error.message : String(error);
+    const reason = code === "ERR_MODULE_NOT_FOUND" ? "no such module" : messageOf(error);
     throw new UsageError("TASKS_NOT_LOADED", `cannot load tasks from ${specifier}: ${reason}`);
   }
   const executed = new Set(missions.flatMap((mission) => [...mission.on.ALLOW, ...mission.on.DENY].flatMap((step) => ("execute" in step ? [step.execute] : []))));

@@ -2,7 +2,7 @@ import { diagnose, type Diagnostic } from "@temporal/compiler";
 import { writeFileDurably } from "@temporal/agent-sdk/node";
 import { dialSvg, missionDials, viewerTimeZone, type FileDial } from "@temporal/language-service";
 import { readAtOption } from "../at-option.js";
-import { EXIT_FAILURE, EXIT_OK, EXIT_USAGE, UsageError, errorLine, usageErrorOf } from "../errors.js";
+import { EXIT_FAILURE, EXIT_OK, EXIT_USAGE, UsageError, errorLine, messageOf, usageErrorOf } from "../errors.js";
 import { describeIoError, readMissionFile } from "../files.js";
 import { renderForTerminal, useColor } from "../terminal.js";
 import { renderDial } from "./show-terminal.js";
@@ -89,10 +89,6 @@ function classifyFailure(error: unknown): Failure | undefined {
 /** The `error` member of `--json`'s object: the failure without its exit status. */
 function failureJson({ exit: _exit, ...failure }: Failure): Omit<Failure, "exit"> {
   return failure;
-}
-
-function messageOf(error: unknown): string {
-  return error instanceof Error ? error.message : String(error);
 }
 
 function selectMission(dial: FileDial, wanted: string | undefined): FileDial {

@@ -31,16 +31,15 @@ export function allowJson(result: AllowResult): string {
   return `{"allow":${result.allow},"verdict":"${result.verdict}","phase_deg":${phaseText(result.phase_deg)},"next_open_unix_ms":${result.next_open_unix_ms},"ctx":${contextJson(result.ctx)}}`;
 }
 
-let lastPhase = Number.NaN;
-let lastPhaseText = "";
+const lastPhase = { degrees: Number.NaN, text: "" };
 
 /** A phase's text, kept while the phase repeats: within a millisecond every `allow` of one zone judges the same phase. */
 function phaseText(degrees: number): string {
-  if (degrees !== lastPhase) {
-    lastPhase = degrees;
-    lastPhaseText = String(degrees);
+  if (lastPhase.degrees !== degrees) {
+    lastPhase.text = String(degrees);
+    lastPhase.degrees = degrees;
   }
-  return lastPhaseText;
+  return lastPhase.text;
 }
 
 const lastState = { unixMs: Number.NaN, json: "" };
