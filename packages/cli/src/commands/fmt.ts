@@ -2,7 +2,7 @@ import { writeFileDurably } from "@temporal/agent-sdk/node";
 import type { Diagnostic } from "@temporal/compiler";
 import type { Plugin } from "prettier";
 import { EXIT_FAILURE, EXIT_OK, EXIT_USAGE, UsageError, messageOf } from "../errors.js";
-import { describeIoError, readMissionFiles, type SourceFile } from "../files.js";
+import { describeIoError, problemLine, readMissionFiles, type SourceFile } from "../files.js";
 import { renderForTerminal } from "../terminal.js";
 
 export interface FmtOptions {
@@ -23,6 +23,8 @@ interface FileReport {
   status: FileStatus;
   diagnostics?: Diagnostic[];
   message?: string;
+  /** WRITE_FAILED for a file `--write` could not rewrite, as `compile` reports an output it could not write. */
+  code?: "WRITE_FAILED";
 }
 
 /**
@@ -43,7 +45,8 @@ export async function runFmt(paths: string[], options: FmtOptions): Promise<numb
     reports.push(report);
     if (json) continue;
     if (report.diagnostics !== undefined) process.stderr.write(renderForTerminal(report.diagnostics, file.text, process.stderr));
-    else if (report.message !== undefined) process.stderr.write(`temporalc: ${file.path}: ${report.message}\n`);
+    else if (report.message !== undefined)
+      process.stderr.write(report.code === undefined ? `temporalc: ${file.path}: ${report.message}\n` : problemLine({ path: file.path, code: report.code, message: report.message }));
     const listing = options.check || options.write || listOnly;
     if (listing && !options.quiet && (report.status === "written" || report.status === "unformatted")) process.stdout.write(`${file.path}\n`);
   }
@@ -53,7 +56,7 @@ export async function runFmt(paths: string[], options: FmtOptions): Promise<numb
   if (json) {
     process.stdout.write(`${JSON.stringify({ files: reports, problems, summary }, null, 2)}\n`);
   } else {
-    for (const problem of problems) process.stderr.write(`temporalc: ${problem.path}: ${problem.message}\n`);
+    for (const problem of problems) process.stderr.write(problemLine(problem));
     if (!options.quiet && (options.check || options.write || listOnly)) process.stderr.write(`${describeSummary(summary, options.write)}\n`);
   }
   if (summary.errors + summary.unreadable > 0) return EXIT_USAGE;
@@ -79,7 +82,7 @@ async function formatOne(file: SourceFile, options: FmtOptions, listOnly: boolea
       await writeFileDurably(path, formatted, { mode: 0o666 });
       return { path, status: "written" };
     } catch (error) {
-      return { path, status: "error", message: `cannot write: ${describeIoError(error)}` };
+      return { path, status: "error", code: "WRITE_FAILED", message: `cannot write: ${describeIoError(error)}` };
     }
   }
   if (!options.check && !listOnly) process.stdout.write(formatted);
