@@ -135,8 +135,8 @@ async function missionFilesBelow(dir: string, ancestors: Set<string>): Promise<s
 
 /** Why a file or folder could not be read or written, in words, without the errno code: the line ends with the CLI's own code. */
 export function describeIoError(error: unknown): string {
-  // makeDirectory's message names the folder and the cause, with the errno code in parentheses after it.
-  if (error instanceof DirectoryNotCreatedError) return error.message.replace(` (${error.reason})`, "");
+  // makeDirectory's message names the folder and the cause in words (its errno code is a field, `reason`).
+  if (error instanceof DirectoryNotCreatedError) return error.message;
   const code = (error as NodeJS.ErrnoException | undefined)?.code;
   switch (code) {
     case "ENOENT":

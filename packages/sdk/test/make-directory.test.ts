@@ -39,8 +39,9 @@ describe("makeDirectory", () => {
     for (const target of [file, join(file, "below", "deeper")]) {
       const error = await makeDirectory(target).catch((e: unknown) => e);
       expect(error).toBeInstanceOf(DirectoryNotCreatedError);
+      // The errno code is a field; the message says why in words.
       expect(error).toMatchObject({ code: "DIRECTORY_NOT_CREATED", reason: "ENOTDIR", path: file });
-      expect((error as Error).message).toContain("not a folder");
+      expect((error as Error).message).toBe(`cannot create the folder ${file}: a file is in the way: a part of the path is not a folder`);
     }
   });
 
@@ -48,7 +49,7 @@ describe("makeDirectory", () => {
     const started = Date.now();
     const error = await makeDirectory("/proc/temporalc-test/x").catch((e: unknown) => e);
     expect(error).toMatchObject({ code: "DIRECTORY_NOT_CREATED", reason: "ENOENT", path: "/proc/temporalc-test" });
-    expect((error as Error).message).toContain("does not allow creating folders");
+    expect((error as Error).message).toBe("cannot create the folder /proc/temporalc-test: the file system does not allow creating folders here");
     expect(Date.now() - started).toBeLessThan(10_000);
   });
 
@@ -60,7 +61,7 @@ describe("makeDirectory", () => {
     try {
       const error = await makeDirectory(join(locked, "a", "b")).catch((e: unknown) => e);
       expect(error).toMatchObject({ code: "DIRECTORY_NOT_CREATED", reason: "EACCES", path: join(locked, "a") });
-      expect((error as Error).message).toContain("permission denied");
+      expect((error as Error).message).toBe(`cannot create the folder ${join(locked, "a")}: permission denied`);
     } finally {
       await chmod(locked, 0o755);
     }
