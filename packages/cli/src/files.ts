@@ -99,9 +99,14 @@ function readFailureCode(error: unknown): "FILE_NOT_FOUND" | "FILE_UNREADABLE" {
   return (error as NodeJS.ErrnoException | undefined)?.code === "ENOENT" ? "FILE_NOT_FOUND" : "FILE_UNREADABLE";
 }
 
-/** The line on standard error for a problem of `compile` or `fmt`: `temporalc: <path>: <why> (<CODE>)`, with a newline. */
-export function problemLine(problem: FileProblem): string {
-  return `${errorLine(problem.code, `${problem.path}: ${problem.message}`)}\n`;
+/**
+ * The line on standard error for a problem of `compile` or `fmt` with a file: `temporalc: <path>: <why> (<CODE>)`, with
+ * a newline. A why of several lines (Prettier's, for a configuration file it cannot parse) keeps the code on the
+ * first, the others indented under it.
+ */
+export function problemLine(problem: { path: string; code: string; message: string }): string {
+  const [first, ...more] = problem.message.split("\n").filter((line) => line.trim() !== "");
+  return `${errorLine(problem.code, `${problem.path}: ${first ?? ""}`, more)}\n`;
 }
 
 function decoded(path: string, bytes: Uint8Array, stdin: boolean): SourceFile {

@@ -83,4 +83,18 @@ describe("files check, compile and fmt cannot read or write carry a stable code"
       summary: { files: 1, errors: 1, unreadable: 3 },
     });
   }, 30_000);
+
+  it("fmt: FORMAT_FAILED for a file Prettier cannot format for another reason than its syntax, such as a broken .prettierrc", async () => {
+    const cwd = setUp();
+    writeFileSync(join(cwd, ".prettierrc"), "{ bad");
+    const [text, json] = await Promise.all([runCliAsync(["fmt", "--check", "good.mission"], { cwd }), runCliAsync(["fmt", "--json", "good.mission"], { cwd })]);
+    expect(text.code).toBe(2);
+    // Prettier's message is several lines: the code ends the first, the rest is indented under it.
+    expect(text.stderr).toMatch(/^temporalc: good\.mission: YAML Error in ".*\.prettierrc": \(FORMAT_FAILED\)\n( {2}.*\S\n)+checked 1 file: 1 with errors/);
+    expect(json.code).toBe(2);
+    expect(JSON.parse(json.stdout)).toMatchObject({
+      files: [{ path: "good.mission", status: "error", code: "FORMAT_FAILED", message: expect.stringContaining(".prettierrc") }],
+      problems: [],
+    });
+  }, 30_000);
 });

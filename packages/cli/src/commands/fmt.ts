@@ -23,8 +23,11 @@ interface FileReport {
   status: FileStatus;
   diagnostics?: Diagnostic[];
   message?: string;
-  /** WRITE_FAILED for a file `--write` could not rewrite, as `compile` reports an output it could not write. */
-  code?: "WRITE_FAILED";
+  /**
+   * Why a file with status `error` and no diagnostics failed, beside its message: FORMAT_FAILED when Prettier could not
+   * format it (its configuration or a plugin failed), WRITE_FAILED when `--write` could not rewrite it.
+   */
+  code?: "FORMAT_FAILED" | "WRITE_FAILED";
 }
 
 /**
@@ -45,8 +48,7 @@ export async function runFmt(paths: string[], options: FmtOptions): Promise<numb
     reports.push(report);
     if (json) continue;
     if (report.diagnostics !== undefined) process.stderr.write(renderForTerminal(report.diagnostics, file.text, process.stderr));
-    else if (report.message !== undefined)
-      process.stderr.write(report.code === undefined ? `temporalc: ${file.path}: ${report.message}\n` : problemLine({ path: file.path, code: report.code, message: report.message }));
+    else if (report.code !== undefined && report.message !== undefined) process.stderr.write(problemLine({ path: file.path, code: report.code, message: report.message }));
     const listing = options.check || options.write || listOnly;
     if (listing && !options.quiet && (report.status === "written" || report.status === "unformatted")) process.stdout.write(`${file.path}\n`);
   }
@@ -73,7 +75,7 @@ async function formatOne(file: SourceFile, options: FmtOptions, listOnly: boolea
   } catch (error) {
     // A syntax error carries the compiler's diagnostics; they are shown as `check` shows them.
     const diagnostics = (error as { diagnostics?: Diagnostic[] }).diagnostics;
-    return diagnostics === undefined ? { path, status: "error", message: messageOf(error) } : { path, status: "error", diagnostics };
+    return diagnostics === undefined ? { path, status: "error", code: "FORMAT_FAILED", message: messageOf(error) } : { path, status: "error", diagnostics };
   }
   const changed = formatted !== file.text;
   if (options.write) {
