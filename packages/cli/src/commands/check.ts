@@ -57,7 +57,8 @@ export async function runCheck(paths: string[], options: CheckOptions): Promise<
     fixed += result.fixed;
     if (format === "text") text += renderForTerminal(result.checked.diagnostics, result.text, process.stdout, options.quiet);
   }
-  for (const problem of problems) process.stderr.write(`${errorLine(problem.code, `cannot read ${problem.path}: ${problem.message}`)}\n`);
+  // As compile and fmt do: with --json the problems are in the report only; SARIF and GitHub annotations have no place for them.
+  if (format !== "json") for (const problem of problems) process.stderr.write(`${errorLine(problem.code, `cannot read ${problem.path}: ${problem.message}`)}\n`);
 
   const diagnostics: Diagnostic[] = checked.flatMap((c) => c.diagnostics);
   const summary = {
