@@ -1,6 +1,6 @@
 import { readdir, readFile, realpath, stat } from "node:fs/promises";
 import { join } from "node:path";
-import { DirectoryNotCreatedError } from "@temporal/agent-sdk/node";
+import { DirectoryNotCreatedError, describeErrno } from "@temporal/agent-sdk/node";
 import { decodeSource, type Diagnostic } from "@temporal/compiler";
 import { UsageError, errorLine, messageOf } from "./errors.js";
 
@@ -35,7 +35,7 @@ export interface FileProblem {
 }
 
 /** FILE_NOT_FOUND and FILE_UNREADABLE as `readFileOrStop` tells them apart; WRITE_FAILED as `compile -o` and `init` use it. */
-export type FileProblemCode = "FILE_NOT_FOUND" | "FILE_UNREADABLE" | "WRITE_FAILED";
+type FileProblemCode = "FILE_NOT_FOUND" | "FILE_UNREADABLE" | "WRITE_FAILED";
 
 /**
  * Expands folders to the `.mission` files below them (sorted, skipping
@@ -142,25 +142,7 @@ async function missionFilesBelow(dir: string, ancestors: Set<string>): Promise<s
 export function describeIoError(error: unknown): string {
   // makeDirectory's message names the folder and the cause in words (its errno code is a field, `reason`).
   if (error instanceof DirectoryNotCreatedError) return error.message;
-  const code = (error as NodeJS.ErrnoException | undefined)?.code;
-  switch (code) {
-    case "ENOENT":
-      return "no such file or folder";
-    case "EACCES":
-    case "EPERM":
-      return "permission denied";
-    case "EISDIR":
-      return "is a folder";
-    case "ENOTDIR":
-    case "EEXIST":
-      return "a part of the path is not a folder";
-    case "ENOSPC":
-      return "no space left on the device";
-    case "EROFS":
-      return "the file system is read-only";
-    case "ENAMETOOLONG":
-      return "the name is too long";
-    default:
-      return messageOf(error);
-  }
+  const { code, errno } = (error ?? {}) as NodeJS.ErrnoException;
+  // A file system error carries a numeric errno; anything else (Node's ERR_... codes, a plain Error) says why itself.
+  return typeof code === "string" && typeof errno === "number" ? describeErrno(code) : messageOf(error);
 }

@@ -8,6 +8,7 @@
 import { mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
+import { describeIoError } from "../src/files.js";
 import { runCliAsync } from "./run-cli.js";
 import { folderPerTest } from "./scratch.js";
 
@@ -98,4 +99,17 @@ describe("files check, compile and fmt cannot read or write carry a stable code"
       problems: [],
     });
   }, 30_000);
+});
+
+describe("describeIoError", () => {
+  it("says why in words without the errno code, also for an errno it has no words for; any other error by its message", () => {
+    // Node's own error for a failed read: its message carries the code, the call and the path.
+    const eio = Object.assign(new Error("EIO: i/o error, open 'x'"), { code: "EIO", errno: -5, syscall: "open", path: "x" });
+    expect(describeIoError(eio)).toBe("i/o error");
+    expect(describeIoError(Object.assign(new Error("EISDIR: illegal operation on a directory, read"), { code: "EISDIR", errno: -21 }))).toBe("is a folder");
+    expect(describeIoError(Object.assign(new RangeError("File size (3221225472) is greater than 2 GiB"), { code: "ERR_FS_FILE_TOO_LARGE" }))).toBe(
+      "File size (3221225472) is greater than 2 GiB",
+    );
+    expect(describeIoError("thrown text")).toBe("thrown text");
+  });
 });

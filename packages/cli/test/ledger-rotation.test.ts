@@ -52,7 +52,7 @@ describe("temporalc ledger on a rotated home", () => {
     const missing = runCli(["ledger", "verify", "--home", home, "--previous-key", join(scratch, "no-such-key.pem")]);
     expect([missing.code, missing.stderr]).toEqual([
       2,
-      expect.stringContaining(`key file ${join(scratch, "no-such-key.pem")} cannot be read: it does not exist; give the path of the key's PEM file (KEY_MISSING)\n`),
+      expect.stringContaining(`key file ${join(scratch, "no-such-key.pem")} cannot be read: no such file or folder; give the path of the key's PEM file (KEY_MISSING)\n`),
     ]);
     const verified = runCli(["ledger", "verify", "--home", home, "--previous-key", retired, "--json"]);
     expect(verified.code).toBe(0);

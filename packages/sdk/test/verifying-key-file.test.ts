@@ -16,14 +16,19 @@ describe("readVerifyingKeyFile", () => {
     const folder = join(dir, "folder.pem");
     await mkdir(folder);
     for (const [path, reason, why] of [
-      [join(dir, "missing.pem"), "ENOENT", "it does not exist"],
-      [folder, "EISDIR", "it is a folder"],
+      [join(dir, "missing.pem"), "ENOENT", "no such file or folder; give the path of the key's PEM file"],
+      [folder, "EISDIR", "is a folder; give the path of the key's PEM file, not of a folder"],
     ] as const) {
       const error = await readVerifyingKeyFile(path).catch((e: unknown) => e);
       expect(error).toBeInstanceOf(KeyFileUnreadableError);
       expect(error).toMatchObject({ code: "KEY_MISSING", reason, path });
-      expect((error as Error).message).toBe(`key file ${path} cannot be read: ${why}; give the path of the key's PEM file`);
+      expect((error as Error).message).toBe(`key file ${path} cannot be read: ${why}`);
     }
+  });
+
+  it("a key file this process may not read says to fix its permissions, not its path", () => {
+    // As root no permission bit stops a read, so the error is built as readVerifyingKeyFile builds it for EACCES.
+    expect(new KeyFileUnreadableError("k.pem", "EACCES").message).toBe("key file k.pem cannot be read: permission denied; let this process read it (check the file's owner and permissions)");
   });
 
   it("a file that is not an Ed25519 PEM key is KEY_INVALID", async () => {

@@ -1,7 +1,7 @@
 import { mkdir, stat } from "node:fs/promises";
 import { dirname, resolve } from "node:path";
-import { getSystemErrorMap } from "node:util";
 import { TemporalError } from "../core/errors.js";
+import { describeErrno } from "./describe-errno.js";
 
 /**
  * A folder could not be created: the message names it and says why in words; `reason` carries the errno code apart,
@@ -80,33 +80,18 @@ function notCreated(path: string, code: string, cause?: unknown): DirectoryNotCr
   return new DirectoryNotCreatedError(path, code, describe(code, cause), cause);
 }
 
-/** Why, in words, without the errno code (`reason` carries it). */
+/** Why, in words, without the errno code (`reason` carries it): what mkdir's errors mean here, else the usual words. */
 function describe(code: string, cause: unknown): string {
   switch (code) {
     case "ENOENT":
       // mkdir's parent exists (it was just checked or made), so ENOENT means the file system refuses children here.
       return "the file system does not allow creating folders here";
-    case "EACCES":
-    case "EPERM":
-      return "permission denied";
-    case "EROFS":
-      return "the file system is read-only";
     case "ENOTDIR":
     case "EEXIST":
       return `a file is in the way: ${code === "ENOTDIR" ? "a part of the path" : "it"} is not a folder`;
-    case "ENOSPC":
-      return "no space left on the device";
-    case "ELOOP":
-      return "too many symbolic links in the path";
-    case "ENAMETOOLONG":
-      return "the name is too long";
     default:
-      return systemErrorText(cause) ?? (cause instanceof Error ? cause.message : "an error without a message");
+      if (typeof (cause as NodeJS.ErrnoException | undefined)?.code === "string") return describeErrno(code);
+      // No errno code (`reason` is UNKNOWN): what was thrown is all there is to say.
+      return cause instanceof Error ? cause.message : String(cause);
   }
-}
-
-/** The operating system's own words for an errno (`i/o error` for EIO), which Node's message wraps in the code, call and path. */
-function systemErrorText(cause: unknown): string | undefined {
-  const errno = (cause as NodeJS.ErrnoException | undefined)?.errno;
-  return typeof errno === "number" ? getSystemErrorMap().get(errno)?.[1] : undefined;
 }
