@@ -1,7 +1,7 @@
 import { chmod, stat, writeFile } from "node:fs/promises";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
-import { DirectoryNotCreatedError, makeDirectory } from "../src/node/index.js";
+import { DirectoryNotCreatedError, createLocalAuthority, makeDirectory } from "../src/node/index.js";
 import { tempDir } from "./helpers.js";
 
 const isRoot = process.getuid?.() === 0;
@@ -64,6 +64,19 @@ describe("makeDirectory", () => {
       expect((error as Error).message).toBe(`cannot create the folder ${join(locked, "a")}: permission denied`);
     } finally {
       await chmod(locked, 0o755);
+    }
+  });
+
+  it("a local authority whose home cannot be created: ready() rejects with DirectoryNotCreatedError, the errno in `reason`", async () => {
+    const file = join(await tempDir(), "file");
+    await writeFile(file, "");
+    const authority = createLocalAuthority({ home: join(file, "home") });
+    try {
+      const error = await authority.ready().catch((e: unknown) => e);
+      expect(error).toBeInstanceOf(DirectoryNotCreatedError);
+      expect(error).toMatchObject({ code: "DIRECTORY_NOT_CREATED", reason: "ENOTDIR", path: file });
+    } finally {
+      await authority.close();
     }
   });
 });
