@@ -102,11 +102,12 @@ function readFailureCode(error: unknown): "FILE_NOT_FOUND" | "FILE_UNREADABLE" {
 /**
  * The line on standard error for a problem of `compile` or `fmt` with a file: `temporalc: <path>: <why> (<CODE>)`, with
  * a newline. A why of several lines (Prettier's, for a configuration file it cannot parse) keeps the code on the
- * first, the others indented under it.
+ * first, without the colon that introduced the others (`YAML Error in ".prettierrc": (FORMAT_FAILED)` would read as if
+ * the why were missing), and the others indented under it.
  */
 export function problemLine(problem: { path: string; code: string; message: string }): string {
-  const [first, ...more] = problem.message.split("\n").filter((line) => line.trim() !== "");
-  return `${errorLine(problem.code, `${problem.path}: ${first ?? ""}`, more)}\n`;
+  const [first = "", ...more] = problem.message.split("\n").filter((line) => line.trim() !== "");
+  return `${errorLine(problem.code, `${problem.path}: ${first.replace(/:\s*$/, "")}`, more)}\n`;
 }
 
 function decoded(path: string, bytes: Uint8Array, stdin: boolean): SourceFile {

@@ -7,6 +7,7 @@
  */
 import { mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
+import { writeFileDurably } from "@temporal/agent-sdk/node";
 import { describe, expect, it } from "vitest";
 import { describeIoError } from "../src/files.js";
 import { runCliAsync } from "./run-cli.js";
@@ -65,11 +66,16 @@ describe("files check, compile and fmt cannot read or write carry a stable code"
     expect(JSON.parse(json.stdout)).toMatchObject({ problems, summary: { files: 2, written: 1, failed: 0 } });
   }, 30_000);
 
-  it("fmt: `<path>: <why> (<CODE>)` for a path it cannot read and WRITE_FAILED for a file --write cannot rewrite", async () => {
+  it("fmt: `<path>: <why> (<CODE>)` for a path it cannot read and WRITE_FAILED for a file --write cannot rewrite (one whose writeFileDurably temporary name is too long)", async () => {
     const cwd = setUp();
     // The longest name a file may have: its temporary twin, written first and renamed over it, cannot be created.
     const longest = `${"n".repeat(255 - ".mission".length)}.mission`;
     writeFileSync(join(cwd, longest), messy);
+    // This unwritable file rests on how writeFileDurably names its temporary file (longer than the file's own name).
+    const precondition = await writeFileDurably(join(cwd, longest), messy).catch((error: unknown) => error);
+    expect(precondition, "writeFileDurably no longer fails with ENAMETOOLONG for a 255-byte name: find another unwritable file for this test").toMatchObject({
+      code: "ENAMETOOLONG",
+    });
     const args = ["fmt", "--write", longest, ...paths];
     const [text, json] = await Promise.all([runCliAsync(args, { cwd }), runCliAsync([...args, "--json"], { cwd })]);
     const lines = unreadable.map((p) => `temporalc: ${p.path}: ${p.message} (${p.code})\n`).join("");
@@ -91,8 +97,8 @@ describe("files check, compile and fmt cannot read or write carry a stable code"
     writeFileSync(join(cwd, ".prettierrc"), "{ bad");
     const [text, json] = await Promise.all([runCliAsync(["fmt", "--check", "good.mission"], { cwd }), runCliAsync(["fmt", "--json", "good.mission"], { cwd })]);
     expect(text.code).toBe(2);
-    // Prettier's message is several lines: the code ends the first, the rest is indented under it.
-    expect(text.stderr).toMatch(/^temporalc: good\.mission: YAML Error in ".*\.prettierrc": \(FORMAT_FAILED\)\n( {2}.*\S\n)+checked 1 file: 1 with errors/);
+    // Prettier's message is several lines: the code ends the first (without its closing colon), the rest is indented under it.
+    expect(text.stderr).toMatch(/^temporalc: good\.mission: YAML Error in ".*\.prettierrc" \(FORMAT_FAILED\)\n( {2}.*\S\n)+checked 1 file: 1 with errors/);
     expect(json.code).toBe(2);
     expect(JSON.parse(json.stdout)).toMatchObject({
       files: [{ path: "good.mission", status: "error", code: "FORMAT_FAILED", message: expect.stringContaining(".prettierrc") }],

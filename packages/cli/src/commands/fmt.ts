@@ -18,17 +18,17 @@ export interface FmtOptions {
 /** What happened to one file; `error` covers syntax errors, files that are not UTF-8 text, and failed writes. */
 type FileStatus = "formatted" | "unformatted" | "written" | "error";
 
-interface FileReport {
-  path: string;
-  status: FileStatus;
-  diagnostics?: Diagnostic[];
-  message?: string;
-  /**
-   * Why a file with status `error` and no diagnostics failed, beside its message: FORMAT_FAILED when Prettier could not
-   * format it (its configuration or a plugin failed), WRITE_FAILED when `--write` could not rewrite it.
-   */
-  code?: "FORMAT_FAILED" | "WRITE_FAILED";
-}
+/** A file's result; an error has either the compiler's diagnostics or a code with its message, never a message alone. */
+type FileReport =
+  | { path: string; status: Exclude<FileStatus, "error"> }
+  | { path: string; status: "error"; diagnostics: Diagnostic[] }
+  | {
+      path: string;
+      status: "error";
+      /** FORMAT_FAILED when Prettier could not format the file (its configuration or a plugin failed), WRITE_FAILED when `--write` could not rewrite it. */
+      code: "FORMAT_FAILED" | "WRITE_FAILED";
+      message: string;
+    };
 
 /**
  * Formats mission files through Prettier and prettier-plugin-mission, so
@@ -47,8 +47,8 @@ export async function runFmt(paths: string[], options: FmtOptions): Promise<numb
     const report = await formatOne(file, options, listOnly);
     reports.push(report);
     if (json) continue;
-    if (report.diagnostics !== undefined) process.stderr.write(renderForTerminal(report.diagnostics, file.text, process.stderr));
-    else if (report.code !== undefined && report.message !== undefined) process.stderr.write(problemLine({ path: file.path, code: report.code, message: report.message }));
+    if ("diagnostics" in report) process.stderr.write(renderForTerminal(report.diagnostics, file.text, process.stderr));
+    else if ("code" in report) process.stderr.write(problemLine(report));
     const listing = options.check || options.write || listOnly;
     if (listing && !options.quiet && (report.status === "written" || report.status === "unformatted")) process.stdout.write(`${file.path}\n`);
   }
