@@ -1,8 +1,8 @@
 import { readdir, readFile, realpath, stat } from "node:fs/promises";
 import { join } from "node:path";
-import { DirectoryNotCreatedError } from "@temporal/agent-sdk/node";
+import { DirectoryNotCreatedError, describeErrno } from "@temporal/agent-sdk/node";
 import { decodeSource, type Diagnostic } from "@temporal/compiler";
-import { UsageError, messageOf } from "./errors.js";
+import { UsageError, errorLine, messageOf } from "./errors.js";
 
 export interface SourceFile {
   /** As the user named it, or relative to the folder they named; for standard input, --stdin-filepath or `<stdin>`. */
@@ -23,21 +23,30 @@ export interface ReadOptions {
 /** The path that stands for standard input, as in Prettier and most Unix tools. */
 export const STDIN = "-";
 
-export interface ReadProblem {
+/**
+ * A path that `check`, `compile` or `fmt` could not read, or (`compile`) an output it could not write: reported beside
+ * the other files' results, not a stop. `code` is the one other commands stop with for the same problem.
+ */
+export interface FileProblem {
   path: string;
+  code: FileProblemCode;
+  /** Why, in words; the text line and `--json` carry the code apart. */
   message: string;
 }
+
+/** FILE_NOT_FOUND and FILE_UNREADABLE as `readFileOrStop` tells them apart; WRITE_FAILED as `compile -o` and `init` use it. */
+type FileProblemCode = "FILE_NOT_FOUND" | "FILE_UNREADABLE" | "WRITE_FAILED";
 
 /**
  * Expands folders to the `.mission` files below them (sorted, skipping
  * `node_modules` and hidden folders) and reads every file. Problems are
  * collected, not thrown, so one bad path does not hide the other files' results.
  */
-export async function readMissionFiles(paths: string[], options: ReadOptions = {}): Promise<{ files: SourceFile[]; problems: ReadProblem[] }> {
+export async function readMissionFiles(paths: string[], options: ReadOptions = {}): Promise<{ files: SourceFile[]; problems: FileProblem[] }> {
   if (paths.filter((path) => path === STDIN).length > 1) throw new UsageError("INVALID_ARGUMENT", "standard input (-) can be read only once");
   if (options.stdinFilepath !== undefined && !paths.includes(STDIN)) throw new UsageError("INVALID_ARGUMENT", "--stdin-filepath names standard input, so it needs - among the files");
   const files: SourceFile[] = [];
-  const problems: ReadProblem[] = [];
+  const problems: FileProblem[] = [];
   // The same file named twice (`a.mission ./a.mission`, or inside a folder also named) is read once.
   const seen = new Set<string>();
   for (const path of paths) {
@@ -48,7 +57,8 @@ export async function readMissionFiles(paths: string[], options: ReadOptions = {
     try {
       const info = await stat(path);
       const targets = info.isDirectory() ? await missionFilesBelow(path, new Set([await realpath(path)])) : [path];
-      if (info.isDirectory() && targets.length === 0) problems.push({ path, message: "no .mission files in this folder" });
+      // Named to be read, yet nothing is there to read: not found, as for a file that does not exist.
+      if (info.isDirectory() && targets.length === 0) problems.push({ path, code: "FILE_NOT_FOUND", message: "no .mission files in this folder" });
       for (const target of targets) {
         const real = await realpath(target);
         if (seen.has(real)) continue;
@@ -56,7 +66,7 @@ export async function readMissionFiles(paths: string[], options: ReadOptions = {
         files.push(decoded(target, await readFile(target), false));
       }
     } catch (error) {
-      problems.push({ path, message: describeIoError(error) });
+      problems.push({ path, code: readFailureCode(error), message: describeIoError(error) });
     }
   }
   return { files, problems };
@@ -80,9 +90,24 @@ export async function readFileOrStop(path: string, label?: string): Promise<Uint
   try {
     return await readFile(path);
   } catch (error) {
-    const missing = (error as NodeJS.ErrnoException).code === "ENOENT";
-    throw new UsageError(missing ? "FILE_NOT_FOUND" : "FILE_UNREADABLE", `cannot read ${label === undefined ? "" : `${label} `}${path}: ${describeIoError(error)}`);
+    throw new UsageError(readFailureCode(error), `cannot read ${label === undefined ? "" : `${label} `}${path}: ${describeIoError(error)}`);
   }
+}
+
+/** FILE_NOT_FOUND when the path does not exist (scripts match it), else FILE_UNREADABLE. */
+function readFailureCode(error: unknown): "FILE_NOT_FOUND" | "FILE_UNREADABLE" {
+  return (error as NodeJS.ErrnoException | undefined)?.code === "ENOENT" ? "FILE_NOT_FOUND" : "FILE_UNREADABLE";
+}
+
+/**
+ * The line on standard error for a problem of `compile` or `fmt` with a file: `temporalc: <path>: <why> (<CODE>)`, with
+ * a newline. A why of several lines (Prettier's, for a configuration file it cannot parse) keeps the code on the
+ * first, without the colon that introduced the others (`YAML Error in ".prettierrc": (FORMAT_FAILED)` would read as if
+ * the why were missing), and the others indented under it.
+ */
+export function problemLine(problem: { path: string; code: string; message: string }): string {
+  const [first = "", ...more] = problem.message.split("\n").filter((line) => line.trim() !== "");
+  return `${errorLine(problem.code, `${problem.path}: ${first.replace(/:\s*$/, "")}`, more)}\n`;
 }
 
 function decoded(path: string, bytes: Uint8Array, stdin: boolean): SourceFile {
@@ -116,25 +141,9 @@ async function missionFilesBelow(dir: string, ancestors: Set<string>): Promise<s
 
 /** Why a file or folder could not be read or written, in words, without the errno code: the line ends with the CLI's own code. */
 export function describeIoError(error: unknown): string {
-  // makeDirectory's message names the folder and the cause, with the errno code in parentheses after it.
-  if (error instanceof DirectoryNotCreatedError) return error.message.replace(` (${error.reason})`, "");
-  const code = (error as NodeJS.ErrnoException | undefined)?.code;
-  switch (code) {
-    case "ENOENT":
-      return "no such file or folder";
-    case "EACCES":
-    case "EPERM":
-      return "permission denied";
-    case "EISDIR":
-      return "is a folder";
-    case "ENOTDIR":
-    case "EEXIST":
-      return "a part of the path is not a folder";
-    case "ENOSPC":
-      return "no space left on the device";
-    case "EROFS":
-      return "the file system is read-only";
-    default:
-      return messageOf(error);
-  }
+  // makeDirectory's message names the folder and the cause in words (its errno code is a field, `reason`).
+  if (error instanceof DirectoryNotCreatedError) return error.message;
+  const { code, errno } = (error ?? {}) as NodeJS.ErrnoException;
+  // A file system error carries a numeric errno; anything else (Node's ERR_... codes, a plain Error) says why itself.
+  return typeof code === "string" && typeof errno === "number" ? describeErrno(code) : messageOf(error);
 }

@@ -50,7 +50,10 @@ describe("temporalc ledger on a rotated home", () => {
       /checkpoint 0 \(tile \d+\) is signed under temporal-authority\/\S+ by note key ID [0-9a-f]{8}, which is none of this node's keys.*With temporalc ledger, give each retired key's file with --previous-key <file> \(LOG_KEY_UNKNOWN\)\n$/s,
     );
     const missing = runCli(["ledger", "verify", "--home", home, "--previous-key", join(scratch, "no-such-key.pem")]);
-    expect([missing.code, missing.stderr]).toEqual([2, expect.stringContaining(`key file ${join(scratch, "no-such-key.pem")} cannot be read (ENOENT)`)]);
+    expect([missing.code, missing.stderr]).toEqual([
+      2,
+      expect.stringContaining(`key file ${join(scratch, "no-such-key.pem")} cannot be read: no such file or folder; give the path of the key's PEM file (KEY_MISSING)\n`),
+    ]);
     const verified = runCli(["ledger", "verify", "--home", home, "--previous-key", retired, "--json"]);
     expect(verified.code).toBe(0);
     expect(JSON.parse(verified.stdout)).toMatchObject({ valid: true, records: 2, anchors: 2, tiles: 1 });

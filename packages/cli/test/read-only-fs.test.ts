@@ -1,6 +1,6 @@
 /**
  * A folder on a read-only file system: `compile --out-dir` and `run --home`
- * name the folder and the cause (EROFS) and exit 2, and no task runs. A real
+ * name the folder and the cause (the file system is read-only) and exit 2, and no task runs. A real
  * read-only mount needs a private mount namespace (`unshare -m`, as root);
  * where that is not allowed the test is skipped, since running as root makes
  * permission bits no substitute.
@@ -35,7 +35,7 @@ describe.runIf(canMountReadOnly)("folders on a read-only file system", () => {
     expect(result.stderr).toContain(`cannot create the folder ${join(mountPoint, "out")}: the file system is read-only (WRITE_FAILED)\n`);
   });
 
-  it("run --home names the folder and EROFS, exit 2, and no task runs", () => {
+  it("run --home names the folder and that the file system is read-only, exit 2, and no task runs", () => {
     const marker = join(scratch, "ran");
     const tasks = join(scratch, "tasks.mjs");
     writeFileSync(
@@ -55,7 +55,7 @@ describe.runIf(canMountReadOnly)("folders on a read-only file system", () => {
       join(mountPoint, "home"),
     ]);
     expect(result.status).toBe(2);
-    expect(result.stderr).toContain(`cannot create the folder ${join(mountPoint, "home")}: the file system is read-only (EROFS)`);
+    expect(result.stderr).toContain(`cannot create the folder ${join(mountPoint, "home")}: the file system is read-only (the home must be a folder`);
     expect(result.stderr).toContain("No task ran.");
     expect(existsSync(marker)).toBe(false);
   });

@@ -10,7 +10,7 @@ import { createTestService } from "@temporal/agent-sdk/testing";
 import fc from "fast-check";
 import { beforeAll, describe, expect, it } from "vitest";
 import { jsonErrorOffset } from "../src/commands/verify-input.js";
-import { REPO_ROOT, runCli } from "./run-cli.js";
+import { REPO_ROOT, runCli, runCliAsync } from "./run-cli.js";
 import { folderPerTest } from "./scratch.js";
 
 const folder = folderPerTest("temporalc-verify-");
@@ -204,6 +204,36 @@ describe("temporalc verify: a FINAL anchor (docs/ztt.md's witnessed worked examp
       checks: [{ name: "receipt_signature" }, { name: "inclusion" }, { name: "checkpoint_signature" }, { name: "finality", ok: true }],
     });
   });
+
+  it("without --quorum, a receipt and proof is checked for a majority of the distinct witnesses: the same report as --quorum <majority>", async () => {
+    const { bundle: final, witnesses, keySet } = example();
+    // Two witnesses cosigned (at ...801 and ...802); two more that did not make four, whose majority is three.
+    const silent = [3, 4].map((n) => formatCosignerVerifierKey(`w${n}.example`, new Uint8Array(32).fill(n)));
+    for (const [name, content] of Object.entries({ "anchor.json": final.anchor, "keys.json": keySet })) writeFileSync(join(folder.current(), name), JSON.stringify(content));
+    const run = async (trusted: string[], quorum: string[] = []) => {
+      const result = await runCliAsync(["verify", "anchor.json", "--keys", "keys.json", ...trusted.flatMap((w) => ["--witness", w]), ...quorum, "--json"], { cwd: folder.current() });
+      expect(result.stderr).not.toMatch(/\n\s+at /);
+      return result;
+    };
+    const [majority, two, one, twice, four] = await Promise.all([
+      run(witnesses),
+      run(witnesses, ["--quorum", "2"]),
+      run(witnesses, ["--quorum", "1"]),
+      // Each key given twice: four keys but two witnesses, so still a majority of two (counting keys would ask for three).
+      run([...witnesses, ...witnesses]),
+      run([...witnesses, ...silent]),
+    ]);
+    expect(majority.code).toBe(0);
+    expect(JSON.parse(majority.stdout)).toMatchObject({ valid: true, witnessed_unix_s: 1795645802 });
+    expect(majority.stdout).toBe(two.stdout);
+    expect(JSON.parse(one.stdout)).toMatchObject({ valid: true, witnessed_unix_s: 1795645801 });
+    expect(twice.stdout).toBe(majority.stdout);
+    expect(four.code).toBe(1);
+    const finality = (JSON.parse(four.stdout) as { checks: { name: string; reason?: string }[] }).checks.find((c) => c.name === "finality");
+    expect(finality?.reason).toBe(
+      "not FINAL for quorum 3 of the given witnesses: cosignatures: 2 of the 4 trusted witnesses cosigned the checkpoint (w1.example, w2.example); the quorum is 3",
+    );
+  }, 60_000);
 });
 
 describe("temporalc verify: usage errors (exit 2, one line with a stable code)", () => {

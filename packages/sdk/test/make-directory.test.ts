@@ -1,7 +1,7 @@
 import { chmod, stat, writeFile } from "node:fs/promises";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
-import { DirectoryNotCreatedError, makeDirectory } from "../src/node/index.js";
+import { DirectoryNotCreatedError, createLocalAuthority, makeDirectory } from "../src/node/index.js";
 import { tempDir } from "./helpers.js";
 
 const isRoot = process.getuid?.() === 0;
@@ -39,8 +39,9 @@ describe("makeDirectory", () => {
     for (const target of [file, join(file, "below", "deeper")]) {
       const error = await makeDirectory(target).catch((e: unknown) => e);
       expect(error).toBeInstanceOf(DirectoryNotCreatedError);
+      // The errno code is a field; the message says why in words.
       expect(error).toMatchObject({ code: "DIRECTORY_NOT_CREATED", reason: "ENOTDIR", path: file });
-      expect((error as Error).message).toContain("not a folder");
+      expect((error as Error).message).toBe(`cannot create the folder ${file}: a file is in the way: a part of the path is not a folder`);
     }
   });
 
@@ -48,7 +49,7 @@ describe("makeDirectory", () => {
     const started = Date.now();
     const error = await makeDirectory("/proc/temporalc-test/x").catch((e: unknown) => e);
     expect(error).toMatchObject({ code: "DIRECTORY_NOT_CREATED", reason: "ENOENT", path: "/proc/temporalc-test" });
-    expect((error as Error).message).toContain("does not allow creating folders");
+    expect((error as Error).message).toBe("cannot create the folder /proc/temporalc-test: the file system does not allow creating folders here");
     expect(Date.now() - started).toBeLessThan(10_000);
   });
 
@@ -60,9 +61,22 @@ describe("makeDirectory", () => {
     try {
       const error = await makeDirectory(join(locked, "a", "b")).catch((e: unknown) => e);
       expect(error).toMatchObject({ code: "DIRECTORY_NOT_CREATED", reason: "EACCES", path: join(locked, "a") });
-      expect((error as Error).message).toContain("permission denied");
+      expect((error as Error).message).toBe(`cannot create the folder ${join(locked, "a")}: permission denied`);
     } finally {
       await chmod(locked, 0o755);
+    }
+  });
+
+  it("a local authority whose home cannot be created: ready() rejects with DirectoryNotCreatedError, the errno in `reason`", async () => {
+    const file = join(await tempDir(), "file");
+    await writeFile(file, "");
+    const authority = createLocalAuthority({ home: join(file, "home") });
+    try {
+      const error = await authority.ready().catch((e: unknown) => e);
+      expect(error).toBeInstanceOf(DirectoryNotCreatedError);
+      expect(error).toMatchObject({ code: "DIRECTORY_NOT_CREATED", reason: "ENOTDIR", path: file });
+    } finally {
+      await authority.close();
     }
   });
 });

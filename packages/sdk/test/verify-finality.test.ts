@@ -77,6 +77,19 @@ describe("verifyFinality", () => {
     expect(failed(four)).toEqual(["cosignatures"]);
   });
 
+  it("without a quorum, checks a majority of the distinct trusted witnesses and says which quorum it checked", async () => {
+    const { proof, keySet } = await finalProof(witnesses.slice(0, 2), [1_800_000_010, 1_800_000_020]);
+    const silent = testCosigner("w.test/silent");
+    const majority = await verifyFinality(proof, { log: keySet, witnesses: vkeys });
+    expect(majority).toStrictEqual(await verifyFinality(proof, { log: keySet, witnesses: vkeys }, 2));
+    expect(majority).toMatchObject({ valid: true, quorum: 2, witnessed_unix_s: 1_800_000_020 });
+    // A key listed twice is one witness; four distinct ones need three.
+    expect(await verifyFinality(proof, { log: keySet, witnesses: [...vkeys, vkeys[0] as string] })).toMatchObject({ valid: true, quorum: 2 });
+    const four = await verifyFinality(proof, { log: keySet, witnesses: [...vkeys, silent.vkey] });
+    expect(four).toMatchObject({ valid: false, quorum: 3, witnessed_unix_s: null });
+    expect(failed(four)).toEqual(["cosignatures"]);
+  });
+
   it("the log key may be given as a vkey, a JWK, or a list holding a retired key too; a wrong key fails both signature checks", async () => {
     const { proof, keySet } = await finalProof(witnesses, [1, 2, 3]);
     const [vkey] = Object.values(keySet.note_verifier_keys);

@@ -1,6 +1,6 @@
 import { writeFileDurably } from "@temporal/agent-sdk/node";
 import { compile, fixAll, type Diagnostic } from "@temporal/compiler";
-import { EXIT_FAILURE, EXIT_OK, EXIT_USAGE, UsageError } from "../errors.js";
+import { EXIT_FAILURE, EXIT_OK, EXIT_USAGE, UsageError, errorLine } from "../errors.js";
 import { describeIoError, readMissionFiles, type SourceFile } from "../files.js";
 import { renderForTerminal } from "../terminal.js";
 import { toGithubAnnotations, toSarif, type CheckedFile } from "./check-formats.js";
@@ -57,7 +57,8 @@ export async function runCheck(paths: string[], options: CheckOptions): Promise<
     fixed += result.fixed;
     if (format === "text") text += renderForTerminal(result.checked.diagnostics, result.text, process.stdout, options.quiet);
   }
-  for (const problem of problems) process.stderr.write(`temporalc: cannot read ${problem.path}: ${problem.message}\n`);
+  // As compile and fmt do: with --json the problems are in the report only; SARIF and GitHub annotations have no place for them.
+  if (format !== "json") for (const problem of problems) process.stderr.write(`${errorLine(problem.code, `cannot read ${problem.path}: ${problem.message}`)}\n`);
 
   const diagnostics: Diagnostic[] = checked.flatMap((c) => c.diagnostics);
   const summary = {
@@ -67,7 +68,7 @@ export async function runCheck(paths: string[], options: CheckOptions): Promise<
     ...(options.fix === true ? { fixed } : {}),
   };
   if (format === "json") {
-    process.stdout.write(`${JSON.stringify({ diagnostics, summary }, null, 2)}\n`);
+    process.stdout.write(`${JSON.stringify({ diagnostics, problems, summary }, null, 2)}\n`);
   } else if (format === "sarif") {
     process.stdout.write(`${JSON.stringify(toSarif(checked, TEMPORALC_VERSION, process.cwd()), null, 2)}\n`);
   } else if (format === "github") {

@@ -2,7 +2,7 @@ import { basename, dirname, join, relative, resolve, sep } from "node:path";
 import { makeDirectory, writeFileDurably } from "@temporal/agent-sdk/node";
 import { compile, type Diagnostic } from "@temporal/compiler";
 import { EXIT_FAILURE, EXIT_OK, EXIT_USAGE, UsageError } from "../errors.js";
-import { describeIoError, readMissionFiles, type SourceFile } from "../files.js";
+import { describeIoError, problemLine, readMissionFiles, type SourceFile } from "../files.js";
 import { renderForTerminal } from "../terminal.js";
 
 export interface CompileCommandOptions {
@@ -85,7 +85,7 @@ export async function runCompile(paths: string[], options: CompileCommandOptions
       report.written = true;
       written++;
     } catch (error) {
-      problems.push({ path: output, message: `cannot write: ${describeIoError(error)}` });
+      problems.push({ path: output, code: "WRITE_FAILED", message: `cannot write: ${describeIoError(error)}` });
     }
   }
 
@@ -93,7 +93,7 @@ export async function runCompile(paths: string[], options: CompileCommandOptions
   if (options.json === true) {
     process.stdout.write(`${JSON.stringify({ files: reports, problems, summary }, null, 2)}\n`);
   } else {
-    for (const problem of problems) process.stderr.write(`temporalc: ${problem.path}: ${problem.message}\n`);
+    for (const problem of problems) process.stderr.write(problemLine(problem));
     if (!options.stdout && options.quiet !== true) {
       const failures = failed > 0 ? `, ${failed} with errors (nothing written for ${failed === 1 ? "it" : "them"})` : "";
       process.stderr.write(`compiled ${written} of ${planned.length} file${planned.length === 1 ? "" : "s"}${failures}\n`);

@@ -2,7 +2,7 @@ import { writeFileDurably } from "@temporal/agent-sdk/node";
 import type { Diagnostic } from "@temporal/compiler";
 import type { Plugin } from "prettier";
 import { EXIT_FAILURE, EXIT_OK, EXIT_USAGE, UsageError, messageOf } from "../errors.js";
-import { describeIoError, readMissionFiles, type SourceFile } from "../files.js";
+import { describeIoError, problemLine, readMissionFiles, type SourceFile } from "../files.js";
 import { renderForTerminal } from "../terminal.js";
 
 export interface FmtOptions {
@@ -18,12 +18,17 @@ export interface FmtOptions {
 /** What happened to one file; `error` covers syntax errors, files that are not UTF-8 text, and failed writes. */
 type FileStatus = "formatted" | "unformatted" | "written" | "error";
 
-interface FileReport {
-  path: string;
-  status: FileStatus;
-  diagnostics?: Diagnostic[];
-  message?: string;
-}
+/** A file's result; an error has either the compiler's diagnostics or a code with its message, never a message alone. */
+type FileReport =
+  | { path: string; status: Exclude<FileStatus, "error"> }
+  | { path: string; status: "error"; diagnostics: Diagnostic[] }
+  | {
+      path: string;
+      status: "error";
+      /** FORMAT_FAILED when Prettier could not format the file (its configuration or a plugin failed), WRITE_FAILED when `--write` could not rewrite it. */
+      code: "FORMAT_FAILED" | "WRITE_FAILED";
+      message: string;
+    };
 
 /**
  * Formats mission files through Prettier and prettier-plugin-mission, so
@@ -42,8 +47,8 @@ export async function runFmt(paths: string[], options: FmtOptions): Promise<numb
     const report = await formatOne(file, options, listOnly);
     reports.push(report);
     if (json) continue;
-    if (report.diagnostics !== undefined) process.stderr.write(renderForTerminal(report.diagnostics, file.text, process.stderr));
-    else if (report.message !== undefined) process.stderr.write(`temporalc: ${file.path}: ${report.message}\n`);
+    if ("diagnostics" in report) process.stderr.write(renderForTerminal(report.diagnostics, file.text, process.stderr));
+    else if ("code" in report) process.stderr.write(problemLine(report));
     const listing = options.check || options.write || listOnly;
     if (listing && !options.quiet && (report.status === "written" || report.status === "unformatted")) process.stdout.write(`${file.path}\n`);
   }
@@ -53,7 +58,7 @@ export async function runFmt(paths: string[], options: FmtOptions): Promise<numb
   if (json) {
     process.stdout.write(`${JSON.stringify({ files: reports, problems, summary }, null, 2)}\n`);
   } else {
-    for (const problem of problems) process.stderr.write(`temporalc: ${problem.path}: ${problem.message}\n`);
+    for (const problem of problems) process.stderr.write(problemLine(problem));
     if (!options.quiet && (options.check || options.write || listOnly)) process.stderr.write(`${describeSummary(summary, options.write)}\n`);
   }
   if (summary.errors + summary.unreadable > 0) return EXIT_USAGE;
@@ -70,7 +75,7 @@ async function formatOne(file: SourceFile, options: FmtOptions, listOnly: boolea
   } catch (error) {
     // A syntax error carries the compiler's diagnostics; they are shown as `check` shows them.
     const diagnostics = (error as { diagnostics?: Diagnostic[] }).diagnostics;
-    return diagnostics === undefined ? { path, status: "error", message: messageOf(error) } : { path, status: "error", diagnostics };
+    return diagnostics === undefined ? { path, status: "error", code: "FORMAT_FAILED", message: messageOf(error) } : { path, status: "error", diagnostics };
   }
   const changed = formatted !== file.text;
   if (options.write) {
@@ -79,7 +84,7 @@ async function formatOne(file: SourceFile, options: FmtOptions, listOnly: boolea
       await writeFileDurably(path, formatted, { mode: 0o666 });
       return { path, status: "written" };
     } catch (error) {
-      return { path, status: "error", message: `cannot write: ${describeIoError(error)}` };
+      return { path, status: "error", code: "WRITE_FAILED", message: `cannot write: ${describeIoError(error)}` };
     }
   }
   if (!options.check && !listOnly) process.stdout.write(formatted);

@@ -43,6 +43,8 @@ export interface FinalityVerification {
   readonly checks: readonly FinalityCheck[];
   /** The trusted witnesses whose cosignature of the checkpoint verifies, by key name. */
   readonly cosigned_by: readonly string[];
+  /** The quorum checked: the caller's, or when it gave none a majority of the distinct trusted witnesses. */
+  readonly quorum: number;
   /**
    * The `quorum`-th smallest timestamp among those valid cosignatures (POSIX seconds), computed here rather than read
    * from the proof; null when fewer than `quorum` verify.
@@ -54,13 +56,18 @@ export interface FinalityVerification {
  * Checks a `FINAL` anchor proof against the keys the caller trusts: the receipt's inclusion in the proof's tree,
  * the log's signature on that checkpoint, the log's signature on the cosigned checkpoint (same tile, covering the
  * leaf), the consistency step between the two trees, and at least `quorum` valid cosignatures by distinct trusted
- * witnesses. Never throws for a bad proof (a failed check says why); throws `INVALID_ARGUMENT` for a quorum that is
- * not a positive integer and `INVALID_NOTE_KEY`/`INVALID_COSIGNATURE` for a witness vkey that is not a
- * cosignature/v1 key, since those are the caller's configuration.
+ * witnesses; without `quorum`, a majority of the distinct trusted witnesses (`witnessMajority`), counted from the vkeys
+ * as they are parsed for the check, so a caller never parses them twice. Never throws for a bad proof (a failed check
+ * says why); throws `INVALID_ARGUMENT` for a quorum that is not a positive integer and
+ * `INVALID_NOTE_KEY`/`INVALID_COSIGNATURE` for a witness vkey that is not a cosignature/v1 key, since those are the
+ * caller's configuration.
  */
-export async function verifyFinality(proof: AnchorProof, keys: FinalityKeys, quorum: number): Promise<FinalityVerification> {
-  if (!Number.isSafeInteger(quorum) || quorum < 1) throw new TemporalError("INVALID_ARGUMENT", `verifyFinality: quorum must be a positive integer, got ${describeValue(quorum)}`);
-  return verifyFinalityBy(proof, keys.log, await trustedWitnesses(keys.witnesses), quorum);
+export async function verifyFinality(proof: AnchorProof, keys: FinalityKeys, quorum?: number): Promise<FinalityVerification> {
+  if (quorum !== undefined && (!Number.isSafeInteger(quorum) || quorum < 1)) {
+    throw new TemporalError("INVALID_ARGUMENT", `verifyFinality: quorum must be a positive integer, got ${describeValue(quorum)}`);
+  }
+  const witnesses = await trustedWitnesses(keys.witnesses);
+  return verifyFinalityBy(proof, keys.log, witnesses, quorum ?? majorityOf(witnesses.length));
 }
 
 /**
@@ -79,7 +86,7 @@ export async function verifyFinalityBy(proof: AnchorProof, log: LogKeySetInput, 
   const cosigned = witnessedCheckpointOf(proof);
   if (typeof cosigned === "string") {
     check("witnessed", false, cosigned);
-    return { valid: false, checks, cosigned_by: [], witnessed_unix_s: null };
+    return { valid: false, checks, cosigned_by: [], quorum, witnessed_unix_s: null };
   }
   check("witnessed", true, `the proof carries a cosigned checkpoint of tile ${cosigned.tile_id} of size ${cosigned.tree_size}, which covers leaf ${proof.leaf_index}`);
   const cosignedSigned = await verifyCheckpointByAnyKey(cosigned, log);
@@ -99,6 +106,7 @@ export async function verifyFinalityBy(proof: AnchorProof, log: LogKeySetInput, 
     valid: checks.every(({ ok }) => ok),
     checks,
     cosigned_by: names,
+    quorum,
     witnessed_unix_s: enough ? (timestamps[quorum - 1] as number) : null,
   };
 }

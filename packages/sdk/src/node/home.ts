@@ -48,8 +48,8 @@ export function homePaths(home: string): HomePaths {
  * parent is fsynced; until then a crash could lose the home, and with it
  * anchors already acknowledged. `makeDirectory` rather than a recursive
  * mkdir, which loops forever under `/proc`: a home that cannot be created
- * is a `DirectoryNotCreatedError` naming the folder and the cause (EROFS,
- * EACCES, ENOTDIR...).
+ * is a `DirectoryNotCreatedError` naming the folder and saying why in words,
+ * its errno code (EROFS, EACCES, ENOTDIR...) in `reason`.
  */
 export async function ensureHome(paths: HomePaths): Promise<void> {
   const firstCreated = await makeDirectory(paths.home);

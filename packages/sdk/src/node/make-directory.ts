@@ -1,13 +1,17 @@
 import { mkdir, stat } from "node:fs/promises";
 import { dirname, resolve } from "node:path";
 import { TemporalError } from "../core/errors.js";
+import { describeErrno } from "./describe-errno.js";
 
-/** Why a folder could not be created: the errno code, when the file system gave one. */
+/**
+ * A folder could not be created: the message names it and says why in words; `reason` carries the errno code apart,
+ * for callers that branch on it or print it their own way (temporalc ends its line with its own code).
+ */
 export class DirectoryNotCreatedError extends TemporalError {
   declare readonly code: "DIRECTORY_NOT_CREATED";
   /** The folder that could not be created (or the path in the way), absolute. */
   readonly path: string;
-  /** The file system's errno code, such as `EROFS`, or `ENOTDIR` for a file in the way. */
+  /** The file system's errno code, such as `EROFS`, or `ENOTDIR` for a file in the way; `UNKNOWN` when it gave none. */
   readonly reason: string;
   constructor(path: string, reason: string, detail: string, cause?: unknown) {
     super("DIRECTORY_NOT_CREATED", `cannot create the folder ${path}: ${detail}`, { cause });
@@ -76,26 +80,18 @@ function notCreated(path: string, code: string, cause?: unknown): DirectoryNotCr
   return new DirectoryNotCreatedError(path, code, describe(code, cause), cause);
 }
 
+/** Why, in words, without the errno code (`reason` carries it): what mkdir's errors mean here, else the usual words. */
 function describe(code: string, cause: unknown): string {
   switch (code) {
     case "ENOENT":
       // mkdir's parent exists (it was just checked or made), so ENOENT means the file system refuses children here.
-      return "the file system does not allow creating folders here (ENOENT)";
-    case "EACCES":
-    case "EPERM":
-      return `permission denied (${code})`;
-    case "EROFS":
-      return "the file system is read-only (EROFS)";
+      return "the file system does not allow creating folders here";
     case "ENOTDIR":
     case "EEXIST":
-      return `a file is in the way: ${code === "ENOTDIR" ? "a part of the path" : "it"} is not a folder (${code})`;
-    case "ENOSPC":
-      return "no space left on the device (ENOSPC)";
-    case "ELOOP":
-      return "too many symbolic links in the path (ELOOP)";
-    case "ENAMETOOLONG":
-      return "the name is too long (ENAMETOOLONG)";
+      return `a file is in the way: ${code === "ENOTDIR" ? "a part of the path" : "it"} is not a folder`;
     default:
-      return cause instanceof Error ? cause.message : code;
+      if (typeof (cause as NodeJS.ErrnoException | undefined)?.code === "string") return describeErrno(code);
+      // No errno code (`reason` is UNKNOWN): what was thrown is all there is to say.
+      return cause instanceof Error ? cause.message : String(cause);
   }
 }

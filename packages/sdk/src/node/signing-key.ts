@@ -6,6 +6,7 @@ import { onceUnlessRejected } from "../authority/once-unless-rejected.js";
 import type { Signer, SigningKey } from "../authority/seams.js";
 import { TemporalError } from "../core/errors.js";
 import { VerifyingKey } from "../core/verifying-key.js";
+import { describeErrno } from "./describe-errno.js";
 import { isErrno } from "./errors.js";
 import { ensureHome, ignoreHomeInGit, type HomePaths } from "./home.js";
 import { acquireHomeLock } from "./home-lock.js";
@@ -198,10 +199,37 @@ async function signingKeyFrom(path: string, pem: string): Promise<SigningKey> {
 }
 
 /**
+ * A key file that cannot be read (`KEY_MISSING`): it does not exist, it may not be read, or it is a folder. The
+ * message names the file, says why in words and what to do; `reason` carries the errno code apart.
+ */
+export class KeyFileUnreadableError extends TemporalError {
+  declare readonly code: "KEY_MISSING";
+  /** The key file as the caller gave it (not resolved against the working directory). */
+  readonly path: string;
+  /** The file system's errno code: `ENOENT`, `EACCES` or `EISDIR`. */
+  readonly reason: KeyFileUnreadableReason;
+  constructor(path: string, reason: KeyFileUnreadableReason, cause?: unknown) {
+    super("KEY_MISSING", `key file ${path} cannot be read: ${describeErrno(reason)}; ${KEY_FILE_REMEDY[reason]}`, { cause });
+    this.name = "KeyFileUnreadableError";
+    this.path = path;
+    this.reason = reason;
+  }
+}
+
+/** The errno codes that make a key file unreadable rather than invalid, and what the user does about each. */
+const KEY_FILE_REMEDY = {
+  ENOENT: "give the path of the key's PEM file",
+  EISDIR: "give the path of the key's PEM file, not of a folder",
+  EACCES: "let this process read it (check the file's owner and permissions)",
+} as const;
+
+export type KeyFileUnreadableReason = keyof typeof KEY_FILE_REMEDY;
+
+/**
  * The Ed25519 public key in a PEM file holding the private key or only its
  * public half: how a retired key (`previousKeys`) is given to a service or
- * to `temporalc ledger verify`. `KEY_MISSING` (naming the file) when it cannot
- * be read, `KEY_INVALID` for anything else.
+ * to `temporalc ledger verify`. `KEY_MISSING` (`KeyFileUnreadableError`, naming
+ * the file) when it cannot be read, `KEY_INVALID` for anything else.
  */
 export async function readVerifyingKeyFile(path: string): Promise<VerifyingKey> {
   let jwk: { crv?: string; kty?: string; x?: string };
@@ -209,9 +237,8 @@ export async function readVerifyingKeyFile(path: string): Promise<VerifyingKey> 
     // createPublicKey takes a private key too and gives its public half.
     jwk = createPublicKey(await readFile(path, "utf8")).export({ format: "jwk" });
   } catch (error) {
-    if (isErrno(error, "ENOENT") || isErrno(error, "EACCES") || isErrno(error, "EISDIR")) {
-      throw new TemporalError("KEY_MISSING", `key file ${path} cannot be read (${(error as NodeJS.ErrnoException).code}): give the path of the key's PEM file`, { cause: error });
-    }
+    const errno = (error as NodeJS.ErrnoException | undefined)?.code;
+    if (typeof errno === "string" && Object.hasOwn(KEY_FILE_REMEDY, errno)) throw new KeyFileUnreadableError(path, errno as KeyFileUnreadableReason, error);
     throw new TemporalError("KEY_INVALID", `key file ${path} is not a readable PEM key`, { cause: error });
   }
   if (jwk.crv !== "Ed25519" || jwk.x === undefined) throw new TemporalError("KEY_INVALID", `key file ${path} holds a ${String(jwk.crv ?? jwk.kty)} key, not Ed25519`);
