@@ -34,6 +34,13 @@ describe("the built playground", () => {
     expect(filesUnder(dist).some((file) => /^assets\/worker-[\w-]+\.js$/.test(file))).toBe(true);
   });
 
+  it("names in THIRD_PARTY_NOTICES the packages of the page's chunks and of the worker's, which are built apart", () => {
+    const notices = readFileSync(new URL("THIRD_PARTY_NOTICES", dist), "utf8");
+    const named = [...notices.matchAll(/^={20,}\n(\S+)@\d[^ ]* \(/gm)].map((match) => match[1]);
+    // The editor is the page's; the compiler's parser library and the formatter are bundled only into the worker (test below).
+    for (const name of ["@codemirror/view", "chevrotain", "prettier"]) expect(named).toContain(name);
+  });
+
   it("downloads the compiler and the language service once: in the language worker, never in the page's chunks", () => {
     const assets = filesUnder(new URL("assets/", dist)).filter((file) => file.endsWith(".js"));
     expect(assets.filter((file) => /worker/.test(file))).toEqual([expect.stringMatching(/^worker-[\w-]+\.js$/)]);
