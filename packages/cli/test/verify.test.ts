@@ -247,7 +247,7 @@ describe("temporalc verify: usage errors (exit 2, one line with a stable code)",
 
   it("a missing or unreadable file, bad JSON (with its line and column), an unknown shape, a bad keys file, bad witnesses", () => {
     usage({ "keys.json": keys }, ["nope.json", "--keys", "keys.json"], "FILE_NOT_FOUND", "cannot read the file nope.json: no such file or folder");
-    usage({ "keys.json": keys }, [".", "--keys", "keys.json"], "FILE_UNREADABLE", "cannot read the file .: is a folder");
+    usage({ "keys.json": keys }, [".", "--keys", "keys.json"], "FILE_UNREADABLE", "cannot read the file .: it is a folder");
     usage({ "bad.json": '{\n  "receipt": {},\n  "proof": }\n' }, ["bad.json", "--keys", "keys.json"], "INVALID_JSON", "bad.json:3:12: the file is not valid JSON");
     usage({ "keys.json": keys }, ["keys.json", "--keys", "keys.json"], "UNKNOWN_SHAPE", "keys.json: not something temporalc verify knows");
     usage({ "bundle.json": bundle }, ["bundle.json", "--keys", "bundle.json"], "INVALID_KEYS", "bundle.json: expected the body of the service's GET keys");
