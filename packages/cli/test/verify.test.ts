@@ -256,6 +256,16 @@ describe("temporalc verify: usage errors (exit 2, one line with a stable code)",
     usage({}, ["bundle.json", "--keys", "keys.json", "--witness", "not-a-vkey"], "INVALID_WITNESS", "--witness/--quorum:");
   });
 
+  it("--quorum above the distinct --witness keys is a usage error for either kind of file: a key given twice counts once", () => {
+    const [a, b] = [1, 2].map((n) => formatCosignerVerifierKey(`w${n}.example`, new Uint8Array(32).fill(n))) as [string, string];
+    const repeated = ["--witness", a, "--witness", a, "--witness", b];
+    const text = "--quorum 3 needs at least as many distinct --witness keys, got 2 (of 3 given: a key given twice, or under two names, is one witness)";
+    usage({ "a.json": { receipt, proof }, "keys.json": keys }, ["a.json", "--keys", "keys.json", ...repeated, "--quorum", "3"], "INVALID_WITNESS", text);
+    usage({ "bundle.json": bundle, "keys.json": keys }, ["bundle.json", "--keys", "keys.json", ...repeated, "--quorum", "3"], "INVALID_WITNESS", text);
+    // Two distinct witnesses can meet a quorum of two: the check runs (the proof is PROVISIONAL, so not final: exit 1).
+    expect(verify({ "a.json": { receipt, proof }, "keys.json": keys }, ["a.json", "--keys", "keys.json", ...repeated, "--quorum", "2"]).code).toBe(1);
+  });
+
   it("without --keys or a file: commander's usage error, exit 2; --help teaches with examples", () => {
     expect(verify({}, ["bundle.json"]).code).toBe(2);
     const help = runCli(["verify", "--help"]);
