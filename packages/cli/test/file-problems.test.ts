@@ -58,7 +58,7 @@ describe("files check, compile and fmt cannot read or write carry a stable code"
     mkdirSync(join(cwd, "other.mjs"));
     const args = ["compile", "good.mission", "other.mission", ...paths];
     const [text, json] = await Promise.all([runCliAsync(args, { cwd }), runCliAsync([...args, "--json"], { cwd })]);
-    const problems = [...unreadable, { path: "other.mjs", code: "WRITE_FAILED", message: "cannot write: is a folder" }];
+    const problems = [...unreadable, { path: "other.mjs", code: "WRITE_FAILED", message: "cannot write: it is a folder" }];
     expect(text.code).toBe(2);
     expect(text.stderr).toBe(`${problems.map((p) => `temporalc: ${p.path}: ${p.message} (${p.code})\n`).join("")}compiled 1 of 2 files\n`);
     expect(readFileSync(join(cwd, "good.mjs"), "utf8")).toContain("export");
@@ -112,7 +112,7 @@ describe("describeIoError", () => {
     // Node's own error for a failed read: its message carries the code, the call and the path.
     const eio = Object.assign(new Error("EIO: i/o error, open 'x'"), { code: "EIO", errno: -5, syscall: "open", path: "x" });
     expect(describeIoError(eio)).toBe("i/o error");
-    expect(describeIoError(Object.assign(new Error("EISDIR: illegal operation on a directory, read"), { code: "EISDIR", errno: -21 }))).toBe("is a folder");
+    expect(describeIoError(Object.assign(new Error("EISDIR: illegal operation on a directory, read"), { code: "EISDIR", errno: -21 }))).toBe("it is a folder");
     expect(describeIoError(Object.assign(new RangeError("File size (3221225472) is greater than 2 GiB"), { code: "ERR_FS_FILE_TOO_LARGE" }))).toBe(
       "File size (3221225472) is greater than 2 GiB",
     );

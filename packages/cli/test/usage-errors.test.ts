@@ -48,7 +48,7 @@ describe("a usage error is one line ending with its code, whatever the command",
     const missing = join(folder.current(), "missing.mission");
     for (const [file, line] of [
       [missing, `temporalc: cannot read ${missing}: no such file or folder (FILE_NOT_FOUND)\n`],
-      [folder.current(), `temporalc: cannot read ${folder.current()}: is a folder (FILE_UNREADABLE)\n`],
+      [folder.current(), `temporalc: cannot read ${folder.current()}: it is a folder (FILE_UNREADABLE)\n`],
     ] as const) {
       const [run, show] = await Promise.all([runCliAsync(["run", file]), runCliAsync(["show", file])]);
       expect([run.code, run.stderr]).toEqual([2, line]);

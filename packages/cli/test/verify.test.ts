@@ -247,13 +247,23 @@ describe("temporalc verify: usage errors (exit 2, one line with a stable code)",
 
   it("a missing or unreadable file, bad JSON (with its line and column), an unknown shape, a bad keys file, bad witnesses", () => {
     usage({ "keys.json": keys }, ["nope.json", "--keys", "keys.json"], "FILE_NOT_FOUND", "cannot read the file nope.json: no such file or folder");
-    usage({ "keys.json": keys }, [".", "--keys", "keys.json"], "FILE_UNREADABLE", "cannot read the file .: is a folder");
+    usage({ "keys.json": keys }, [".", "--keys", "keys.json"], "FILE_UNREADABLE", "cannot read the file .: it is a folder");
     usage({ "bad.json": '{\n  "receipt": {},\n  "proof": }\n' }, ["bad.json", "--keys", "keys.json"], "INVALID_JSON", "bad.json:3:12: the file is not valid JSON");
     usage({ "keys.json": keys }, ["keys.json", "--keys", "keys.json"], "UNKNOWN_SHAPE", "keys.json: not something temporalc verify knows");
     usage({ "bundle.json": bundle }, ["bundle.json", "--keys", "bundle.json"], "INVALID_KEYS", "bundle.json: expected the body of the service's GET keys");
     usage({ "rsa.json": { keys: { a: { kty: "RSA" } } } }, ["bundle.json", "--keys", "rsa.json"], "INVALID_KEYS", 'rsa.json: keys["a"] is not an Ed25519 public key');
     usage({}, ["bundle.json", "--keys", "keys.json", "--quorum", "2"], "INVALID_WITNESS", "--quorum counts cosignatures");
     usage({}, ["bundle.json", "--keys", "keys.json", "--witness", "not-a-vkey"], "INVALID_WITNESS", "--witness/--quorum:");
+  });
+
+  it("--quorum above the distinct --witness keys is a usage error for either kind of file: a key given twice counts once", () => {
+    const [a, b] = [1, 2].map((n) => formatCosignerVerifierKey(`w${n}.example`, new Uint8Array(32).fill(n))) as [string, string];
+    const repeated = ["--witness", a, "--witness", a, "--witness", b];
+    const text = "--quorum 3 needs at least as many distinct --witness keys, got 2 (of 3 given: a key given twice, or under two names, is one witness)";
+    usage({ "a.json": { receipt, proof }, "keys.json": keys }, ["a.json", "--keys", "keys.json", ...repeated, "--quorum", "3"], "INVALID_WITNESS", text);
+    usage({ "bundle.json": bundle, "keys.json": keys }, ["bundle.json", "--keys", "keys.json", ...repeated, "--quorum", "3"], "INVALID_WITNESS", text);
+    // Two distinct witnesses can meet a quorum of two: the check runs (the proof is PROVISIONAL, so not final: exit 1).
+    expect(verify({ "a.json": { receipt, proof }, "keys.json": keys }, ["a.json", "--keys", "keys.json", ...repeated, "--quorum", "2"]).code).toBe(1);
   });
 
   it("without --keys or a file: commander's usage error, exit 2; --help teaches with examples", () => {

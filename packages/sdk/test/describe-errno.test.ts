@@ -1,6 +1,6 @@
-import { readFile } from "node:fs/promises";
+import { readFile, stat } from "node:fs/promises";
 import { describe, expect, it } from "vitest";
-import { describeErrno } from "../src/node/index.js";
+import { describeErrno, errnoCode } from "../src/node/index.js";
 import { tempDir } from "./helpers.js";
 
 describe("describeErrno", () => {
@@ -8,12 +8,12 @@ describe("describeErrno", () => {
     expect(describeErrno("ENOENT")).toBe("no such file or folder");
     expect(describeErrno("EACCES")).toBe("permission denied");
     expect(describeErrno("EROFS")).toBe("the file system is read-only");
-    // The code of a real failure: reading a folder.
+    // The code of a real failure: reading a folder. The words read as a clause after "cannot read <file>:".
     const error = (await readFile(await tempDir()).catch((e: unknown) => e)) as NodeJS.ErrnoException;
-    expect(describeErrno(error.code as string)).toBe("is a folder");
+    expect(describeErrno(error.code as string)).toBe("it is a folder");
   });
 
-  it("a code it has no words for gets the operating system's description, not Node's message with the code in it", () => {
+  it("a code it has no words for gets libuv's description (uv_strerror), not Node's message with the code in it", () => {
     expect(describeErrno("EIO")).toBe("i/o error");
     expect(describeErrno("ECONNREFUSED")).toBe("connection refused");
   });
@@ -21,5 +21,19 @@ describe("describeErrno", () => {
   it("a code that is no errno is an unknown error, named by its code; so is a name of Object's prototype", () => {
     expect(describeErrno("ERR_FS_FILE_TOO_LARGE")).toBe("an unknown error (ERR_FS_FILE_TOO_LARGE)");
     expect(describeErrno("constructor")).toBe("an unknown error (constructor)");
+  });
+});
+
+describe("errnoCode", () => {
+  it("is the code of a failed system call, which carries a numeric errno", async () => {
+    const missing = await stat(`${await tempDir()}/missing`).catch((e: unknown) => e);
+    expect(errnoCode(missing)).toBe("ENOENT");
+  });
+
+  it("is undefined for Node's own ERR_... errors, which have a string code but no errno, and for whatever else was thrown", async () => {
+    const nulByte = await stat("a\0b").catch((e: unknown) => e);
+    expect(nulByte).toMatchObject({ code: "ERR_INVALID_ARG_VALUE" });
+    expect(errnoCode(nulByte)).toBeUndefined();
+    for (const other of [new Error("plain"), { code: "ENOENT" }, { code: "ENOENT", errno: "-2" }, "ENOENT", null, undefined]) expect(errnoCode(other)).toBeUndefined();
   });
 });

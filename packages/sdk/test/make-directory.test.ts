@@ -45,6 +45,16 @@ describe("makeDirectory", () => {
     }
   });
 
+  it("a path Node itself refuses (a NUL byte) keeps Node's message, which says what to fix; reason is UNKNOWN, as it carries no errno", async () => {
+    const target = join(await tempDir(), "a\0b");
+    const error = await makeDirectory(target).catch((e: unknown) => e);
+    expect(error).toBeInstanceOf(DirectoryNotCreatedError);
+    expect(error).toMatchObject({ code: "DIRECTORY_NOT_CREATED", reason: "UNKNOWN", path: target, cause: { code: "ERR_INVALID_ARG_VALUE" } });
+    expect((error as Error).message).toBe(`cannot create the folder ${target}: ${((error as Error).cause as Error).message}`);
+    expect((error as Error).message).toContain("without null bytes");
+    expect((error as Error).message).not.toContain("unknown error");
+  });
+
   it.runIf(process.platform === "linux")("fails at once under /proc, where recursive mkdir loops forever", async () => {
     const started = Date.now();
     const error = await makeDirectory("/proc/temporalc-test/x").catch((e: unknown) => e);

@@ -13,11 +13,13 @@ import {
   createCosigner,
   createMemoryAuthority,
   createTsaeRequest,
+  distinctWitnessCount,
   formatSignatureLine,
   formatVerifierKey,
   parseVerifierKey,
   sha256Hex,
   verifyFinality,
+  witnessMajority,
   type AnchorProof,
   type Authority,
   type CosignedCheckpoint,
@@ -88,6 +90,11 @@ describe("verifyFinality", () => {
     const four = await verifyFinality(proof, { log: keySet, witnesses: [...vkeys, silent.vkey] });
     expect(four).toMatchObject({ valid: false, quorum: 3, witnessed_unix_s: null });
     expect(failed(four)).toEqual(["cosignatures"]);
+    // No trusted witness at all: the majority of none is still one cosignature, so such a proof is never final.
+    const none = await verifyFinality(proof, { log: keySet, witnesses: [] });
+    expect(none).toMatchObject({ valid: false, quorum: 1, cosigned_by: [], witnessed_unix_s: null });
+    expect(none.checks.at(-1)).toEqual({ name: "cosignatures", ok: false, detail: "0 of the 0 trusted witnesses cosigned the checkpoint; the quorum is 1" });
+    expect([distinctWitnessCount([]), witnessMajority([])]).toEqual([0, 1]);
   });
 
   it("the log key may be given as a vkey, a JWK, or a list holding a retired key too; a wrong key fails both signature checks", async () => {

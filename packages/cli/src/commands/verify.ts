@@ -3,6 +3,7 @@ import {
   WINDOW_TEXT_RULE,
   ZONE_TEXT_RULE,
   checkReceiptAndProof,
+  distinctWitnessCount,
   parseWindowText,
   parseZoneText,
   verifyFinality,
@@ -72,7 +73,7 @@ export async function runVerify(file: string, options: VerifyOptions): Promise<n
   const keySet = await readKeySet(options.keys);
   // Without --log-keys the service is both certifier and log (a bundle from its POST ztt/sign): one keys file for both.
   const logKeySet = options.logKeys === undefined ? keySet : await readKeySet(options.logKeys);
-  const trust = trustOf(options);
+  const trust = await trustOf(options);
   const report =
     found.kind === "ztt"
       ? await verifyBundle(
@@ -86,14 +87,20 @@ export async function runVerify(file: string, options: VerifyOptions): Promise<n
   return report.valid ? EXIT_OK : EXIT_FAILURE;
 }
 
-function trustOf(options: VerifyOptions): Trust | undefined {
+async function trustOf(options: VerifyOptions): Promise<Trust | undefined> {
   const witnesses = options.witness ?? [];
   if (witnesses.length === 0) {
     if (options.quorum !== undefined) throw new VerifyUsageError("INVALID_WITNESS", "--quorum counts cosignatures of the witnesses given with --witness: give them too");
     return undefined;
   }
-  if (options.quorum !== undefined && options.quorum > witnesses.length) {
-    throw new VerifyUsageError("INVALID_WITNESS", `--quorum ${options.quorum} needs at least as many --witness keys, got ${witnesses.length}`);
+  if (options.quorum !== undefined) {
+    // Counted as the SDK's verifiers count them (a key given twice, or under two names, is one witness): a quorum above
+    // that could never be met. This parses the vkeys' text once more; without --quorum nothing here parses them.
+    const distinct = await asUsage(() => distinctWitnessCount(witnesses));
+    if (options.quorum > distinct) {
+      const repeats = distinct < witnesses.length ? ` (of ${witnesses.length} given: a key given twice, or under two names, is one witness)` : "";
+      throw new VerifyUsageError("INVALID_WITNESS", `--quorum ${options.quorum} needs at least as many distinct --witness keys, got ${distinct}${repeats}`);
+    }
   }
   return { witnesses, quorum: options.quorum };
 }

@@ -1,7 +1,7 @@
 import { mkdir, stat } from "node:fs/promises";
 import { dirname, resolve } from "node:path";
 import { TemporalError } from "../core/errors.js";
-import { describeErrno } from "./describe-errno.js";
+import { describeErrno, errnoCode } from "./describe-errno.js";
 
 /**
  * A folder could not be created: the message names it and says why in words; `reason` carries the errno code apart,
@@ -11,7 +11,10 @@ export class DirectoryNotCreatedError extends TemporalError {
   declare readonly code: "DIRECTORY_NOT_CREATED";
   /** The folder that could not be created (or the path in the way), absolute. */
   readonly path: string;
-  /** The file system's errno code, such as `EROFS`, or `ENOTDIR` for a file in the way; `UNKNOWN` when it gave none. */
+  /**
+   * The file system's errno code, such as `EROFS`, or `ENOTDIR` for a file in the way; `UNKNOWN` when what failed
+   * carried none (Node's own `ERR_...` errors, such as a path with a NUL byte: the message is then Node's).
+   */
   readonly reason: string;
   constructor(path: string, reason: string, detail: string, cause?: unknown) {
     super("DIRECTORY_NOT_CREATED", `cannot create the folder ${path}: ${detail}`, { cause });
@@ -71,17 +74,12 @@ async function existingKind(path: string): Promise<"folder" | "other" | "none"> 
   }
 }
 
-function errnoCode(error: unknown): string {
-  const code = (error as NodeJS.ErrnoException | undefined)?.code;
-  return typeof code === "string" ? code : "UNKNOWN";
-}
-
-function notCreated(path: string, code: string, cause?: unknown): DirectoryNotCreatedError {
-  return new DirectoryNotCreatedError(path, code, describe(code, cause), cause);
+function notCreated(path: string, code: string | undefined, cause?: unknown): DirectoryNotCreatedError {
+  return new DirectoryNotCreatedError(path, code ?? "UNKNOWN", describe(code, cause), cause);
 }
 
 /** Why, in words, without the errno code (`reason` carries it): what mkdir's errors mean here, else the usual words. */
-function describe(code: string, cause: unknown): string {
+function describe(code: string | undefined, cause: unknown): string {
   switch (code) {
     case "ENOENT":
       // mkdir's parent exists (it was just checked or made), so ENOENT means the file system refuses children here.
@@ -89,9 +87,10 @@ function describe(code: string, cause: unknown): string {
     case "ENOTDIR":
     case "EEXIST":
       return `a file is in the way: ${code === "ENOTDIR" ? "a part of the path" : "it"} is not a folder`;
-    default:
-      if (typeof (cause as NodeJS.ErrnoException | undefined)?.code === "string") return describeErrno(code);
-      // No errno code (`reason` is UNKNOWN): what was thrown is all there is to say.
+    case undefined:
+      // No errno (`reason` is UNKNOWN): what was thrown says why, as Node's own errors do (a NUL byte in the path).
       return cause instanceof Error ? cause.message : String(cause);
+    default:
+      return describeErrno(code);
   }
 }

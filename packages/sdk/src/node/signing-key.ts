@@ -6,7 +6,7 @@ import { onceUnlessRejected } from "../authority/once-unless-rejected.js";
 import type { Signer, SigningKey } from "../authority/seams.js";
 import { TemporalError } from "../core/errors.js";
 import { VerifyingKey } from "../core/verifying-key.js";
-import { describeErrno } from "./describe-errno.js";
+import { describeErrno, errnoCode } from "./describe-errno.js";
 import { isErrno } from "./errors.js";
 import { ensureHome, ignoreHomeInGit, type HomePaths } from "./home.js";
 import { acquireHomeLock } from "./home-lock.js";
@@ -122,7 +122,7 @@ async function makeOwnerOnly(path: string): Promise<void> {
     await chmod(path, 0o600);
     process.emitWarning(`${was}; it is now 0600; if others did read it, treat the key as exposed.`, { code: "TEMPORAL_KEY_MODE" });
   } catch (error) {
-    process.emitWarning(`${was} and could not be made 0600 (${(error as NodeJS.ErrnoException).code ?? String(error)}); restrict it yourself: chmod 600 ${path}`, {
+    process.emitWarning(`${was} and could not be made 0600 (${errnoCode(error) ?? String(error)}); restrict it yourself: chmod 600 ${path}`, {
       code: "TEMPORAL_KEY_MODE",
     });
   }
@@ -225,6 +225,10 @@ const KEY_FILE_REMEDY = {
 
 export type KeyFileUnreadableReason = keyof typeof KEY_FILE_REMEDY;
 
+function isKeyFileUnreadableReason(code: string | undefined): code is KeyFileUnreadableReason {
+  return code !== undefined && Object.hasOwn(KEY_FILE_REMEDY, code);
+}
+
 /**
  * The Ed25519 public key in a PEM file holding the private key or only its
  * public half: how a retired key (`previousKeys`) is given to a service or
@@ -237,8 +241,8 @@ export async function readVerifyingKeyFile(path: string): Promise<VerifyingKey> 
     // createPublicKey takes a private key too and gives its public half.
     jwk = createPublicKey(await readFile(path, "utf8")).export({ format: "jwk" });
   } catch (error) {
-    const errno = (error as NodeJS.ErrnoException | undefined)?.code;
-    if (typeof errno === "string" && Object.hasOwn(KEY_FILE_REMEDY, errno)) throw new KeyFileUnreadableError(path, errno as KeyFileUnreadableReason, error);
+    const code = errnoCode(error);
+    if (isKeyFileUnreadableReason(code)) throw new KeyFileUnreadableError(path, code, error);
     throw new TemporalError("KEY_INVALID", `key file ${path} is not a readable PEM key`, { cause: error });
   }
   if (jwk.crv !== "Ed25519" || jwk.x === undefined) throw new TemporalError("KEY_INVALID", `key file ${path} holds a ${String(jwk.crv ?? jwk.kty)} key, not Ed25519`);
