@@ -41,7 +41,7 @@ describe("temporalc check", () => {
   it("exits 2 for a missing file but still checks the others", () => {
     const result = runCli(["check", "fixtures/valid/minimal.mission", "no/such.mission"]);
     expect(result.code).toBe(2);
-    expect(result.stderr).toBe("temporalc: cannot read no/such.mission: no such file or folder (FILE_NOT_FOUND)\n");
+    expect(result.stderr).toBe("temporalc: no/such.mission: no such file or folder (FILE_NOT_FOUND)\n");
     expect(result.stdout).toBe("checked 1 file: 0 errors, 0 warnings\n");
   });
 
