@@ -35,7 +35,7 @@ export interface FileProblem {
 }
 
 /** FILE_NOT_FOUND and FILE_UNREADABLE as `readFileOrStop` tells them apart; WRITE_FAILED as `compile -o` and `init` use it. */
-export type FileProblemCode = "FILE_NOT_FOUND" | "FILE_UNREADABLE" | "WRITE_FAILED";
+type FileProblemCode = "FILE_NOT_FOUND" | "FILE_UNREADABLE" | "WRITE_FAILED";
 
 /**
  * Expands folders to the `.mission` files below them (sorted, skipping

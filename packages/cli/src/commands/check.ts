@@ -28,7 +28,7 @@ function diagnoseFile(file: SourceFile): CheckedFile {
 }
 
 /** A file as `check` leaves it: its diagnostics, its text (for code frames), how many fixes were made, and a failed rewrite. */
-interface FixedFile {
+interface FileOutcome {
   checked: CheckedFile;
   text: string;
   fixed: number;
@@ -40,7 +40,7 @@ interface FixedFile {
  * diagnostics are the new text's. A file that cannot be rewritten keeps its own diagnostics and is a WRITE_FAILED
  * problem, as in `compile`: the other files are still fixed.
  */
-async function fixFile(file: SourceFile): Promise<FixedFile> {
+async function fixFile(file: SourceFile): Promise<FileOutcome> {
   if (file.undecodable.length > 0) return { checked: diagnoseFile(file), text: file.text, fixed: 0 };
   const result = fixAll(file.text, file.path);
   if (result.applied > 0) {
@@ -62,7 +62,7 @@ export async function runCheck(paths: string[], options: CheckOptions): Promise<
   let fixed = 0;
   let text = "";
   for (const file of files) {
-    const result: FixedFile = options.fix === true ? await fixFile(file) : { checked: diagnoseFile(file), text: file.text, fixed: 0 };
+    const result: FileOutcome = options.fix === true ? await fixFile(file) : { checked: diagnoseFile(file), text: file.text, fixed: 0 };
     checked.push(result.checked);
     fixed += result.fixed;
     if (result.problem !== undefined) problems.push(result.problem);
