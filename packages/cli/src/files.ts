@@ -24,8 +24,8 @@ export interface ReadOptions {
 export const STDIN = "-";
 
 /**
- * A path that `check`, `compile` or `fmt` could not read, or (`compile`) an output it could not write: reported beside
- * the other files' results, not a stop. `code` is the one other commands stop with for the same problem.
+ * A path that `check`, `compile` or `fmt` could not read, or (`compile`, `check --fix`) an output it could not write:
+ * reported beside the other files' results, not a stop. `code` is the one other commands stop with for the same problem.
  */
 export interface FileProblem {
   path: string;
@@ -51,25 +51,40 @@ export async function readMissionFiles(paths: string[], options: ReadOptions = {
   const seen = new Set<string>();
   for (const path of paths) {
     if (path === STDIN) {
-      files.push(decoded(options.stdinFilepath ?? "<stdin>", await readStdin(), true));
+      await readStdin().then(
+        (bytes) => files.push(decoded(options.stdinFilepath ?? "<stdin>", bytes, true)),
+        (error: unknown) => problems.push(readProblem(STDIN, error)),
+      );
       continue;
     }
+    let targets: string[];
     try {
       const info = await stat(path);
-      const targets = info.isDirectory() ? await missionFilesBelow(path, new Set([await realpath(path)])) : [path];
+      targets = info.isDirectory() ? await missionFilesBelow(path, new Set([await realpath(path)])) : [path];
       // Named to be read, yet nothing is there to read: not found, as for a file that does not exist.
       if (info.isDirectory() && targets.length === 0) problems.push({ path, code: "FILE_NOT_FOUND", message: "no .mission files in this folder" });
-      for (const target of targets) {
+    } catch (error) {
+      problems.push(readProblem(path, error));
+      continue;
+    }
+    // Each file on its own: one that cannot be read (removed since the folder was listed, too large, ...) is reported
+    // by its own path, and the folder's other files are still read.
+    for (const target of targets) {
+      try {
         const real = await realpath(target);
         if (seen.has(real)) continue;
         seen.add(real);
         files.push(decoded(target, await readFile(target), false));
+      } catch (error) {
+        problems.push(readProblem(target, error));
       }
-    } catch (error) {
-      problems.push({ path, code: readFailureCode(error), message: describeIoError(error) });
     }
   }
   return { files, problems };
+}
+
+function readProblem(path: string, error: unknown): FileProblem {
+  return { path, code: readFailureCode(error), message: describeIoError(error) };
 }
 
 /**
@@ -100,14 +115,16 @@ function readFailureCode(error: unknown): "FILE_NOT_FOUND" | "FILE_UNREADABLE" {
 }
 
 /**
- * The line on standard error for a problem of `compile` or `fmt` with a file: `temporalc: <path>: <why> (<CODE>)`, with
- * a newline. A why of several lines (Prettier's, for a configuration file it cannot parse) keeps the code on the
+ * The line on standard error for a problem of `check`, `compile` or `fmt` with a file: `temporalc: <path>: <why> (<CODE>)`,
+ * with a newline. A why of several lines (Prettier's, for a configuration file it cannot parse) keeps the code on the
  * first, without the colon that introduced the others (`YAML Error in ".prettierrc": (FORMAT_FAILED)` would read as if
  * the why were missing), and the others indented under it.
  */
 export function problemLine(problem: { path: string; code: string; message: string }): string {
   const [first = "", ...more] = problem.message.split("\n").filter((line) => line.trim() !== "");
-  return `${errorLine(problem.code, `${problem.path}: ${first.replace(/:\s*$/, "")}`, more)}\n`;
+  const why = first.replace(/:\s*$/, "").trim();
+  // No why at all (an error thrown without a message): the path and the code, not `path:  (CODE)`.
+  return `${errorLine(problem.code, why === "" ? problem.path : `${problem.path}: ${why}`, more)}\n`;
 }
 
 function decoded(path: string, bytes: Uint8Array, stdin: boolean): SourceFile {

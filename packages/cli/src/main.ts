@@ -1,3 +1,4 @@
+import { writeSync } from "node:fs";
 import { Argument, Command, CommanderError, InvalidArgumentError, Option } from "commander";
 import { EXIT_FAILURE, EXIT_USAGE, UsageError, errorLine, stopText } from "./errors.js";
 import { carbonIntensity, hsBlochScore } from "./run-options.js";
@@ -40,7 +41,7 @@ function program(): Command {
     .command("check")
     .description("parse and check mission files, reporting every problem with its location")
     .argument("<files...>", "mission files, or folders to search for *.mission files; - reads standard input")
-    .option("--json", "print the diagnostics and a summary as JSON", false)
+    .option("--json", "print the diagnostics, the paths that could not be read or rewritten, and a summary as JSON", false)
     .addOption(
       new Option("--format <format>", "text; json (the same as --json); sarif (SARIF 2.1.0, for code scanning); github (workflow annotations)")
         .choices(["text", "json", "sarif", "github"])
@@ -212,7 +213,7 @@ Examples:
     .argument("[files...]", "mission files, or folders to search for *.mission files (default: the current folder); - reads standard input")
     .option("--check", "list the files that are not formatted, and exit 1 if there are any", false)
     .option("--write", "rewrite the files that are not formatted, in place", false)
-    .option("--json", "print a JSON report (each file's status and diagnostics, and a summary) instead of text", false)
+    .option("--json", "print a JSON report (each file's status and diagnostics, the paths that could not be read, and a summary) instead of text", false)
     .option("-q, --quiet", "print only errors: no list of files, no summary", false)
     .option("--stdin-filepath <path>", "the name standard input (-) goes by in diagnostics and for finding Prettier's configuration")
     .addHelpText(
@@ -224,8 +225,11 @@ not UTF-8 text, is never rewritten: its diagnostics are printed instead,
 and the summary counts it as an error, never as formatted. Prettier's
 configuration files are honoured. Files are replaced atomically.
 
+A file Prettier cannot format for another reason (a .prettierrc it cannot
+parse, a plugin that fails) is reported with the code FORMAT_FAILED.
+
 Exit status (as Prettier's): 0 when formatted, 1 when --check finds files
-that are not, 2 for syntax, usage or I/O errors.
+that are not, 2 for syntax, usage or I/O errors and FORMAT_FAILED.
 
 Examples:
   $ temporalc fmt examples/nightly-backup.mission
@@ -407,11 +411,14 @@ async function watchingIf(watch: boolean, files: string[], once: () => Promise<n
 }
 
 export async function main(argv: string[]): Promise<void> {
-  // `temporalc ... | head` closes the pipe early: stop quietly, as Unix tools do.
-  for (const stream of [process.stdout, process.stderr]) {
+  for (const [stream, name] of [
+    [process.stdout, "standard output"],
+    [process.stderr, "standard error"],
+  ] as const) {
     stream.on("error", (error: NodeJS.ErrnoException) => {
+      // `temporalc ... | head` closes the pipe early: stop quietly, as Unix tools do.
       if (error.code === "EPIPE") process.exit(process.exitCode ?? 0);
-      throw error;
+      void stopOnOutputFailure(name, error);
     });
   }
   try {
@@ -427,6 +434,21 @@ export async function main(argv: string[]): Promise<void> {
     process.stderr.write(stopText(error));
     process.exitCode = error instanceof UsageError ? EXIT_USAGE : EXIT_FAILURE;
   }
+}
+
+/**
+ * Standard output or error cannot be written (a full disk: `temporalc check a --json > /dev/full`): one line with
+ * WRITE_FAILED, not an uncaught exception, and the I/O exit status. Written straight to file descriptor 2, since the
+ * stream that failed may be standard error itself; then nothing more can be said.
+ */
+async function stopOnOutputFailure(name: string, error: NodeJS.ErrnoException): Promise<never> {
+  const { describeIoError } = await import("./files.js");
+  try {
+    writeSync(2, `${errorLine("WRITE_FAILED", `cannot write ${name}: ${describeIoError(error)}`)}\n`);
+  } catch {
+    // Standard error is what failed: the exit status alone tells.
+  }
+  process.exit(EXIT_USAGE);
 }
 
 /** Commander's exits that print help, not an error (`temporalc ledger` alone shows its help, with exit status 2). */

@@ -22,6 +22,7 @@ interface SarifLog {
       partialFingerprints: Record<string, string>;
       fixes?: unknown[];
     }[];
+    invocations?: unknown[];
   }[];
 }
 
@@ -41,6 +42,28 @@ describe("temporalc check --format sarif", () => {
     const log = sarifOf(["fixtures/valid", "fixtures/invalid"]);
     expect(validate(log), JSON.stringify(validate.errors, null, 2)).toBe(true);
     expect(log.runs[0]!.results.length).toBeGreaterThan(50);
+    // Every path was read: nothing to say of the run itself.
+    expect(log.runs[0]!.invocations).toBeUndefined();
+  }, 30_000);
+
+  it("gives a path that cannot be read as a tool execution notification, valid SARIF, with nothing on standard error and exit 2", () => {
+    const result = runCli(["check", "--format", "sarif", "fixtures/valid/minimal.mission", "no/such.mission"]);
+    expect([result.code, result.stderr]).toEqual([2, ""]);
+    const log = JSON.parse(result.stdout) as SarifLog;
+    expect(validate(log), JSON.stringify(validate.errors, null, 2)).toBe(true);
+    expect(log.runs[0]!.invocations).toEqual([
+      {
+        executionSuccessful: false,
+        toolExecutionNotifications: [
+          {
+            level: "error",
+            message: { text: "no such file or folder" },
+            descriptor: { id: "FILE_NOT_FOUND" },
+            locations: [{ physicalLocation: { artifactLocation: { uri: "no/such.mission", uriBaseId: "SRCROOT" } } }],
+          },
+        ],
+      },
+    ]);
   }, 30_000);
 
   it("lists every code as a rule linking to its section of docs/diagnostics.md", () => {
@@ -94,6 +117,14 @@ describe("temporalc check --format github", () => {
       "::warning file=odd%2C name%3A 100%25.mission,line=3,col=20,endLine=3,endColumn=24,title=M401::2000 gCO2eq/kWh is above any real grid's hourly intensity: this requirement always holds%0Ahelp: thresholds are usually between 50 and 1200 gCO2eq/kWh\n",
     );
   });
+
+  it("gives a path that cannot be read as an error on the file, with its code, after the diagnostics; nothing on standard error, exit 2", () => {
+    const result = runCli(["check", "--format", "github", "fixtures/invalid/missing-braces.mission", "no/such, 100%.mission"]);
+    expect([result.code, result.stderr]).toEqual([2, ""]);
+    const lines = result.stdout.split("\n").filter(Boolean);
+    expect(lines.length).toBeGreaterThan(1);
+    expect(lines.at(-1)).toBe("::error file=no/such%2C 100%25.mission::no such file or folder (FILE_NOT_FOUND)");
+  }, 30_000);
 
   it("uses error for errors and exits 1", () => {
     const result = runCli(["check", "--format", "github", "fixtures/invalid/missing-braces.mission"]);

@@ -1,8 +1,8 @@
-import { mkdtempSync, writeFileSync, rmSync, mkdirSync } from "node:fs";
+import { mkdtempSync, readFileSync, writeFileSync, rmSync, mkdirSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
-import { runCli } from "./run-cli.js";
+import { REPO_ROOT, runCli } from "./run-cli.js";
 
 const scratch = mkdtempSync(join(tmpdir(), "temporalc-check-"));
 afterAll(() => rmSync(scratch, { recursive: true, force: true }));
@@ -41,7 +41,7 @@ describe("temporalc check", () => {
   it("exits 2 for a missing file but still checks the others", () => {
     const result = runCli(["check", "fixtures/valid/minimal.mission", "no/such.mission"]);
     expect(result.code).toBe(2);
-    expect(result.stderr).toBe("temporalc: cannot read no/such.mission: no such file or folder (FILE_NOT_FOUND)\n");
+    expect(result.stderr).toBe("temporalc: no/such.mission: no such file or folder (FILE_NOT_FOUND)\n");
     expect(result.stdout).toBe("checked 1 file: 0 errors, 0 warnings\n");
   });
 
@@ -74,6 +74,26 @@ describe("temporalc check", () => {
     expect(runCli(args, { env: { FORCE_COLOR: "1" } }).stdout).toContain("\u001b[1;31merror[M505]");
     expect(runCli(args, { env: { FORCE_COLOR: "0" } }).stdout).not.toContain("\u001b[");
   });
+});
+
+describe("docs/language.md", () => {
+  /** The output a ```text block shows after `$ <command>`, up to the block's end. */
+  function shownOutput(command: string): string | undefined {
+    const markdown = readFileSync(join(REPO_ROOT, "docs/language.md"), "utf8");
+    const escaped = command.replace(/[.*+?^${}()|[\]\\/]/g, "\\$&");
+    return new RegExp(`\\$ ${escaped}\\n([\\s\\S]*?)^\`\`\``, "m").exec(markdown)?.[1];
+  }
+
+  it("shows check's real output for fixtures/invalid/typos.mission, in text and as JSON", () => {
+    for (const args of [
+      ["check", "fixtures/invalid/typos.mission"],
+      ["check", "fixtures/invalid/typos.mission", "--format", "json"],
+    ]) {
+      const result = runCli(args);
+      expect(result.code).toBe(1);
+      expect(shownOutput(`npx temporalc ${args.join(" ")}`), args.join(" ")).toBe(result.stdout);
+    }
+  }, 30_000);
 });
 
 describe("temporalc", () => {

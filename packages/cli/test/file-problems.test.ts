@@ -1,16 +1,17 @@
 /**
- * A path that check, compile or fmt cannot read, or an output compile or fmt cannot write, is not a stop: it is one
- * line on standard error ending with its code, and in --json a problem with `code` beside `message`; the other files
- * are still processed and the exit status is 2. As root permission bits stop nothing, so the unreadable and
- * unwritable paths here are ones no user can use: a path under a file, a folder where the module goes, a name the
- * temporary file of an atomic write cannot have (255 bytes is the longest name Linux file systems allow).
+ * A path that check, compile or fmt cannot read, or an output compile, fmt --write or check --fix cannot write, is not
+ * a stop: it is one line on standard error ending with its code, and in --json a problem with `code` beside `message`;
+ * the other files are still processed and the exit status is 2. As root permission bits stop nothing, so the
+ * unreadable and unwritable paths here are ones no user can use: a path under a file, a file larger than the 2 GiB
+ * Node reads at once (sparse: no disk used), a folder where an output goes, a name the temporary file of an atomic
+ * write cannot have (255 bytes is the longest name Linux file systems allow).
  */
-import { mkdirSync, readFileSync, writeFileSync } from "node:fs";
+import { closeSync, existsSync, mkdirSync, openSync, readFileSync, truncateSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { writeFileDurably } from "@temporal/agent-sdk/node";
 import { describe, expect, it } from "vitest";
-import { describeIoError } from "../src/files.js";
-import { runCliAsync } from "./run-cli.js";
+import { describeIoError, problemLine } from "../src/files.js";
+import { runCli, runCliAsync } from "./run-cli.js";
 import { folderPerTest } from "./scratch.js";
 
 const folder = folderPerTest("temporalc-file-problems-");
@@ -32,6 +33,21 @@ function setUp(): string {
   return dir;
 }
 
+/**
+ * A file in `dir` with `text` that no atomic write can replace: it has the longest name a file may have, so its
+ * temporary twin, written first and renamed over it, cannot be created. Returns its name.
+ */
+async function unwritableFile(dir: string, text: string): Promise<string> {
+  const name = `${"n".repeat(255 - ".mission".length)}.mission`;
+  writeFileSync(join(dir, name), text);
+  // This rests on how writeFileDurably names its temporary file (longer than the file's own name).
+  const precondition = await writeFileDurably(join(dir, name), text).catch((error: unknown) => error);
+  expect(precondition, "writeFileDurably no longer fails with ENAMETOOLONG for a 255-byte name: find another unwritable file for this test").toMatchObject({
+    code: "ENAMETOOLONG",
+  });
+  return name;
+}
+
 /** The paths every command is given beside good.mission, and what it says of each. */
 const unreadable: Problem[] = [
   { path: "missing.mission", code: "FILE_NOT_FOUND", message: "no such file or folder" },
@@ -41,10 +57,10 @@ const unreadable: Problem[] = [
 const paths = unreadable.map((problem) => problem.path);
 
 describe("files check, compile and fmt cannot read or write carry a stable code", () => {
-  it("check: `cannot read <path>: <why> (<CODE>)`, and with --json the problems beside the diagnostics, not on standard error", async () => {
+  it("check: `<path>: <why> (<CODE>)` as compile and fmt print it, and with --json the problems beside the diagnostics, not on standard error", async () => {
     const cwd = setUp();
     const [text, json] = await Promise.all([runCliAsync(["check", "good.mission", ...paths], { cwd }), runCliAsync(["check", "--json", "good.mission", ...paths], { cwd })]);
-    const lines = unreadable.map((p) => `temporalc: cannot read ${p.path}: ${p.message} (${p.code})\n`).join("");
+    const lines = unreadable.map((p) => `temporalc: ${p.path}: ${p.message} (${p.code})\n`).join("");
     expect([text.code, text.stderr, text.stdout]).toEqual([2, lines, "checked 1 file: 0 errors, 0 warnings\n"]);
     // As compile and fmt --json: the problems are in the JSON only, nothing on standard error.
     expect([json.code, json.stderr]).toEqual([2, ""]);
@@ -68,14 +84,7 @@ describe("files check, compile and fmt cannot read or write carry a stable code"
 
   it("fmt: `<path>: <why> (<CODE>)` for a path it cannot read and WRITE_FAILED for a file --write cannot rewrite (one whose writeFileDurably temporary name is too long)", async () => {
     const cwd = setUp();
-    // The longest name a file may have: its temporary twin, written first and renamed over it, cannot be created.
-    const longest = `${"n".repeat(255 - ".mission".length)}.mission`;
-    writeFileSync(join(cwd, longest), messy);
-    // This unwritable file rests on how writeFileDurably names its temporary file (longer than the file's own name).
-    const precondition = await writeFileDurably(join(cwd, longest), messy).catch((error: unknown) => error);
-    expect(precondition, "writeFileDurably no longer fails with ENAMETOOLONG for a 255-byte name: find another unwritable file for this test").toMatchObject({
-      code: "ENAMETOOLONG",
-    });
+    const longest = await unwritableFile(cwd, messy);
     const args = ["fmt", "--write", longest, ...paths];
     const [text, json] = await Promise.all([runCliAsync(args, { cwd }), runCliAsync([...args, "--json"], { cwd })]);
     const lines = unreadable.map((p) => `temporalc: ${p.path}: ${p.message} (${p.code})\n`).join("");
@@ -99,12 +108,110 @@ describe("files check, compile and fmt cannot read or write carry a stable code"
     expect(text.code).toBe(2);
     // Prettier's message is several lines: the code ends the first (without its closing colon), the rest is indented under it.
     expect(text.stderr).toMatch(/^temporalc: good\.mission: YAML Error in ".*\.prettierrc" \(FORMAT_FAILED\)\n( {2}.*\S\n)+checked 1 file: 1 with errors/);
-    expect(json.code).toBe(2);
+    expect([json.code, json.stderr]).toEqual([2, ""]);
     expect(JSON.parse(json.stdout)).toMatchObject({
       files: [{ path: "good.mission", status: "error", code: "FORMAT_FAILED", message: expect.stringContaining(".prettierrc") }],
       problems: [],
     });
   }, 30_000);
+  it("a folder's file that cannot be read is named with its code, and the folder's other files are still read (check, compile)", async () => {
+    const cwd = setUp();
+    mkdirSync(join(cwd, "missions"));
+    writeFileSync(join(cwd, "missions", "a.mission"), good);
+    // 3 GiB, more than Node reads at once (ERR_FS_FILE_TOO_LARGE), also as root; sparse, so it takes no space.
+    writeFileSync(join(cwd, "missions", "b.mission"), "");
+    truncateSync(join(cwd, "missions", "b.mission"), 3 * 1024 ** 3);
+    writeFileSync(join(cwd, "missions", "c.mission"), good);
+    const [text, compiled] = await Promise.all([runCliAsync(["check", "missions"], { cwd }), runCliAsync(["compile", "--json", "missions"], { cwd })]);
+    const problem = { path: join("missions", "b.mission"), code: "FILE_UNREADABLE", message: "File size (3221225472) is greater than 2 GiB" };
+    expect([text.code, text.stderr, text.stdout]).toEqual([2, `temporalc: ${problem.path}: ${problem.message} (${problem.code})\n`, "checked 2 files: 0 errors, 0 warnings\n"]);
+    expect([compiled.code, compiled.stderr]).toEqual([2, ""]);
+    expect(JSON.parse(compiled.stdout)).toMatchObject({ problems: [problem], summary: { files: 2, written: 2, failed: 0 } });
+  }, 30_000);
+
+  it("check --fix: a file it cannot rewrite is WRITE_FAILED and keeps its own diagnostics; the other files are still fixed", async () => {
+    const cwd = setUp();
+    // M202 has a certain fix: `@temporal v4.6.2` is inserted.
+    const fixable = good.replace("@temporal v4.6.2\n", "");
+    const longest = await unwritableFile(cwd, fixable);
+    writeFileSync(join(cwd, "other.mission"), fixable);
+    const text = await runCliAsync(["check", "--fix", longest, "other.mission"], { cwd });
+    expect([text.code, text.stderr]).toEqual([2, `temporalc: ${longest}: cannot write: the name is too long (WRITE_FAILED)\n`]);
+    // The file left as it was still has its warning; other.mission's was fixed.
+    expect(text.stdout).toContain(`warning[M202]: no \`@temporal\` directive: assuming v4.6.2\n --> ${longest}:1:1`);
+    expect(text.stdout).toMatch(/checked 2 files: 0 errors, 1 warning, 1 problem fixed\n$/);
+    expect([readFileSync(join(cwd, longest), "utf8"), readFileSync(join(cwd, "other.mission"), "utf8")]).toEqual([fixable, good]);
+
+    writeFileSync(join(cwd, "other.mission"), fixable);
+    const json = await runCliAsync(["check", "--fix", "--json", longest, "other.mission"], { cwd });
+    expect([json.code, json.stderr]).toEqual([2, ""]);
+    expect(JSON.parse(json.stdout)).toMatchObject({
+      diagnostics: [{ code: "M202", file: longest }],
+      problems: [{ path: longest, code: "WRITE_FAILED", message: "cannot write: the name is too long" }],
+      summary: { files: 2, errors: 0, warnings: 1, fixed: 1 },
+    });
+  }, 30_000);
+
+  it("compile names the output it could not write: the source map or the declarations, not the module", async () => {
+    const cwd = setUp();
+    writeFileSync(join(cwd, "other.mission"), good.replace("mission good", "mission other"));
+    writeFileSync(join(cwd, "third.mission"), good.replace("mission good", "mission third"));
+    // Folders where good's map and other's declarations go.
+    mkdirSync(join(cwd, "good.mjs.map"));
+    mkdirSync(join(cwd, "other.d.mts"));
+    const args = ["compile", "--sourcemap", "--dts", "good.mission", "other.mission", "third.mission"];
+    const [text, json] = await Promise.all([runCliAsync(args, { cwd }), runCliAsync([...args, "--json"], { cwd })]);
+    const problems = ["good.mjs.map", "other.d.mts"].map((path) => ({ path, code: "WRITE_FAILED", message: "cannot write: is a folder" }));
+    expect([text.code, text.stderr]).toEqual([2, `${problems.map((p) => problemLine(p)).join("")}compiled 1 of 3 files\n`]);
+    expect([json.code, json.stderr]).toEqual([2, ""]);
+    expect(JSON.parse(json.stdout)).toMatchObject({ problems, summary: { files: 3, written: 1, failed: 0 } });
+  }, 30_000);
+
+  it("standard input that cannot be read is FILE_UNREADABLE for the path -, not a bug", () => {
+    const cwd = setUp();
+    // Opened for writing only: reading it fails with EBADF.
+    const writeOnly = openSync(join(cwd, "write-only"), "w");
+    try {
+      const json = runCli(["check", "--json", "-", "good.mission"], { cwd, fds: { stdin: writeOnly } });
+      expect([json.code, json.stderr]).toEqual([2, ""]);
+      expect(JSON.parse(json.stdout)).toMatchObject({ problems: [{ path: "-", code: "FILE_UNREADABLE", message: "bad file descriptor" }], summary: { files: 1 } });
+    } finally {
+      closeSync(writeOnly);
+    }
+  }, 30_000);
+
+  it.skipIf(!existsSync("/dev/full"))(
+    "standard output or error that cannot be written (a full disk): one line with WRITE_FAILED and exit status 2, no stack",
+    () => {
+      const cwd = setUp();
+      const full = openSync("/dev/full", "w");
+      try {
+        const out = runCli(["check", "--json", "good.mission"], { cwd, fds: { stdout: full } });
+        expect([out.code, out.stderr]).toEqual([2, "temporalc: cannot write standard output: no space left on the device (WRITE_FAILED)\n"]);
+        // Standard error itself: nowhere to say it, so the exit status alone tells, 2 rather than --check's 1 for an
+        // unformatted file (fmt --check prints its summary there).
+        const err = runCli(["fmt", "--check", "good.mission"], { cwd, fds: { stderr: full } });
+        expect([err.code, err.stdout]).toEqual([2, "good.mission\n"]);
+      } finally {
+        closeSync(full);
+      }
+    },
+    30_000,
+  );
+});
+
+describe("problemLine", () => {
+  it("is `temporalc: <path>: <why> (<CODE>)`: a why of several lines keeps its first, without its colon, the others indented; blank lines go", () => {
+    expect(problemLine({ path: "a.mission", code: "FILE_NOT_FOUND", message: "no such file or folder" })).toBe("temporalc: a.mission: no such file or folder (FILE_NOT_FOUND)\n");
+    expect(problemLine({ path: "a.mission", code: "FORMAT_FAILED", message: 'YAML Error in ".prettierrc":\n\n  bad indentation\n\nat line 1' })).toBe(
+      'temporalc: a.mission: YAML Error in ".prettierrc" (FORMAT_FAILED)\n    bad indentation\n  at line 1\n',
+    );
+    expect(problemLine({ path: "a.mission", code: "FORMAT_FAILED", message: "failed:   \n" })).toBe("temporalc: a.mission: failed (FORMAT_FAILED)\n");
+  });
+
+  it("without a why is the path and the code, with one space between them", () => {
+    for (const message of ["", "\n", "  ", ":"]) expect(problemLine({ path: "a.mission", code: "FORMAT_FAILED", message })).toBe("temporalc: a.mission (FORMAT_FAILED)\n");
+  });
 });
 
 describe("describeIoError", () => {

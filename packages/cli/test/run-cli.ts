@@ -15,6 +15,8 @@ export interface CliOptions {
   env?: Record<string, string | undefined>;
   cwd?: string;
   input?: string;
+  /** File descriptors to give the CLI as its standard input, output or error instead of pipes (such a stream reads as ""). */
+  fds?: { stdin?: number; stdout?: number; stderr?: number };
 }
 
 /** The test's environment without colour settings, with `extra` on top (an `undefined` value removes a variable). */
@@ -26,12 +28,20 @@ function cliEnv(extra: CliOptions["env"]): Record<string, string> {
 
 /** Runs the built CLI as a user would, from the repository root unless `cwd` says otherwise. */
 export function runCli(args: string[], options: CliOptions = {}): CliResult {
-  const result = spawnSync(process.execPath, [BIN, ...args], { cwd: options.cwd ?? REPO_ROOT, env: cliEnv(options.env), encoding: "utf8", input: options.input ?? "", timeout: TIMEOUT_MS });
-  return { code: result.status, stdout: result.stdout, stderr: result.stderr };
+  const { stdin = "pipe", stdout = "pipe", stderr = "pipe" } = options.fds ?? {};
+  const result = spawnSync(process.execPath, [BIN, ...args], {
+    cwd: options.cwd ?? REPO_ROOT,
+    env: cliEnv(options.env),
+    encoding: "utf8",
+    stdio: [stdin, stdout, stderr],
+    ...(stdin === "pipe" ? { input: options.input ?? "" } : {}),
+    timeout: TIMEOUT_MS,
+  });
+  return { code: result.status, stdout: result.stdout ?? "", stderr: result.stderr ?? "" };
 }
 
 /** `runCli` without blocking this process, for a CLI that talks to a server running in the test. */
-export function runCliAsync(args: string[], options: Omit<CliOptions, "input"> = {}): Promise<CliResult> {
+export function runCliAsync(args: string[], options: Omit<CliOptions, "input" | "fds"> = {}): Promise<CliResult> {
   return new Promise((resolve) => {
     const child = execFile(process.execPath, [BIN, ...args], { cwd: options.cwd ?? REPO_ROOT, env: cliEnv(options.env), encoding: "utf8", timeout: TIMEOUT_MS }, (error, stdout, stderr) => {
       resolve({ code: error === null ? 0 : typeof error.code === "number" ? error.code : null, stdout, stderr });

@@ -2,6 +2,7 @@ import { createHash } from "node:crypto";
 import { isAbsolute, relative, resolve, sep } from "node:path";
 import { pathToFileURL } from "node:url";
 import { DIAGNOSTIC_CODES, docsUrl, type Diagnostic, type DiagnosticCode, type MissionFile, type Severity, type SourceRange } from "@temporal/compiler";
+import type { FileProblem } from "../files.js";
 
 /**
  * `temporalc check` reports for CI: SARIF 2.1.0 (code scanning, IDEs) and
@@ -22,7 +23,11 @@ const SOURCE_ROOT = "SRCROOT";
 
 const SARIF_LEVELS: Record<Severity, "error" | "warning" | "note"> = { error: "error", warning: "warning", info: "note" };
 
-export function toSarif(files: readonly CheckedFile[], toolVersion: string, cwd: string): object {
+/**
+ * One SARIF log for all files. A path that could not be read or rewritten (`problems`) has no diagnostic to be a result
+ * of: it is a tool execution notification, and the run was not successful.
+ */
+export function toSarif(files: readonly CheckedFile[], problems: readonly FileProblem[], toolVersion: string, cwd: string): object {
   const codes = Object.keys(DIAGNOSTIC_CODES) as DiagnosticCode[];
   return {
     $schema: SARIF_SCHEMA,
@@ -34,8 +39,19 @@ export function toSarif(files: readonly CheckedFile[], toolVersion: string, cwd:
         // Our columns count UTF-16 code units, which is also SARIF's default; said outright for readers.
         columnKind: "utf16CodeUnits",
         results: files.flatMap((file) => sarifResults(file, codes, cwd)),
+        ...(problems.length === 0 ? {} : { invocations: [{ executionSuccessful: false, toolExecutionNotifications: problems.map((p) => sarifNotification(p, cwd)) }] }),
       },
     ],
+  };
+}
+
+/** `descriptor.id` is the problem's code (FILE_NOT_FOUND, ...), as on the text line; the message is the why alone. */
+function sarifNotification(problem: FileProblem, cwd: string): object {
+  return {
+    level: "error",
+    message: { text: problem.message },
+    descriptor: { id: problem.code },
+    locations: [{ physicalLocation: { artifactLocation: sarifArtifact(problem.path, cwd) } }],
   };
 }
 
@@ -141,12 +157,13 @@ const GITHUB_COMMANDS: Record<Severity, string> = { error: "error", warning: "wa
 
 /**
  * One workflow command per diagnostic:
- * `::error file=a.mission,line=3,col=5,endLine=3,endColumn=9,title=M303::message`.
+ * `::error file=a.mission,line=3,col=5,endLine=3,endColumn=9,title=M303::message`; then one per path that could not be
+ * read or rewritten, on the file without a line: `::error file=missing.mission::no such file or folder (FILE_NOT_FOUND)`.
  */
-export function toGithubAnnotations(files: readonly CheckedFile[], cwd: string): string {
+export function toGithubAnnotations(files: readonly CheckedFile[], problems: readonly FileProblem[], cwd: string): string {
   let text = "";
   for (const file of files) {
-    const path = relative(cwd, resolve(cwd, file.path)).split(sep).join("/") || file.path;
+    const path = githubPath(file.path, cwd);
     for (const d of file.diagnostics) {
       const { start, end } = d.range;
       const properties = [`file=${path}`, `line=${start.line}`, `col=${start.column}`, `endLine=${end.line}`, `endColumn=${end.column}`, `title=${d.code}`];
@@ -154,7 +171,13 @@ export function toGithubAnnotations(files: readonly CheckedFile[], cwd: string):
       text += `::${GITHUB_COMMANDS[d.severity]} ${properties.map(escapeProperty).join(",")}::${escapeData(message)}\n`;
     }
   }
+  for (const problem of problems) text += `::error ${escapeProperty(`file=${githubPath(problem.path, cwd)}`)}::${escapeData(`${problem.message} (${problem.code})`)}\n`;
   return text;
+}
+
+/** Relative to the folder temporalc ran in, with `/`: the path GitHub matches against the diff. */
+function githubPath(path: string, cwd: string): string {
+  return relative(cwd, resolve(cwd, path)).split(sep).join("/") || path;
 }
 
 /** GitHub's rules for a command's message: `%`, CR and LF are percent-encoded. */

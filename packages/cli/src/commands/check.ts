@@ -1,7 +1,7 @@
 import { writeFileDurably } from "@temporal/agent-sdk/node";
 import { compile, fixAll, type Diagnostic } from "@temporal/compiler";
-import { EXIT_FAILURE, EXIT_OK, EXIT_USAGE, UsageError, errorLine } from "../errors.js";
-import { describeIoError, readMissionFiles, type SourceFile } from "../files.js";
+import { EXIT_FAILURE, EXIT_OK, EXIT_USAGE, UsageError } from "../errors.js";
+import { describeIoError, problemLine, readMissionFiles, type FileProblem, type SourceFile } from "../files.js";
 import { renderForTerminal } from "../terminal.js";
 import { toGithubAnnotations, toSarif, type CheckedFile } from "./check-formats.js";
 
@@ -27,18 +27,28 @@ function diagnoseFile(file: SourceFile): CheckedFile {
   return { path: file.path, diagnostics, ast };
 }
 
+/** A file as `check` leaves it: its diagnostics, its text (for code frames), how many fixes were made, and a failed rewrite. */
+interface FileOutcome {
+  checked: CheckedFile;
+  text: string;
+  fixed: number;
+  problem?: FileProblem;
+}
+
 /**
- * `--fix`: the file's text with its unambiguous fixes applied, rewritten
- * atomically when that changed anything; the diagnostics are the new text's.
+ * `--fix`: the file's text with its unambiguous fixes applied, rewritten atomically when that changed anything; the
+ * diagnostics are the new text's. A file that cannot be rewritten keeps its own diagnostics and is a WRITE_FAILED
+ * problem, as in `compile`: the other files are still fixed.
  */
-async function fixFile(file: SourceFile): Promise<{ checked: CheckedFile; text: string; fixed: number }> {
+async function fixFile(file: SourceFile): Promise<FileOutcome> {
   if (file.undecodable.length > 0) return { checked: diagnoseFile(file), text: file.text, fixed: 0 };
   const result = fixAll(file.text, file.path);
   if (result.applied > 0) {
     try {
       await writeFileDurably(file.path, result.text, { mode: 0o666 });
     } catch (error) {
-      throw new UsageError("WRITE_FAILED", `cannot write ${file.path}: ${describeIoError(error)}`);
+      const problem: FileProblem = { path: file.path, code: "WRITE_FAILED", message: `cannot write: ${describeIoError(error)}` };
+      return { checked: diagnoseFile(file), text: file.text, fixed: 0, problem };
     }
   }
   return { checked: { path: file.path, diagnostics: result.diagnostics, ast: result.ast }, text: result.text, fixed: result.applied };
@@ -52,13 +62,14 @@ export async function runCheck(paths: string[], options: CheckOptions): Promise<
   let fixed = 0;
   let text = "";
   for (const file of files) {
-    const result = options.fix === true ? await fixFile(file) : { checked: diagnoseFile(file), text: file.text, fixed: 0 };
+    const result: FileOutcome = options.fix === true ? await fixFile(file) : { checked: diagnoseFile(file), text: file.text, fixed: 0 };
     checked.push(result.checked);
     fixed += result.fixed;
+    if (result.problem !== undefined) problems.push(result.problem);
     if (format === "text") text += renderForTerminal(result.checked.diagnostics, result.text, process.stdout, options.quiet);
   }
-  // As compile and fmt do: with --json the problems are in the report only; SARIF and GitHub annotations have no place for them.
-  if (format !== "json") for (const problem of problems) process.stderr.write(`${errorLine(problem.code, `cannot read ${problem.path}: ${problem.message}`)}\n`);
+  // As compile and fmt do: in text, one line each on standard error; in JSON, SARIF and annotations, in the report only.
+  if (format === "text") for (const problem of problems) process.stderr.write(problemLine(problem));
 
   const diagnostics: Diagnostic[] = checked.flatMap((c) => c.diagnostics);
   const summary = {
@@ -70,9 +81,9 @@ export async function runCheck(paths: string[], options: CheckOptions): Promise<
   if (format === "json") {
     process.stdout.write(`${JSON.stringify({ diagnostics, problems, summary }, null, 2)}\n`);
   } else if (format === "sarif") {
-    process.stdout.write(`${JSON.stringify(toSarif(checked, TEMPORALC_VERSION, process.cwd()), null, 2)}\n`);
+    process.stdout.write(`${JSON.stringify(toSarif(checked, problems, TEMPORALC_VERSION, process.cwd()), null, 2)}\n`);
   } else if (format === "github") {
-    process.stdout.write(toGithubAnnotations(checked, process.cwd()));
+    process.stdout.write(toGithubAnnotations(checked, problems, process.cwd()));
   } else {
     // Quiet still says why the exit status is 1 when only the warnings are to blame.
     const overWarnings = options.maxWarnings !== undefined && summary.warnings > options.maxWarnings;

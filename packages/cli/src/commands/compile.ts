@@ -69,23 +69,30 @@ export async function runCompile(paths: string[], options: CompileCommandOptions
       process.stdout.write(result.code);
       continue;
     }
+    // The file being written when a write fails, so the problem names it (the folder, the map, the declarations or the module).
+    let writing = dirname(output);
     try {
-      await makeDirectory(dirname(output));
+      await makeDirectory(writing);
       let code = result.code;
       if (result.map !== undefined) {
         // The map sits beside the output; point it at the source from there.
         // Both are URLs: each path segment is percent-encoded (spaces, `%`, `#`).
         const source = relative(dirname(output), file.path).split(sep).map(encodeURIComponent).join("/");
-        await writeFileDurably(`${output}.map`, `${JSON.stringify({ ...result.map, sources: [source] })}\n`, { mode: 0o666 });
+        writing = `${output}.map`;
+        await writeFileDurably(writing, `${JSON.stringify({ ...result.map, sources: [source] })}\n`, { mode: 0o666 });
         code += `//# sourceMappingURL=${encodeURIComponent(basename(output))}.map\n`;
       }
       // The declarations go first, so that they are in place when the module appears.
-      if (result.dts !== undefined) await writeFileDurably(declarationPath(output), result.dts, { mode: 0o666 });
-      await writeFileDurably(output, code, { mode: 0o666 });
+      if (result.dts !== undefined) {
+        writing = declarationPath(output);
+        await writeFileDurably(writing, result.dts, { mode: 0o666 });
+      }
+      writing = output;
+      await writeFileDurably(writing, code, { mode: 0o666 });
       report.written = true;
       written++;
     } catch (error) {
-      problems.push({ path: output, code: "WRITE_FAILED", message: `cannot write: ${describeIoError(error)}` });
+      problems.push({ path: writing, code: "WRITE_FAILED", message: `cannot write: ${describeIoError(error)}` });
     }
   }
 

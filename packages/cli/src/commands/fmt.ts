@@ -15,7 +15,7 @@ export interface FmtOptions {
   stdinFilepath?: string;
 }
 
-/** What happened to one file; `error` covers syntax errors, files that are not UTF-8 text, and failed writes. */
+/** What happened to one file; `error` covers syntax errors, files that are not UTF-8 text, Prettier's other failures (FORMAT_FAILED) and failed writes. */
 type FileStatus = "formatted" | "unformatted" | "written" | "error";
 
 /** A file's result; an error has either the compiler's diagnostics or a code with its message, never a message alone. */

@@ -84,7 +84,8 @@ async function runAll(file: string, options: RunCommandOptions, progress: Progre
   try {
     for (const mission of selected) progress.outcomes.push(options.dryRun ? await mission.evaluate(measures) : await mission.run({ ...measures, tasks }));
   } finally {
-    await authority.close().catch((error: unknown) => process.stderr.write(`temporalc: closing the ledger failed: ${describeCause(error)}\n`));
+    // After the results: a line with the code the ledger's other I/O failures carry; the missions' results still stand.
+    await authority.close().catch((error: unknown) => process.stderr.write(`${errorLine("LEDGER_IO_FAILED", `closing the ledger failed: ${describeCause(error)}`)}\n`));
   }
 }
 
