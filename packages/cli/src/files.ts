@@ -1,6 +1,6 @@
 import { readdir, readFile, realpath, stat } from "node:fs/promises";
 import { join } from "node:path";
-import { DirectoryNotCreatedError, describeErrno } from "@temporal/agent-sdk/node";
+import { DirectoryNotCreatedError, describeErrno, errnoCode } from "@temporal/agent-sdk/node";
 import { decodeSource, type Diagnostic } from "@temporal/compiler";
 import { UsageError, errorLine, messageOf } from "./errors.js";
 
@@ -160,7 +160,7 @@ async function missionFilesBelow(dir: string, ancestors: Set<string>): Promise<s
 export function describeIoError(error: unknown): string {
   // makeDirectory's message names the folder and the cause in words (its errno code is a field, `reason`).
   if (error instanceof DirectoryNotCreatedError) return error.message;
-  const { code, errno } = (error ?? {}) as NodeJS.ErrnoException;
-  // A file system error carries a numeric errno; anything else (Node's ERR_... codes, a plain Error) says why itself.
-  return typeof code === "string" && typeof errno === "number" ? describeErrno(code) : messageOf(error);
+  const code = errnoCode(error);
+  // Anything but a file system error (Node's ERR_... codes, a plain Error) says why itself.
+  return code === undefined ? messageOf(error) : describeErrno(code);
 }

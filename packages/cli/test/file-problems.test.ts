@@ -161,7 +161,7 @@ describe("files check, compile and fmt cannot read or write carry a stable code"
     mkdirSync(join(cwd, "other.d.mts"));
     const args = ["compile", "--sourcemap", "--dts", "good.mission", "other.mission", "third.mission"];
     const [text, json] = await Promise.all([runCliAsync(args, { cwd }), runCliAsync([...args, "--json"], { cwd })]);
-    const problems = ["good.mjs.map", "other.d.mts"].map((path) => ({ path, code: "WRITE_FAILED", message: "cannot write: is a folder" }));
+    const problems = ["good.mjs.map", "other.d.mts"].map((path) => ({ path, code: "WRITE_FAILED", message: "cannot write: it is a folder" }));
     expect([text.code, text.stderr]).toEqual([2, `${problems.map((p) => problemLine(p)).join("")}compiled 1 of 3 files\n`]);
     expect([json.code, json.stderr]).toEqual([2, ""]);
     expect(JSON.parse(json.stdout)).toMatchObject({ problems, summary: { files: 3, written: 1, failed: 0 } });
