@@ -60,4 +60,11 @@ describe("temporalc init", () => {
     expect(() => readFileSync(join(dir, "backup.mission"))).toThrow();
     expect(() => readFileSync(join(dir, ".gitignore"))).toThrow();
   });
+
+  it("says once, with WRITE_FAILED, which folder it cannot create (here the file in the way) and why", () => {
+    writeFileSync(join(scratch, "a-file"), "");
+    const result = runCli(["init", join("a-file", "project")], { cwd: scratch });
+    expect(result.code).toBe(2);
+    expect(result.stderr.trim()).toBe(`temporalc: cannot create the folder ${join(scratch, "a-file")}: a file is in the way: a part of the path is not a folder (WRITE_FAILED)`);
+  });
 });

@@ -1,6 +1,6 @@
 import { lstat, readFile, writeFile } from "node:fs/promises";
 import { join, relative } from "node:path";
-import { makeDirectory } from "@temporal/agent-sdk/node";
+import { DirectoryNotCreatedError, makeDirectory } from "@temporal/agent-sdk/node";
 import { EXIT_OK, UsageError } from "../errors.js";
 import { describeIoError } from "../files.js";
 import { writeFileDurably } from "@temporal/agent-sdk/node";
@@ -47,7 +47,8 @@ const TASKS_FILE = "tasks.mjs";
  */
 export async function runInit(dir: string): Promise<number> {
   await makeDirectory(dir).catch((error: unknown) => {
-    throw new UsageError("WRITE_FAILED", `cannot create ${dir}: ${describeIoError(error)}`);
+    // makeDirectory's own message names the folder and says why; anything else gets both here.
+    throw new UsageError("WRITE_FAILED", error instanceof DirectoryNotCreatedError ? error.message : `cannot create ${dir}: ${describeIoError(error)}`);
   });
   const files = [
     [MISSION_FILE, MISSION],
