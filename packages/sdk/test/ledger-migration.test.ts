@@ -112,7 +112,8 @@ describe("migrating a format-1 home", () => {
         child.stdout.on("data", (chunk: Buffer) => (out += chunk.toString()));
         child.stderr.on("data", (chunk: Buffer) => (err += chunk.toString()));
         child.on("error", reject);
-        child.on("exit", (code) => (code === 0 ? resolve(out.trim()) : reject(new Error(`exit ${code}: ${err}`))));
+        // "close", not "exit": at "exit" the child's last output may still be unread.
+        child.on("close", (code) => (code === 0 ? resolve(out.trim()) : reject(new Error(`exit ${code}: ${err}`))));
       });
     const outputs = await Promise.all([run(), run(), run(), run()]);
     const expected = JSON.parse(outputs[0]) as { anchors: number; valid: boolean };

@@ -26,7 +26,8 @@ function runScript(script: string, args: string[]): Promise<Finished> {
     child.stdout.on("data", (chunk) => (stdout += chunk));
     child.stderr.on("data", (chunk) => (stderr += chunk));
     child.on("error", reject);
-    child.on("exit", (code) => resolve({ code, lines: stdout.split("\n").filter((line) => line !== ""), stderr }));
+    // "close", not "exit": at "exit" the child's last output may still be unread (its pipes close after it).
+    child.on("close", (code) => resolve({ code, lines: stdout.split("\n").filter((line) => line !== ""), stderr }));
   });
 }
 

@@ -65,7 +65,8 @@ async function startServer(home: string, config: string): Promise<Server> {
       else waiters.push(waiter);
     }
   });
-  const exited = new Promise<{ code: number | null; signal: NodeJS.Signals | null }>((resolve) => child.on("exit", (code, signal) => resolve({ code, signal })));
+  // "close", not "exit": at "exit" the last lines may still be unread, and tests read stdout() once it has exited.
+  const exited = new Promise<{ code: number | null; signal: NodeJS.Signals | null }>((resolve) => child.on("close", (code, signal) => resolve({ code, signal })));
   const waitFor = (pattern: RegExp) =>
     new Promise<string>((resolve, reject) => {
       const seen = lines.find((line) => pattern.test(line));
