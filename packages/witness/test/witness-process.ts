@@ -19,7 +19,8 @@ export async function runWitnessCommand(args: readonly string[]): Promise<Finish
   let stderr = "";
   child.stdout.on("data", (chunk: Buffer) => (stdout += chunk.toString()));
   child.stderr.on("data", (chunk: Buffer) => (stderr += chunk.toString()));
-  const [code] = (await once(child, "exit")) as [number | null];
+  // "close", not "exit": at "exit" the child's last output may still be unread.
+  const [code] = (await once(child, "close")) as [number | null];
   return { code, stdout, stderr };
 }
 
@@ -46,7 +47,7 @@ export async function startWitness(config: string, port = 0): Promise<RunningWit
     });
     child.once("exit", (code) => reject(new Error(`temporal-witness exited ${code} before listening: ${stderr}`)));
   });
-  const exited = once(child, "exit").then(([code]) => code as number | null);
+  const exited = once(child, "close").then(([code]) => code as number | null);
   return {
     url,
     child,
