@@ -1,8 +1,8 @@
 import { readdir, readFile, realpath, stat } from "node:fs/promises";
 import { join } from "node:path";
-import { DirectoryNotCreatedError, describeErrno, errnoCode } from "@temporal/agent-sdk/node";
 import { decodeSource, type Diagnostic } from "@temporal/compiler";
-import { UsageError, errorLine, messageOf } from "./errors.js";
+import { UsageError, errorLine } from "./errors.js";
+import { describeIoError, readFailureCode, readFileOrStop } from "./io-errors.js";
 
 export interface SourceFile {
   /** As the user named it, or relative to the folder they named; for standard input, --stdin-filepath or `<stdin>`. */
@@ -97,24 +97,6 @@ export async function readMissionFile(path: string): Promise<SourceFile> {
 }
 
 /**
- * The bytes of a file a command needs; one that cannot be read is a usage error: FILE_NOT_FOUND when it does not
- * exist (scripts match it), else FILE_UNREADABLE, with why in the CLI's words (`describeIoError`). `label` names the
- * file in the message (`cannot read the keys file keys.json: ...`); without it, the path alone does.
- */
-export async function readFileOrStop(path: string, label?: string): Promise<Uint8Array> {
-  try {
-    return await readFile(path);
-  } catch (error) {
-    throw new UsageError(readFailureCode(error), `cannot read ${label === undefined ? "" : `${label} `}${path}: ${describeIoError(error)}`);
-  }
-}
-
-/** FILE_NOT_FOUND when the path does not exist (scripts match it), else FILE_UNREADABLE. */
-function readFailureCode(error: unknown): "FILE_NOT_FOUND" | "FILE_UNREADABLE" {
-  return (error as NodeJS.ErrnoException | undefined)?.code === "ENOENT" ? "FILE_NOT_FOUND" : "FILE_UNREADABLE";
-}
-
-/**
  * The line on standard error for a problem of `check`, `compile` or `fmt` with a file: `temporalc: <path>: <why> (<CODE>)`,
  * with a newline. A why of several lines (Prettier's, for a configuration file it cannot parse) keeps the code on the
  * first, without the colon that introduced the others (`YAML Error in ".prettierrc": (FORMAT_FAILED)` would read as if
@@ -154,13 +136,4 @@ async function missionFilesBelow(dir: string, ancestors: Set<string>): Promise<s
     }
   }
   return found;
-}
-
-/** Why a file or folder could not be read or written, in words, without the errno code: the line ends with the CLI's own code. */
-export function describeIoError(error: unknown): string {
-  // makeDirectory's message names the folder and the cause in words (its errno code is a field, `reason`).
-  if (error instanceof DirectoryNotCreatedError) return error.message;
-  const code = errnoCode(error);
-  // Anything but a file system error (Node's ERR_... codes, a plain Error) says why itself.
-  return code === undefined ? messageOf(error) : describeErrno(code);
 }

@@ -10,7 +10,8 @@ import { closeSync, existsSync, mkdirSync, openSync, readFileSync, truncateSync,
 import { join } from "node:path";
 import { writeFileDurably } from "@temporal/agent-sdk/node";
 import { describe, expect, it } from "vitest";
-import { describeIoError, problemLine } from "../src/files.js";
+import { problemLine } from "../src/files.js";
+import { describeIoError } from "../src/io-errors.js";
 import { runCli, runCliAsync } from "./run-cli.js";
 import { folderPerTest } from "./scratch.js";
 
@@ -162,7 +163,7 @@ describe("files check, compile and fmt cannot read or write carry a stable code"
     const args = ["compile", "--sourcemap", "--dts", "good.mission", "other.mission", "third.mission"];
     const [text, json] = await Promise.all([runCliAsync(args, { cwd }), runCliAsync([...args, "--json"], { cwd })]);
     const problems = ["good.mjs.map", "other.d.mts"].map((path) => ({ path, code: "WRITE_FAILED", message: "cannot write: it is a folder" }));
-    expect([text.code, text.stderr]).toEqual([2, `${problems.map((p) => problemLine(p)).join("")}compiled 1 of 3 files\n`]);
+    expect([text.code, text.stderr]).toEqual([2, `${problems.map((p) => `temporalc: ${p.path}: ${p.message} (${p.code})\n`).join("")}compiled 1 of 3 files\n`]);
     expect([json.code, json.stderr]).toEqual([2, ""]);
     expect(JSON.parse(json.stdout)).toMatchObject({ problems, summary: { files: 3, written: 1, failed: 0 } });
   }, 30_000);

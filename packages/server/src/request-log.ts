@@ -108,7 +108,7 @@ export class RequestLog {
     // The level is read at start and never changes (docs/operations.md).
     this.#enabled = this.#logger.isLevelEnabled("info");
     const needsMetadata = (destination as { [symbols.needsMetadataGsym]?: boolean })[symbols.needsMetadataGsym] === true;
-    this.#direct = needsMetadata || !directLinesMatchPino() ? undefined : destination;
+    this.#direct = !this.#enabled || needsMetadata || !directLinesMatchInstalledPino() ? undefined : destination;
     this.#pieces = linePieces(this.#logger);
   }
 
@@ -190,8 +190,16 @@ function directLine(
   return `${text},"msg":"request"${pieces.end}`;
 }
 
+let installedPinoMatches: boolean | undefined;
+
+/** directLinesMatchPino, checked once per process: its answer depends only on the installed pino. */
+function directLinesMatchInstalledPino(): boolean {
+  installedPinoMatches ??= directLinesMatchPino();
+  return installedPinoMatches;
+}
+
 /**
- * Whether directLine writes what the installed pino's own `info` writes, checked once per log on a reply with every
+ * Whether directLine writes what the installed pino's own `info` writes, checked on a reply with every
  * field: a pino release that writes its lines otherwise gets its own path rather than lines it would not write.
  */
 export function directLinesMatchPino(): boolean {

@@ -1,8 +1,8 @@
 import { lstat, readFile, writeFile } from "node:fs/promises";
 import { join, relative } from "node:path";
-import { DirectoryNotCreatedError, makeDirectory } from "@temporal/agent-sdk/node";
+import { makeDirectory } from "@temporal/agent-sdk/node";
 import { EXIT_OK, UsageError } from "../errors.js";
-import { describeIoError } from "../files.js";
+import { describeIoError } from "../io-errors.js";
 import { writeFileDurably } from "@temporal/agent-sdk/node";
 
 const MISSION = `// A starter mission: back up at night, in UTC+2, and leave a signed
@@ -47,8 +47,8 @@ const TASKS_FILE = "tasks.mjs";
  */
 export async function runInit(dir: string): Promise<number> {
   await makeDirectory(dir).catch((error: unknown) => {
-    // makeDirectory's own message names the folder and says why; anything else gets both here.
-    throw new UsageError("WRITE_FAILED", error instanceof DirectoryNotCreatedError ? error.message : `cannot create ${dir}: ${describeIoError(error)}`);
+    // makeDirectory's error names the folder itself (describeIoError gives its message as it is).
+    throw new UsageError("WRITE_FAILED", describeIoError(error));
   });
   const files = [
     [MISSION_FILE, MISSION],

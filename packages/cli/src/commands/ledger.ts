@@ -2,7 +2,7 @@ import { stat } from "node:fs/promises";
 import type { SignedCheckpoint, VerifyingKey } from "@temporal/agent-sdk";
 import type { LedgerCheck, LedgerFormat } from "@temporal/agent-sdk/node";
 import { EXIT_FAILURE, EXIT_OK, UsageError } from "../errors.js";
-import { describeIoError } from "../files.js";
+import { describeIoError } from "../io-errors.js";
 
 /**
  * `temporalc ledger status|verify|repair|migrate`: a home's clockchain

@@ -1,6 +1,6 @@
 import { AnchorFailedError, AuthorityUnavailableError, MissingTasksError, TaskFailedError, type AnchorProof } from "@temporal/agent-sdk";
 import { EXIT_FAILURE, EXIT_USAGE, messageOf, usageErrorOf } from "../errors.js";
-import { describeIoError } from "../files.js";
+import { describeIoError } from "../io-errors.js";
 
 /**
  * What `temporalc run` reports when a run stops: one classification of every

@@ -3,7 +3,8 @@ import { writeFileDurably } from "@temporal/agent-sdk/node";
 import { dialSvg, missionDials, viewerTimeZone, type FileDial } from "@temporal/language-service";
 import { readAtOption } from "../at-option.js";
 import { EXIT_FAILURE, EXIT_OK, EXIT_USAGE, UsageError, errorLine, messageOf, usageErrorOf } from "../errors.js";
-import { describeIoError, readMissionFile } from "../files.js";
+import { readMissionFile } from "../files.js";
+import { describeIoError } from "../io-errors.js";
 import { renderForTerminal, useColor } from "../terminal.js";
 import { renderDial } from "./show-terminal.js";
 

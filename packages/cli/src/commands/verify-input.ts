@@ -1,6 +1,6 @@
 import { VerifyingKey, type AnchorProof, type KeySet, type PublicKeyJwk, type Receipt, type ZttBundle } from "@temporal/agent-sdk";
-import { UsageError } from "../errors.js";
-import { readFileOrStop } from "../files.js";
+import { UsageError, messageOf } from "../errors.js";
+import { readFileOrStop } from "../io-errors.js";
 
 /**
  * What `temporalc verify` reads: the file to verify, recognised by its shape, and the keys file (the body of the
@@ -25,7 +25,9 @@ export async function readJsonFile(path: string, what: string): Promise<unknown>
     const offset = jsonErrorOffset(text);
     const where = offset === undefined ? path : `${path}:${lineColumn(text, offset)}`;
     // V8's message may name a position, which the location above already gives as line:column.
-    const reason = (error as Error).message.replace(/ in JSON at position \d+.*$/, "").replace(/, "[\s\S]*" is not valid JSON$/, "");
+    const reason = messageOf(error)
+      .replace(/ in JSON at position \d+.*$/, "")
+      .replace(/, "[\s\S]*" is not valid JSON$/, "");
     throw new VerifyUsageError("INVALID_JSON", `${where}: ${what} is not valid JSON: ${reason}`);
   }
 }
@@ -136,7 +138,7 @@ export async function readKeySet(path: string): Promise<KeySet> {
     try {
       await VerifyingKey.from(jwk as PublicKeyJwk);
     } catch (error) {
-      throw new VerifyUsageError("INVALID_KEYS", `${path}: keys[${JSON.stringify(id)}] is not an Ed25519 public key: ${(error as Error).message}`);
+      throw new VerifyUsageError("INVALID_KEYS", `${path}: keys[${JSON.stringify(id)}] is not an Ed25519 public key: ${messageOf(error)}`);
     }
   }
   return value as KeySet;

@@ -15,7 +15,7 @@ import {
   type ZttBundle,
 } from "@temporal/agent-sdk";
 import { EXIT_FAILURE, EXIT_OK } from "../errors.js";
-import { readFileOrStop } from "../files.js";
+import { readFileOrStop } from "../io-errors.js";
 import { readJsonFile, readKeySet, recognise, VerifyUsageError } from "./verify-input.js";
 
 /**

@@ -39,7 +39,10 @@ export function errnoCode(error: unknown): string | undefined {
   return typeof code === "string" && typeof errno === "number" ? code : undefined;
 }
 
+/** libuv's errno names to their descriptions, made at the first error that needs one (getSystemErrorMap is keyed by number). */
+let libuvDescriptions: ReadonlyMap<string, string> | undefined;
+
 function libuvDescription(code: string): string | undefined {
-  for (const [name, description] of getSystemErrorMap().values()) if (name === code) return description;
-  return undefined;
+  libuvDescriptions ??= new Map([...getSystemErrorMap().values()]);
+  return libuvDescriptions.get(code);
 }
