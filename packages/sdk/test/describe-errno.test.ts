@@ -1,6 +1,7 @@
 import { readFile, stat } from "node:fs/promises";
 import { describe, expect, it } from "vitest";
 import { describeErrno, errnoCode } from "../src/node/index.js";
+import { isErrno } from "../src/node/errors.js";
 import { tempDir } from "./helpers.js";
 
 describe("describeErrno", () => {
@@ -35,5 +36,16 @@ describe("errnoCode", () => {
     expect(nulByte).toMatchObject({ code: "ERR_INVALID_ARG_VALUE" });
     expect(errnoCode(nulByte)).toBeUndefined();
     for (const other of [new Error("plain"), { code: "ENOENT" }, { code: "ENOENT", errno: "-2" }, "ENOENT", null, undefined]) expect(errnoCode(other)).toBeUndefined();
+  });
+});
+
+describe("isErrno", () => {
+  it("is errnoCode's test with the codes asked for: a failed system call with one of them", async () => {
+    const missing = await stat(`${await tempDir()}/missing`).catch((e: unknown) => e);
+    expect([isErrno(missing, "ENOENT"), isErrno(missing, "EEXIST", "ENOENT"), isErrno(missing, "EEXIST"), isErrno(missing)]).toEqual([true, true, false, false]);
+    // Node's own ERR_... errors and errors that only carry a code are no failed system call, whatever code is asked.
+    const nulByte = await stat("a\0b").catch((e: unknown) => e);
+    expect(isErrno(nulByte, "ERR_INVALID_ARG_VALUE")).toBe(false);
+    for (const other of [Object.assign(new Error("ENOENT: no such file"), { code: "ENOENT" }), { code: "ENOENT" }, "ENOENT", null, undefined]) expect(isErrno(other, "ENOENT")).toBe(false);
   });
 });
