@@ -27,6 +27,7 @@ import {
   type FinalityCheckName,
   type KeySet,
 } from "../src/index.js";
+import { quorumFor } from "../src/core/verify-finality.js";
 import { cosignCheckpoint, expectCode, testCosigner } from "./note-helpers.js";
 
 /** The PKCS #8 DER header of an Ed25519 private key, followed by its 32-byte seed. */
@@ -198,5 +199,18 @@ describe("verifyFinality", () => {
     // The first bad vkey is the one named, whichever way it is bad.
     await expectCode(() => verifyFinality(proof, { log: keySet, witnesses: [noteKeyOfFirst, "not a vkey"] }, 1), "INVALID_COSIGNATURE", "0x04");
     await expectCode(() => verifyFinality(proof, { log: keySet, witnesses: ["not a vkey", noteKeyOfFirst] }, 1), "INVALID_NOTE_KEY");
+  });
+});
+
+describe("quorumFor, the one default quorum of verifyFinality and verifyZtt", () => {
+  it("property: the quorum asked for when given; else the smallest number of the distinct witnesses that is more than half of them", () => {
+    fc.assert(
+      fc.property(fc.nat({ max: 1_000 }), fc.option(fc.integer({ min: 1, max: 1_000 }), { nil: undefined }), (distinct, asked) => {
+        const quorum = quorumFor(asked, distinct);
+        if (asked !== undefined) expect(quorum).toBe(asked);
+        else expect([2 * quorum > distinct, 2 * (quorum - 1) <= distinct]).toEqual([true, true]);
+      }),
+    );
+    expect([0, 1, 2, 3, 4, 5].map((distinct) => quorumFor(undefined, distinct))).toEqual([1, 1, 2, 2, 3, 3]);
   });
 });

@@ -4,7 +4,7 @@ import { createMemorySigner } from "../src/authority/memory-signer.js";
 import { allow, contextAt } from "../src/core/index.js";
 import { TICKS_PER_DAY } from "../src/core/units.js";
 import { certifiesWindow } from "../src/ztt/certificate.js";
-import { createZttSigner, verifyZtt, windowInterval, type ZttBundle } from "../src/ztt/index.js";
+import { createZttSigner, verifyZtt, windowInterval, ZttWindowClosedError, type ZttBundle } from "../src/ztt/index.js";
 
 const DAY = 20_000; // 2024-10-04
 const at = (hours: number): number => DAY * TICKS_PER_DAY + hours * 3_600_000;
@@ -31,6 +31,23 @@ describe("ZTT signer", () => {
     const { signer, setClock } = await setup();
     setClock(at(8));
     await expect(signer.sign("x")).rejects.toMatchObject({ code: "ZTT_WINDOW_CLOSED", next_open_unix_ms: at(28) });
+  });
+
+  it("refuses with ZTT_WINDOW_CLOSED when its opening ends while the key is certified: the signing time counts, not the asking", async () => {
+    const authority = createMemorySigner();
+    // The clock read when asked, then when signing.
+    const clockOf = (asked: number, signed: number) => {
+      const readings = [asked, signed];
+      return () => readings.shift() ?? signed;
+    };
+    const closed = createZttSigner({ window: [90, 120], zone: 1, authority, clock: clockOf(at(5.5), at(8)) });
+    const error = await closed.sign("x").catch((e: unknown) => e);
+    expect(error).toBeInstanceOf(ZttWindowClosedError);
+    expect(error).toMatchObject({ code: "ZTT_WINDOW_CLOSED", next_open_unix_ms: at(28) });
+    expect((error as Error).message).toBe(`window [90, 120] is closed at ${new Date(at(8)).toISOString()}; it opens next at ${new Date(at(28)).toISOString()}`);
+    // The whole cycle: the next day's opening is another certificate's, so signing in it with this key is refused too.
+    const whole = createZttSigner({ window: [0, 360], zone: 0, authority, clock: clockOf(at(23.9), at(24.1)) });
+    await expect(whole.sign("x")).rejects.toMatchObject({ code: "ZTT_WINDOW_CLOSED" });
   });
 
   it("drops the ephemeral key when the window closes, and a new opening gets a new key", async () => {

@@ -67,7 +67,7 @@ export async function verifyFinality(proof: AnchorProof, keys: FinalityKeys, quo
     throw new TemporalError("INVALID_ARGUMENT", `verifyFinality: quorum must be a positive integer, got ${describeValue(quorum)}`);
   }
   const witnesses = await trustedWitnesses(keys.witnesses);
-  return verifyFinalityBy(proof, keys.log, witnesses, quorum ?? majorityOf(witnesses.length));
+  return verifyFinalityBy(proof, keys.log, witnesses, quorumFor(quorum, witnesses.length));
 }
 
 /**
@@ -118,12 +118,15 @@ export function distinctWitnessCount(vkeys: readonly string[]): number {
 
 /** The quorum a verifier asks for when given none: a majority of the distinct witnesses. */
 export function witnessMajority(vkeys: readonly string[]): number {
-  return majorityOf(distinctWitnessCount(vkeys));
+  return quorumFor(undefined, distinctWitnessCount(vkeys));
 }
 
-/** A majority of `distinct` witnesses, for a caller that already counted them (`trustedWitnesses(...).length`). */
-export function majorityOf(distinct: number): number {
-  return Math.floor(distinct / 2) + 1;
+/**
+ * The quorum a verifier checks: the one asked for, or when none a majority of the `distinct` trusted witnesses
+ * (`trustedWitnesses(...).length`). `verifyFinality` and `verifyZtt` both default through here.
+ */
+export function quorumFor(asked: number | undefined, distinct: number): number {
+  return asked ?? Math.floor(distinct / 2) + 1;
 }
 
 // Keyed by the parsed public key, not by text after a "+": base64 itself may hold "+".

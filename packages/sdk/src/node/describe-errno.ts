@@ -39,6 +39,18 @@ export function errnoCode(error: unknown): string | undefined {
   return typeof code === "string" && typeof errno === "number" ? code : undefined;
 }
 
+/**
+ * Why a file or folder could not be read or written, in words and without the errno code, for a line that names the
+ * file and ends with its own code: `describeErrno`'s words for a failed system call (`errnoCode`); for anything else,
+ * what was thrown says why itself, in its message (Node's own `ERR_...` errors, such as a path with a NUL byte, and
+ * `DirectoryNotCreatedError`, which names the folder and the cause).
+ */
+export function describeIoError(error: unknown): string {
+  const code = errnoCode(error);
+  if (code !== undefined) return describeErrno(code);
+  return error instanceof Error ? error.message : String(error);
+}
+
 /** libuv's errno names to their descriptions, made at the first error that needs one (getSystemErrorMap is keyed by number). */
 let libuvDescriptions: ReadonlyMap<string, string> | undefined;
 

@@ -1,5 +1,6 @@
 import { hostname } from "node:os";
 import { TemporalError } from "../core/errors.js";
+import { errnoCode } from "./describe-errno.js";
 
 export type LedgerCorruptionReason =
   "RECORD_CHECKSUM" | "RECORD_FORMAT" | "LEAF_ORDER" | "DUPLICATE_RECEIPT" | "ROOT_MISMATCH" | "HEAD_SIGNATURE" | "CHAIN_BROKEN" | "UNKNOWN_KEY" | "KEY_RETIRED";
@@ -65,7 +66,8 @@ function describeHolder({ pid, host, since_unix_ms }: HomeLockHolder): string {
   return `process ${pid} on host ${JSON.stringify(host)}${here} since ${since}`;
 }
 
-/** Whether `error` is a Node.js system error with one of `codes` (e.g. "ENOENT"). */
+/** Whether `error` is a failed system call (by `errnoCode`'s one test) with one of `codes` (e.g. "ENOENT"). */
 export function isErrno(error: unknown, ...codes: string[]): boolean {
-  return error instanceof Error && codes.includes((error as NodeJS.ErrnoException).code ?? "");
+  const code = errnoCode(error);
+  return code !== undefined && codes.includes(code);
 }

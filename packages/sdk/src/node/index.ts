@@ -15,7 +15,7 @@ export { HomeLockedError, LedgerCorruptError, type HomeLockHolder, type LedgerCo
 export { acquireLock, type AcquireLockOptions, type HomeLock } from "./lock.js";
 export { readHomeLockHolder } from "./home-lock.js";
 export { makeDirectory, DirectoryNotCreatedError, type MakeDirectoryOptions } from "./make-directory.js";
-export { describeErrno, errnoCode } from "./describe-errno.js";
+export { describeErrno, describeIoError, errnoCode } from "./describe-errno.js";
 export { checkLedgerFile, type LedgerCheck, type LedgerCheckOptions } from "./ledger-check.js";
 export { LEDGER_FORMAT, ledgerFormat, migrateLedger, type LedgerFormat, type MigrateOptions, type MigrationResult } from "./ledger-migration.js";
 export { writeFileDurably, type WriteFileDurablyOptions } from "./write-durably.js";

@@ -1,7 +1,7 @@
 import { mkdir, stat } from "node:fs/promises";
 import { dirname, resolve } from "node:path";
 import { TemporalError } from "../core/errors.js";
-import { describeErrno, errnoCode } from "./describe-errno.js";
+import { describeIoError, errnoCode } from "./describe-errno.js";
 
 /**
  * A folder could not be created: the message names it and says why in words; `reason` carries the errno code apart,
@@ -78,7 +78,11 @@ function notCreated(path: string, code: string | undefined, cause?: unknown): Di
   return new DirectoryNotCreatedError(path, code ?? "UNKNOWN", describe(code, cause), cause);
 }
 
-/** Why, in words, without the errno code (`reason` carries it): what mkdir's errors mean here, else the usual words. */
+/**
+ * Why, in words, without the errno code (`reason` carries it): what mkdir's errors mean here, else the usual words
+ * (`describeIoError`: without an errno, `reason` UNKNOWN, what was thrown says why, as Node's own errors do for a NUL
+ * byte in the path).
+ */
 function describe(code: string | undefined, cause: unknown): string {
   switch (code) {
     case "ENOENT":
@@ -87,10 +91,7 @@ function describe(code: string | undefined, cause: unknown): string {
     case "ENOTDIR":
     case "EEXIST":
       return `a file is in the way: ${code === "ENOTDIR" ? "a part of the path" : "it"} is not a folder`;
-    case undefined:
-      // No errno (`reason` is UNKNOWN): what was thrown says why, as Node's own errors do (a NUL byte in the path).
-      return cause instanceof Error ? cause.message : String(cause);
     default:
-      return describeErrno(code);
+      return describeIoError(cause);
   }
 }

@@ -69,8 +69,13 @@ export class ZttWindowClosedError extends TemporalError {
 /** The UTC day of the window's opening that holds `unixMs`; `ZttWindowClosedError`, naming the next opening, when the window is closed then. */
 export function openingDayOrClosed(unixMs: number, window: Window, zone: ZoneInput): number {
   const day = openingDay(unixMs, window, zone);
-  if (day === undefined) throw new ZttWindowClosedError(unixMs, window, nextOpen(contextAt(unixMs, { zone }), window));
+  if (day === undefined) throw windowClosedAt(unixMs, window, zone);
   return day;
+}
+
+/** `ZttWindowClosedError` at `unixMs`, naming the window's next opening after it: the one place this clock's refusal is built. */
+function windowClosedAt(unixMs: number, window: Window, zone: ZoneInput): ZttWindowClosedError {
+  return new ZttWindowClosedError(unixMs, window, nextOpen(contextAt(unixMs, { zone }), window));
 }
 
 /** A remote authority certified another opening than the one the signer's clock is in: signing would fail `signing_context`. */
@@ -162,8 +167,8 @@ export function zttSignerCertifiedBy(options: Omit<ZttSignerOptions, "authority"
       const ephemeral = await (current as Promise<Ephemeral>);
       // Certifying can take seconds (a remote authority): the context is the time of signing, not of asking, and still in the same opening.
       const signedMs = toUnixMs(clock());
+      if (openingDay(signedMs, window, zone) !== day) throw windowClosedAt(signedMs, window, zone);
       const signedContext = contextAt(signedMs, { zone });
-      if (openingDay(signedMs, window, zone) !== day) throw new ZttWindowClosedError(signedMs, window, nextOpen(signedContext, window));
       armTimer(currentEnd + 1 - signedMs);
       const body: Omit<ZttBundle, "signature"> = {
         ztt_version: ZTT_VERSION,

@@ -5,7 +5,7 @@ import { DEFAULT_FINALITY_TIMEOUT_MS } from "../core/finality.js";
 import type { KeySet } from "../core/service-types.js";
 import { contextAt } from "../core/phase.js";
 import { signingPayload } from "../core/signed-record.js";
-import { majorityOf, trustedWitnesses } from "../core/verify-finality.js";
+import { quorumFor, trustedWitnesses } from "../core/verify-finality.js";
 import { sha256Hex } from "../core/sha256.js";
 import { VerifyingKey, type PublicKeyInput } from "../core/verifying-key.js";
 import type { Window, ZoneInput } from "../core/types.js";
@@ -140,7 +140,7 @@ async function zttPolicy(options: ZttVerifyOptions): Promise<ZttPolicy> {
   // (INVALID_NOTE_KEY / INVALID_COSIGNATURE now); a key listed twice, or under two names, is one witness, so the
   // majority is of distinct keys; and witnessed_time checks the cosignatures with these same verifiers.
   const trusted = await trustedWitnesses(witnesses);
-  const k = quorum ?? majorityOf(trusted.length);
+  const k = quorumFor(quorum, trusted.length);
   if (!Number.isSafeInteger(k) || k < 1 || k > trusted.length)
     throw bad(`quorum must be a whole number in 1..${trusted.length} (the distinct witness keys given), got ${describeValue(quorum)}`);
   return { skewMs, requireAnchor, witnessed: { witnesses: trusted, quorum: k, skewMs }, expected };
