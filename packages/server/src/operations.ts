@@ -94,7 +94,7 @@ export class Operations {
     else headers.push("content-type", contentType);
     headers.push(...(answer.headers ?? []));
     this.#record(request, { route: path, status, durationMs: performance.now() - started, tier: "public", keyId: undefined, rateLimited: undefined, errorCode: undefined }, headers);
-    writeReply(response, status, headers, body, request.method === "HEAD");
+    writeReply(response, status, headers, body, request.method === "HEAD" ? "head" : "utf8");
   }
 
   async #answer(path: Endpoint): Promise<Answer> {

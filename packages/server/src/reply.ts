@@ -33,19 +33,24 @@ export function rejectMissingHost(response: ServerResponse): void {
 }
 
 /**
- * Writes a whole reply with its `Content-Length`; `headOnly` (a HEAD request) leaves the body out but keeps its length.
- * The text is handed to Node as it is, which writes the head and the body in one system call without a buffer of its own.
- * An `ascii` body (see Transport.send) is counted by its length and written as Latin-1, which copies its bytes, where
- * UTF-8 would count them in one pass and encode them in another.
+ * How a reply's body is written: as UTF-8; as Latin-1 for a body known to be ASCII (see Transport.send), which is
+ * counted by its length and copied as it is, where UTF-8 would count its bytes in one pass and encode them in
+ * another; or left out for a HEAD request, which keeps the body's length.
  */
-export function writeReply(response: ServerResponse, status: number, headers: HeaderList, body: string | undefined, headOnly = false, ascii = false): void {
+export type BodyWriting = "utf8" | "ascii" | "head";
+
+/**
+ * Writes a whole reply with its `Content-Length`. The text is handed to Node as it is, which writes the head and
+ * the body in one system call without a buffer of its own.
+ */
+export function writeReply(response: ServerResponse, status: number, headers: HeaderList, body: string | undefined, writing: BodyWriting = "utf8"): void {
   if (body === undefined) {
     response.writeHead(status, headers).end();
     return;
   }
-  headers.push("content-length", String(ascii ? body.length : Buffer.byteLength(body)));
-  if (headOnly) response.writeHead(status, headers).end();
-  else response.writeHead(status, headers).end(body, ascii ? "latin1" : "utf8");
+  headers.push("content-length", String(writing === "ascii" ? body.length : Buffer.byteLength(body)));
+  if (writing === "head") response.writeHead(status, headers).end();
+  else response.writeHead(status, headers).end(body, writing === "ascii" ? "latin1" : "utf8");
 }
 
 /** The headers and JSON body of an error reply after which the connection is closed. */

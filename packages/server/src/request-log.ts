@@ -298,9 +298,10 @@ class StdoutBatch implements DestinationStream {
     clearTimeout(this.#timer);
     this.#timer = undefined;
     if (this.#used === 0 || stdoutFailed) return;
-    // A write to a pipe may finish later (when the reader is slow, or on Windows), so the written bytes are handed over, not reused.
     process.stdout.write(this.#batch.subarray(0, this.#used));
-    this.#batch = Buffer.allocUnsafeSlow(BATCH_BYTES);
+    // Written at once (files and pipes on Linux and macOS), the bytes are out and the batch is filled again; a write
+    // that waits (a pipe on Windows, a socket) keeps its bytes, so the next lines go into a new batch.
+    if (process.stdout.writableLength > 0) this.#batch = Buffer.allocUnsafeSlow(BATCH_BYTES);
     this.#used = 0;
   }
 }

@@ -67,7 +67,7 @@ export interface TemporalService {
 const NODE_TRANSPORT: Transport<IncomingMessage, ServerResponse> = {
   remoteAddress: (request) => request.socket.remoteAddress ?? "",
   readJsonBody,
-  send: (response, status, headers, body, ascii) => writeReply(response, status, headers, body, false, ascii),
+  send: (response, status, headers, body, ascii) => writeReply(response, status, headers, body, ascii ? "ascii" : "utf8"),
   replied: (response) => response.headersSent,
   // The connection is in an unknown state, so it is dropped rather than written to again.
   abort: (response) => response.destroy(),

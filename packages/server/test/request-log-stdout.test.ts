@@ -47,6 +47,39 @@ describe("the request log on stdout", () => {
     expect(requestIds()).toEqual(["first", "second-🙂", long, "after"]);
   });
 
+  it("gives a write that keeps its bytes (stdout still busy) a batch of its own, so later lines do not overwrite them", () => {
+    const kept: Uint8Array[] = [];
+    vi.spyOn(process.stdout, "write").mockImplementation((chunk: string | Uint8Array) => {
+      kept.push(chunk as Uint8Array);
+      return true;
+    });
+    const busy = vi.spyOn(process.stdout, "writableLength", "get").mockReturnValue(1);
+    const log = new RequestLog({ level: "info" });
+    // Lines of about 1.2 KB: a 64 KiB batch is written about every 50 of them.
+    const ids = Array.from({ length: 150 }, (_, i) => `${i}-${"x".repeat(1000)}`);
+    for (const id of ids) log.reply(id, "GET", outcome);
+    log.close();
+    expect(kept.length).toBeGreaterThan(2);
+    written = kept.map((chunk) => Buffer.from(chunk));
+    expect(requestIds()).toEqual(ids);
+    // Once writes finish at once, the batch is filled again, and what was written is still what was logged.
+    busy.mockReturnValue(0);
+    const copies: Buffer[] = [];
+    const buffers = new Set<ArrayBufferLike>();
+    vi.spyOn(process.stdout, "write").mockImplementation((chunk: string | Uint8Array) => {
+      copies.push(Buffer.from(chunk));
+      buffers.add((chunk as Uint8Array).buffer);
+      return true;
+    });
+    const again = new RequestLog({ level: "info" });
+    for (const id of ids) again.reply(id, "GET", outcome);
+    again.close();
+    written = copies;
+    expect(requestIds()).toEqual(ids);
+    expect(copies.length).toBeGreaterThan(2);
+    expect(buffers.size).toBe(1);
+  });
+
   it("flushes at the process's exit until it is closed, and then stops listening", () => {
     const before = process.listenerCount("exit");
     const log = new RequestLog({ level: "info" });
