@@ -24,10 +24,11 @@ export function usageErrorOf(error: unknown): UsageError | undefined {
 
 /**
  * The one line on standard error for a command that stopped, whatever the command: `temporalc: <message> (<CODE>)`,
- * e.g. `temporalc: no mission named "deploy"; this file has backup (MISSION_NOT_FOUND)`.
+ * e.g. `temporalc: no mission named "deploy"; this file has backup (MISSION_NOT_FOUND)`, and `more` indented under it;
+ * with its newline, so that every caller writes it as it is.
  */
 export function errorLine(code: string, message: string, more: readonly string[] = []): string {
-  return `temporalc: ${message} (${code})${more.map((line) => `\n  ${line}`).join("")}`;
+  return `temporalc: ${message} (${code})\n${more.map((line) => `  ${line}\n`).join("")}`;
 }
 
 /** An error's message, or the thrown value as text when something other than an Error was thrown. */
@@ -41,9 +42,9 @@ export function messageOf(error: unknown): string {
  */
 export function stopText(error: unknown): string {
   const usage = usageErrorOf(error);
-  if (usage !== undefined) return `${errorLine(usage.code, usage.message)}\n`;
-  const line = errorLine("INTERNAL_ERROR", `unexpected error: ${messageOf(error)}`);
+  if (usage !== undefined) return errorLine(usage.code, usage.message);
+  const message = `unexpected error: ${messageOf(error)}`;
   // One line for the user, the stack only when asked for.
-  if (process.env["TEMPORALC_DEBUG"]) return `${line}\n${error instanceof Error ? error.stack : ""}\n`;
-  return `${line}\n  this is a bug in temporalc; set TEMPORALC_DEBUG=1 to see where, and please report it\n`;
+  if (process.env["TEMPORALC_DEBUG"]) return `${errorLine("INTERNAL_ERROR", message)}${error instanceof Error ? error.stack : ""}\n`;
+  return errorLine("INTERNAL_ERROR", message, ["this is a bug in temporalc; set TEMPORALC_DEBUG=1 to see where, and please report it"]);
 }

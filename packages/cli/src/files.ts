@@ -106,7 +106,7 @@ export function problemLine(problem: { path: string; code: string; message: stri
   const [first = "", ...more] = problem.message.split("\n").filter((line) => line.trim() !== "");
   const why = first.replace(/:\s*$/, "").trim();
   // No why at all (an error thrown without a message): the path and the code, not `path:  (CODE)`.
-  return `${errorLine(problem.code, why === "" ? problem.path : `${problem.path}: ${why}`, more)}\n`;
+  return errorLine(problem.code, why === "" ? problem.path : `${problem.path}: ${why}`, more);
 }
 
 function decoded(path: string, bytes: Uint8Array, stdin: boolean): SourceFile {

@@ -444,7 +444,7 @@ export async function main(argv: string[]): Promise<void> {
 async function stopOnOutputFailure(name: string, error: NodeJS.ErrnoException): Promise<never> {
   const { describeIoError } = await import("./io-errors.js");
   try {
-    writeSync(2, `${errorLine("WRITE_FAILED", `cannot write ${name}: ${describeIoError(error)}`)}\n`);
+    writeSync(2, errorLine("WRITE_FAILED", `cannot write ${name}: ${describeIoError(error)}`));
   } catch {
     // Standard error is what failed: the exit status alone tells.
   }
@@ -464,5 +464,5 @@ function commanderErrorText(error: CommanderError): string {
     .replace(/^commander\./, "")
     .replace(/[A-Z]/g, (upper) => `_${upper}`)
     .toUpperCase();
-  return `${errorLine(code, first, more)}\n`;
+  return errorLine(code, first, more);
 }

@@ -85,7 +85,7 @@ async function runAll(file: string, options: RunCommandOptions, progress: Progre
     for (const mission of selected) progress.outcomes.push(options.dryRun ? await mission.evaluate(measures) : await mission.run({ ...measures, tasks }));
   } finally {
     // After the results: a line with the code the ledger's other I/O failures carry; the missions' results still stand.
-    await authority.close().catch((error: unknown) => process.stderr.write(`${errorLine("LEDGER_IO_FAILED", `closing the ledger failed: ${describeCause(error)}`)}\n`));
+    await authority.close().catch((error: unknown) => process.stderr.write(errorLine("LEDGER_IO_FAILED", `closing the ledger failed: ${describeCause(error)}`)));
   }
 }
 
@@ -147,7 +147,7 @@ function reportStopped(error: unknown, progress: Progress, options: RunCommandOp
   // A bug in temporalc: main() says so on stderr.
   if (failure === undefined) throw error;
   const before = failure.exit === 2 && completed.length > 0 ? [`the missions before it did run: ${completed.map((outcome) => outcome.mission).join(", ")}`] : [];
-  process.stderr.write(`${errorLine(failure.code, failure.message, [...failure.hints, ...before])}\n`);
+  process.stderr.write(errorLine(failure.code, failure.message, [...failure.hints, ...before]));
   return failure.exit;
 }
 

@@ -39,7 +39,7 @@ export async function runShow(file: string, options: ShowOptions): Promise<numbe
     if (options.json) process.stdout.write(`${JSON.stringify({ error: failure === undefined ? { code: "INTERNAL_ERROR", message: messageOf(error) } : failureJson(failure) }, null, 2)}\n`);
     // A bug in temporalc: main() says so on stderr.
     if (failure === undefined) throw error;
-    process.stderr.write(`${errorLine(failure.code, failure.message)}\n`);
+    process.stderr.write(errorLine(failure.code, failure.message));
     return failure.exit;
   }
 }
