@@ -31,6 +31,18 @@ export function errorLine(code: string, message: string, more: readonly string[]
   return `temporalc: ${message} (${code})\n${more.map((line) => `  ${line}\n`).join("")}`;
 }
 
+/**
+ * errorLine for a message that may run over several lines (Prettier's, or commander's with its suggestion under it):
+ * the first line carries the code and the others go under it, indented, blank ones left out. `about` (a path) leads
+ * the first line. That line loses a colon that introduced the others (`YAML Error in ".prettierrc": (FORMAT_FAILED)`
+ * would read as if the why were missing); with no why at all, `about` stands alone, not as `path:  (CODE)`.
+ */
+export function messageErrorLine(code: string, message: string, about?: string): string {
+  const [first = "", ...more] = message.split("\n").filter((line) => line.trim() !== "");
+  const why = first.replace(/:\s*$/, "").trim();
+  return errorLine(code, about === undefined ? why : why === "" ? about : `${about}: ${why}`, more);
+}
+
 /** An error's message, or the thrown value as text when something other than an Error was thrown. */
 export function messageOf(error: unknown): string {
   return error instanceof Error ? error.message : String(error);

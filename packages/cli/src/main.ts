@@ -1,6 +1,6 @@
 import { writeSync } from "node:fs";
 import { Argument, Command, CommanderError, InvalidArgumentError, Option } from "commander";
-import { EXIT_FAILURE, EXIT_USAGE, UsageError, errorLine, stopText } from "./errors.js";
+import { EXIT_FAILURE, EXIT_USAGE, UsageError, errorLine, messageErrorLine, stopText } from "./errors.js";
 import { carbonIntensity, hsBlochScore } from "./run-options.js";
 
 /**
@@ -459,10 +459,9 @@ const COMMANDER_HELP = new Set(["commander.help", "commander.helpDisplayed", "co
  * commander's (`commander.unknownOption`) in temporalc's style; a suggestion (`(Did you mean --json?)`) on the next line.
  */
 function commanderErrorText(error: CommanderError): string {
-  const [first = "", ...more] = error.message.replace(/^error: /, "").split("\n");
   const code = error.code
     .replace(/^commander\./, "")
     .replace(/[A-Z]/g, (upper) => `_${upper}`)
     .toUpperCase();
-  return errorLine(code, first, more);
+  return messageErrorLine(code, error.message.replace(/^error: /, ""));
 }
