@@ -7,7 +7,8 @@ import { readAtOption } from "../at-option.js";
 import { EXIT_OK, UsageError, errorLine, messageOf } from "../errors.js";
 import { readMissionFile } from "../files.js";
 import { useColor } from "../terminal.js";
-import { MissionFileError, classifyFailure, describeCause, failureJson, unexpectedFailureJson } from "./run-failure.js";
+import { MissionFileError, failureJson } from "./failure.js";
+import { classifyRunFailure, describeCause, unexpectedFailureJson } from "./run-failure.js";
 import { describeOutcome, type Outcome, type ReportContext } from "./run-report.js";
 
 export interface RunCommandOptions {
@@ -65,7 +66,7 @@ async function runAll(file: string, options: RunCommandOptions, progress: Progre
   if (result.diagnostics.length > 0) process.stderr.write(`${renderDiagnostics(result.diagnostics, source, { color: useColor(process.stderr) })}\n`);
   if (result.code === undefined)
     throw new MissionFileError(
-      file,
+      `${file} has errors; nothing ran`,
       result.diagnostics.filter((d) => d.severity === "error"),
     );
 
@@ -137,7 +138,7 @@ function reportContext(missions: readonly Mission[], options: RunCommandOptions)
 
 /** The missions that finished, then what stopped the run: text, or one JSON object. */
 function reportStopped(error: unknown, progress: Progress, options: RunCommandOptions): number {
-  const failure = classifyFailure(error);
+  const failure = classifyRunFailure(error);
   const completed = progress.outcomes;
   if (options.json) {
     process.stdout.write(`${JSON.stringify({ error: failure === undefined ? unexpectedFailureJson(error) : failureJson(failure), results: completed }, null, 2)}\n`);
