@@ -1,8 +1,8 @@
 import { resolve } from "node:path";
 import { pathToFileURL } from "node:url";
 import { compile, renderDiagnostics, type Diagnostic } from "@temporal/compiler";
-import type { Authority, Mission, Task, VerifyingKey } from "@temporal/agent-sdk";
-import { defaultHome } from "@temporal/agent-sdk/node";
+import { defaultSdk, type Authority, type Mission, type Task, type VerifyingKey } from "@temporal/agent-sdk";
+import { createLocalAuthority, defaultHome, readVerifyingKeyFile } from "@temporal/agent-sdk/node";
 import { readAtOption } from "../at-option.js";
 import { EXIT_OK, UsageError, errorLine, messageOf } from "../errors.js";
 import { readMissionFile } from "../files.js";
@@ -32,8 +32,6 @@ export interface RunCommandOptions {
 /** Exit status when a mission's verdict was DENY and --fail-on-deny was given. */
 const EXIT_DENIED = 3;
 
-type Sdk = typeof import("@temporal/agent-sdk");
-
 /**
  * Compiles `file` in memory and runs its missions in order. Every way of
  * stopping is reported the same way: the missions that finished, then one
@@ -57,9 +55,9 @@ interface Progress {
 }
 
 async function runAll(file: string, options: RunCommandOptions, progress: Progress): Promise<void> {
-  // The generated module and this command must share one SDK instance.
+  // The generated module imports the SDK this command imports (one instance: its errors are this command's to
+  // classify): by URL, since a data: module cannot resolve a package name.
   const sdkUrl = import.meta.resolve("@temporal/agent-sdk");
-  const sdk = (await import(sdkUrl)) as Sdk;
   const at = options.at === undefined ? undefined : readAtOption(options.at);
   const { text: source, undecodable } = await readMissionFile(file);
   const result: { code?: string; diagnostics: Diagnostic[] } = undecodable.length > 0 ? { diagnostics: undecodable } : compile(source, { filename: file, sdkModule: sdkUrl });
@@ -75,7 +73,7 @@ async function runAll(file: string, options: RunCommandOptions, progress: Progre
   progress.report = reportContext(selected, options);
   const tasks = options.tasks === undefined ? {} : await loadTasks(options.tasks, selected);
   const clock = at === undefined ? undefined : () => at;
-  const authority = await openAuthority(options, sdk);
+  const authority = await openAuthority(options);
   // The authority tells the time when it is the service (unless --local-clock or --at), so --dry-run needs it too.
   const measures = { ...(clock === undefined ? {} : { clock }), carbon: options.carbon, hsBloch: options.hsBloch, sdk: authority, localClock: options.localClock };
 
@@ -96,18 +94,17 @@ async function runAll(file: string, options: RunCommandOptions, progress: Progre
  * `authority_name`: the retired keys are read by the SDK's `readVerifyingKeyFile`, as the service and `temporalc
  * ledger` read them.
  */
-async function openAuthority(options: RunCommandOptions, sdk: Sdk): Promise<Authority> {
+async function openAuthority(options: RunCommandOptions): Promise<Authority> {
   const rotated = options.previousKey !== undefined || options.authorityName !== undefined;
   if (options.home !== undefined || rotated) {
     if (options.home === undefined && process.env["TEMPORAL_URL"]) {
       throw new UsageError("INVALID_ARGUMENT", "--previous-key and --authority-name open a home: give --home <dir> (TEMPORAL_URL is set, so the service would be used)");
     }
-    const node = await import("@temporal/agent-sdk/node");
-    const previousKeys = await Promise.all((options.previousKey ?? []).map((file) => readPreviousKey(node, file)));
-    return node.createLocalAuthority({ home: options.home ?? defaultHome(), previousKeys, authorityName: options.authorityName });
+    const previousKeys = await Promise.all((options.previousKey ?? []).map(readPreviousKey));
+    return createLocalAuthority({ home: options.home ?? defaultHome(), previousKeys, authorityName: options.authorityName });
   }
   try {
-    return sdk.defaultSdk();
+    return defaultSdk();
   } catch (error) {
     // TEMPORAL_URL or TEMPORAL_API_KEY is unusable: configuration, so a usage error naming the variable.
     const code = (error as { code?: unknown }).code;
@@ -116,9 +113,9 @@ async function openAuthority(options: RunCommandOptions, sdk: Sdk): Promise<Auth
 }
 
 /** A retired key's file; one that cannot be used is a usage error naming the flag, with the SDK's code (`KEY_MISSING`, `KEY_INVALID`). */
-async function readPreviousKey(node: typeof import("@temporal/agent-sdk/node"), file: string): Promise<VerifyingKey> {
+async function readPreviousKey(file: string): Promise<VerifyingKey> {
   try {
-    return await node.readVerifyingKeyFile(file);
+    return await readVerifyingKeyFile(file);
   } catch (error) {
     const code = (error as { code?: unknown }).code;
     throw new UsageError(typeof code === "string" ? code : "KEY_INVALID", `--previous-key ${file}: ${messageOf(error)}`);
