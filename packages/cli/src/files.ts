@@ -1,7 +1,7 @@
 import { readdir, readFile, realpath, stat } from "node:fs/promises";
 import { join } from "node:path";
 import { decodeSource, type Diagnostic } from "@temporal/compiler";
-import { UsageError, errorLine } from "./errors.js";
+import { UsageError, messageErrorLine } from "./errors.js";
 import { describeIoError, readFailureCode, readFileOrStop } from "./io-errors.js";
 
 export interface SourceFile {
@@ -98,15 +98,11 @@ export async function readMissionFile(path: string): Promise<SourceFile> {
 
 /**
  * The line on standard error for a problem of `check`, `compile` or `fmt` with a file: `temporalc: <path>: <why> (<CODE>)`,
- * with a newline. A why of several lines (Prettier's, for a configuration file it cannot parse) keeps the code on the
- * first, without the colon that introduced the others (`YAML Error in ".prettierrc": (FORMAT_FAILED)` would read as if
- * the why were missing), and the others indented under it.
+ * with a newline; a why of several lines (Prettier's, for a configuration file it cannot parse) as `messageErrorLine`
+ * lays it out.
  */
 export function problemLine(problem: { path: string; code: string; message: string }): string {
-  const [first = "", ...more] = problem.message.split("\n").filter((line) => line.trim() !== "");
-  const why = first.replace(/:\s*$/, "").trim();
-  // No why at all (an error thrown without a message): the path and the code, not `path:  (CODE)`.
-  return `${errorLine(problem.code, why === "" ? problem.path : `${problem.path}: ${why}`, more)}\n`;
+  return messageErrorLine(problem.code, problem.message, problem.path);
 }
 
 function decoded(path: string, bytes: Uint8Array, stdin: boolean): SourceFile {

@@ -1,6 +1,6 @@
 import { writeSync } from "node:fs";
 import { Argument, Command, CommanderError, InvalidArgumentError, Option } from "commander";
-import { EXIT_FAILURE, EXIT_USAGE, UsageError, errorLine, stopText } from "./errors.js";
+import { EXIT_FAILURE, EXIT_USAGE, UsageError, errorLine, messageErrorLine, stopText } from "./errors.js";
 import { carbonIntensity, hsBlochScore } from "./run-options.js";
 
 /**
@@ -444,7 +444,7 @@ export async function main(argv: string[]): Promise<void> {
 async function stopOnOutputFailure(name: string, error: NodeJS.ErrnoException): Promise<never> {
   const { describeIoError } = await import("./io-errors.js");
   try {
-    writeSync(2, `${errorLine("WRITE_FAILED", `cannot write ${name}: ${describeIoError(error)}`)}\n`);
+    writeSync(2, errorLine("WRITE_FAILED", `cannot write ${name}: ${describeIoError(error)}`));
   } catch {
     // Standard error is what failed: the exit status alone tells.
   }
@@ -459,10 +459,9 @@ const COMMANDER_HELP = new Set(["commander.help", "commander.helpDisplayed", "co
  * commander's (`commander.unknownOption`) in temporalc's style; a suggestion (`(Did you mean --json?)`) on the next line.
  */
 function commanderErrorText(error: CommanderError): string {
-  const [first = "", ...more] = error.message.replace(/^error: /, "").split("\n");
   const code = error.code
     .replace(/^commander\./, "")
     .replace(/[A-Z]/g, (upper) => `_${upper}`)
     .toUpperCase();
-  return `${errorLine(code, first, more)}\n`;
+  return messageErrorLine(code, error.message.replace(/^error: /, ""));
 }

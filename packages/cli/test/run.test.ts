@@ -1,5 +1,5 @@
 import { spawnSync } from "node:child_process";
-import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import { mkdirSync, mkdtempSync, realpathSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
@@ -114,6 +114,39 @@ describe("temporalc run", () => {
     expect(result.stderr).toMatch(/No task ran\. \(AUTHORITY_UNAVAILABLE\)\n$/);
     expect(result.stdout).not.toContain("snapshotting");
     expect(result.stderr).not.toMatch(/\n\s+at /);
+  });
+
+  // /proc/self/fd names the ledger's descriptor; the SDK's close swallows what the home's state can break (its snapshot
+  // and merges are derived data), so replacing the home by a file between the run and the close does not fail it.
+  it.runIf(process.platform === "linux")("reports a ledger whose close fails after the results, with LEDGER_IO_FAILED, and keeps their exit status", () => {
+    const folder = join(realpathSync(scratch), "close-fails");
+    const ledger = join(folder, "home", "clockchain.log");
+    mkdirSync(folder);
+    writeFileSync(
+      join(folder, "two.mission"),
+      "@temporal v4.6.2\n@anchor Z1\n\nmission first {\n  on ALLOW {\n    anchor TSAE -> clockchain\n  }\n}\n\nmission second {\n  on ALLOW {\n    execute sabotage\n  }\n}\n",
+    );
+    // Once the first mission has anchored, the second's task closes the ledger's file descriptor under the store: the
+    // store's own close of it then fails (EBADF), for real.
+    writeFileSync(
+      join(folder, "tasks.mjs"),
+      `import { closeSync, readdirSync, readlinkSync } from "node:fs";
+export function sabotage() {
+  for (const fd of readdirSync("/proc/self/fd")) {
+    let target;
+    try { target = readlinkSync(\`/proc/self/fd/\${fd}\`); } catch { continue; }
+    if (target === ${JSON.stringify(ledger)}) closeSync(Number(fd));
+  }
+}
+`,
+    );
+    const result = runCli(["run", join(folder, "two.mission"), "--tasks", join(folder, "tasks.mjs"), "--home", join(folder, "home"), "--json"]);
+    expect([result.code, result.stderr]).toEqual([0, "temporalc: closing the ledger failed: bad file descriptor (LEDGER_IO_FAILED)\n"]);
+    const outcomes = JSON.parse(result.stdout) as RunResult[];
+    expect(outcomes.map((o) => [o.mission, o.verdict, o.executed, o.anchors.length])).toEqual([
+      ["first", "ALLOW", [], 1],
+      ["second", "ALLOW", ["sabotage"], 0],
+    ]);
   });
 
   it("stops quietly when its output pipe is closed early", () => {

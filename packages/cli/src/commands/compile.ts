@@ -1,6 +1,6 @@
 import { basename, dirname, join, relative, resolve, sep } from "node:path";
 import { makeDirectory, writeFileDurably } from "@temporal/agent-sdk/node";
-import { compile, type Diagnostic } from "@temporal/compiler";
+import { compile, type CompileResult, type Diagnostic } from "@temporal/compiler";
 import { EXIT_FAILURE, EXIT_OK, EXIT_USAGE, UsageError } from "../errors.js";
 import { problemLine, readMissionFiles, type SourceFile } from "../files.js";
 import { describeIoError } from "../io-errors.js";
@@ -70,30 +70,13 @@ export async function runCompile(paths: string[], options: CompileCommandOptions
       process.stdout.write(result.code);
       continue;
     }
-    // The file being written when a write fails, so the problem names it (the folder, the map, the declarations or the module).
-    let writing = dirname(output);
     try {
-      await makeDirectory(writing);
-      let code = result.code;
-      if (result.map !== undefined) {
-        // The map sits beside the output; point it at the source from there.
-        // Both are URLs: each path segment is percent-encoded (spaces, `%`, `#`).
-        const source = relative(dirname(output), file.path).split(sep).map(encodeURIComponent).join("/");
-        writing = `${output}.map`;
-        await writeFileDurably(writing, `${JSON.stringify({ ...result.map, sources: [source] })}\n`, { mode: 0o666 });
-        code += `//# sourceMappingURL=${encodeURIComponent(basename(output))}.map\n`;
-      }
-      // The declarations go first, so that they are in place when the module appears.
-      if (result.dts !== undefined) {
-        writing = declarationPath(output);
-        await writeFileDurably(writing, result.dts, { mode: 0o666 });
-      }
-      writing = output;
-      await writeFileDurably(writing, code, { mode: 0o666 });
+      await writeModule(file.path, output, result.code, result);
       report.written = true;
       written++;
     } catch (error) {
-      problems.push({ path: writing, code: "WRITE_FAILED", message: `cannot write: ${describeIoError(error)}` });
+      if (!(error instanceof OutputNotWritten)) throw error;
+      problems.push({ path: error.path, code: "WRITE_FAILED", message: `cannot write: ${describeIoError(error.cause)}` });
     }
   }
 
@@ -109,6 +92,43 @@ export async function runCompile(paths: string[], options: CompileCommandOptions
   }
   if (problems.length > 0) return EXIT_USAGE;
   return failed > 0 ? EXIT_FAILURE : EXIT_OK;
+}
+
+/**
+ * Writes the module compiled from `source` at `output`, making its folder: with `map`, the source map beside it, linked
+ * from the module; with `dts`, the declarations, first, so that they are in place when the module appears.
+ */
+async function writeModule(source: string, output: string, code: string, { map, dts }: Pick<CompileResult, "map" | "dts">): Promise<void> {
+  const folder = dirname(output);
+  await makeDirectory(folder).catch((error: unknown) => {
+    throw new OutputNotWritten(folder, error);
+  });
+  let module = code;
+  if (map !== undefined) {
+    // Both are URLs, relative to the output's folder: each path segment is percent-encoded (spaces, `%`, `#`).
+    const sourceUrl = relative(folder, source).split(sep).map(encodeURIComponent).join("/");
+    await writeOutput(`${output}.map`, `${JSON.stringify({ ...map, sources: [sourceUrl] })}\n`);
+    module += `//# sourceMappingURL=${encodeURIComponent(basename(output))}.map\n`;
+  }
+  if (dts !== undefined) await writeOutput(declarationPath(output), dts);
+  await writeOutput(output, module);
+}
+
+/** Replaces one output file atomically; a failure names this file, so the problem says which of the outputs it was. */
+async function writeOutput(path: string, text: string): Promise<void> {
+  await writeFileDurably(path, text, { mode: 0o666 }).catch((error: unknown) => {
+    throw new OutputNotWritten(path, error);
+  });
+}
+
+/** A folder or file of a module's outputs could not be written: WRITE_FAILED for `path`, beside the other files' results. */
+class OutputNotWritten extends Error {
+  constructor(
+    readonly path: string,
+    override readonly cause: unknown,
+  ) {
+    super(`cannot write ${path}`);
+  }
 }
 
 /** Where each file's module goes; refuses two sources that would write one output. */

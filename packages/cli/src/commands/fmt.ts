@@ -16,12 +16,12 @@ export interface FmtOptions {
   stdinFilepath?: string;
 }
 
-/** What happened to one file; `error` covers syntax errors, files that are not UTF-8 text, Prettier's other failures (FORMAT_FAILED) and failed writes. */
-type FileStatus = "formatted" | "unformatted" | "written" | "error";
-
-/** A file's result; an error has either the compiler's diagnostics or a code with its message, never a message alone. */
+/**
+ * What happened to one file. An error (a syntax error, a file that is not UTF-8 text, Prettier's other failures, a
+ * failed write) has either the compiler's diagnostics or a code with its message, never a message alone.
+ */
 type FileReport =
-  | { path: string; status: Exclude<FileStatus, "error"> }
+  | { path: string; status: "formatted" | "unformatted" | "written" }
   | { path: string; status: "error"; diagnostics: Diagnostic[] }
   | {
       path: string;
@@ -54,7 +54,7 @@ export async function runFmt(paths: string[], options: FmtOptions): Promise<numb
     if (listing && !options.quiet && (report.status === "written" || report.status === "unformatted")) process.stdout.write(`${file.path}\n`);
   }
 
-  const count = (status: FileStatus) => reports.filter((r) => r.status === status).length;
+  const count = (status: FileReport["status"]) => reports.filter((r) => r.status === status).length;
   const summary = { files: files.length, formatted: count("formatted"), unformatted: count("unformatted"), written: count("written"), errors: count("error"), unreadable: problems.length };
   if (json) {
     process.stdout.write(`${JSON.stringify({ files: reports, problems, summary }, null, 2)}\n`);

@@ -1,6 +1,20 @@
 import { stat } from "node:fs/promises";
-import type { SignedCheckpoint, VerifyingKey } from "@temporal/agent-sdk";
-import type { LedgerCheck, LedgerFormat } from "@temporal/agent-sdk/node";
+import { TemporalError, type SignedCheckpoint, type VerifyingKey } from "@temporal/agent-sdk";
+import {
+  FileLogStore,
+  FileSigner,
+  LEDGER_FORMAT,
+  LedgerCorruptError,
+  checkLedgerFile,
+  defaultHome,
+  homePaths,
+  ledgerFormat,
+  migrateLedger,
+  readHomeLockHolder,
+  readVerifyingKeyFile,
+  type LedgerCheck,
+  type LedgerFormat,
+} from "@temporal/agent-sdk/node";
 import { EXIT_FAILURE, EXIT_OK, UsageError } from "../errors.js";
 import { describeIoError } from "../io-errors.js";
 
@@ -20,24 +34,19 @@ export interface LedgerCommandOptions {
   previousKey?: string[];
 }
 
-type Sdk = typeof import("@temporal/agent-sdk") & typeof import("@temporal/agent-sdk/node");
-
 interface Home {
-  readonly sdk: Sdk;
   readonly home: string;
   readonly ledger: string;
   readonly lock: string;
   /** The home's files, as `homePaths` gives them: computed once, for the signer and the file store too. */
-  readonly paths: ReturnType<Sdk["homePaths"]>;
+  readonly paths: ReturnType<typeof homePaths>;
   /** Bytes in the ledger; 0 when it does not exist. */
   readonly size: number;
   readonly format: LedgerFormat | undefined;
 }
 
 async function openHome(options: LedgerCommandOptions): Promise<Home> {
-  // The home's files are the Node entry's; the errors are the main entry's (one instance: the same package).
-  const sdk: Sdk = { ...(await import("@temporal/agent-sdk")), ...(await import("@temporal/agent-sdk/node")) };
-  const paths = sdk.homePaths(options.home ?? sdk.defaultHome());
+  const paths = homePaths(options.home ?? defaultHome());
   const { home, ledger, lock } = paths;
   const size = await stat(ledger).then(
     (info) => info.size,
@@ -46,33 +55,33 @@ async function openHome(options: LedgerCommandOptions): Promise<Home> {
       throw new UsageError("FILE_UNREADABLE", `cannot read ledger ${ledger}: ${describeIoError(error)}`);
     },
   );
-  return { sdk, home, ledger, lock, paths, size, format: size === 0 ? undefined : await sdk.ledgerFormat(ledger) };
+  return { home, ledger, lock, paths, size, format: size === 0 ? undefined : await ledgerFormat(ledger) };
 }
 
 /** The home's public key, never creating one (only a ledger with records needs it), and the retired keys given with `--previous-key`. */
-async function homeKeys({ sdk, paths }: Home, options: LedgerCommandOptions): Promise<{ key: VerifyingKey; previousKeys: VerifyingKey[] }> {
-  const previousKeys = await Promise.all((options.previousKey ?? []).map((file) => sdk.readVerifyingKeyFile(file)));
-  return { key: (await new sdk.FileSigner(paths).load()).verifying, previousKeys };
+async function homeKeys({ paths }: Home, options: LedgerCommandOptions): Promise<{ key: VerifyingKey; previousKeys: VerifyingKey[] }> {
+  const previousKeys = await Promise.all((options.previousKey ?? []).map((file) => readVerifyingKeyFile(file)));
+  return { key: (await new FileSigner(paths).load()).verifying, previousKeys };
 }
 
 async function checkHomeLedger(home: Home, options: LedgerCommandOptions): Promise<LedgerCheck> {
   const { key, previousKeys } = await homeKeys(home, options);
-  return home.sdk.checkLedgerFile(home.ledger, key, { previousKeys });
+  return checkLedgerFile(home.ledger, key, { previousKeys });
 }
 
 /** Runs `work`, turning the SDK's storage errors into usage errors (exit 2) and corruption into a report (exit 1). */
-async function guarded(home: Home, options: LedgerCommandOptions, work: () => Promise<number>): Promise<number> {
+async function guarded(options: LedgerCommandOptions, work: () => Promise<number>): Promise<number> {
   try {
     return await work();
   } catch (error) {
-    if (error instanceof home.sdk.LedgerCorruptError) {
+    if (error instanceof LedgerCorruptError) {
       print(options, { valid: false, reason: error.reason, offset: error.offset, message: error.message }, `invalid: ${error.message}`);
       return EXIT_FAILURE;
     }
     // The SDK's message says how a service lists retired keys; here they are files given on the command line.
-    if (error instanceof home.sdk.TemporalError && error.code === "LOG_KEY_UNKNOWN")
+    if (error instanceof TemporalError && error.code === "LOG_KEY_UNKNOWN")
       throw new UsageError(error.code, `${error.message}. With temporalc ledger, give each retired key's file with --previous-key <file>`);
-    if (error instanceof home.sdk.TemporalError) throw new UsageError(error.code, error.message);
+    if (error instanceof TemporalError) throw new UsageError(error.code, error.message);
     if ((error as NodeJS.ErrnoException).syscall !== undefined) throw new UsageError("LEDGER_IO_FAILED", `${(error as NodeJS.ErrnoException).path ?? "the home"}: ${describeIoError(error)}`);
     throw error;
   }
@@ -92,9 +101,9 @@ function needsMigration(home: Home): UsageError {
 
 export async function runLedgerStatus(options: LedgerCommandOptions): Promise<number> {
   const home = await openHome(options);
-  const holder = await home.sdk.readHomeLockHolder(home.lock);
+  const holder = await readHomeLockHolder(home.lock);
   const lock = holder === undefined ? null : holder === null ? { pid: null } : holder;
-  const base = { home: home.home, path: home.ledger, format: home.format ?? (home.size === 0 ? home.sdk.LEDGER_FORMAT : null), size: home.size, lock_holder: lock };
+  const base = { home: home.home, path: home.ledger, format: home.format ?? (home.size === 0 ? LEDGER_FORMAT : null), size: home.size, lock_holder: lock };
   const lockText =
     holder === undefined ? "free" : holder === null ? "held (holder unreadable)" : `held by pid ${holder.pid} on ${holder.host} since ${new Date(holder.since_unix_ms).toISOString()}`;
   if (home.format === 1) {
@@ -105,7 +114,7 @@ export async function runLedgerStatus(options: LedgerCommandOptions): Promise<nu
     );
     return EXIT_OK;
   }
-  return guarded(home, options, async () => {
+  return guarded(options, async () => {
     const check: LedgerCheck | undefined = home.size === 0 ? undefined : await checkHomeLedger(home, options);
     const counts = { records: check?.records ?? 0, tiles: check?.tiles ?? 0, anchors: check?.anchors ?? 0 };
     const torn = check?.torn_tail;
@@ -128,7 +137,7 @@ export async function runLedgerStatus(options: LedgerCommandOptions): Promise<nu
 export async function runLedgerVerify(options: LedgerCommandOptions): Promise<number> {
   const home = await openHome(options);
   if (home.format === 1) throw needsMigration(home);
-  return guarded(home, options, async () => {
+  return guarded(options, async () => {
     if (home.size === 0) {
       print(options, { valid: true, records: 0, anchors: 0 }, `valid: ${home.ledger} is empty`);
       return EXIT_OK;
@@ -159,10 +168,10 @@ export async function runLedgerRepair(options: LedgerCommandOptions): Promise<nu
     print(options, { repaired: false }, `nothing to repair: ${home.ledger} is empty`);
     return EXIT_OK;
   }
-  return guarded(home, options, async () => {
+  return guarded(options, async () => {
     // Opening the file store verifies every record and, under the home's lock, cuts a torn tail after saving it; it refuses any other damage untouched.
     const { key, previousKeys } = await homeKeys(home, options);
-    const store = new home.sdk.FileLogStore(home.paths);
+    const store = new FileLogStore(home.paths);
     try {
       await store.open(key, previousKeys);
       const { recovered, records, anchors } = await store.status();
@@ -184,16 +193,16 @@ export async function runLedgerRepair(options: LedgerCommandOptions): Promise<nu
 
 export async function runLedgerMigrate(options: LedgerCommandOptions): Promise<number> {
   const home = await openHome(options);
-  return guarded(home, options, async () => {
-    const result = await home.sdk.migrateLedger(home.home, options.authorityName === undefined ? {} : { authorityName: options.authorityName });
+  return guarded(options, async () => {
+    const result = await migrateLedger(home.home, options.authorityName === undefined ? {} : { authorityName: options.authorityName });
     if (!result.migrated) {
-      print(options, { migrated: false, format: home.sdk.LEDGER_FORMAT }, `already in format ${home.sdk.LEDGER_FORMAT}: ${home.ledger}`);
+      print(options, { migrated: false, format: LEDGER_FORMAT }, `already in format ${LEDGER_FORMAT}: ${home.ledger}`);
     } else {
       const torn = result.dropped_torn_tail === 0 ? "" : `; a torn tail of ${result.dropped_torn_tail} bytes was left out (it is in the backup)`;
       print(
         options,
-        { ...result, format: home.sdk.LEDGER_FORMAT },
-        `migrated ${home.ledger} to format ${home.sdk.LEDGER_FORMAT}: ${result.records} records, ${result.anchors} anchors re-signed as checkpoints and verified; format 1 kept in ${result.backup}${torn}`,
+        { ...result, format: LEDGER_FORMAT },
+        `migrated ${home.ledger} to format ${LEDGER_FORMAT}: ${result.records} records, ${result.anchors} anchors re-signed as checkpoints and verified; format 1 kept in ${result.backup}${torn}`,
       );
     }
     return EXIT_OK;

@@ -1,31 +1,15 @@
 import { AnchorFailedError, AuthorityUnavailableError, MissingTasksError, TaskFailedError, type AnchorProof } from "@temporal/agent-sdk";
-import { EXIT_FAILURE, EXIT_USAGE, messageOf, usageErrorOf } from "../errors.js";
+import { EXIT_FAILURE, EXIT_USAGE, messageOf } from "../errors.js";
 import { describeIoError } from "../io-errors.js";
+import { classifyFailure, type Failure } from "./failure.js";
 
 /**
- * What `temporalc run` reports when a run stops: one classification of every
- * way it can fail, so the text and the `--json` object always agree and
- * always carry a stable code. The line on standard error ends with that code
- * (`errorLine`), as every usage error of every command does; the `--json`
- * object carries it as `code`, and its `message` is the line without it.
+ * What `temporalc run` reports when a run stops: one classification of every way it can fail (failure.ts's, as
+ * `temporalc show` reports a stop, and the SDK's errors), so the text and the `--json` object always agree and always
+ * carry a stable code.
  */
 
-/** The mission file did not compile; its diagnostics are already printed. */
-export class MissionFileError extends Error {
-  readonly code = "MISSION_FILE_INVALID";
-  constructor(
-    readonly file: string,
-    readonly diagnostics: readonly object[],
-  ) {
-    super(`${file} has errors; nothing ran`);
-  }
-}
-
-export interface Failure {
-  readonly code: string;
-  readonly message: string;
-  readonly exit: number;
-  /** Further lines for the text output, e.g. what to export. */
+export interface RunFailure extends Failure {
   readonly hints: readonly string[];
   readonly mission?: string;
   readonly task?: string;
@@ -35,7 +19,6 @@ export interface Failure {
   readonly executed: readonly string[];
   readonly anchors: readonly AnchorProof[];
   readonly cause?: { code?: string; status?: number; message: string };
-  readonly diagnostics?: readonly object[];
 }
 
 /** What to give `temporalc run` for a home whose key was rotated; the SDK's message names the service's settings. */
@@ -46,11 +29,10 @@ function rotationHints(code: unknown): string[] {
 }
 
 /** The failure `error` stands for, or `undefined` for an error temporalc did not expect (a bug). */
-export function classifyFailure(error: unknown): Failure | undefined {
+export function classifyRunFailure(error: unknown): RunFailure | undefined {
   const nothing = { executed: [], anchors: [], hints: [] };
-  const usage = usageErrorOf(error);
-  if (usage !== undefined) return { ...nothing, code: usage.code, message: usage.message, exit: EXIT_USAGE };
-  if (error instanceof MissionFileError) return { ...nothing, code: error.code, message: error.message, exit: EXIT_FAILURE, diagnostics: error.diagnostics };
+  const stop = classifyFailure(error);
+  if (stop !== undefined) return { ...nothing, ...stop };
   if (error instanceof AuthorityUnavailableError) {
     // Storage, configuration or the service: fixed outside the mission file, so exit 2 like other I/O problems.
     const hints = rotationHints((error.cause as { code?: unknown } | undefined)?.code);
@@ -80,18 +62,12 @@ export function classifyFailure(error: unknown): Failure | undefined {
   return undefined;
 }
 
-/** The `error` member of `--json`'s object for a run that stopped. */
-export function failureJson(failure: Failure): object {
-  const { exit: _exit, hints: _hints, code, message, ...rest } = failure;
-  return { code, message, ...rest };
-}
-
 /** The `error` member for a bug: the process still prints its one line on stderr. */
 export function unexpectedFailureJson(error: unknown): object {
   return { code: "INTERNAL_ERROR", message: messageOf(error), executed: [], anchors: [] };
 }
 
-function causeJson(cause: unknown): Failure["cause"] {
+function causeJson(cause: unknown): RunFailure["cause"] {
   if (cause === undefined) return undefined;
   const { code, status } = cause as { code?: unknown; status?: unknown };
   return { ...(typeof code === "string" ? { code } : {}), ...(typeof status === "number" ? { status } : {}), message: describeCause(cause) };

@@ -1,13 +1,14 @@
 import { resolve } from "node:path";
 import { pathToFileURL } from "node:url";
 import { compile, renderDiagnostics, type Diagnostic } from "@temporal/compiler";
-import type { Authority, Mission, Task, VerifyingKey } from "@temporal/agent-sdk";
-import { defaultHome } from "@temporal/agent-sdk/node";
+import { defaultSdk, type Authority, type Mission, type Task, type VerifyingKey } from "@temporal/agent-sdk";
+import { createLocalAuthority, defaultHome, readVerifyingKeyFile } from "@temporal/agent-sdk/node";
 import { readAtOption } from "../at-option.js";
 import { EXIT_OK, UsageError, errorLine, messageOf } from "../errors.js";
 import { readMissionFile } from "../files.js";
 import { useColor } from "../terminal.js";
-import { MissionFileError, classifyFailure, describeCause, failureJson, unexpectedFailureJson } from "./run-failure.js";
+import { MissionFileError, failureJson } from "./failure.js";
+import { classifyRunFailure, describeCause, unexpectedFailureJson } from "./run-failure.js";
 import { describeOutcome, type Outcome, type ReportContext } from "./run-report.js";
 
 export interface RunCommandOptions {
@@ -30,8 +31,6 @@ export interface RunCommandOptions {
 
 /** Exit status when a mission's verdict was DENY and --fail-on-deny was given. */
 const EXIT_DENIED = 3;
-
-type Sdk = typeof import("@temporal/agent-sdk");
 
 /**
  * Compiles `file` in memory and runs its missions in order. Every way of
@@ -56,16 +55,16 @@ interface Progress {
 }
 
 async function runAll(file: string, options: RunCommandOptions, progress: Progress): Promise<void> {
-  // The generated module and this command must share one SDK instance.
+  // The generated module imports the SDK this command imports (one instance: its errors are this command's to
+  // classify): by URL, since a data: module cannot resolve a package name.
   const sdkUrl = import.meta.resolve("@temporal/agent-sdk");
-  const sdk = (await import(sdkUrl)) as Sdk;
   const at = options.at === undefined ? undefined : readAtOption(options.at);
   const { text: source, undecodable } = await readMissionFile(file);
   const result: { code?: string; diagnostics: Diagnostic[] } = undecodable.length > 0 ? { diagnostics: undecodable } : compile(source, { filename: file, sdkModule: sdkUrl });
   if (result.diagnostics.length > 0) process.stderr.write(`${renderDiagnostics(result.diagnostics, source, { color: useColor(process.stderr) })}\n`);
   if (result.code === undefined)
     throw new MissionFileError(
-      file,
+      `${file} has errors; nothing ran`,
       result.diagnostics.filter((d) => d.severity === "error"),
     );
 
@@ -74,7 +73,7 @@ async function runAll(file: string, options: RunCommandOptions, progress: Progre
   progress.report = reportContext(selected, options);
   const tasks = options.tasks === undefined ? {} : await loadTasks(options.tasks, selected);
   const clock = at === undefined ? undefined : () => at;
-  const authority = await openAuthority(options, sdk);
+  const authority = await openAuthority(options);
   // The authority tells the time when it is the service (unless --local-clock or --at), so --dry-run needs it too.
   const measures = { ...(clock === undefined ? {} : { clock }), carbon: options.carbon, hsBloch: options.hsBloch, sdk: authority, localClock: options.localClock };
 
@@ -85,7 +84,7 @@ async function runAll(file: string, options: RunCommandOptions, progress: Progre
     for (const mission of selected) progress.outcomes.push(options.dryRun ? await mission.evaluate(measures) : await mission.run({ ...measures, tasks }));
   } finally {
     // After the results: a line with the code the ledger's other I/O failures carry; the missions' results still stand.
-    await authority.close().catch((error: unknown) => process.stderr.write(`${errorLine("LEDGER_IO_FAILED", `closing the ledger failed: ${describeCause(error)}`)}\n`));
+    await authority.close().catch((error: unknown) => process.stderr.write(errorLine("LEDGER_IO_FAILED", `closing the ledger failed: ${describeCause(error)}`)));
   }
 }
 
@@ -95,18 +94,17 @@ async function runAll(file: string, options: RunCommandOptions, progress: Progre
  * `authority_name`: the retired keys are read by the SDK's `readVerifyingKeyFile`, as the service and `temporalc
  * ledger` read them.
  */
-async function openAuthority(options: RunCommandOptions, sdk: Sdk): Promise<Authority> {
+async function openAuthority(options: RunCommandOptions): Promise<Authority> {
   const rotated = options.previousKey !== undefined || options.authorityName !== undefined;
   if (options.home !== undefined || rotated) {
     if (options.home === undefined && process.env["TEMPORAL_URL"]) {
       throw new UsageError("INVALID_ARGUMENT", "--previous-key and --authority-name open a home: give --home <dir> (TEMPORAL_URL is set, so the service would be used)");
     }
-    const node = await import("@temporal/agent-sdk/node");
-    const previousKeys = await Promise.all((options.previousKey ?? []).map((file) => readPreviousKey(node, file)));
-    return node.createLocalAuthority({ home: options.home ?? defaultHome(), previousKeys, authorityName: options.authorityName });
+    const previousKeys = await Promise.all((options.previousKey ?? []).map(readPreviousKey));
+    return createLocalAuthority({ home: options.home ?? defaultHome(), previousKeys, authorityName: options.authorityName });
   }
   try {
-    return sdk.defaultSdk();
+    return defaultSdk();
   } catch (error) {
     // TEMPORAL_URL or TEMPORAL_API_KEY is unusable: configuration, so a usage error naming the variable.
     const code = (error as { code?: unknown }).code;
@@ -115,9 +113,9 @@ async function openAuthority(options: RunCommandOptions, sdk: Sdk): Promise<Auth
 }
 
 /** A retired key's file; one that cannot be used is a usage error naming the flag, with the SDK's code (`KEY_MISSING`, `KEY_INVALID`). */
-async function readPreviousKey(node: typeof import("@temporal/agent-sdk/node"), file: string): Promise<VerifyingKey> {
+async function readPreviousKey(file: string): Promise<VerifyingKey> {
   try {
-    return await node.readVerifyingKeyFile(file);
+    return await readVerifyingKeyFile(file);
   } catch (error) {
     const code = (error as { code?: unknown }).code;
     throw new UsageError(typeof code === "string" ? code : "KEY_INVALID", `--previous-key ${file}: ${messageOf(error)}`);
@@ -137,7 +135,7 @@ function reportContext(missions: readonly Mission[], options: RunCommandOptions)
 
 /** The missions that finished, then what stopped the run: text, or one JSON object. */
 function reportStopped(error: unknown, progress: Progress, options: RunCommandOptions): number {
-  const failure = classifyFailure(error);
+  const failure = classifyRunFailure(error);
   const completed = progress.outcomes;
   if (options.json) {
     process.stdout.write(`${JSON.stringify({ error: failure === undefined ? unexpectedFailureJson(error) : failureJson(failure), results: completed }, null, 2)}\n`);
@@ -147,7 +145,7 @@ function reportStopped(error: unknown, progress: Progress, options: RunCommandOp
   // A bug in temporalc: main() says so on stderr.
   if (failure === undefined) throw error;
   const before = failure.exit === 2 && completed.length > 0 ? [`the missions before it did run: ${completed.map((outcome) => outcome.mission).join(", ")}`] : [];
-  process.stderr.write(`${errorLine(failure.code, failure.message, [...failure.hints, ...before])}\n`);
+  process.stderr.write(errorLine(failure.code, failure.message, [...failure.hints, ...before]));
   return failure.exit;
 }
 

@@ -1,11 +1,12 @@
-import { diagnose, type Diagnostic } from "@temporal/compiler";
+import { diagnose } from "@temporal/compiler";
 import { writeFileDurably } from "@temporal/agent-sdk/node";
 import { dialSvg, missionDials, viewerTimeZone, type FileDial } from "@temporal/language-service";
 import { readAtOption } from "../at-option.js";
-import { EXIT_FAILURE, EXIT_OK, EXIT_USAGE, UsageError, errorLine, messageOf, usageErrorOf } from "../errors.js";
+import { EXIT_OK, UsageError, errorLine, messageOf } from "../errors.js";
 import { readMissionFile } from "../files.js";
 import { describeIoError } from "../io-errors.js";
 import { renderForTerminal, useColor } from "../terminal.js";
+import { MissionFileError, classifyFailure, failureJson } from "./failure.js";
 import { renderDial } from "./show-terminal.js";
 
 /**
@@ -39,7 +40,7 @@ export async function runShow(file: string, options: ShowOptions): Promise<numbe
     if (options.json) process.stdout.write(`${JSON.stringify({ error: failure === undefined ? { code: "INTERNAL_ERROR", message: messageOf(error) } : failureJson(failure) }, null, 2)}\n`);
     // A bug in temporalc: main() says so on stderr.
     if (failure === undefined) throw error;
-    process.stderr.write(`${errorLine(failure.code, failure.message)}\n`);
+    process.stderr.write(errorLine(failure.code, failure.message));
     return failure.exit;
   }
 }
@@ -52,44 +53,14 @@ async function drawDial(file: string, options: ShowOptions): Promise<number> {
   process.stderr.write(renderForTerminal(diagnostics, source, process.stderr));
   const errors = diagnostics.filter((d) => d.severity === "error");
   const whole = errors.length === 0 && model !== undefined ? missionDials(model, { at, viewerTimeZone: viewerTimeZone() }) : null;
-  if (whole === null) throw new MissionFileError(file, errors);
+  if (whole === null) {
+    const n = errors.length;
+    throw new MissionFileError(`${file} has ${n === 1 ? "an error" : `${n} errors`}; fix ${n === 1 ? "it" : "them"} to see its dial`, errors);
+  }
   const dial = selectMission(whole, options.mission);
   if (options.svg !== undefined) await writeSvg(options.svg, dialSvg(dial));
   process.stdout.write(options.json ? `${JSON.stringify({ file, dial }, null, 2)}\n` : renderDial(dial, { color: useColor(process.stdout), file }));
   return EXIT_OK;
-}
-
-/** The file has errors, already printed as by `check`: no dial (exit 1). */
-class MissionFileError extends Error {
-  readonly code = "MISSION_FILE_INVALID";
-  constructor(
-    file: string,
-    readonly diagnostics: readonly Diagnostic[],
-  ) {
-    const n = diagnostics.length;
-    super(`${file} has ${n === 1 ? "an error" : `${n} errors`}; fix ${n === 1 ? "it" : "them"} to see its dial`);
-  }
-}
-
-interface Failure {
-  readonly code: string;
-  /** The line on stderr without `temporalc: ` and the code (`errorLine` adds them). */
-  readonly message: string;
-  readonly exit: number;
-  readonly diagnostics?: readonly Diagnostic[];
-}
-
-/** The failure `error` stands for, or `undefined` for an error temporalc did not expect (a bug). */
-function classifyFailure(error: unknown): Failure | undefined {
-  const usage = usageErrorOf(error);
-  if (usage !== undefined) return { code: usage.code, message: usage.message, exit: EXIT_USAGE };
-  if (error instanceof MissionFileError) return { code: error.code, message: error.message, exit: EXIT_FAILURE, diagnostics: error.diagnostics };
-  return undefined;
-}
-
-/** The `error` member of `--json`'s object: the failure without its exit status. */
-function failureJson({ exit: _exit, ...failure }: Failure): Omit<Failure, "exit"> {
-  return failure;
 }
 
 function selectMission(dial: FileDial, wanted: string | undefined): FileDial {

@@ -95,7 +95,9 @@ async function trustOf(options: VerifyOptions): Promise<Trust | undefined> {
   }
   if (options.quorum !== undefined) {
     // Counted as the SDK's verifiers count them (a key given twice, or under two names, is one witness): a quorum above
-    // that could never be met. This parses the vkeys' text once more; without --quorum nothing here parses them.
+    // that could never be met. This parses the vkeys' text once more than the verifiers do (they take the text only):
+    // the check comes before the payload file is read, and holds for a receipt without a proof, which no verifier
+    // parses them for. Without --quorum nothing here parses them.
     const distinct = await asUsage(() => distinctWitnessCount(witnesses));
     if (options.quorum > distinct) {
       const repeats = distinct < witnesses.length ? ` (of ${witnesses.length} given: a key given twice, or under two names, is one witness)` : "";
