@@ -1,8 +1,9 @@
 import { readdir, readFile, realpath, stat } from "node:fs/promises";
 import { join } from "node:path";
+import { describeIoError } from "@temporal/agent-sdk/node";
 import { decodeSource, type Diagnostic } from "@temporal/compiler";
 import { UsageError, messageErrorLine } from "./errors.js";
-import { describeIoError, readFailureCode, readFileOrStop } from "./io-errors.js";
+import { readFailureCode, readFileOrStop } from "./io-errors.js";
 
 export interface SourceFile {
   /** As the user named it, or relative to the folder they named; for standard input, --stdin-filepath or `<stdin>`. */

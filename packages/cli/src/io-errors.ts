@@ -1,9 +1,9 @@
 import { readFile } from "node:fs/promises";
-import { DirectoryNotCreatedError, describeErrno, errnoCode } from "@temporal/agent-sdk/node";
-import { UsageError, messageOf } from "./errors.js";
+import { describeIoError } from "@temporal/agent-sdk/node";
+import { UsageError } from "./errors.js";
 
-// File system errors in the CLI's words, apart from files.ts so that commands which read no mission file (ledger,
-// init, verify) and main's output-failure line do not load the compiler with them.
+// Reading a file a command needs, apart from files.ts so that commands which read no mission file (ledger, init,
+// verify) do not load the compiler with it. Why a file could not be read or written is the SDK's describeIoError.
 
 /**
  * The bytes of a file a command needs; one that cannot be read is a usage error: FILE_NOT_FOUND when it does not
@@ -21,13 +21,4 @@ export async function readFileOrStop(path: string, label?: string): Promise<Uint
 /** FILE_NOT_FOUND when the path does not exist (scripts match it), else FILE_UNREADABLE. */
 export function readFailureCode(error: unknown): "FILE_NOT_FOUND" | "FILE_UNREADABLE" {
   return (error as NodeJS.ErrnoException | undefined)?.code === "ENOENT" ? "FILE_NOT_FOUND" : "FILE_UNREADABLE";
-}
-
-/** Why a file or folder could not be read or written, in words, without the errno code: the line ends with the CLI's own code. */
-export function describeIoError(error: unknown): string {
-  // makeDirectory's message names the folder and the cause in words (its errno code is a field, `reason`).
-  if (error instanceof DirectoryNotCreatedError) return error.message;
-  const code = errnoCode(error);
-  // Anything but a file system error (Node's ERR_... codes, a plain Error) says why itself.
-  return code === undefined ? messageOf(error) : describeErrno(code);
 }

@@ -442,7 +442,7 @@ export async function main(argv: string[]): Promise<void> {
  * stream that failed may be standard error itself; then nothing more can be said.
  */
 async function stopOnOutputFailure(name: string, error: NodeJS.ErrnoException): Promise<never> {
-  const { describeIoError } = await import("./io-errors.js");
+  const { describeIoError } = await import("@temporal/agent-sdk/node");
   try {
     writeSync(2, errorLine("WRITE_FAILED", `cannot write ${name}: ${describeIoError(error)}`));
   } catch {

@@ -11,7 +11,6 @@ import { join } from "node:path";
 import { writeFileDurably } from "@temporal/agent-sdk/node";
 import { describe, expect, it } from "vitest";
 import { problemLine } from "../src/files.js";
-import { describeIoError } from "../src/io-errors.js";
 import { runCli, runCliAsync } from "./run-cli.js";
 import { folderPerTest } from "./scratch.js";
 
@@ -212,18 +211,5 @@ describe("problemLine", () => {
 
   it("without a why is the path and the code, with one space between them", () => {
     for (const message of ["", "\n", "  ", ":"]) expect(problemLine({ path: "a.mission", code: "FORMAT_FAILED", message })).toBe("temporalc: a.mission (FORMAT_FAILED)\n");
-  });
-});
-
-describe("describeIoError", () => {
-  it("says why in words without the errno code, also for an errno it has no words for; any other error by its message", () => {
-    // Node's own error for a failed read: its message carries the code, the call and the path.
-    const eio = Object.assign(new Error("EIO: i/o error, open 'x'"), { code: "EIO", errno: -5, syscall: "open", path: "x" });
-    expect(describeIoError(eio)).toBe("i/o error");
-    expect(describeIoError(Object.assign(new Error("EISDIR: illegal operation on a directory, read"), { code: "EISDIR", errno: -21 }))).toBe("it is a folder");
-    expect(describeIoError(Object.assign(new RangeError("File size (3221225472) is greater than 2 GiB"), { code: "ERR_FS_FILE_TOO_LARGE" }))).toBe(
-      "File size (3221225472) is greater than 2 GiB",
-    );
-    expect(describeIoError("thrown text")).toBe("thrown text");
   });
 });

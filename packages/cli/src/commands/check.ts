@@ -1,8 +1,7 @@
-import { writeFileDurably } from "@temporal/agent-sdk/node";
+import { describeIoError, writeFileDurably } from "@temporal/agent-sdk/node";
 import { compile, fixAll, type Diagnostic } from "@temporal/compiler";
 import { EXIT_FAILURE, EXIT_OK, EXIT_USAGE, UsageError } from "../errors.js";
 import { problemLine, readMissionFiles, type FileProblem, type SourceFile } from "../files.js";
-import { describeIoError } from "../io-errors.js";
 import { renderForTerminal } from "../terminal.js";
 import { toGithubAnnotations, toSarif, type CheckedFile } from "./check-formats.js";
 

@@ -1,9 +1,8 @@
 import { basename, dirname, join, relative, resolve, sep } from "node:path";
-import { makeDirectory, writeFileDurably } from "@temporal/agent-sdk/node";
+import { describeIoError, makeDirectory, writeFileDurably } from "@temporal/agent-sdk/node";
 import { compile, type CompileResult, type Diagnostic } from "@temporal/compiler";
 import { EXIT_FAILURE, EXIT_OK, EXIT_USAGE, UsageError } from "../errors.js";
 import { problemLine, readMissionFiles, type SourceFile } from "../files.js";
-import { describeIoError } from "../io-errors.js";
 import { renderForTerminal } from "../terminal.js";
 
 export interface CompileCommandOptions {

@@ -1,9 +1,8 @@
-import { writeFileDurably } from "@temporal/agent-sdk/node";
+import { describeIoError, writeFileDurably } from "@temporal/agent-sdk/node";
 import type { Diagnostic } from "@temporal/compiler";
 import type { Plugin } from "prettier";
 import { EXIT_FAILURE, EXIT_OK, EXIT_USAGE, UsageError, messageOf } from "../errors.js";
 import { problemLine, readMissionFiles, type SourceFile } from "../files.js";
-import { describeIoError } from "../io-errors.js";
 import { renderForTerminal } from "../terminal.js";
 
 export interface FmtOptions {

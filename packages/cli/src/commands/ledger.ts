@@ -7,6 +7,7 @@ import {
   LedgerCorruptError,
   checkLedgerFile,
   defaultHome,
+  describeIoError,
   homePaths,
   ledgerFormat,
   migrateLedger,
@@ -16,7 +17,6 @@ import {
   type LedgerFormat,
 } from "@temporal/agent-sdk/node";
 import { EXIT_FAILURE, EXIT_OK, UsageError } from "../errors.js";
-import { describeIoError } from "../io-errors.js";
 
 /**
  * `temporalc ledger status|verify|repair|migrate`: a home's clockchain

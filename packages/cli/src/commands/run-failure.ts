@@ -1,6 +1,6 @@
 import { AnchorFailedError, AuthorityUnavailableError, MissingTasksError, TaskFailedError, type AnchorProof } from "@temporal/agent-sdk";
 import { EXIT_FAILURE, EXIT_USAGE, messageOf } from "../errors.js";
-import { describeIoError } from "../io-errors.js";
+import { describeIoError } from "@temporal/agent-sdk/node";
 import { classifyFailure, type Failure } from "./failure.js";
 
 /**

@@ -1,10 +1,9 @@
 import { diagnose } from "@temporal/compiler";
-import { writeFileDurably } from "@temporal/agent-sdk/node";
+import { describeIoError, writeFileDurably } from "@temporal/agent-sdk/node";
 import { dialSvg, missionDials, viewerTimeZone, type FileDial } from "@temporal/language-service";
 import { readAtOption } from "../at-option.js";
 import { EXIT_OK, UsageError, errorLine, messageOf } from "../errors.js";
 import { readMissionFile } from "../files.js";
-import { describeIoError } from "../io-errors.js";
 import { renderForTerminal, useColor } from "../terminal.js";
 import { MissionFileError, classifyFailure, failureJson } from "./failure.js";
 import { renderDial } from "./show-terminal.js";
