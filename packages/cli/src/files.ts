@@ -1,3 +1,4 @@
+import { fstatSync, type Dirent } from "node:fs";
 import { readdir, readFile, realpath, stat } from "node:fs/promises";
 import { join } from "node:path";
 import { describeIoError } from "@temporal/agent-sdk/node";
@@ -61,9 +62,16 @@ export async function readMissionFiles(paths: string[], options: ReadOptions = {
     let targets: string[];
     try {
       const info = await stat(path);
-      targets = info.isDirectory() ? await missionFilesBelow(path, new Set([await realpath(path)])) : [path];
-      // Named to be read, yet nothing is there to read: not found, as for a file that does not exist.
-      if (info.isDirectory() && targets.length === 0) problems.push({ path, code: "FILE_NOT_FOUND", message: "no .mission files in this folder" });
+      if (info.isDirectory()) {
+        const below: FileProblem[] = [];
+        targets = await missionFilesBelow(path, new Set([await realpath(path)]), below);
+        problems.push(...below);
+        // Named to be read, yet nothing is there to read: not found, as for a file that does not exist. Unless a
+        // folder could not be listed: that one is named instead, and may well hold the files.
+        if (targets.length === 0 && below.length === 0) problems.push({ path, code: "FILE_NOT_FOUND", message: "no .mission files in this folder" });
+      } else {
+        targets = [path];
+      }
     } catch (error) {
       problems.push(readProblem(path, error));
       continue;
@@ -90,8 +98,8 @@ function readProblem(path: string, error: unknown): FileProblem {
 
 /**
  * The one mission file of `temporalc run` or `temporalc show`, read and decoded as `check` reads files: not text
- * (M106) or not UTF-8 (M107) is in `undecodable`, an error of the file. A file that cannot be read stops the command
- * (`readFileOrStop`).
+ * (M106) or not UTF-8 (M107) is in `undecodable`, an error of the file. A file that cannot be read stops the command,
+ * with the line `check` prints for it (`readFileOrStop`).
  */
 export async function readMissionFile(path: string): Promise<SourceFile> {
   return decoded(path, await readFileOrStop(path), false);
@@ -112,22 +120,38 @@ function decoded(path: string, bytes: Uint8Array, stdin: boolean): SourceFile {
 }
 
 async function readStdin(): Promise<Uint8Array> {
+  // Node makes standard input that is a folder (`temporalc check - < dir`) a stream that ends at once, which would
+  // read as an empty mission: say what it is instead.
+  if (fstatSync(0).isDirectory()) throw new Error("standard input is a folder");
   const chunks: Buffer[] = [];
   for await (const chunk of process.stdin) chunks.push(chunk as Buffer);
   return Buffer.concat(chunks);
 }
 
-/** Follows symbolic links; `ancestors` (real paths) stops a link that leads back up from looping. */
-async function missionFilesBelow(dir: string, ancestors: Set<string>): Promise<string[]> {
+/**
+ * Follows symbolic links; `ancestors` (real paths) stops a link that leads back up from looping. A folder that cannot
+ * be listed (permission denied, removed meanwhile, ...), the one named or one below it, is a problem of its own path in
+ * `problems`, not of the folder named, and the walk goes on with the others.
+ */
+async function missionFilesBelow(dir: string, ancestors: Set<string>, problems: FileProblem[]): Promise<string[]> {
+  let entries: Dirent[];
+  try {
+    entries = (await readdir(dir, { withFileTypes: true })).sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
+  } catch (error) {
+    problems.push(readProblem(dir, error));
+    return [];
+  }
   const found: string[] = [];
-  const entries = (await readdir(dir, { withFileTypes: true })).sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
   for (const entry of entries) {
     if (entry.name === "node_modules" || entry.name.startsWith(".")) continue;
     const path = join(dir, entry.name);
     const info = entry.isSymbolicLink() ? await stat(path).catch(() => undefined) : entry;
     if (info?.isDirectory()) {
-      const real = await realpath(path);
-      if (!ancestors.has(real)) found.push(...(await missionFilesBelow(path, new Set([...ancestors, real]))));
+      const real = await realpath(path).catch((error: unknown) => {
+        problems.push(readProblem(path, error));
+        return undefined;
+      });
+      if (real !== undefined && !ancestors.has(real)) found.push(...(await missionFilesBelow(path, new Set([...ancestors, real]), problems)));
     } else if (info?.isFile() && entry.name.endsWith(".mission")) {
       found.push(path);
     }

@@ -5,16 +5,29 @@ import { UsageError } from "./errors.js";
 // Reading a file a command needs, apart from files.ts so that commands which read no mission file (ledger, init,
 // verify) do not load the compiler with it. Why a file could not be read or written is the SDK's describeIoError.
 
+/** A file a command stopped on because it could not read it; `path` names it in `run --json` and `show --json`. */
+export class FileReadError extends UsageError<"FILE_NOT_FOUND" | "FILE_UNREADABLE"> {
+  constructor(
+    readonly path: string,
+    code: "FILE_NOT_FOUND" | "FILE_UNREADABLE",
+    message: string,
+  ) {
+    super(code, message);
+  }
+}
+
 /**
- * The bytes of a file a command needs; one that cannot be read is a usage error: FILE_NOT_FOUND when it does not
- * exist (scripts match it), else FILE_UNREADABLE, with why in the CLI's words (`describeIoError`). `label` names the
- * file in the message (`cannot read the keys file keys.json: ...`); without it, the path alone does.
+ * The bytes of a file a command needs; one that cannot be read is a usage error (`FileReadError`): FILE_NOT_FOUND when
+ * it does not exist (scripts match it), else FILE_UNREADABLE, with why in the CLI's words (`describeIoError`). `label`
+ * names the file in the message (`cannot read the keys file keys.json: ...`); without it (the mission file of `run` and
+ * `show`), the message is `<path>: <why>`, so that the line reads as check, compile and fmt print a file they cannot read.
  */
 export async function readFileOrStop(path: string, label?: string): Promise<Uint8Array> {
   try {
     return await readFile(path);
   } catch (error) {
-    throw new UsageError(readFailureCode(error), `cannot read ${label === undefined ? "" : `${label} `}${path}: ${describeIoError(error)}`);
+    const why = describeIoError(error);
+    throw new FileReadError(path, readFailureCode(error), label === undefined ? `${path}: ${why}` : `cannot read ${label} ${path}: ${why}`);
   }
 }
 

@@ -4,9 +4,11 @@
  * the other files are still processed and the exit status is 2. As root permission bits stop nothing, so the
  * unreadable and unwritable paths here are ones no user can use: a path under a file, a file larger than the 2 GiB
  * Node reads at once (sparse: no disk used), a folder where an output goes, a name the temporary file of an atomic
- * write cannot have (255 bytes is the longest name Linux file systems allow).
+ * write cannot have (255 bytes is the longest name Linux file systems allow). A folder that cannot be listed is the
+ * exception: there root runs the CLI without the capabilities that let it ignore permission bits.
  */
-import { closeSync, existsSync, mkdirSync, openSync, readFileSync, truncateSync, writeFileSync } from "node:fs";
+import { spawnSync } from "node:child_process";
+import { chmodSync, closeSync, existsSync, mkdirSync, openSync, readFileSync, truncateSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { writeFileDurably } from "@temporal/agent-sdk/node";
 import { describe, expect, it } from "vitest";
@@ -15,6 +17,17 @@ import { runCli, runCliAsync } from "./run-cli.js";
 import { folderPerTest } from "./scratch.js";
 
 const folder = folderPerTest("temporalc-file-problems-");
+
+/**
+ * What to run the CLI under for permission bits to stop it: nothing for a user who is not root; as root, setpriv
+ * without the capabilities that override them (CAP_DAC_OVERRIDE, CAP_DAC_READ_SEARCH); `undefined` where setpriv
+ * cannot drop them (not installed, or no CAP_SETPCAP), and the tests that need it are skipped.
+ */
+const under = ((): string[] | undefined => {
+  if (process.getuid?.() !== 0) return [];
+  const setpriv = ["setpriv", "--bounding-set", "-dac_override,-dac_read_search", "--inh-caps", "-all", "--"];
+  return spawnSync(setpriv[0]!, [...setpriv.slice(1), "true"]).status === 0 ? setpriv : undefined;
+})();
 
 const good = "@temporal v4.6.2\nmission good {\n  require phase [300, 30]\n  on ALLOW { execute t }\n}\n";
 const messy = "@temporal   v4.6.2\nmission   good {require phase[300,30]\n on ALLOW{execute   t}}\n";
@@ -129,6 +142,26 @@ describe("files check, compile and fmt cannot read or write carry a stable code"
     expect(JSON.parse(compiled.stdout)).toMatchObject({ problems: [problem], summary: { files: 2, written: 2, failed: 0 } });
   }, 30_000);
 
+  it("a subfolder that cannot be listed is named by its own path and code, not the folder named, and the other files are still read (check, fmt)", async ({ skip }) => {
+    skip(under === undefined, "running as root, and setpriv cannot drop the capabilities that let root list a folder whatever its permission bits");
+    const cwd = setUp();
+    for (const path of ["missions/locked", "missions/open", "only-locked/locked"]) mkdirSync(join(cwd, path), { recursive: true });
+    for (const path of ["missions/a.mission", "missions/locked/b.mission", "missions/open/c.mission", "only-locked/locked/d.mission"]) writeFileSync(join(cwd, path), good);
+    const locked = [join("missions", "locked"), join("only-locked", "locked")];
+    for (const path of locked) chmodSync(join(cwd, path), 0);
+    try {
+      const [text, json] = await Promise.all([runCliAsync(["check", "missions", "only-locked"], { cwd, under }), runCliAsync(["fmt", "--json", "missions", "only-locked"], { cwd, under })]);
+      // only-locked is not "no .mission files in this folder": the folder below it that may hold them is named instead.
+      const problems = locked.map((path) => ({ path, code: "FILE_UNREADABLE", message: "permission denied" }));
+      expect([text.code, text.stderr, text.stdout]).toEqual([2, problems.map(problemLine).join(""), "checked 2 files: 0 errors, 0 warnings\n"]);
+      expect([json.code, json.stderr]).toEqual([2, ""]);
+      expect(JSON.parse(json.stdout)).toMatchObject({ problems, summary: { files: 2, unreadable: 2 } });
+    } finally {
+      // So that the scratch folder can be removed by a user who is not root.
+      for (const path of locked) chmodSync(join(cwd, path), 0o755);
+    }
+  }, 30_000);
+
   it("check --fix: a file it cannot rewrite is WRITE_FAILED and keeps its own diagnostics; the other files are still fixed", async () => {
     const cwd = setUp();
     // M202 has a certain fix: `@temporal v4.6.2` is inserted.
@@ -177,6 +210,20 @@ describe("files check, compile and fmt cannot read or write carry a stable code"
       expect(JSON.parse(json.stdout)).toMatchObject({ problems: [{ path: "-", code: "FILE_UNREADABLE", message: "bad file descriptor" }], summary: { files: 1 } });
     } finally {
       closeSync(writeOnly);
+    }
+  }, 30_000);
+
+  it("standard input that is a folder (`check - < dir`) is FILE_UNREADABLE for the path -, not an empty mission (check, fmt)", () => {
+    const cwd = setUp();
+    const folderAsInput = openSync(cwd, "r");
+    try {
+      const text = runCli(["check", "-", "good.mission"], { cwd, fds: { stdin: folderAsInput } });
+      expect([text.code, text.stderr, text.stdout]).toEqual([2, "temporalc: -: standard input is a folder (FILE_UNREADABLE)\n", "checked 1 file: 0 errors, 0 warnings\n"]);
+      const json = runCli(["fmt", "--json", "--stdin-filepath", "named.mission", "-"], { cwd, fds: { stdin: folderAsInput } });
+      expect([json.code, json.stderr]).toEqual([2, ""]);
+      expect(JSON.parse(json.stdout)).toMatchObject({ files: [], problems: [{ path: "-", code: "FILE_UNREADABLE", message: "standard input is a folder" }] });
+    } finally {
+      closeSync(folderAsInput);
     }
   }, 30_000);
 

@@ -17,6 +17,14 @@ export interface CliOptions {
   input?: string;
   /** File descriptors to give the CLI as its standard input, output or error instead of pipes (such a stream reads as ""). */
   fds?: { stdin?: number; stdout?: number; stderr?: number };
+  /** A command to run the CLI under, such as `setpriv` with the arguments that drop root's capabilities. */
+  under?: string[];
+}
+
+/** The program to start and its arguments: node with the CLI and `args`, under `under` when given. */
+function commandLine(args: string[], under: string[] = []): [string, string[]] {
+  const [program = process.execPath, ...before] = under;
+  return [program, [...before, ...(under.length > 0 ? [process.execPath] : []), BIN, ...args]];
 }
 
 /** The test's environment without colour settings, with `extra` on top (an `undefined` value removes a variable). */
@@ -29,7 +37,7 @@ function cliEnv(extra: CliOptions["env"]): Record<string, string> {
 /** Runs the built CLI as a user would, from the repository root unless `cwd` says otherwise. */
 export function runCli(args: string[], options: CliOptions = {}): CliResult {
   const { stdin = "pipe", stdout = "pipe", stderr = "pipe" } = options.fds ?? {};
-  const result = spawnSync(process.execPath, [BIN, ...args], {
+  const result = spawnSync(...commandLine(args, options.under), {
     cwd: options.cwd ?? REPO_ROOT,
     env: cliEnv(options.env),
     encoding: "utf8",
@@ -43,9 +51,13 @@ export function runCli(args: string[], options: CliOptions = {}): CliResult {
 /** `runCli` without blocking this process, for a CLI that talks to a server running in the test. */
 export function runCliAsync(args: string[], options: Omit<CliOptions, "input" | "fds"> = {}): Promise<CliResult> {
   return new Promise((resolve) => {
-    const child = execFile(process.execPath, [BIN, ...args], { cwd: options.cwd ?? REPO_ROOT, env: cliEnv(options.env), encoding: "utf8", timeout: TIMEOUT_MS }, (error, stdout, stderr) => {
-      resolve({ code: error === null ? 0 : typeof error.code === "number" ? error.code : null, stdout, stderr });
-    });
+    const child = execFile(
+      ...commandLine(args, options.under),
+      { cwd: options.cwd ?? REPO_ROOT, env: cliEnv(options.env), encoding: "utf8", timeout: TIMEOUT_MS },
+      (error, stdout, stderr) => {
+        resolve({ code: error === null ? 0 : typeof error.code === "number" ? error.code : null, stdout, stderr });
+      },
+    );
     child.stdin?.end();
   });
 }

@@ -120,7 +120,7 @@ describe("temporalc run --json prints one object for every way a run stops", () 
       executed: [],
       anchors: [],
     });
-    expect(stopped(["run", "no-such.mission"], 2).error).toMatchObject({ code: "FILE_NOT_FOUND", message: "cannot read no-such.mission: no such file or folder" });
+    expect(stopped(["run", "no-such.mission"], 2).error).toMatchObject({ code: "FILE_NOT_FOUND", message: "no-such.mission: no such file or folder", path: "no-such.mission" });
     expect(stopped(["run", "examples/ops.mission", "--tasks", "missing.mjs"], 2).error).toMatchObject({ code: "TASKS_NOT_LOADED", message: expect.stringContaining("no such module") });
     expect(stopped(["run", "examples/ops.mission", "--at", "2026-02-30"], 2).error).toMatchObject({
       code: "INVALID_TIME",

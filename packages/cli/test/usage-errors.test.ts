@@ -44,16 +44,20 @@ describe("a usage error is one line ending with its code, whatever the command",
     expect([result.code, result.stderr]).toEqual([2, "temporalc: unknown option '--jsn' (UNKNOWN_OPTION)\n  (Did you mean --json?)\n"]);
   });
 
-  it("run and show read a mission file the same way: the same line for a file that is missing or is a folder", async () => {
+  it("run and show say a mission file they cannot read as check says it: the same line and code, and with --json the path apart", async () => {
     const missing = join(folder.current(), "missing.mission");
-    for (const [file, line] of [
-      [missing, `temporalc: cannot read ${missing}: no such file or folder (FILE_NOT_FOUND)\n`],
-      [folder.current(), `temporalc: cannot read ${folder.current()}: it is a folder (FILE_UNREADABLE)\n`],
+    for (const [file, code, why] of [
+      [missing, "FILE_NOT_FOUND", "no such file or folder"],
+      [folder.current(), "FILE_UNREADABLE", "it is a folder"],
     ] as const) {
-      const [run, show] = await Promise.all([runCliAsync(["run", file]), runCliAsync(["show", file])]);
-      expect([run.code, run.stderr]).toEqual([2, line]);
-      expect([show.code, show.stderr]).toEqual([2, line]);
+      const line = `temporalc: ${file}: ${why} (${code})\n`;
+      const results = await Promise.all([runCliAsync(["run", file]), runCliAsync(["show", file]), runCliAsync(["run", "--json", file]), runCliAsync(["show", "--json", file])]);
+      for (const result of results) expect([result.code, result.stderr]).toEqual([2, line]);
+      // message is the line without `temporalc: ` and the code, as for every stop of run and show.
+      for (const json of results.slice(2)) expect((JSON.parse(json.stdout) as { error: object }).error).toMatchObject({ code, message: `${file}: ${why}`, path: file });
     }
+    // check's line for a file it cannot read (a folder it would walk instead).
+    expect(runCli(["check", missing]).stderr).toBe(`temporalc: ${missing}: no such file or folder (FILE_NOT_FOUND)\n`);
   }, 60_000);
 
   it("run --json carries the code apart: its message is the line without it", () => {

@@ -1,5 +1,6 @@
 import type { Diagnostic } from "@temporal/compiler";
 import { EXIT_FAILURE, EXIT_USAGE, usageErrorOf } from "../errors.js";
+import { FileReadError } from "../io-errors.js";
 
 /**
  * How `temporalc run` and `temporalc show` report a stop: one classification, so the line on standard error (`errorLine`,
@@ -23,6 +24,8 @@ export interface Failure {
   /** The line on standard error without `temporalc: ` and the code (`errorLine` adds them). */
   readonly message: string;
   readonly exit: number;
+  /** The file that could not be read (FILE_NOT_FOUND, FILE_UNREADABLE), as `path` of check's problems. */
+  readonly path?: string;
   /** Further lines for the text output only, e.g. what to export. */
   readonly hints?: readonly string[];
   readonly diagnostics?: readonly Diagnostic[];
@@ -31,13 +34,13 @@ export interface Failure {
 /** The failure a usage error or a mission file with errors stands for; `undefined` for any other error (a command's own, or a bug). */
 export function classifyFailure(error: unknown): Failure | undefined {
   const usage = usageErrorOf(error);
-  if (usage !== undefined) return { code: usage.code, message: usage.message, exit: EXIT_USAGE };
+  if (usage !== undefined) return { code: usage.code, message: usage.message, exit: EXIT_USAGE, ...(usage instanceof FileReadError ? { path: usage.path } : {}) };
   if (error instanceof MissionFileError) return { code: error.code, message: error.message, exit: EXIT_FAILURE, diagnostics: error.diagnostics };
   return undefined;
 }
 
 /** The `error` member of `--json`'s object: the failure, code and message first, without what only the text output needs. */
 export function failureJson(failure: Failure): object {
-  const { exit: _exit, hints: _hints, code, message, ...rest } = failure;
-  return { code, message, ...rest };
+  const { exit: _exit, hints: _hints, code, message, path, ...rest } = failure;
+  return { code, message, ...(path === undefined ? {} : { path }), ...rest };
 }
