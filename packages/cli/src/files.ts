@@ -63,12 +63,11 @@ export async function readMissionFiles(paths: string[], options: ReadOptions = {
     try {
       const info = await stat(path);
       if (info.isDirectory()) {
-        const below: FileProblem[] = [];
-        targets = await missionFilesBelow(path, new Set([await realpath(path)]), below);
-        problems.push(...below);
+        const before = problems.length;
+        targets = await missionFilesBelow(path, new Set([await realpath(path)]), problems);
         // Named to be read, yet nothing is there to read: not found, as for a file that does not exist. Unless a
         // folder could not be listed: that one is named instead, and may well hold the files.
-        if (targets.length === 0 && below.length === 0) problems.push({ path, code: "FILE_NOT_FOUND", message: "no .mission files in this folder" });
+        if (targets.length === 0 && problems.length === before) problems.push({ path, code: "FILE_NOT_FOUND", message: "no .mission files in this folder" });
       } else {
         targets = [path];
       }
@@ -94,6 +93,11 @@ export async function readMissionFiles(paths: string[], options: ReadOptions = {
 
 function readProblem(path: string, error: unknown): FileProblem {
   return { path, code: readFailureCode(error), message: describeIoError(error) };
+}
+
+/** A file that could not be written (`check --fix`, `compile`): WRITE_FAILED, beside the other files' results. */
+export function writeProblem(path: string, error: unknown): FileProblem {
+  return { path, code: "WRITE_FAILED", message: `cannot write: ${describeIoError(error)}` };
 }
 
 /**

@@ -1,9 +1,9 @@
 import { readFile } from "node:fs/promises";
-import { describeIoError } from "@temporal/agent-sdk/node";
+import { describeIoError, errnoCode } from "@temporal/agent-sdk/node";
 import { UsageError } from "./errors.js";
 
-// Reading a file a command needs, apart from files.ts so that commands which read no mission file (ledger, init,
-// verify) do not load the compiler with it. Why a file could not be read or written is the SDK's describeIoError.
+// Reading a file a command needs, apart from files.ts so that a command which reads no mission file (verify) does not
+// load the compiler with it. Why a file could not be read or written is the SDK's describeIoError.
 
 /** A file a command stopped on because it could not read it; `path` names it in `run --json` and `show --json`. */
 export class FileReadError extends UsageError<"FILE_NOT_FOUND" | "FILE_UNREADABLE"> {
@@ -33,5 +33,5 @@ export async function readFileOrStop(path: string, label?: string): Promise<Uint
 
 /** FILE_NOT_FOUND when the path does not exist (scripts match it), else FILE_UNREADABLE. */
 export function readFailureCode(error: unknown): "FILE_NOT_FOUND" | "FILE_UNREADABLE" {
-  return (error as NodeJS.ErrnoException | undefined)?.code === "ENOENT" ? "FILE_NOT_FOUND" : "FILE_UNREADABLE";
+  return errnoCode(error) === "ENOENT" ? "FILE_NOT_FOUND" : "FILE_UNREADABLE";
 }

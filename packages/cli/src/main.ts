@@ -194,7 +194,7 @@ Output, for example:
 Exit status: 0 when the dial was drawn, 1 when the file has errors (shown
 as by check, code MISSION_FILE_INVALID), 2 for usage or I/O errors, each with a code: FILE_NOT_FOUND,
 FILE_UNREADABLE, INVALID_TIME, MISSION_NOT_FOUND, WRITE_FAILED; 1 with INTERNAL_ERROR for a bug
-in temporalc. With --json, a stop is also { "error": { code, message, diagnostics? } } on stdout, as for run.
+in temporalc. With --json, a stop is also { "error": { code, message, path?, diagnostics? } } on stdout, as for run.
 
 Examples:
   $ temporalc show examples/nightly-backup.mission

@@ -23,8 +23,8 @@ export interface CliOptions {
 
 /** The program to start and its arguments: node with the CLI and `args`, under `under` when given. */
 function commandLine(args: string[], under: string[] = []): [string, string[]] {
-  const [program = process.execPath, ...before] = under;
-  return [program, [...before, ...(under.length > 0 ? [process.execPath] : []), BIN, ...args]];
+  const [program, ...rest] = [...under, process.execPath, BIN, ...args];
+  return [program as string, rest];
 }
 
 /** The test's environment without colour settings, with `extra` on top (an `undefined` value removes a variable). */

@@ -34,20 +34,27 @@ describe("ZTT signer", () => {
   });
 
   it("refuses with ZTT_WINDOW_CLOSED when its opening ends while the key is certified: the signing time counts, not the asking", async () => {
-    const authority = createMemorySigner();
-    // The clock read when asked, then when signing.
-    const clockOf = (asked: number, signed: number) => {
-      const readings = [asked, signed];
-      return () => readings.shift() ?? signed;
+    // The clock moves on to `signedMs` while the authority loads its key to certify the ephemeral one.
+    const signerWhoseClockMoves = (window: readonly [number, number], zone: number, askedMs: number, signedMs: number) => {
+      let nowMs = askedMs;
+      const authority = createMemorySigner();
+      const load = authority.load.bind(authority);
+      authority.load = async () => {
+        const loaded = await load();
+        nowMs = signedMs;
+        return loaded;
+      };
+      return createZttSigner({ window, zone, authority, clock: () => nowMs });
     };
-    const closed = createZttSigner({ window: [90, 120], zone: 1, authority, clock: clockOf(at(5.5), at(8)) });
-    const error = await closed.sign("x").catch((e: unknown) => e);
+    const error = await signerWhoseClockMoves([90, 120], 1, at(5.5), at(8))
+      .sign("x")
+      .catch((e: unknown) => e);
     expect(error).toBeInstanceOf(ZttWindowClosedError);
     expect(error).toMatchObject({ code: "ZTT_WINDOW_CLOSED", next_open_unix_ms: at(28) });
     expect((error as Error).message).toBe(`window [90, 120] is closed at ${new Date(at(8)).toISOString()}; it opens next at ${new Date(at(28)).toISOString()}`);
-    // The whole cycle: the next day's opening is another certificate's, so signing in it with this key is refused too.
-    const whole = createZttSigner({ window: [0, 360], zone: 0, authority, clock: clockOf(at(23.9), at(24.1)) });
-    await expect(whole.sign("x")).rejects.toMatchObject({ code: "ZTT_WINDOW_CLOSED" });
+    // The whole cycle: the next day's opening is another certificate's, so signing in it with this key is refused too;
+    // that opening has begun already, so the next one named is the signing time itself.
+    await expect(signerWhoseClockMoves([0, 360], 0, at(23.9), at(24.1)).sign("x")).rejects.toMatchObject({ code: "ZTT_WINDOW_CLOSED", next_open_unix_ms: at(24.1) });
   });
 
   it("drops the ephemeral key when the window closes, and a new opening gets a new key", async () => {

@@ -37,7 +37,7 @@ export function rejectMissingHost(response: ServerResponse): void {
  * counted by its length and copied as it is, where UTF-8 would count its bytes in one pass and encode them in
  * another; or left out for a HEAD request, which keeps the body's length.
  */
-export type BodyWriting = "utf8" | "ascii" | "head";
+type BodyWriting = "utf8" | "ascii" | "head";
 
 /**
  * Writes a whole reply with its `Content-Length`. The text is handed to Node as it is, which writes the head and

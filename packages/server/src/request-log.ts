@@ -270,7 +270,8 @@ class StdoutBatch implements DestinationStream {
 
   constructor() {
     watchStdout();
-    // process.stdout writes to files and pipes synchronously on POSIX, so lines written in "exit" are not lost.
+    // process.stdout writes to a file at once, and to a pipe at once while it has room (Node tries the write before
+    // queueing it), so lines written in "exit" are not lost, unless a reader left the pipe full.
     process.once("exit", this.#flushLater);
   }
 
@@ -299,8 +300,8 @@ class StdoutBatch implements DestinationStream {
     this.#timer = undefined;
     if (this.#used === 0 || stdoutFailed) return;
     process.stdout.write(this.#batch.subarray(0, this.#used));
-    // Written at once (files and pipes on Linux and macOS), the bytes are out and the batch is filled again; a write
-    // that waits (a pipe on Windows, a socket) keeps its bytes, so the next lines go into a new batch.
+    // Written at once (a file, a terminal, a pipe with room), the bytes are out and the batch is filled again; a write
+    // that waits (a full pipe, a socket not ready) keeps its bytes, so the next lines go into a new batch.
     if (process.stdout.writableLength > 0) this.#batch = Buffer.allocUnsafeSlow(BATCH_BYTES);
     this.#used = 0;
   }

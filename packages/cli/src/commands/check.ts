@@ -1,7 +1,7 @@
-import { describeIoError, writeFileDurably } from "@temporal/agent-sdk/node";
+import { writeFileDurably } from "@temporal/agent-sdk/node";
 import { compile, fixAll, type Diagnostic } from "@temporal/compiler";
 import { EXIT_FAILURE, EXIT_OK, EXIT_USAGE, UsageError } from "../errors.js";
-import { problemLine, readMissionFiles, type FileProblem, type SourceFile } from "../files.js";
+import { problemLine, readMissionFiles, writeProblem, type FileProblem, type SourceFile } from "../files.js";
 import { renderForTerminal } from "../terminal.js";
 import { toGithubAnnotations, toSarif, type CheckedFile } from "./check-formats.js";
 
@@ -47,8 +47,7 @@ async function fixFile(file: SourceFile): Promise<FileOutcome> {
     try {
       await writeFileDurably(file.path, result.text, { mode: 0o666 });
     } catch (error) {
-      const problem: FileProblem = { path: file.path, code: "WRITE_FAILED", message: `cannot write: ${describeIoError(error)}` };
-      return { checked: diagnoseFile(file), text: file.text, fixed: 0, problem };
+      return { checked: diagnoseFile(file), text: file.text, fixed: 0, problem: writeProblem(file.path, error) };
     }
   }
   return { checked: { path: file.path, diagnostics: result.diagnostics, ast: result.ast }, text: result.text, fixed: result.applied };

@@ -2,7 +2,7 @@ import { basename, dirname, join, relative, resolve, sep } from "node:path";
 import { describeIoError, makeDirectory, writeFileDurably } from "@temporal/agent-sdk/node";
 import { compile, type CompileResult, type Diagnostic } from "@temporal/compiler";
 import { EXIT_FAILURE, EXIT_OK, EXIT_USAGE, UsageError } from "../errors.js";
-import { problemLine, readMissionFiles, type SourceFile } from "../files.js";
+import { problemLine, readMissionFiles, writeProblem, type SourceFile } from "../files.js";
 import { renderForTerminal } from "../terminal.js";
 
 export interface CompileCommandOptions {
@@ -75,7 +75,7 @@ export async function runCompile(paths: string[], options: CompileCommandOptions
       written++;
     } catch (error) {
       if (!(error instanceof OutputNotWritten)) throw error;
-      problems.push({ path: error.path, code: "WRITE_FAILED", message: `cannot write: ${describeIoError(error.cause)}` });
+      problems.push(writeProblem(error.path, error.cause));
     }
   }
 

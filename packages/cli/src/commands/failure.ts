@@ -42,5 +42,6 @@ export function classifyFailure(error: unknown): Failure | undefined {
 /** The `error` member of `--json`'s object: the failure, code and message first, without what only the text output needs. */
 export function failureJson(failure: Failure): object {
   const { exit: _exit, hints: _hints, code, message, path, ...rest } = failure;
-  return { code, message, ...(path === undefined ? {} : { path }), ...rest };
+  // JSON leaves out a path that is undefined.
+  return { code, message, path, ...rest };
 }

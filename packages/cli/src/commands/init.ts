@@ -1,8 +1,7 @@
 import { lstat, readFile, writeFile } from "node:fs/promises";
 import { join, relative } from "node:path";
-import { describeIoError, makeDirectory } from "@temporal/agent-sdk/node";
+import { describeIoError, makeDirectory, writeFileDurably } from "@temporal/agent-sdk/node";
 import { EXIT_OK, UsageError } from "../errors.js";
-import { writeFileDurably } from "@temporal/agent-sdk/node";
 
 const MISSION = `// A starter mission: back up at night, in UTC+2, and leave a signed
 // receipt either way. docs/language.md describes everything you can require.

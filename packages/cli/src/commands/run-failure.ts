@@ -96,5 +96,5 @@ export function describeCause(cause: unknown): string {
     const { path } = cause as { path?: string };
     return `${path === undefined ? "" : `${path}: `}${describeIoError(cause)}`;
   }
-  return cause instanceof Error ? cause.message : String(cause);
+  return messageOf(cause);
 }
