@@ -28,7 +28,7 @@ class ShowUsageError extends UsageError<"MISSION_NOT_FOUND" | "WRITE_FAILED"> {}
 
 /**
  * Draws the dial; every way of stopping is one line on stderr ending with its code (`errorLine`) and, with `--json`,
- * the same as one object on stdout, `{ "error": { code, message, diagnostics? } }` as `temporalc run --json` reports
+ * the same as one object on stdout, `{ "error": { code, message, path?, diagnostics? } }` as `temporalc run --json` reports
  * a stop: `message` is the line without `temporalc: ` and the code.
  */
 export async function runShow(file: string, options: ShowOptions): Promise<number> {
