@@ -10,8 +10,8 @@ export default defineConfig({
     testTimeout: 30_000,
     hookTimeout: 30_000,
     // Vitest's default (cores - 1) is one worker on a 2-core machine, where many test files spend their time waiting on the
-    // servers, browsers and CLIs they start: two workers took the suite from 803 s to 541 s there, every test still far
-    // from its timeout (the slowest, lock-stress, at 20 s of 120 s).
+    // servers, browsers and CLIs they start: two workers took CI's test phase from 803 s to about 590 s there, every test still
+    // far from its timeout (the slowest, the PostgreSQL cluster test, at 38 s of 120 s).
     maxWorkers: Math.max(2, availableParallelism() - 1),
   },
 });

@@ -36,7 +36,7 @@ export interface FileProblem {
   message: string;
 }
 
-/** FILE_NOT_FOUND and FILE_UNREADABLE as `readFileOrStop` tells them apart; WRITE_FAILED as `compile -o` and `init` use it. */
+/** FILE_NOT_FOUND and FILE_UNREADABLE as `readFileOrStop` tells them apart; WRITE_FAILED as `writeProblem` gives it (`compile`, `check --fix`). */
 type FileProblemCode = "FILE_NOT_FOUND" | "FILE_UNREADABLE" | "WRITE_FAILED";
 
 /**

@@ -153,7 +153,11 @@ describe("files check, compile and fmt cannot read or write carry a stable code"
       const [text, json] = await Promise.all([runCliAsync(["check", "missions", "only-locked"], { cwd, under }), runCliAsync(["fmt", "--json", "missions", "only-locked"], { cwd, under })]);
       // only-locked is not "no .mission files in this folder": the folder below it that may hold them is named instead.
       const problems = locked.map((path) => ({ path, code: "FILE_UNREADABLE", message: "permission denied" }));
-      expect([text.code, text.stderr, text.stdout]).toEqual([2, problems.map(problemLine).join(""), "checked 2 files: 0 errors, 0 warnings\n"]);
+      expect([text.code, text.stderr, text.stdout]).toEqual([
+        2,
+        locked.map((path) => `temporalc: ${path}: permission denied (FILE_UNREADABLE)\n`).join(""),
+        "checked 2 files: 0 errors, 0 warnings\n",
+      ]);
       expect([json.code, json.stderr]).toEqual([2, ""]);
       expect(JSON.parse(json.stdout)).toMatchObject({ problems, summary: { files: 2, unreadable: 2 } });
     } finally {

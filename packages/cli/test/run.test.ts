@@ -118,7 +118,7 @@ describe("temporalc run", () => {
 
   // /proc/self/fd names the ledger's descriptor; the SDK's close swallows what the home's state can break (its snapshot
   // and merges are derived data), so replacing the home by a file between the run and the close does not fail it.
-  it.runIf(process.platform === "linux")("reports a ledger whose close fails after the results, with LEDGER_IO_FAILED, and keeps their exit status", () => {
+  it.runIf(process.platform === "linux")("reports a ledger whose close fails once the missions ran, with LEDGER_IO_FAILED, and keeps their exit status", () => {
     const folder = join(realpathSync(scratch), "close-fails");
     const ledger = join(folder, "home", "clockchain.log");
     mkdirSync(folder);

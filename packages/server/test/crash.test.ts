@@ -4,11 +4,10 @@
  * proof is served after a restart and verifies with only the public key),
  * and SIGTERM lets requests in flight finish before exiting 0.
  */
-import { spawn, spawnSync, type ChildProcess } from "node:child_process";
+import { spawnSync } from "node:child_process";
 import { request as httpRequest } from "node:http";
 import { readFile, writeFile } from "node:fs/promises";
 import { join } from "node:path";
-import { createInterface } from "node:readline";
 import {
   contextAt,
   createTsaeRequest,
@@ -23,20 +22,10 @@ import {
 } from "@temporal/agent-sdk";
 import { describe, expect, it } from "vitest";
 import { tempDir } from "./helpers.js";
+import { BIN, startServiceProcess, type ServiceProcess } from "./service-process.js";
 
-const BIN = new URL("../bin/temporal-service.js", import.meta.url).pathname;
 const LOOPS = 32;
 const KILL_AFTER = 300;
-
-interface Server {
-  readonly child: ChildProcess;
-  readonly url: string;
-  readonly exited: Promise<{ code: number | null; signal: NodeJS.Signals | null }>;
-  /** Everything printed on stdout so far. */
-  stdout(): string;
-  /** Resolves when stdout has a line matching `pattern`. */
-  waitFor(pattern: RegExp): Promise<string>;
-}
 
 /** A home with a config that lifts the rate limits, and one enterprise key made by `keys create`. */
 async function prepareHome(): Promise<{ home: string; config: string; key: string }> {
@@ -52,30 +41,9 @@ async function prepareHome(): Promise<{ home: string; config: string; key: strin
   return { home, config, key };
 }
 
-async function startServer(home: string, config: string): Promise<Server> {
-  const child = spawn(process.execPath, [BIN, "--port", "0", "--home", home, "--config", config], { stdio: ["ignore", "pipe", "pipe"] });
-  const lines: string[] = [];
-  const waiters: { pattern: RegExp; resolve: (line: string) => void }[] = [];
-  let stderr = "";
-  child.stderr?.on("data", (chunk: Buffer) => (stderr += chunk.toString()));
-  createInterface({ input: child.stdout as NodeJS.ReadableStream }).on("line", (line) => {
-    lines.push(line);
-    for (const waiter of waiters.splice(0)) {
-      if (waiter.pattern.test(line)) waiter.resolve(line);
-      else waiters.push(waiter);
-    }
-  });
-  // "close", not "exit": at "exit" the last lines may still be unread, and tests read stdout() once it has exited.
-  const exited = new Promise<{ code: number | null; signal: NodeJS.Signals | null }>((resolve) => child.on("close", (code, signal) => resolve({ code, signal })));
-  const waitFor = (pattern: RegExp) =>
-    new Promise<string>((resolve, reject) => {
-      const seen = lines.find((line) => pattern.test(line));
-      if (seen !== undefined) return resolve(seen);
-      waiters.push({ pattern, resolve });
-      void exited.then(({ code, signal }) => reject(new Error(`temporal-service exited (${code ?? signal}) before printing ${pattern}; stderr: ${stderr}`)));
-    });
-  const listening = await waitFor(/^listening on http:\/\/\S+$/);
-  return { child, url: listening.slice("listening on ".length), exited, stdout: () => lines.join("\n"), waitFor };
+/** The service on a free port with `home` and `config`. */
+function startServer(home: string, config: string): Promise<ServiceProcess> {
+  return startServiceProcess(["--port", "0", "--home", home, "--config", config]);
 }
 
 function api(url: string, key: string) {
@@ -258,7 +226,7 @@ describe("temporal-service under load", () => {
     await Promise.all(inFlight.map((request) => request.accepted));
 
     server.child.kill("SIGTERM");
-    await server.waitFor(/^SIGTERM: finishing requests in flight/);
+    await server.waitFor("stdout", /^SIGTERM: finishing requests in flight/);
     // Closing: a new request is refused (no connection, or 503 if it raced the listening socket's close)...
     const late = await fetch(`${server.url}/api/v1/core/state`).then(
       (response) => response.status,

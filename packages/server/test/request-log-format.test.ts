@@ -52,11 +52,7 @@ const requestId = fc.stringMatching(/^[!#-[\]-~]{1,128}$/);
 const method = fc.constantFrom("GET", "POST", "OPTIONS", "");
 
 describe("the request log's lines", () => {
-  it("are written directly with the installed pino, whose own line for a sample reply they match", () => {
-    expect(directLinesMatchPino()).toBe(true);
-  });
-
-  it("are byte for byte the lines pino's own info() writes for the same reply, time apart", () => {
+  it("are written directly with the installed pino, and byte for byte the lines pino's own info() writes for the same reply, time apart", () => {
     // Otherwise RequestLog would write through pino's info(), which is what this test compares with.
     expect(directLinesMatchPino()).toBe(true);
     fc.assert(

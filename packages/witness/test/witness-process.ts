@@ -45,7 +45,8 @@ export async function startWitness(config: string, port = 0): Promise<RunningWit
       const match = /listening on (\S+)\n/.exec(stdout);
       if (match) resolve(match[1] as string);
     });
-    child.once("exit", (code) => reject(new Error(`temporal-witness exited ${code} before listening: ${stderr}`)));
+    // "close", not "exit": the last lines of stderr, which say why, may still be unread at exit.
+    child.once("close", (code) => reject(new Error(`temporal-witness exited ${code} before listening: ${stderr}`)));
   });
   const exited = once(child, "close").then(([code]) => code as number | null);
   return {

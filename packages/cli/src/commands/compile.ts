@@ -94,18 +94,15 @@ export async function runCompile(paths: string[], options: CompileCommandOptions
 }
 
 /**
- * Writes the module compiled from `source` at `output`, making its folder: with `map`, the source map beside it, linked
- * from the module; with `dts`, the declarations, first, so that they are in place when the module appears.
+ * Writes the module compiled from `source` at `output`, in a folder that exists (the source's, or `--out-dir`, made up
+ * front): with `map`, the source map beside it, linked from the module; with `dts`, the declarations, first, so that
+ * they are in place when the module appears.
  */
 async function writeModule(source: string, output: string, code: string, { map, dts }: Pick<CompileResult, "map" | "dts">): Promise<void> {
-  const folder = dirname(output);
-  await makeDirectory(folder).catch((error: unknown) => {
-    throw new OutputNotWritten(folder, error);
-  });
   let module = code;
   if (map !== undefined) {
     // Both are URLs, relative to the output's folder: each path segment is percent-encoded (spaces, `%`, `#`).
-    const sourceUrl = relative(folder, source).split(sep).map(encodeURIComponent).join("/");
+    const sourceUrl = relative(dirname(output), source).split(sep).map(encodeURIComponent).join("/");
     await writeOutput(`${output}.map`, `${JSON.stringify({ ...map, sources: [sourceUrl] })}\n`);
     module += `//# sourceMappingURL=${encodeURIComponent(basename(output))}.map\n`;
   }
@@ -120,7 +117,7 @@ async function writeOutput(path: string, text: string): Promise<void> {
   });
 }
 
-/** A folder or file of a module's outputs could not be written: WRITE_FAILED for `path`, beside the other files' results. */
+/** A file of a module's outputs could not be written: WRITE_FAILED for `path`, beside the other files' results. */
 class OutputNotWritten extends Error {
   constructor(
     readonly path: string,

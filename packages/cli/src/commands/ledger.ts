@@ -8,6 +8,7 @@ import {
   checkLedgerFile,
   defaultHome,
   describeIoError,
+  errnoCode,
   homePaths,
   ledgerFormat,
   migrateLedger,
@@ -82,7 +83,7 @@ async function guarded(options: LedgerCommandOptions, work: () => Promise<number
     if (error instanceof TemporalError && error.code === "LOG_KEY_UNKNOWN")
       throw new UsageError(error.code, `${error.message}. With temporalc ledger, give each retired key's file with --previous-key <file>`);
     if (error instanceof TemporalError) throw new UsageError(error.code, error.message);
-    if ((error as NodeJS.ErrnoException).syscall !== undefined) throw new UsageError("LEDGER_IO_FAILED", `${(error as NodeJS.ErrnoException).path ?? "the home"}: ${describeIoError(error)}`);
+    if (errnoCode(error) !== undefined) throw new UsageError("LEDGER_IO_FAILED", `${(error as NodeJS.ErrnoException).path ?? "the home"}: ${describeIoError(error)}`);
     throw error;
   }
 }

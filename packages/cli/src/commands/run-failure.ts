@@ -1,6 +1,6 @@
 import { AnchorFailedError, AuthorityUnavailableError, MissingTasksError, TaskFailedError, type AnchorProof } from "@temporal/agent-sdk";
 import { EXIT_FAILURE, EXIT_USAGE, messageOf } from "../errors.js";
-import { describeIoError } from "@temporal/agent-sdk/node";
+import { describeIoError, errnoCode } from "@temporal/agent-sdk/node";
 import { classifyFailure, type Failure } from "./failure.js";
 
 /**
@@ -91,10 +91,8 @@ function isStorageProblem(cause: unknown): boolean {
   return typeof code === "string" && (STORAGE_CODES.has(code) || (cause as { syscall?: unknown }).syscall !== undefined);
 }
 
+/** Why, in words: a failed system call led by the path it failed on, anything else by its message (`describeIoError`). */
 export function describeCause(cause: unknown): string {
-  if ((cause as { syscall?: unknown } | undefined)?.syscall !== undefined) {
-    const { path } = cause as { path?: string };
-    return `${path === undefined ? "" : `${path}: `}${describeIoError(cause)}`;
-  }
-  return messageOf(cause);
+  const path = errnoCode(cause) === undefined ? undefined : (cause as NodeJS.ErrnoException).path;
+  return `${path === undefined ? "" : `${path}: `}${describeIoError(cause)}`;
 }

@@ -83,7 +83,7 @@ async function runAll(file: string, options: RunCommandOptions, progress: Progre
   try {
     for (const mission of selected) progress.outcomes.push(options.dryRun ? await mission.evaluate(measures) : await mission.run({ ...measures, tasks }));
   } finally {
-    // After the results: a line with the code the ledger's other I/O failures carry; the missions' results still stand.
+    // Once the missions ran, before their results are printed: a line with the code the ledger's other I/O failures carry; the results still stand.
     await authority.close().catch((error: unknown) => process.stderr.write(errorLine("LEDGER_IO_FAILED", `closing the ledger failed: ${describeCause(error)}`)));
   }
 }

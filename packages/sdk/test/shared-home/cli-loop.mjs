@@ -31,7 +31,8 @@ function run() {
     let stderr = "";
     child.stdout.on("data", (chunk) => (stdout += chunk));
     child.stderr.on("data", (chunk) => (stderr += chunk));
-    child.on("exit", (code) => resolve({ code, stdout, stderr }));
+    // "close", not "exit": at exit the child's last output may still be unread.
+    child.on("close", (code) => resolve({ code, stdout, stderr }));
   });
 }
 
