@@ -4,11 +4,12 @@
  * the other files are still processed and the exit status is 2. As root permission bits stop nothing, so the
  * unreadable and unwritable paths here are ones no user can use: a path under a file, a file larger than the 2 GiB
  * Node reads at once (sparse: no disk used), a folder where an output goes, a name the temporary file of an atomic
- * write cannot have (255 bytes is the longest name Linux file systems allow). A folder that cannot be listed is the
- * exception: there root runs the CLI without the capabilities that let it ignore permission bits.
+ * write cannot have (255 bytes is the longest name Linux file systems allow), a symbolic link to itself. A folder that
+ * cannot be listed or looked into is the exception: there root runs the CLI without the capabilities that let it
+ * ignore permission bits.
  */
 import { spawnSync } from "node:child_process";
-import { chmodSync, closeSync, existsSync, mkdirSync, openSync, readFileSync, truncateSync, writeFileSync } from "node:fs";
+import { chmodSync, closeSync, existsSync, mkdirSync, openSync, readFileSync, symlinkSync, truncateSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { writeFileDurably } from "@temporal/agent-sdk/node";
 import { describe, expect, it } from "vitest";
@@ -164,6 +165,70 @@ describe("files check, compile and fmt cannot read or write carry a stable code"
       // So that the scratch folder can be removed by a user who is not root.
       for (const path of locked) chmodSync(join(cwd, path), 0o755);
     }
+  }, 30_000);
+
+  it("a symbolic link in a folder that cannot be followed (a loop) is named by its own path as FILE_UNREADABLE, whatever its name, and the walk goes on (check, fmt)", async () => {
+    const cwd = setUp();
+    mkdirSync(join(cwd, "missions"));
+    writeFileSync(join(cwd, "missions", "a.mission"), good);
+    // Either may stand for a folder of missions or a mission: neither is left out silently.
+    symlinkSync("loop", join(cwd, "missions", "loop"));
+    symlinkSync("loop.mission", join(cwd, "missions", "loop.mission"));
+    const [text, json] = await Promise.all([runCliAsync(["check", "missions"], { cwd }), runCliAsync(["fmt", "--json", "missions"], { cwd })]);
+    const problems = ["loop", "loop.mission"].map((name) => ({ path: join("missions", name), code: "FILE_UNREADABLE", message: "too many symbolic links in the path" }));
+    expect([text.code, text.stderr, text.stdout]).toEqual([2, problems.map(problemLine).join(""), "checked 1 file: 0 errors, 0 warnings\n"]);
+    expect([json.code, json.stderr]).toEqual([2, ""]);
+    expect(JSON.parse(json.stdout)).toMatchObject({ problems, summary: { files: 1, unreadable: 2 } });
+  }, 30_000);
+
+  it("a symbolic link in a folder whose target cannot be looked at (permission denied) is named by its own path as FILE_UNREADABLE, and the walk goes on (check, compile)", async ({
+    skip,
+  }) => {
+    skip(under === undefined, "running as root, and setpriv cannot drop the capabilities that let root look into a folder whatever its permission bits");
+    const cwd = setUp();
+    for (const path of ["missions", "locked/sub"]) mkdirSync(join(cwd, path), { recursive: true });
+    for (const path of ["missions/a.mission", "locked/b.mission", "locked/sub/c.mission"]) writeFileSync(join(cwd, path), good);
+    symlinkSync(join("..", "locked", "b.mission"), join(cwd, "missions", "b.mission"));
+    symlinkSync(join("..", "locked", "sub"), join(cwd, "missions", "sub"));
+    // The only file of only-links is behind a link that cannot be followed: that link is named, not "no .mission files".
+    mkdirSync(join(cwd, "only-links"));
+    symlinkSync(join("..", "locked", "b.mission"), join(cwd, "only-links", "b.mission"));
+    chmodSync(join(cwd, "locked"), 0);
+    try {
+      const [text, json] = await Promise.all([
+        runCliAsync(["check", "missions", "only-links"], { cwd, under }),
+        runCliAsync(["compile", "--json", "missions", "only-links"], { cwd, under }),
+      ]);
+      const problems = [join("missions", "b.mission"), join("missions", "sub"), join("only-links", "b.mission")].map((path) => ({
+        path,
+        code: "FILE_UNREADABLE",
+        message: "permission denied",
+      }));
+      expect([text.code, text.stderr, text.stdout]).toEqual([2, problems.map(problemLine).join(""), "checked 1 file: 0 errors, 0 warnings\n"]);
+      expect([json.code, json.stderr]).toEqual([2, ""]);
+      expect(JSON.parse(json.stdout)).toMatchObject({ problems, summary: { files: 1, written: 1, failed: 0 } });
+    } finally {
+      chmodSync(join(cwd, "locked"), 0o755);
+    }
+  }, 30_000);
+
+  it("a dangling symbolic link in a folder is FILE_NOT_FOUND by its own path when named *.mission, and otherwise not a mission and passed over (check, fmt)", async () => {
+    const cwd = setUp();
+    mkdirSync(join(cwd, "missions"));
+    writeFileSync(join(cwd, "missions", "a.mission"), good);
+    symlinkSync("moved.mission", join(cwd, "missions", "gone.mission"));
+    symlinkSync("moved", join(cwd, "missions", "build"));
+    // A folder whose only entry is a dangling link not named *.mission holds no mission: the folder is not found.
+    mkdirSync(join(cwd, "leftovers"));
+    symlinkSync("moved", join(cwd, "leftovers", "build"));
+    const [text, json] = await Promise.all([runCliAsync(["check", "missions", "leftovers"], { cwd }), runCliAsync(["fmt", "--json", "missions", "leftovers"], { cwd })]);
+    const problems = [
+      { path: join("missions", "gone.mission"), code: "FILE_NOT_FOUND", message: "no such file or folder" },
+      { path: "leftovers", code: "FILE_NOT_FOUND", message: "no .mission files in this folder" },
+    ];
+    expect([text.code, text.stderr, text.stdout]).toEqual([2, problems.map(problemLine).join(""), "checked 1 file: 0 errors, 0 warnings\n"]);
+    expect([json.code, json.stderr]).toEqual([2, ""]);
+    expect(JSON.parse(json.stdout)).toMatchObject({ problems, summary: { files: 1, unreadable: 2 } });
   }, 30_000);
 
   it("check --fix: a file it cannot rewrite is WRITE_FAILED and keeps its own diagnostics; the other files are still fixed", async () => {
