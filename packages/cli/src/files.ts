@@ -38,7 +38,7 @@ export interface FileProblem {
   message: string;
 }
 
-/** FILE_NOT_FOUND and FILE_UNREADABLE as `readFileOrStop` tells them apart; WRITE_FAILED as `writeProblem` gives it (`compile`, `check --fix`). */
+/** FILE_NOT_FOUND and FILE_UNREADABLE as `readFileOrStop` tells them apart; WRITE_FAILED as `writeProblem` gives it (`compile`, `check --fix`; `fmt --write` in its file report). */
 type FileProblemCode = "FILE_NOT_FOUND" | "FILE_UNREADABLE" | "WRITE_FAILED";
 
 /**
@@ -97,8 +97,8 @@ function readProblem(path: string, error: unknown): FileProblem {
   return { path, code: readFailureCode(error), message: describeIoError(error) };
 }
 
-/** A file that could not be written (`check --fix`, `compile`): WRITE_FAILED, beside the other files' results. */
-export function writeProblem(path: string, error: unknown): FileProblem {
+/** A file that could not be written (`check --fix`, `compile`, `fmt --write`): WRITE_FAILED, beside the other files' results. */
+export function writeProblem(path: string, error: unknown): FileProblem & { code: "WRITE_FAILED" } {
   return { path, code: "WRITE_FAILED", message: `cannot write: ${describeIoError(error)}` };
 }
 
