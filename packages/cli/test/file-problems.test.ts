@@ -62,6 +62,21 @@ async function unwritableFile(dir: string, text: string): Promise<string> {
   return name;
 }
 
+/** A folder `missions` in `cwd` with a.mission, which can be read, and the symbolic links `links` (name to target). */
+function missionsWithLinks(cwd: string, links: Record<string, string>): void {
+  mkdirSync(join(cwd, "missions"));
+  writeFileSync(join(cwd, "missions", "a.mission"), good);
+  for (const [name, target] of Object.entries(links)) symlinkSync(target, join(cwd, "missions", name));
+}
+
+/** Runs check and fmt --json on `args` in `cwd`, below which one file can be read, and expects `problems`, in the text lines and the JSON. */
+async function expectProblemsBesideOneFile(cwd: string, args: string[], problems: Problem[]): Promise<void> {
+  const [text, json] = await Promise.all([runCliAsync(["check", ...args], { cwd }), runCliAsync(["fmt", "--json", ...args], { cwd })]);
+  expect([text.code, text.stderr, text.stdout]).toEqual([2, problems.map(problemLine).join(""), "checked 1 file: 0 errors, 0 warnings\n"]);
+  expect([json.code, json.stderr]).toEqual([2, ""]);
+  expect(JSON.parse(json.stdout)).toMatchObject({ problems, summary: { files: 1, unreadable: problems.length } });
+}
+
 /** The paths every command is given beside good.mission, and what it says of each. */
 const unreadable: Problem[] = [
   { path: "missing.mission", code: "FILE_NOT_FOUND", message: "no such file or folder" },
@@ -174,16 +189,10 @@ describe("files check, compile and fmt cannot read or write carry a stable code"
 
   it("a symbolic link in a folder that cannot be followed (a loop) is named by its own path as FILE_UNREADABLE, whatever its name, and the walk goes on (check, fmt)", async () => {
     const cwd = setUp();
-    mkdirSync(join(cwd, "missions"));
-    writeFileSync(join(cwd, "missions", "a.mission"), good);
     // Either may stand for a folder of missions or a mission: neither is left out silently.
-    symlinkSync("loop", join(cwd, "missions", "loop"));
-    symlinkSync("loop.mission", join(cwd, "missions", "loop.mission"));
-    const [text, json] = await Promise.all([runCliAsync(["check", "missions"], { cwd }), runCliAsync(["fmt", "--json", "missions"], { cwd })]);
+    missionsWithLinks(cwd, { loop: "loop", "loop.mission": "loop.mission" });
     const problems = ["loop", "loop.mission"].map((name) => ({ path: join("missions", name), code: "FILE_UNREADABLE", message: "too many symbolic links in the path" }));
-    expect([text.code, text.stderr, text.stdout]).toEqual([2, problems.map(problemLine).join(""), "checked 1 file: 0 errors, 0 warnings\n"]);
-    expect([json.code, json.stderr]).toEqual([2, ""]);
-    expect(JSON.parse(json.stdout)).toMatchObject({ problems, summary: { files: 1, unreadable: 2 } });
+    await expectProblemsBesideOneFile(cwd, ["missions"], problems);
   }, 30_000);
 
   it("a symbolic link in a folder whose target cannot be looked at (permission denied) is named by its own path as FILE_UNREADABLE, and the walk goes on (check, compile)", async ({
@@ -219,21 +228,15 @@ describe("files check, compile and fmt cannot read or write carry a stable code"
 
   it("a dangling symbolic link in a folder is FILE_NOT_FOUND by its own path when named *.mission, and otherwise not a mission and passed over (check, fmt)", async () => {
     const cwd = setUp();
-    mkdirSync(join(cwd, "missions"));
-    writeFileSync(join(cwd, "missions", "a.mission"), good);
-    symlinkSync("moved.mission", join(cwd, "missions", "gone.mission"));
-    symlinkSync("moved", join(cwd, "missions", "build"));
+    missionsWithLinks(cwd, { "gone.mission": "moved.mission", build: "moved" });
     // A folder whose only entry is a dangling link not named *.mission holds no mission: the folder is not found.
     mkdirSync(join(cwd, "leftovers"));
     symlinkSync("moved", join(cwd, "leftovers", "build"));
-    const [text, json] = await Promise.all([runCliAsync(["check", "missions", "leftovers"], { cwd }), runCliAsync(["fmt", "--json", "missions", "leftovers"], { cwd })]);
     const problems = [
       { path: join("missions", "gone.mission"), code: "FILE_NOT_FOUND", message: "no such file or folder" },
       { path: "leftovers", code: "FILE_NOT_FOUND", message: "no .mission files in this folder" },
     ];
-    expect([text.code, text.stderr, text.stdout]).toEqual([2, problems.map(problemLine).join(""), "checked 1 file: 0 errors, 0 warnings\n"]);
-    expect([json.code, json.stderr]).toEqual([2, ""]);
-    expect(JSON.parse(json.stdout)).toMatchObject({ problems, summary: { files: 1, unreadable: 2 } });
+    await expectProblemsBesideOneFile(cwd, ["missions", "leftovers"], problems);
   }, 30_000);
 
   it("check --fix: a file it cannot rewrite is WRITE_FAILED and keeps its own diagnostics; the other files are still fixed", async () => {
