@@ -1,7 +1,7 @@
-import { fstatSync, type Dirent } from "node:fs";
+import { fstatSync, type Dirent, type Stats } from "node:fs";
 import { readdir, readFile, realpath, stat } from "node:fs/promises";
 import { join } from "node:path";
-import { describeIoError } from "@temporal/agent-sdk/node";
+import { describeIoError, errnoCode } from "@temporal/agent-sdk/node";
 import { decodeSource, type Diagnostic } from "@temporal/compiler";
 import { UsageError, messageErrorLine } from "./errors.js";
 import { readFailureCode, readFileOrStop } from "./io-errors.js";
@@ -25,6 +25,8 @@ export interface ReadOptions {
 /** The path that stands for standard input, as in Prettier and most Unix tools. */
 export const STDIN = "-";
 
+const MISSION_EXTENSION = ".mission";
+
 /**
  * A path that `check`, `compile` or `fmt` could not read, or (`compile`, `check --fix`) an output it could not write:
  * reported beside the other files' results, not a stop. `code` is the one other commands stop with for the same problem.
@@ -36,7 +38,7 @@ export interface FileProblem {
   message: string;
 }
 
-/** FILE_NOT_FOUND and FILE_UNREADABLE as `readFileOrStop` tells them apart; WRITE_FAILED as `writeProblem` gives it (`compile`, `check --fix`). */
+/** FILE_NOT_FOUND and FILE_UNREADABLE as `readFileOrStop` tells them apart; WRITE_FAILED as `writeProblem` gives it (`compile`, `check --fix`; `fmt --write` in its file report). */
 type FileProblemCode = "FILE_NOT_FOUND" | "FILE_UNREADABLE" | "WRITE_FAILED";
 
 /**
@@ -66,7 +68,7 @@ export async function readMissionFiles(paths: string[], options: ReadOptions = {
         const before = problems.length;
         targets = await missionFilesBelow(path, new Set([await realpath(path)]), problems);
         // Named to be read, yet nothing is there to read: not found, as for a file that does not exist. Unless a
-        // folder could not be listed: that one is named instead, and may well hold the files.
+        // folder could not be listed, or a link in it followed: that one is named instead, and may well hold the files.
         if (targets.length === 0 && problems.length === before) problems.push({ path, code: "FILE_NOT_FOUND", message: "no .mission files in this folder" });
       } else {
         targets = [path];
@@ -95,8 +97,8 @@ function readProblem(path: string, error: unknown): FileProblem {
   return { path, code: readFailureCode(error), message: describeIoError(error) };
 }
 
-/** A file that could not be written (`check --fix`, `compile`): WRITE_FAILED, beside the other files' results. */
-export function writeProblem(path: string, error: unknown): FileProblem {
+/** A file that could not be written (`check --fix`, `compile`, `fmt --write`): WRITE_FAILED, beside the other files' results. */
+export function writeProblem(path: string, error: unknown): FileProblem & { code: "WRITE_FAILED" } {
   return { path, code: "WRITE_FAILED", message: `cannot write: ${describeIoError(error)}` };
 }
 
@@ -133,7 +135,23 @@ async function readStdin(): Promise<Uint8Array> {
 }
 
 /**
- * Follows symbolic links; `ancestors` (real paths) stops a link that leads back up from looping. A folder that cannot
+ * Where a symbolic link met in a folder's walk leads, or `undefined` when the walk cannot look there. A link whose
+ * target cannot be looked at (permission denied on the way, a loop of links, ...) may stand for a mission or a folder
+ * of them, so it is a problem of its own path, whatever its name. A dangling one (the target does not exist) is
+ * FILE_NOT_FOUND when named `*.mission`, a mission moved or removed; any other is passed over, as links left behind by
+ * editors and build tools should not fail a check.
+ */
+async function followLink(path: string, problems: FileProblem[]): Promise<Stats | undefined> {
+  try {
+    return await stat(path);
+  } catch (error) {
+    if (errnoCode(error) !== "ENOENT" || path.endsWith(MISSION_EXTENSION)) problems.push(readProblem(path, error));
+    return undefined;
+  }
+}
+
+/**
+ * Follows symbolic links (`followLink`); `ancestors` (real paths) stops a link that leads back up from looping. A folder that cannot
  * be listed (permission denied, removed meanwhile, ...), the one named or one below it, is a problem of its own path in
  * `problems`, not of the folder named, and the walk goes on with the others.
  */
@@ -149,14 +167,14 @@ async function missionFilesBelow(dir: string, ancestors: Set<string>, problems: 
   for (const entry of entries) {
     if (entry.name === "node_modules" || entry.name.startsWith(".")) continue;
     const path = join(dir, entry.name);
-    const info = entry.isSymbolicLink() ? await stat(path).catch(() => undefined) : entry;
+    const info = entry.isSymbolicLink() ? await followLink(path, problems) : entry;
     if (info?.isDirectory()) {
       const real = await realpath(path).catch((error: unknown) => {
         problems.push(readProblem(path, error));
         return undefined;
       });
       if (real !== undefined && !ancestors.has(real)) found.push(...(await missionFilesBelow(path, new Set([...ancestors, real]), problems)));
-    } else if (info?.isFile() && entry.name.endsWith(".mission")) {
+    } else if (info?.isFile() && entry.name.endsWith(MISSION_EXTENSION)) {
       found.push(path);
     }
   }

@@ -1,6 +1,7 @@
-import { copyFileSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { copyFileSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
+import { pathToFileURL } from "node:url";
 import ajvDraft04 from "ajv-draft-04";
 import { afterAll, describe, expect, it } from "vitest";
 import { DIAGNOSTIC_CODES, docsAnchor } from "@temporal/compiler";
@@ -94,6 +95,15 @@ describe("temporalc check --format sarif", () => {
     });
     expect(run!.tool.driver.rules[first.ruleIndex]!.id).toBe("M102");
     expect(first.fixes).toHaveLength(1);
+  });
+
+  it("names a file below the working folder relative to SRCROOT, also in a folder whose name begins with `..`, and one outside it by its absolute URI", () => {
+    const cwd = join(scratch, "work");
+    mkdirSync(join(cwd, "..drafts"), { recursive: true });
+    const warned = "@temporal v4.6.2\nmission a {\n  require carbon < 2000\n  on ALLOW { execute x }\n}\n";
+    for (const path of [join(cwd, "..drafts", "a.mission"), join(scratch, "outside.mission")]) writeFileSync(path, warned);
+    const uris = sarifOf([join("..drafts", "a.mission"), join("..", "outside.mission")], cwd).runs[0]!.results.map((r) => r.locations[0]!.physicalLocation.artifactLocation);
+    expect(uris).toEqual([{ uri: "..drafts/a.mission", uriBaseId: "SRCROOT" }, { uri: pathToFileURL(join(scratch, "outside.mission")).href }]);
   });
 
   it("keeps fingerprints when lines move, and tells repeats apart", () => {

@@ -137,10 +137,21 @@ class Fingerprints {
   }
 }
 
+/**
+ * `path` (as the user gave it, relative to `cwd` or absolute) relative to the folder temporalc ran in, and whether it is
+ * below that folder: not the folder itself, not up out of it (`..`, though a name such as `..drafts` is below), not on
+ * another drive (Windows, where `relative` gives an absolute path).
+ */
+function fromWorkingFolder(path: string, cwd: string): { relativePath: string; below: boolean } {
+  const relativePath = relative(cwd, resolve(cwd, path));
+  const up = relativePath === ".." || relativePath.startsWith(`..${sep}`);
+  return { relativePath, below: relativePath !== "" && !up && !isAbsolute(relativePath) };
+}
+
 /** A file below the working folder is named relative to SRCROOT, so the log reads the same on every checkout; any other by its absolute URI. */
 function sarifArtifact(path: string, cwd: string): { uri: string; uriBaseId?: string } {
-  const inside = relative(cwd, resolve(cwd, path));
-  if (inside !== "" && !inside.startsWith("..") && !isAbsolute(inside)) return { uri: uriPath(inside), uriBaseId: SOURCE_ROOT };
+  const { relativePath, below } = fromWorkingFolder(path, cwd);
+  if (below) return { uri: uriPath(relativePath), uriBaseId: SOURCE_ROOT };
   return { uri: pathToFileURL(resolve(cwd, path)).href };
 }
 
@@ -177,7 +188,7 @@ export function toGithubAnnotations(files: readonly CheckedFile[], problems: rea
 
 /** Relative to the folder temporalc ran in, with `/`: the path GitHub matches against the diff. */
 function githubPath(path: string, cwd: string): string {
-  return relative(cwd, resolve(cwd, path)).split(sep).join("/") || path;
+  return fromWorkingFolder(path, cwd).relativePath.split(sep).join("/") || path;
 }
 
 /** GitHub's rules for a command's message: `%`, CR and LF are percent-encoded. */

@@ -1,8 +1,8 @@
-import { describeIoError, writeFileDurably } from "@temporal/agent-sdk/node";
+import { writeFileDurably } from "@temporal/agent-sdk/node";
 import type { Diagnostic } from "@temporal/compiler";
 import type { Plugin } from "prettier";
 import { EXIT_FAILURE, EXIT_OK, EXIT_USAGE, UsageError, messageOf } from "../errors.js";
-import { problemLine, readMissionFiles, type SourceFile } from "../files.js";
+import { problemLine, readMissionFiles, writeProblem, type SourceFile } from "../files.js";
 import { renderForTerminal } from "../terminal.js";
 
 export interface FmtOptions {
@@ -84,7 +84,9 @@ async function formatOne(file: SourceFile, options: FmtOptions, listOnly: boolea
       await writeFileDurably(path, formatted, { mode: 0o666 });
       return { path, status: "written" };
     } catch (error) {
-      return { path, status: "error", code: "WRITE_FAILED", message: `cannot write: ${describeIoError(error)}` };
+      // writeProblem's words, as compile and check --fix report a failed write, in a file report's order (path, status, code, message).
+      const { code, message } = writeProblem(path, error);
+      return { path, status: "error", code, message };
     }
   }
   if (!options.check && !listOnly) process.stdout.write(formatted);

@@ -85,10 +85,13 @@ const STORAGE_CODES = new Set([
   "LOG_KEY_RETIRED",
 ]);
 
-/** Problems with the ledger's folder or files are I/O errors (exit 2), not failures of the mission. */
+/**
+ * Problems with the ledger's folder or files are I/O errors (exit 2), not failures of the mission: the SDK's storage
+ * codes, and any failed system call, told as the rest of the CLI tells one (`errnoCode`).
+ */
 function isStorageProblem(cause: unknown): boolean {
   const code = (cause as { code?: unknown } | undefined)?.code;
-  return typeof code === "string" && (STORAGE_CODES.has(code) || (cause as { syscall?: unknown }).syscall !== undefined);
+  return (typeof code === "string" && STORAGE_CODES.has(code)) || errnoCode(cause) !== undefined;
 }
 
 /** Why, in words: a failed system call led by the path it failed on, anything else by its message (`describeIoError`). */
