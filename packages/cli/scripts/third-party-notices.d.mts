@@ -1,4 +1,4 @@
-// Types for third-party-notices.mjs, for the TypeScript that imports it (the playground's vite.config.ts, the tests).
+// Types for third-party-notices.mjs, for the TypeScript that imports it (the playground's build/third-party-notices.ts, the tests).
 export interface BundledPackage {
   readonly name: string;
   readonly version: string;
