@@ -73,8 +73,13 @@ export function openingDayOrClosed(unixMs: number, window: Window, zone: ZoneInp
   return day;
 }
 
-/** `ZttWindowClosedError` at `unixMs`, naming the window's next opening after it: the one place this clock's refusal is built. */
-function windowClosedAt(unixMs: number, window: Window, zone: ZoneInput): ZttWindowClosedError {
+/**
+ * `ZttWindowClosedError` at `unixMs`, naming the window's next opening after it: the one place a signer's refusal is
+ * built. `serviceNextOpenMs`: the service's clock found the window closed (a remote signer's `POST ztt/certify`
+ * answered 409) and named this next opening, which is the one to name, since that clock decides.
+ */
+export function windowClosedAt(unixMs: number, window: Window, zone: ZoneInput, serviceNextOpenMs?: number): ZttWindowClosedError {
+  if (serviceNextOpenMs !== undefined) return new ZttWindowClosedError(unixMs, window, serviceNextOpenMs, "by the service's clock");
   return new ZttWindowClosedError(unixMs, window, nextOpen(contextAt(unixMs, { zone }), window));
 }
 
