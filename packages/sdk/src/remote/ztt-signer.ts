@@ -38,7 +38,7 @@ export function remoteZttSigner(client: ZttCertifier, options: RemoteZttSignerOp
     } catch (error) {
       // Closed by the service's clock though open by the signer's: the same error a local signer gives, with the service's next opening.
       if (error instanceof TemporalApiError && error.code === "ZTT_WINDOW_CLOSED" && error.nextOpenUnixMs !== undefined) {
-        throw windowClosedAt(toUnixMs(clock()), window, zone, error.nextOpenUnixMs);
+        throw windowClosedAt(toUnixMs(clock()), window, zone, { serviceNextOpenMs: error.nextOpenUnixMs });
       }
       throw error;
     }
