@@ -55,6 +55,13 @@ describe("makeDirectory", () => {
     expect((error as Error).message).not.toContain("unknown error");
   });
 
+  it("a name too long for the file system: the errno's words, and the code in reason", async () => {
+    const target = join(await tempDir(), "n".repeat(300), "below");
+    const error = await makeDirectory(target).catch((e: unknown) => e);
+    expect(error).toMatchObject({ code: "DIRECTORY_NOT_CREATED", reason: "ENAMETOOLONG" });
+    expect((error as Error).message).toMatch(/: the name is too long$/);
+  });
+
   it.runIf(process.platform === "linux")("fails at once under /proc, where recursive mkdir loops forever", async () => {
     const started = Date.now();
     const error = await makeDirectory("/proc/temporalc-test/x").catch((e: unknown) => e);

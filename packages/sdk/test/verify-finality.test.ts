@@ -13,10 +13,10 @@ import {
   createCosigner,
   createMemoryAuthority,
   createTsaeRequest,
-  distinctWitnessCount,
   formatSignatureLine,
   formatVerifierKey,
   parseVerifierKey,
+  parseWitnesses,
   sha256Hex,
   verifyFinality,
   witnessMajority,
@@ -95,7 +95,25 @@ describe("verifyFinality", () => {
     const none = await verifyFinality(proof, { log: keySet, witnesses: [] });
     expect(none).toMatchObject({ valid: false, quorum: 1, cosigned_by: [], witnessed_unix_s: null });
     expect(none.checks.at(-1)).toEqual({ name: "cosignatures", ok: false, detail: "0 of the 0 trusted witnesses cosigned the checkpoint; the quorum is 1" });
-    expect([distinctWitnessCount([]), witnessMajority([])]).toEqual([0, 1]);
+    expect([(await parseWitnesses([])).size, witnessMajority([])]).toEqual([0, 1]);
+  });
+
+  it("parseWitnesses: the vkeys parsed once, into a set verifyFinality and witnessMajority take as they take the vkeys", async () => {
+    const { proof, keySet } = await finalProof(witnesses.slice(0, 2), [1_800_000_010, 1_800_000_020]);
+    const listed = [...vkeys, vkeys[0] as string];
+    const parsed = await parseWitnesses(listed);
+    // A key listed twice is one witness: three, whose majority is two.
+    expect([parsed.size, witnessMajority(parsed), witnessMajority(listed)]).toEqual([3, 2, 2]);
+    for (const quorum of [undefined, 2, 3]) {
+      expect(await verifyFinality(proof, { log: keySet, witnesses: parsed }, quorum)).toStrictEqual(await verifyFinality(proof, { log: keySet, witnesses: listed }, quorum));
+    }
+    // The set shows only its size; a look-alike that parseWitnesses did not make is refused, not trusted.
+    expect(JSON.stringify(parsed)).toBe('{"size":3}');
+    await expectCode(() => verifyFinality(proof, { log: keySet, witnesses: { size: 3 } }), "INVALID_ARGUMENT", "or a parseWitnesses set");
+    // Bad vkeys are refused when parsed, as verifyFinality refuses them.
+    const noteKey = formatVerifierKey("w.test/a", parseVerifierKey(vkeys[0] as string).publicKey);
+    await expectCode(() => parseWitnesses([noteKey]), "INVALID_COSIGNATURE", "0x04");
+    await expectCode(() => parseWitnesses(["not a vkey"]), "INVALID_NOTE_KEY");
   });
 
   it("the log key may be given as a vkey, a JWK, or a list holding a retired key too; a wrong key fails both signature checks", async () => {

@@ -12,7 +12,17 @@ import { join } from "node:path";
 import fc from "fast-check";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { startInProcessWitnesses, type InProcessWitnesses } from "@temporal/witness/testing";
-import { authorityVerifierKey, contextAt, createClient, createMemoryAuthority, createMemorySigner, tileVerifierKey, verifyFinality, type PublicKeyJwk } from "../src/index.js";
+import {
+  authorityVerifierKey,
+  contextAt,
+  createClient,
+  createMemoryAuthority,
+  createMemorySigner,
+  parseWitnesses,
+  tileVerifierKey,
+  verifyFinality,
+  type PublicKeyJwk,
+} from "../src/index.js";
 import { TICKS_PER_DAY } from "../src/core/units.js";
 import { createTestService } from "../src/testing/index.js";
 import { DEFAULT_ZTT_SKEW_MS, anchorZtt, createZttSigner, verifyZtt, type AnchoredZttBundle, type ZttCheckName, type ZttVerification } from "../src/ztt/index.js";
@@ -183,6 +193,10 @@ describe("anchored bundles with real witnesses on loopback", { timeout: 30_000 }
     const result = await verifyZtt(final, keys, { witnesses: [a, a, a, b] });
     expect(result.valid).toBe(true);
     await expectCode(() => verifyZtt(final, keys, { witnesses: [a, a, a, b], quorum: 3 }), "INVALID_ARGUMENT", "1..2 (the distinct witness keys given)");
+    // Parsed once beforehand (parseWitnesses), the same witnesses give the same verdict and the same quorum bound.
+    const parsed = await parseWitnesses([a, a, a, b]);
+    expect(await verifyZtt(final, keys, { witnesses: parsed })).toStrictEqual(result);
+    await expectCode(() => verifyZtt(final, keys, { witnesses: parsed, quorum: 3 }), "INVALID_ARGUMENT", "1..2 (the distinct witness keys given)");
   });
 
   it("a PROVISIONAL anchor verifies without witnesses; asked for witnessed time, it fails naming why", async () => {
@@ -277,7 +291,8 @@ describe("the witnessed-time bracket: start <= t <= W * 1000 + 999 + skew, W * 1
 
   it("refuses bad options with INVALID_ARGUMENT", async () => {
     const { bundle, keys } = await anchoredAt(at(5));
-    await expectCode(() => verifyZtt(bundle, keys, { witnesses: [] }), "INVALID_ARGUMENT", "witnesses");
+    await expectCode(() => verifyZtt(bundle, keys, { witnesses: [] }), "INVALID_ARGUMENT", "witnesses must name at least one");
+    await expectCode(async () => verifyZtt(bundle, keys, { witnesses: await parseWitnesses([]) }), "INVALID_ARGUMENT", "witnesses must name at least one");
     await expectCode(() => verifyZtt(bundle, keys, { witnesses: vkeys, quorum: 4 }), "INVALID_ARGUMENT", "quorum must be a whole number in 1..3");
     await expectCode(() => verifyZtt(bundle, keys, { quorum: 1 }), "INVALID_ARGUMENT", "quorum needs witnesses");
     await expectCode(() => verifyZtt(bundle, keys, { skewMs: -1 }), "INVALID_ARGUMENT", "skewMs");

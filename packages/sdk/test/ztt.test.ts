@@ -53,8 +53,20 @@ describe("ZTT signer", () => {
     expect(error).toMatchObject({ code: "ZTT_WINDOW_CLOSED", next_open_unix_ms: at(28) });
     expect((error as Error).message).toBe(`window [90, 120] is closed at ${new Date(at(8)).toISOString()}; it opens next at ${new Date(at(28)).toISOString()}`);
     // The whole cycle: the next day's opening is another certificate's, so signing in it with this key is refused too;
-    // that opening has begun already, so the next one named is the signing time itself.
-    await expect(signerWhoseClockMoves([0, 360], 0, at(23.9), at(24.1)).sign("x")).rejects.toMatchObject({ code: "ZTT_WINDOW_CLOSED", next_open_unix_ms: at(24.1) });
+    // that opening has begun already, so the next one named is the signing time itself, and the message says which
+    // opening ended and which began (not "closed at T; it opens next at T").
+    const wholeCycle = await signerWhoseClockMoves([0, 360], 0, at(23.9), at(24.1))
+      .sign("x")
+      .catch((e: unknown) => e);
+    expect(wholeCycle).toBeInstanceOf(ZttWindowClosedError);
+    expect(wholeCycle).toMatchObject({ code: "ZTT_WINDOW_CLOSED", next_open_unix_ms: at(24.1) });
+    expect((wholeCycle as Error).message).toBe(
+      `the opening of window [0, 360] that the key was certified for ended at 2024-10-04T23:59:59.999Z while it was being certified, and the opening open now began at 2024-10-05T00:00:00.000Z: sign again`,
+    );
+    // So for any window when certifying outlasts the gap to its next opening.
+    await expect(signerWhoseClockMoves([90, 120], 1, at(5.5), at(28.5)).sign("x")).rejects.toThrow(
+      "the opening of window [90, 120] that the key was certified for ended at 2024-10-04T06:00:00.000Z while it was being certified, and the opening open now began at 2024-10-05T04:00:00.000Z: sign again",
+    );
   });
 
   it("drops the ephemeral key when the window closes, and a new opening gets a new key", async () => {

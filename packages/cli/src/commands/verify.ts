@@ -3,8 +3,8 @@ import {
   WINDOW_TEXT_RULE,
   ZONE_TEXT_RULE,
   checkReceiptAndProof,
-  distinctWitnessCount,
   parseWindowText,
+  parseWitnesses,
   parseZoneText,
   verifyFinality,
   verifyZtt,
@@ -12,6 +12,7 @@ import {
   type KeySet,
   type Receipt,
   type Window,
+  type WitnessSet,
   type ZttBundle,
 } from "@temporal/agent-sdk";
 import { EXIT_FAILURE, EXIT_OK } from "../errors.js";
@@ -61,9 +62,9 @@ interface Report {
   readonly certificate?: { readonly window_deg: unknown; readonly swt_zone: unknown; readonly start_unix_ms: unknown; readonly end_unix_ms: unknown };
 }
 
-/** Whom the verifier trusts beyond the log's keys: witnesses and how many must have cosigned. */
+/** Whom the verifier trusts beyond the log's keys: witnesses (their vkeys, or parsed already for --quorum) and how many must have cosigned. */
 interface Trust {
-  readonly witnesses: readonly string[];
+  readonly witnesses: readonly string[] | WitnessSet;
   readonly quorum: number | undefined;
 }
 
@@ -93,18 +94,17 @@ async function trustOf(options: VerifyOptions): Promise<Trust | undefined> {
     if (options.quorum !== undefined) throw new VerifyUsageError("INVALID_WITNESS", "--quorum counts cosignatures of the witnesses given with --witness: give them too");
     return undefined;
   }
-  if (options.quorum !== undefined) {
-    // Counted as the SDK's verifiers count them (a key given twice, or under two names, is one witness): a quorum above
-    // that could never be met. This parses the vkeys' text once more than the verifiers do (they take the text only):
-    // the check comes before the payload file is read, and holds for a receipt without a proof, which no verifier
-    // parses them for. Without --quorum nothing here parses them.
-    const distinct = await asUsage(() => distinctWitnessCount(witnesses));
-    if (options.quorum > distinct) {
-      const repeats = distinct < witnesses.length ? ` (of ${witnesses.length} given: a key given twice, or under two names, is one witness)` : "";
-      throw new VerifyUsageError("INVALID_WITNESS", `--quorum ${options.quorum} needs at least as many distinct --witness keys, got ${distinct}${repeats}`);
-    }
+  // Without --quorum the verifiers parse the vkeys, and take the majority of the distinct ones.
+  if (options.quorum === undefined) return { witnesses, quorum: undefined };
+  // Parsed once, here, and counted as the SDK's verifiers count them (a key given twice, or under two names, is one
+  // witness): a quorum above that could never be met. The check comes before the payload file is read, and holds for
+  // a receipt without a proof, which no verifier checks; the verifiers take the parsed set as it is.
+  const parsed = await asUsage(() => parseWitnesses(witnesses));
+  if (options.quorum > parsed.size) {
+    const repeats = parsed.size < witnesses.length ? ` (of ${witnesses.length} given: a key given twice, or under two names, is one witness)` : "";
+    throw new VerifyUsageError("INVALID_WITNESS", `--quorum ${options.quorum} needs at least as many distinct --witness keys, got ${parsed.size}${repeats}`);
   }
-  return { witnesses, quorum: options.quorum };
+  return { witnesses: parsed, quorum: options.quorum };
 }
 
 /** The SDK refuses a witness vkey or quorum as the caller's configuration: here, the command line's. */
@@ -143,7 +143,7 @@ async function verifyBundle(bundle: ZttBundle, keys: BundleKeys, trust: Trust | 
   // The rest of BundleKeys (log, requireAnchor, and window and zone when given) are verifyZtt's options as they are.
   const { certifier, ...checks } = keys;
   const options = { ...checks, ...(payload === undefined ? {} : { payload }), ...(trust === undefined ? {} : { witnesses: trust.witnesses, quorum: trust.quorum }) };
-  // verifyZtt parses the witnesses once, for the default quorum (a majority) and for the witnessed time.
+  // verifyZtt parses the witnesses once (unless --quorum had them parsed), for the default quorum (a majority) and for the witnessed time.
   const result = await asUsage(() => verifyZtt(bundle, certifier, options));
   const c = (bundle as { certificate?: Partial<ZttBundle["certificate"]> }).certificate;
   const certificate = typeof c === "object" && c !== null ? { window_deg: c.window_deg, swt_zone: c.swt_zone, start_unix_ms: c.start_unix_ms, end_unix_ms: c.end_unix_ms } : undefined;

@@ -61,7 +61,16 @@ export {
   type Cosigner,
 } from "./cosignature.js";
 export { DEFAULT_FINALITY_TIMEOUT_MS, FinalityTimeoutError } from "./finality.js";
-export { distinctWitnessCount, verifyFinality, witnessMajority, type FinalityCheck, type FinalityCheckName, type FinalityKeys, type FinalityVerification } from "./verify-finality.js";
+export {
+  parseWitnesses,
+  verifyFinality,
+  witnessMajority,
+  type FinalityCheck,
+  type FinalityCheckName,
+  type FinalityKeys,
+  type FinalityVerification,
+  type WitnessSet,
+} from "./verify-finality.js";
 export { MAX_PROOF_LINES, formatAddCheckpointRequest, submitCheckpoint, type AddCheckpointRequest, type SubmitOptions, type SubmitOutcome } from "./witness-client.js";
 export { GENESIS_CHECKPOINT_HASH, checkpointHash, formatTileCheckpoint, openTileCheckpoint, parseTileCheckpoint, type TileCheckpoint } from "./tile-checkpoint.js";
 export { PhaseWindowError, TemporalError, TemporalRangeError, TemporalTypeError, TsaeRequestError, type ErrorCode, type FieldIssue } from "./errors.js";

@@ -23,8 +23,18 @@ export interface FinalityKeys {
    * or the `GET keys` reply. A checkpoint counts as the log's when one of them signed it under its origin.
    */
   readonly log: LogKeySetInput;
-  /** The cosignature/v1 vkeys (`<name>+<key ID>+<key>`) of the witnesses the verifier trusts; each public key counts once. */
-  readonly witnesses: readonly string[];
+  /** The cosignature/v1 vkeys (`<name>+<key ID>+<key>`) of the witnesses the verifier trusts, or their `parseWitnesses` set; each public key counts once. */
+  readonly witnesses: readonly string[] | WitnessSet;
+}
+
+/**
+ * Trusted witnesses, each cosignature/v1 vkey parsed once (`parseWitnesses`): `verifyFinality`, `verifyZtt` and
+ * `witnessMajority` take it in place of the vkeys, so a caller that counts the witnesses first (to check a quorum
+ * against them) does not parse them again.
+ */
+export interface WitnessSet {
+  /** How many distinct witnesses the vkeys name: a key listed twice, or under two names, is one. */
+  readonly size: number;
 }
 
 /** The checks, in the order they are made. */
@@ -57,7 +67,7 @@ export interface FinalityVerification {
  * the log's signature on that checkpoint, the log's signature on the cosigned checkpoint (same tile, covering the
  * leaf), the consistency step between the two trees, and at least `quorum` valid cosignatures by distinct trusted
  * witnesses; without `quorum`, a majority of the distinct trusted witnesses (`witnessMajority`), counted from the vkeys
- * as they are parsed for the check, so a caller never parses them twice. Never throws for a bad proof (a failed check
+ * as they are parsed for the check (or given already parsed, a `parseWitnesses` set), so a caller never parses them twice. Never throws for a bad proof (a failed check
  * says why); throws `INVALID_ARGUMENT` for a quorum that is not a positive integer and
  * `INVALID_NOTE_KEY`/`INVALID_COSIGNATURE` for a witness vkey that is not a cosignature/v1 key, since those are the
  * caller's configuration.
@@ -66,12 +76,12 @@ export async function verifyFinality(proof: AnchorProof, keys: FinalityKeys, quo
   if (quorum !== undefined && (!Number.isSafeInteger(quorum) || quorum < 1)) {
     throw new TemporalError("INVALID_ARGUMENT", `verifyFinality: quorum must be a positive integer, got ${describeValue(quorum)}`);
   }
-  const witnesses = await trustedWitnesses(keys.witnesses);
+  const witnesses = await witnessVerifiers(keys.witnesses);
   return verifyFinalityBy(proof, keys.log, witnesses, quorumFor(quorum, witnesses.length));
 }
 
 /**
- * `verifyFinality` with the witnesses already parsed (`trustedWitnesses`) and `quorum` already checked: `verifyZtt`
+ * `verifyFinality` with the witnesses already parsed (`witnessVerifiers`) and `quorum` already checked: `verifyZtt`
  * parses its witnesses once, for its quorum and for this.
  */
 export async function verifyFinalityBy(proof: AnchorProof, log: LogKeySetInput, witnesses: readonly NoteVerifier[], quorum: number): Promise<FinalityVerification> {
@@ -111,19 +121,15 @@ export async function verifyFinalityBy(proof: AnchorProof, log: LogKeySetInput, 
   };
 }
 
-/** How many distinct witnesses `vkeys` name: a key listed twice, or under two names, is one witness. */
-export function distinctWitnessCount(vkeys: readonly string[]): number {
-  return new Set(vkeys.map(witnessKeyOf)).size;
-}
-
 /** The quorum a verifier asks for when given none: a majority of the distinct witnesses. */
-export function witnessMajority(vkeys: readonly string[]): number {
-  return quorumFor(undefined, distinctWitnessCount(vkeys));
+export function witnessMajority(witnesses: readonly string[] | WitnessSet): number {
+  const distinct = parsed.get(witnesses as WitnessSet)?.length ?? new Set((witnesses as readonly string[]).map(witnessKeyOf)).size;
+  return quorumFor(undefined, distinct);
 }
 
 /**
  * The quorum a verifier checks: the one asked for, or when none a majority of the `distinct` trusted witnesses
- * (`trustedWitnesses(...).length`). `verifyFinality` and `verifyZtt` both default through here.
+ * (`witnessVerifiers(...).length`). `verifyFinality` and `verifyZtt` both default through here.
  */
 export function quorumFor(asked: number | undefined, distinct: number): number {
   return asked ?? Math.floor(distinct / 2) + 1;
@@ -138,16 +144,36 @@ function publicKeyHex(key: NoteVerifierKey): string {
   return bytesToHex(key.publicKey);
 }
 
+/** Each `WitnessSet`'s verifiers, kept here so that the set itself shows only its size and cannot be made but by `parseWitnesses`. */
+const parsed = new WeakMap<WitnessSet, readonly NoteVerifier[]>();
+
+/**
+ * The witnesses a verifier trusts, each vkey parsed once, as a `WitnessSet` for `verifyFinality`, `verifyZtt` and
+ * `witnessMajority`. Throws as `verifyFinality` does for its `keys.witnesses`.
+ */
+export async function parseWitnesses(vkeys: readonly string[]): Promise<WitnessSet> {
+  const verifiers = await trustedWitnesses(vkeys, "parseWitnesses: vkeys");
+  const set: WitnessSet = Object.freeze({ size: verifiers.length });
+  parsed.set(set, verifiers);
+  return set;
+}
+
+/** One verifier per distinct trusted witness: parsed here from vkeys, or a `parseWitnesses` set's as they are. */
+export function witnessVerifiers(witnesses: readonly string[] | WitnessSet, named = "verifyFinality: keys.witnesses"): Promise<readonly NoteVerifier[]> {
+  const verifiers = parsed.get(witnesses as WitnessSet);
+  return verifiers === undefined ? trustedWitnesses(witnesses as readonly string[], named) : Promise.resolve(verifiers);
+}
+
 /**
  * The witnesses a verifier trusts, each vkey parsed once: one verifier per distinct public key (a key listed twice, or
  * under two names, must not count twice: it keeps its first place and its last name). Throws `INVALID_ARGUMENT` for what is not a list
- * of strings, and `INVALID_NOTE_KEY` or `INVALID_COSIGNATURE` for the first vkey that is not a cosignature/v1 key.
+ * of strings (`named` says whose), and `INVALID_NOTE_KEY` or `INVALID_COSIGNATURE` for the first vkey that is not a cosignature/v1 key.
  */
-export async function trustedWitnesses(vkeys: readonly string[]): Promise<NoteVerifier[]> {
-  if (!Array.isArray(vkeys)) throw new TemporalError("INVALID_ARGUMENT", `verifyFinality: keys.witnesses must be an array of cosignature/v1 vkeys, got ${describeValue(vkeys)}`);
+async function trustedWitnesses(vkeys: readonly string[], named: string): Promise<NoteVerifier[]> {
+  if (!Array.isArray(vkeys)) throw new TemporalError("INVALID_ARGUMENT", `${named} must be an array of cosignature/v1 vkeys or a parseWitnesses set, got ${describeValue(vkeys)}`);
   const byKey = new Map<string, NoteVerifierKey>();
   for (const vkey of vkeys as readonly unknown[]) {
-    if (typeof vkey !== "string") throw new TemporalError("INVALID_ARGUMENT", `verifyFinality: a witness vkey is a string <name>+<key ID>+<key>, got ${describeValue(vkey)}`);
+    if (typeof vkey !== "string") throw new TemporalError("INVALID_ARGUMENT", `${named}: each is a string <name>+<key ID>+<key>, got ${describeValue(vkey)}`);
     const key = cosignatureKey(vkey);
     byKey.set(publicKeyHex(key), key);
   }

@@ -365,9 +365,10 @@ export class TemporalClient implements Authority {
    * `POST ztt/verify`: the service's `verifyZtt` of `bundle` with its keys, as `verifyZtt(bundle, keys, options)`
    * offline: `payload` against the bundle's hash, `witnesses` (with `quorum`, `skewMs`) for the witnessed time,
    * `requireAnchor` to fail a bundle without an anchor, `window` and `zone` for the opening the certificate must be
-   * for (`certificate_interval`). The service's keys are both the certifier's and the log's.
+   * for (`certificate_interval`). The service's keys are both the certifier's and the log's. The witnesses are sent
+   * as their vkeys (a `parseWitnesses` set stays in this process).
    */
-  async verifyZtt(bundle: ZttBundle, options: Omit<ZttVerifyOptions, "log"> = {}): Promise<ZttVerification> {
+  async verifyZtt(bundle: ZttBundle, options: Omit<ZttVerifyOptions, "log" | "witnesses"> & { readonly witnesses?: readonly string[] } = {}): Promise<ZttVerification> {
     const { payload, witnesses, quorum, skewMs, requireAnchor, window } = options;
     const zone = zoneParam(options.zone);
     // The window is sent as given: the service validates it (400 with details).

@@ -53,15 +53,11 @@ export interface ZttSigner {
   close(): void;
 }
 
-/** `sign` outside the window: names the next opening. */
+/** `sign` outside the window, or after its key's opening ended: names the next opening. Worded by `windowClosedAt`. */
 export class ZttWindowClosedError extends TemporalError {
   readonly next_open_unix_ms: number;
-  /** `by`: whose clock found it closed, when not the signer's own ("by the service's clock"). */
-  constructor(nowMs: number, window: Window, nextOpenMs: number, by?: string) {
-    super(
-      "ZTT_WINDOW_CLOSED",
-      `window [${window[0]}, ${window[1]}] is closed${by === undefined ? "" : ` ${by}`} at ${new Date(nowMs).toISOString()}; it opens next at ${new Date(nextOpenMs).toISOString()}`,
-    );
+  constructor(message: string, nextOpenMs: number) {
+    super("ZTT_WINDOW_CLOSED", message);
     this.next_open_unix_ms = nextOpenMs;
   }
 }
@@ -73,9 +69,36 @@ export function openingDayOrClosed(unixMs: number, window: Window, zone: ZoneInp
   return day;
 }
 
-/** `ZttWindowClosedError` at `unixMs`, naming the window's next opening after it: the one place this clock's refusal is built. */
-function windowClosedAt(unixMs: number, window: Window, zone: ZoneInput): ZttWindowClosedError {
-  return new ZttWindowClosedError(unixMs, window, nextOpen(contextAt(unixMs, { zone }), window));
+/**
+ * What a refusal knows beyond its time: the UTC day of the opening the signer's key was certified for (`sign`'s check
+ * at the signing time), or the next opening the service's clock named when it found the window closed (a remote
+ * signer's `POST ztt/certify` answered 409; that clock decides, so that opening is the one to name).
+ */
+type RefusalFacts = { readonly certifiedDay: number } | { readonly serviceNextOpenMs: number };
+
+/** `ZttWindowClosedError` at `unixMs`, naming the window's next opening after it: the one place a signer's refusal is worded. */
+export function windowClosedAt(unixMs: number, window: Window, zone: ZoneInput, facts?: RefusalFacts): ZttWindowClosedError {
+  const named = `window [${window[0]}, ${window[1]}]`;
+  if (facts !== undefined && "serviceNextOpenMs" in facts) {
+    return new ZttWindowClosedError(`${named} is closed by the service's clock at ${iso(unixMs)}; it opens next at ${iso(facts.serviceNextOpenMs)}`, facts.serviceNextOpenMs);
+  }
+  const nextOpenMs = nextOpen(contextAt(unixMs, { zone }), window);
+  const openDay = facts === undefined ? undefined : openingDay(unixMs, window, zone);
+  if (facts !== undefined && openDay !== undefined && openDay !== facts.certifiedDay) {
+    // Open, but in a later opening than the key's (the whole cycle, whose next opening begins as one ends): "closed at T;
+    // it opens next at T" would say nothing, so say which opening ended and which began. Signing again certifies a new key.
+    const ended = windowInterval(window, zone, facts.certifiedDay).end_unix_ms;
+    const began = windowInterval(window, zone, openDay).start_unix_ms;
+    return new ZttWindowClosedError(
+      `the opening of ${named} that the key was certified for ended at ${iso(ended)} while it was being certified, and the opening open now began at ${iso(began)}: sign again`,
+      nextOpenMs,
+    );
+  }
+  return new ZttWindowClosedError(`${named} is closed at ${iso(unixMs)}; it opens next at ${iso(nextOpenMs)}`, nextOpenMs);
+}
+
+function iso(unixMs: number): string {
+  return new Date(unixMs).toISOString();
 }
 
 /** A remote authority certified another opening than the one the signer's clock is in: signing would fail `signing_context`. */
@@ -167,7 +190,7 @@ export function zttSignerCertifiedBy(options: Omit<ZttSignerOptions, "authority"
       const ephemeral = await (current as Promise<Ephemeral>);
       // Certifying can take seconds (a remote authority): the context is the time of signing, not of asking, and still in the same opening.
       const signedMs = toUnixMs(clock());
-      if (openingDay(signedMs, window, zone) !== day) throw windowClosedAt(signedMs, window, zone);
+      if (openingDay(signedMs, window, zone) !== day) throw windowClosedAt(signedMs, window, zone, { certifiedDay: day });
       const signedContext = contextAt(signedMs, { zone });
       armTimer(currentEnd + 1 - signedMs);
       const body: Omit<ZttBundle, "signature"> = {

@@ -15,7 +15,7 @@ import { ZTT_RECEIPT_SCOPE, zttBundleHash } from "./anchor.js";
 import type { ZttBundle } from "./signer.js";
 import { check, guarded, type ZttCheck } from "./checks.js";
 
-/** What the caller trusts for the witnessed time: the witnesses (one verifier per distinct key, `trustedWitnesses`), the quorum k and the clock skew allowed. */
+/** What the caller trusts for the witnessed time: the witnesses (one verifier per distinct key, `witnessVerifiers`), the quorum k and the clock skew allowed. */
 export interface WitnessedTimePolicy {
   readonly witnesses: readonly NoteVerifier[];
   readonly quorum: number;

@@ -5,7 +5,7 @@ import { DEFAULT_FINALITY_TIMEOUT_MS } from "../core/finality.js";
 import type { KeySet } from "../core/service-types.js";
 import { contextAt } from "../core/phase.js";
 import { signingPayload } from "../core/signed-record.js";
-import { quorumFor, trustedWitnesses } from "../core/verify-finality.js";
+import { quorumFor, witnessVerifiers, type WitnessSet } from "../core/verify-finality.js";
 import { sha256Hex } from "../core/sha256.js";
 import { VerifyingKey, type PublicKeyInput } from "../core/verifying-key.js";
 import type { Window, ZoneInput } from "../core/types.js";
@@ -30,10 +30,10 @@ export interface ZttVerifyOptions {
   /** The payload, when the verifier has it: it must hash to the bundle's `payload_sha256`. */
   readonly payload?: string | Uint8Array;
   /**
-   * The cosignature/v1 vkeys of the witnesses the verifier trusts. Given, the bundle must carry a `FINAL` anchor
-   * whose witnessed time brackets the signing (`witnessed_time`); a bundle without one fails that check.
+   * The cosignature/v1 vkeys of the witnesses the verifier trusts, or their `parseWitnesses` set. Given, the bundle
+   * must carry a `FINAL` anchor whose witnessed time brackets the signing (`witnessed_time`); a bundle without one fails that check.
    */
-  readonly witnesses?: readonly string[];
+  readonly witnesses?: readonly string[] | WitnessSet;
   /** Cosignatures of trusted witnesses needed, k; the witnessed time is the k-th smallest. Default a majority of the distinct keys in `witnesses`. */
   readonly quorum?: number;
   /** Clock skew allowed, ms, 0..86 400 000; default `DEFAULT_ZTT_SKEW_MS`. */
@@ -134,12 +134,11 @@ async function zttPolicy(options: ZttVerifyOptions): Promise<ZttPolicy> {
     if (quorum !== undefined) throw bad("quorum needs witnesses, the vkeys whose cosignatures count");
     return { skewMs, requireAnchor, witnessed: undefined, expected };
   }
-  if (!Array.isArray(witnesses) || witnesses.length === 0 || !witnesses.every((w: unknown) => typeof w === "string"))
-    throw bad(`witnesses must be a non-empty array of cosignature/v1 vkeys, got ${describeValue(witnesses)}`);
-  // Each vkey parsed once, here: a vkey that is not cosignature/v1 is the caller's mistake whatever the bundle holds
-  // (INVALID_NOTE_KEY / INVALID_COSIGNATURE now); a key listed twice, or under two names, is one witness, so the
-  // majority is of distinct keys; and witnessed_time checks the cosignatures with these same verifiers.
-  const trusted = await trustedWitnesses(witnesses);
+  // Each vkey parsed once, here or by parseWitnesses: a vkey that is not cosignature/v1 is the caller's mistake whatever
+  // the bundle holds (INVALID_NOTE_KEY / INVALID_COSIGNATURE now); a key listed twice, or under two names, is one
+  // witness, so the majority is of distinct keys; and witnessed_time checks the cosignatures with these same verifiers.
+  const trusted = await witnessVerifiers(witnesses, "verifyZtt options: witnesses");
+  if (trusted.length === 0) throw bad(`witnesses must name at least one cosignature/v1 vkey, got ${describeValue(witnesses)}`);
   const k = quorumFor(quorum, trusted.length);
   if (!Number.isSafeInteger(k) || k < 1 || k > trusted.length)
     throw bad(`quorum must be a whole number in 1..${trusted.length} (the distinct witness keys given), got ${describeValue(quorum)}`);
