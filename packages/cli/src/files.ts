@@ -25,7 +25,8 @@ export interface ReadOptions {
 /** The path that stands for standard input, as in Prettier and most Unix tools. */
 export const STDIN = "-";
 
-const MISSION_EXTENSION = ".mission";
+/** What names a mission file, in a folder's walk and to `--watch`. */
+export const MISSION_EXTENSION = ".mission";
 
 /**
  * A path that `check`, `compile` or `fmt` could not read, or (`compile`, `check --fix`) an output it could not write:

@@ -2,7 +2,7 @@ import { watch, type FSWatcher } from "node:fs";
 import { stat } from "node:fs/promises";
 import { basename, dirname, resolve } from "node:path";
 import { UsageError, stopText } from "./errors.js";
-import { STDIN } from "./files.js";
+import { MISSION_EXTENSION, STDIN } from "./files.js";
 import { clearScreen } from "./terminal.js";
 
 /** Edits arrive as bursts of events (write, rename, chmod): one run per burst. */
@@ -35,7 +35,7 @@ export async function watchAndRun(paths: string[], once: () => Promise<number>):
   const watchers: FSWatcher[] = targets.map(({ folder, recursive, only }) =>
     watch(folder, { recursive }, (_event, name) => {
       const changed = name === null ? undefined : resolve(folder, name.toString());
-      if (changed !== undefined && (only === undefined ? !changed.endsWith(".mission") : changed !== only)) return;
+      if (changed !== undefined && (only === undefined ? !changed.endsWith(MISSION_EXTENSION) : changed !== only)) return;
       clearTimeout(timer);
       timer = setTimeout(run, DEBOUNCE_MS);
     }),

@@ -10,6 +10,9 @@ import { REPO_ROOT, runCli } from "./run-cli.js";
 const scratch = mkdtempSync(join(tmpdir(), "temporalc-check-formats-"));
 afterAll(() => rmSync(scratch, { recursive: true, force: true }));
 
+/** A mission with one warning (its carbon bound), so each format has one problem to report. */
+const WARNED = "@temporal v4.6.2\nmission a {\n  require carbon < 2000\n  on ALLOW { execute x }\n}\n";
+
 interface SarifLog {
   version: string;
   runs: {
@@ -100,8 +103,7 @@ describe("temporalc check --format sarif", () => {
   it("names a file below the working folder relative to SRCROOT, also in a folder whose name begins with `..`, and one outside it by its absolute URI", () => {
     const cwd = join(scratch, "work");
     mkdirSync(join(cwd, "..drafts"), { recursive: true });
-    const warned = "@temporal v4.6.2\nmission a {\n  require carbon < 2000\n  on ALLOW { execute x }\n}\n";
-    for (const path of [join(cwd, "..drafts", "a.mission"), join(scratch, "outside.mission")]) writeFileSync(path, warned);
+    for (const path of [join(cwd, "..drafts", "a.mission"), join(scratch, "outside.mission")]) writeFileSync(path, WARNED);
     const uris = sarifOf([join("..drafts", "a.mission"), join("..", "outside.mission")], cwd).runs[0]!.results.map((r) => r.locations[0]!.physicalLocation.artifactLocation);
     expect(uris).toEqual([{ uri: "..drafts/a.mission", uriBaseId: "SRCROOT" }, { uri: pathToFileURL(join(scratch, "outside.mission")).href }]);
   });
@@ -120,7 +122,7 @@ describe("temporalc check --format sarif", () => {
 describe("temporalc check --format github", () => {
   it("prints one workflow command per diagnostic, with GitHub's escaping", () => {
     const path = join(scratch, "odd, name: 100%.mission");
-    writeFileSync(path, "@temporal v4.6.2\nmission a {\n  require carbon < 2000\n  on ALLOW { execute x }\n}\n");
+    writeFileSync(path, WARNED);
     const result = runCli(["check", "--format", "github", "odd, name: 100%.mission"], { cwd: scratch });
     expect(result.code).toBe(0);
     expect(result.stdout).toBe(

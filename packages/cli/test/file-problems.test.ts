@@ -128,7 +128,7 @@ describe("files check, compile and fmt cannot read or write carry a stable code"
       problems: unreadable,
       summary: { files: 1, errors: 1, unreadable: 3 },
     });
-    // fmt's documented order for a file report, which scripts reading the JSON as text may rely on.
+    // fmt's order for a file report (docs/format.md), the same as FORMAT_FAILED's, which scripts reading the JSON as text may rely on.
     expect(Object.keys((JSON.parse(json.stdout) as { files: object[] }).files[0]!)).toEqual(["path", "status", "code", "message"]);
   }, 30_000);
 

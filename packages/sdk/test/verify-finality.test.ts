@@ -110,9 +110,14 @@ describe("verifyFinality", () => {
     // The set shows only its size; a look-alike that parseWitnesses did not make is refused, not trusted.
     expect(JSON.stringify(parsed)).toBe('{"size":3}');
     await expectCode(() => verifyFinality(proof, { log: keySet, witnesses: { size: 3 } }), "INVALID_ARGUMENT", "or a parseWitnesses set");
-    // Bad vkeys are refused when parsed, as verifyFinality refuses them.
+    await expectCode(() => witnessMajority({ size: 3 }), "INVALID_ARGUMENT", "witnessMajority: witnesses must be", "or a parseWitnesses set");
+    // parseWitnesses takes vkeys only, and says so.
+    await expectCode(() => parseWitnesses({ size: 3 } as unknown as string[]), "INVALID_ARGUMENT", "parseWitnesses: vkeys must be an array of cosignature/v1 vkeys, got");
+    expect(await parseWitnesses({ size: 3 } as unknown as string[]).catch(String)).not.toContain("or a parseWitnesses set");
+    // Bad vkeys are refused when parsed or counted, as verifyFinality refuses them.
     const noteKey = formatVerifierKey("w.test/a", parseVerifierKey(vkeys[0] as string).publicKey);
     await expectCode(() => parseWitnesses([noteKey]), "INVALID_COSIGNATURE", "0x04");
+    await expectCode(() => witnessMajority([noteKey]), "INVALID_COSIGNATURE", "0x04");
     await expectCode(() => parseWitnesses(["not a vkey"]), "INVALID_NOTE_KEY");
   });
 

@@ -61,11 +61,11 @@ describe("ZTT signer", () => {
     expect(wholeCycle).toBeInstanceOf(ZttWindowClosedError);
     expect(wholeCycle).toMatchObject({ code: "ZTT_WINDOW_CLOSED", next_open_unix_ms: at(24.1) });
     expect((wholeCycle as Error).message).toBe(
-      `the opening of window [0, 360] that the key was certified for ended at 2024-10-04T23:59:59.999Z while it was being certified, and the opening open now began at 2024-10-05T00:00:00.000Z: sign again`,
+      `the opening of window [0, 360] that the key was certified for ended at 2024-10-04T23:59:59.999Z before the signature was made, and the opening open now began at 2024-10-05T00:00:00.000Z: sign again`,
     );
     // So for any window when certifying outlasts the gap to its next opening.
     await expect(signerWhoseClockMoves([90, 120], 1, at(5.5), at(28.5)).sign("x")).rejects.toThrow(
-      "the opening of window [90, 120] that the key was certified for ended at 2024-10-04T06:00:00.000Z while it was being certified, and the opening open now began at 2024-10-05T04:00:00.000Z: sign again",
+      "the opening of window [90, 120] that the key was certified for ended at 2024-10-04T06:00:00.000Z before the signature was made, and the opening open now began at 2024-10-05T04:00:00.000Z: sign again",
     );
   });
 

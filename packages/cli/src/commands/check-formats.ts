@@ -137,21 +137,24 @@ class Fingerprints {
   }
 }
 
+/** `path` (as the user gave it, relative to `cwd` or absolute) relative to the folder temporalc ran in. */
+function fromWorkingFolder(path: string, cwd: string): string {
+  return relative(cwd, resolve(cwd, path));
+}
+
 /**
- * `path` (as the user gave it, relative to `cwd` or absolute) relative to the folder temporalc ran in, and whether it is
- * below that folder: not the folder itself, not up out of it (`..`, though a name such as `..drafts` is below), not on
- * another drive (Windows, where `relative` gives an absolute path).
+ * Whether a path relative to the working folder (`fromWorkingFolder`) is below it: not the folder itself, not up out of
+ * it (`..`, though a name such as `..drafts` is below), not on another drive (Windows, where `relative` gives an absolute path).
  */
-function fromWorkingFolder(path: string, cwd: string): { relativePath: string; below: boolean } {
-  const relativePath = relative(cwd, resolve(cwd, path));
+function isBelow(relativePath: string): boolean {
   const up = relativePath === ".." || relativePath.startsWith(`..${sep}`);
-  return { relativePath, below: relativePath !== "" && !up && !isAbsolute(relativePath) };
+  return relativePath !== "" && !up && !isAbsolute(relativePath);
 }
 
 /** A file below the working folder is named relative to SRCROOT, so the log reads the same on every checkout; any other by its absolute URI. */
 function sarifArtifact(path: string, cwd: string): { uri: string; uriBaseId?: string } {
-  const { relativePath, below } = fromWorkingFolder(path, cwd);
-  if (below) return { uri: uriPath(relativePath), uriBaseId: SOURCE_ROOT };
+  const relativePath = fromWorkingFolder(path, cwd);
+  if (isBelow(relativePath)) return { uri: uriPath(relativePath), uriBaseId: SOURCE_ROOT };
   return { uri: pathToFileURL(resolve(cwd, path)).href };
 }
 
@@ -188,7 +191,7 @@ export function toGithubAnnotations(files: readonly CheckedFile[], problems: rea
 
 /** Relative to the folder temporalc ran in, with `/`: the path GitHub matches against the diff. */
 function githubPath(path: string, cwd: string): string {
-  return fromWorkingFolder(path, cwd).relativePath.split(sep).join("/") || path;
+  return fromWorkingFolder(path, cwd).split(sep).join("/") || path;
 }
 
 /** GitHub's rules for a command's message: `%`, CR and LF are percent-encoded. */

@@ -84,7 +84,7 @@ async function formatOne(file: SourceFile, options: FmtOptions, listOnly: boolea
       await writeFileDurably(path, formatted, { mode: 0o666 });
       return { path, status: "written" };
     } catch (error) {
-      // writeProblem's words, as compile and check --fix report a failed write, in a file report's order (path, status, code, message).
+      // writeProblem's words, as compile and check --fix report a failed write, in a file report's order (path, status, code, message; docs/format.md).
       const { code, message } = writeProblem(path, error);
       return { path, status: "error", code, message };
     }

@@ -10,7 +10,7 @@ import { bytesToHex, hexToBytes, isHash } from "./encoding.js";
 import { TemporalError, describeValue } from "./errors.js";
 import { verifyCheckpointByAnyKey, verifyInclusion, type LogKeySetInput } from "./anchor-proof.js";
 import { verifyConsistency } from "./merkle.js";
-import { parseVerifierKey, type NoteVerifier, type NoteVerifierKey } from "./note-key.js";
+import type { NoteVerifier, NoteVerifierKey } from "./note-key.js";
 import { isSignedCheckpoint } from "./signed-checkpoint.js";
 import { parseNote, type Note } from "./signed-note.js";
 import type { AnchorProof, SignedCheckpoint } from "./types.js";
@@ -121,9 +121,9 @@ export async function verifyFinalityBy(proof: AnchorProof, log: LogKeySetInput, 
   };
 }
 
-/** The quorum a verifier asks for when given none: a majority of the distinct witnesses. */
+/** The quorum a verifier asks for when given none: a majority of the distinct witnesses. Throws as `verifyFinality` does for its `keys.witnesses`. */
 export function witnessMajority(witnesses: readonly string[] | WitnessSet): number {
-  const distinct = parsed.get(witnesses as WitnessSet)?.length ?? new Set((witnesses as readonly string[]).map(witnessKeyOf)).size;
+  const distinct = parsed.get(witnesses as WitnessSet)?.length ?? witnessKeys(witnesses as readonly string[], "witnessMajority: witnesses", VKEYS_OR_SET).size;
   return quorumFor(undefined, distinct);
 }
 
@@ -133,11 +133,6 @@ export function witnessMajority(witnesses: readonly string[] | WitnessSet): numb
  */
 export function quorumFor(asked: number | undefined, distinct: number): number {
   return asked ?? Math.floor(distinct / 2) + 1;
-}
-
-// Keyed by the parsed public key, not by text after a "+": base64 itself may hold "+".
-function witnessKeyOf(vkey: string): string {
-  return publicKeyHex(parseVerifierKey(vkey));
 }
 
 function publicKeyHex(key: NoteVerifierKey): string {
@@ -152,7 +147,7 @@ const parsed = new WeakMap<WitnessSet, readonly NoteVerifier[]>();
  * `witnessMajority`. Throws as `verifyFinality` does for its `keys.witnesses`.
  */
 export async function parseWitnesses(vkeys: readonly string[]): Promise<WitnessSet> {
-  const verifiers = await trustedWitnesses(vkeys, "parseWitnesses: vkeys");
+  const verifiers = await trustedWitnesses(vkeys, "parseWitnesses: vkeys", VKEYS);
   const set: WitnessSet = Object.freeze({ size: verifiers.length });
   parsed.set(set, verifiers);
   return set;
@@ -161,23 +156,32 @@ export async function parseWitnesses(vkeys: readonly string[]): Promise<WitnessS
 /** One verifier per distinct trusted witness: parsed here from vkeys, or a `parseWitnesses` set's as they are. */
 export function witnessVerifiers(witnesses: readonly string[] | WitnessSet, named = "verifyFinality: keys.witnesses"): Promise<readonly NoteVerifier[]> {
   const verifiers = parsed.get(witnesses as WitnessSet);
-  return verifiers === undefined ? trustedWitnesses(witnesses as readonly string[], named) : Promise.resolve(verifiers);
+  return verifiers === undefined ? trustedWitnesses(witnesses as readonly string[], named, VKEYS_OR_SET) : Promise.resolve(verifiers);
+}
+
+const VKEYS = "an array of cosignature/v1 vkeys";
+const VKEYS_OR_SET = `${VKEYS} or a parseWitnesses set`;
+
+/** The witnesses a verifier trusts, each vkey parsed once (`witnessKeys`): one verifier per distinct public key. */
+async function trustedWitnesses(vkeys: readonly string[], named: string, accepted: string): Promise<NoteVerifier[]> {
+  return Promise.all([...witnessKeys(vkeys, named, accepted).values()].map(cosignatureKeyVerifier));
 }
 
 /**
- * The witnesses a verifier trusts, each vkey parsed once: one verifier per distinct public key (a key listed twice, or
- * under two names, must not count twice: it keeps its first place and its last name). Throws `INVALID_ARGUMENT` for what is not a list
- * of strings (`named` says whose), and `INVALID_NOTE_KEY` or `INVALID_COSIGNATURE` for the first vkey that is not a cosignature/v1 key.
+ * Each distinct witness's cosignature/v1 key, by its public key (not by text after a "+": base64 itself may hold "+"):
+ * a key listed twice, or under two names, must not count twice, so it keeps its first place and its last name. Throws
+ * `INVALID_ARGUMENT` for what is not a list of strings (`named` says whose, `accepted` what it takes), and
+ * `INVALID_NOTE_KEY` or `INVALID_COSIGNATURE` for the first vkey that is not a cosignature/v1 key.
  */
-async function trustedWitnesses(vkeys: readonly string[], named: string): Promise<NoteVerifier[]> {
-  if (!Array.isArray(vkeys)) throw new TemporalError("INVALID_ARGUMENT", `${named} must be an array of cosignature/v1 vkeys or a parseWitnesses set, got ${describeValue(vkeys)}`);
+function witnessKeys(vkeys: readonly string[], named: string, accepted: string): Map<string, NoteVerifierKey> {
+  if (!Array.isArray(vkeys)) throw new TemporalError("INVALID_ARGUMENT", `${named} must be ${accepted}, got ${describeValue(vkeys)}`);
   const byKey = new Map<string, NoteVerifierKey>();
   for (const vkey of vkeys as readonly unknown[]) {
     if (typeof vkey !== "string") throw new TemporalError("INVALID_ARGUMENT", `${named}: each is a string <name>+<key ID>+<key>, got ${describeValue(vkey)}`);
     const key = cosignatureKey(vkey);
     byKey.set(publicKeyHex(key), key);
   }
-  return Promise.all([...byKey.values()].map(cosignatureKeyVerifier));
+  return byKey;
 }
 
 /** The proof's cosigned checkpoint as the log's signed checkpoint (its `cosignatures` summary left out), or why there is none usable. */

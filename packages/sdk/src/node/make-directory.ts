@@ -1,7 +1,7 @@
 import { mkdir, stat } from "node:fs/promises";
 import { dirname, resolve } from "node:path";
 import { TemporalError } from "../core/errors.js";
-import { describeErrno, describeIoError, errnoCode } from "./describe-errno.js";
+import { describeIoError, errnoCode } from "./describe-errno.js";
 
 /**
  * A folder could not be created: the message names it and says why in words; `reason` carries the errno code apart,
@@ -79,9 +79,9 @@ function notCreated(path: string, code: string | undefined, cause?: unknown): Di
 }
 
 /**
- * Why, in words, without the errno code (`reason` carries it): what mkdir's errors mean here, else the usual words for
- * `code` (`describeErrno`); without an errno (`reason` UNKNOWN), what was thrown says why (`describeIoError`), as
- * Node's own errors do for a NUL byte in the path.
+ * Why, in words, without the errno code (`reason` carries it): what mkdir's errors mean here, else the usual words
+ * (`describeIoError`: without an errno, `reason` UNKNOWN, what was thrown says why, as Node's own errors do for a NUL
+ * byte in the path).
  */
 function describe(code: string | undefined, cause: unknown): string {
   switch (code) {
@@ -92,6 +92,6 @@ function describe(code: string | undefined, cause: unknown): string {
     case "EEXIST":
       return `a file is in the way: ${code === "ENOTDIR" ? "a part of the path" : "it"} is not a folder`;
     default:
-      return code === undefined ? describeIoError(cause) : describeErrno(code);
+      return describeIoError(cause);
   }
 }

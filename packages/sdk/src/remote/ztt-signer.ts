@@ -5,7 +5,7 @@
 import { toUnixMs } from "../core/phase.js";
 import type { Window, ZoneInput } from "../core/types.js";
 import type { ZttCertificate } from "../ztt/certificate.js";
-import { ZttClockSkewError, windowClosedAt, zttSignerCertifiedBy, type ZttAnchorTarget, type ZttCertify, type ZttSigner } from "../ztt/signer.js";
+import { ZttClockSkewError, closedByServiceAt, zttSignerCertifiedBy, type ZttAnchorTarget, type ZttCertify, type ZttSigner } from "../ztt/signer.js";
 import { TemporalApiError } from "./errors.js";
 import { SyncedClock, type TwatchSource } from "./sync-clock.js";
 
@@ -38,7 +38,7 @@ export function remoteZttSigner(client: ZttCertifier, options: RemoteZttSignerOp
     } catch (error) {
       // Closed by the service's clock though open by the signer's: the same error a local signer gives, with the service's next opening.
       if (error instanceof TemporalApiError && error.code === "ZTT_WINDOW_CLOSED" && error.nextOpenUnixMs !== undefined) {
-        throw windowClosedAt(toUnixMs(clock()), window, zone, { serviceNextOpenMs: error.nextOpenUnixMs });
+        throw closedByServiceAt(toUnixMs(clock()), window, error.nextOpenUnixMs);
       }
       throw error;
     }

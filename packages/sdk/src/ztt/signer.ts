@@ -53,7 +53,7 @@ export interface ZttSigner {
   close(): void;
 }
 
-/** `sign` outside the window, or after its key's opening ended: names the next opening. Worded by `windowClosedAt`. */
+/** `sign` outside the window, or after its key's opening ended: names the next opening. */
 export class ZttWindowClosedError extends TemporalError {
   readonly next_open_unix_ms: number;
   constructor(message: string, nextOpenMs: number) {
@@ -69,32 +69,34 @@ export function openingDayOrClosed(unixMs: number, window: Window, zone: ZoneInp
   return day;
 }
 
-/**
- * What a refusal knows beyond its time: the UTC day of the opening the signer's key was certified for (`sign`'s check
- * at the signing time), or the next opening the service's clock named when it found the window closed (a remote
- * signer's `POST ztt/certify` answered 409; that clock decides, so that opening is the one to name).
- */
-type RefusalFacts = { readonly certifiedDay: number } | { readonly serviceNextOpenMs: number };
-
-/** `ZttWindowClosedError` at `unixMs`, naming the window's next opening after it: the one place a signer's refusal is worded. */
-export function windowClosedAt(unixMs: number, window: Window, zone: ZoneInput, facts?: RefusalFacts): ZttWindowClosedError {
-  const named = `window [${window[0]}, ${window[1]}]`;
-  if (facts !== undefined && "serviceNextOpenMs" in facts) {
-    return new ZttWindowClosedError(`${named} is closed by the service's clock at ${iso(unixMs)}; it opens next at ${iso(facts.serviceNextOpenMs)}`, facts.serviceNextOpenMs);
-  }
+/** `ZttWindowClosedError` at `unixMs`, naming the window's next opening after it, by this process's clock. */
+function windowClosedAt(unixMs: number, window: Window, zone: ZoneInput): ZttWindowClosedError {
   const nextOpenMs = nextOpen(contextAt(unixMs, { zone }), window);
-  const openDay = facts === undefined ? undefined : openingDay(unixMs, window, zone);
-  if (facts !== undefined && openDay !== undefined && openDay !== facts.certifiedDay) {
-    // Open, but in a later opening than the key's (the whole cycle, whose next opening begins as one ends): "closed at T;
-    // it opens next at T" would say nothing, so say which opening ended and which began. Signing again certifies a new key.
-    const ended = windowInterval(window, zone, facts.certifiedDay).end_unix_ms;
-    const began = windowInterval(window, zone, openDay).start_unix_ms;
-    return new ZttWindowClosedError(
-      `the opening of ${named} that the key was certified for ended at ${iso(ended)} while it was being certified, and the opening open now began at ${iso(began)}: sign again`,
-      nextOpenMs,
-    );
-  }
-  return new ZttWindowClosedError(`${named} is closed at ${iso(unixMs)}; it opens next at ${iso(nextOpenMs)}`, nextOpenMs);
+  return new ZttWindowClosedError(`${windowNamed(window)} is closed at ${iso(unixMs)}; it opens next at ${iso(nextOpenMs)}`, nextOpenMs);
+}
+
+/**
+ * The window is open at `unixMs`, but in a later opening (`openDay`) than the one the key was certified for
+ * (`certifiedDay`): the whole cycle, whose next opening begins as one ends, or any window whose next opening began
+ * before the signature was made. "Closed at T; it opens next at T" would say nothing, so this says which opening ended
+ * and which began; `next_open_unix_ms` is `unixMs`, and signing again certifies a key for the new opening.
+ */
+function openingEndedAt(unixMs: number, window: Window, zone: ZoneInput, certifiedDay: number, openDay: number): ZttWindowClosedError {
+  const ended = windowInterval(window, zone, certifiedDay).end_unix_ms;
+  const began = windowInterval(window, zone, openDay).start_unix_ms;
+  return new ZttWindowClosedError(
+    `the opening of ${windowNamed(window)} that the key was certified for ended at ${iso(ended)} before the signature was made, and the opening open now began at ${iso(began)}: sign again`,
+    unixMs,
+  );
+}
+
+/** A remote signer's `POST ztt/certify` answered 409: the service's clock decides, so its next opening is the one named. */
+export function closedByServiceAt(unixMs: number, window: Window, serviceNextOpenMs: number): ZttWindowClosedError {
+  return new ZttWindowClosedError(`${windowNamed(window)} is closed by the service's clock at ${iso(unixMs)}; it opens next at ${iso(serviceNextOpenMs)}`, serviceNextOpenMs);
+}
+
+function windowNamed(window: Window): string {
+  return `window [${window[0]}, ${window[1]}]`;
 }
 
 function iso(unixMs: number): string {
@@ -190,7 +192,9 @@ export function zttSignerCertifiedBy(options: Omit<ZttSignerOptions, "authority"
       const ephemeral = await (current as Promise<Ephemeral>);
       // Certifying can take seconds (a remote authority): the context is the time of signing, not of asking, and still in the same opening.
       const signedMs = toUnixMs(clock());
-      if (openingDay(signedMs, window, zone) !== day) throw windowClosedAt(signedMs, window, zone, { certifiedDay: day });
+      const signedDay = openingDay(signedMs, window, zone);
+      if (signedDay === undefined) throw windowClosedAt(signedMs, window, zone);
+      if (signedDay !== day) throw openingEndedAt(signedMs, window, zone, day, signedDay);
       const signedContext = contextAt(signedMs, { zone });
       armTimer(currentEnd + 1 - signedMs);
       const body: Omit<ZttBundle, "signature"> = {
