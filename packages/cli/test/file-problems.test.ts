@@ -69,12 +69,23 @@ function missionsWithLinks(cwd: string, links: Record<string, string>): void {
   for (const [name, target] of Object.entries(links)) symlinkSync(target, join(cwd, "missions", name));
 }
 
-/** Runs check and fmt --json on `args` in `cwd`, below which one file can be read, and expects `problems`, in the text lines and the JSON. */
-async function expectProblemsBesideOneFile(cwd: string, args: string[], problems: Problem[]): Promise<void> {
-  const [text, json] = await Promise.all([runCliAsync(["check", ...args], { cwd }), runCliAsync(["fmt", "--json", ...args], { cwd })]);
+/** How `expectProblemsBesideOneFile` runs the command that reports in JSON, and what its summary says. */
+interface JsonRun {
+  readonly command: string[];
+  readonly summary: object;
+  readonly under?: string[];
+}
+
+/**
+ * Runs check and a command with --json (fmt by default) on `args` in `cwd`, below which one file can be read, and
+ * expects `problems`, in the text lines and the JSON.
+ */
+async function expectProblemsBesideOneFile(cwd: string, args: string[], problems: Problem[], run?: JsonRun): Promise<void> {
+  const { command, summary, under: as } = run ?? { command: ["fmt", "--json"], summary: { files: 1, unreadable: problems.length } };
+  const [text, json] = await Promise.all([runCliAsync(["check", ...args], { cwd, under: as }), runCliAsync([...command, ...args], { cwd, under: as })]);
   expect([text.code, text.stderr, text.stdout]).toEqual([2, problems.map(problemLine).join(""), "checked 1 file: 0 errors, 0 warnings\n"]);
   expect([json.code, json.stderr]).toEqual([2, ""]);
-  expect(JSON.parse(json.stdout)).toMatchObject({ problems, summary: { files: 1, unreadable: problems.length } });
+  expect(JSON.parse(json.stdout)).toMatchObject({ problems, summary });
 }
 
 /** The paths every command is given beside good.mission, and what it says of each. */
@@ -209,18 +220,16 @@ describe("files check, compile and fmt cannot read or write carry a stable code"
     symlinkSync(join("..", "locked", "b.mission"), join(cwd, "only-links", "b.mission"));
     chmodSync(join(cwd, "locked"), 0);
     try {
-      const [text, json] = await Promise.all([
-        runCliAsync(["check", "missions", "only-links"], { cwd, under }),
-        runCliAsync(["compile", "--json", "missions", "only-links"], { cwd, under }),
-      ]);
       const problems = [join("missions", "b.mission"), join("missions", "sub"), join("only-links", "b.mission")].map((path) => ({
         path,
         code: "FILE_UNREADABLE",
         message: "permission denied",
       }));
-      expect([text.code, text.stderr, text.stdout]).toEqual([2, problems.map(problemLine).join(""), "checked 1 file: 0 errors, 0 warnings\n"]);
-      expect([json.code, json.stderr]).toEqual([2, ""]);
-      expect(JSON.parse(json.stdout)).toMatchObject({ problems, summary: { files: 1, written: 1, failed: 0 } });
+      await expectProblemsBesideOneFile(cwd, ["missions", "only-links"], problems, {
+        command: ["compile", "--json"],
+        summary: { files: 1, written: 1, failed: 0 },
+        under: under as string[],
+      });
     } finally {
       chmodSync(join(cwd, "locked"), 0o755);
     }

@@ -736,7 +736,13 @@ describe.each([REAL_SERVICE, STAND_IN])("the SDK client against $name", (kind) =
     const closed = await apiError(client.certifyZtt(x, [100, 200], 0));
     expect([closed.status, closed.code, closed.retryAfterMs, closed.nextOpenUnixMs]).toEqual([409, "ZTT_WINDOW_CLOSED", 33_000_000, T + 137.5 * 240_000]);
     const refused = client.zttSigner({ window: [100, 200], zone: 0, clock: () => T + 137.5 * 240_000 }).sign("the service's clock says closed");
-    await expect(refused).rejects.toMatchObject({ code: "ZTT_WINDOW_CLOSED", next_open_unix_ms: T + 137.5 * 240_000 });
+    // In the words a local signer uses, naming the clock that decided and the service's next opening (here the signer's own time).
+    const opens = new Date(T + 137.5 * 240_000).toISOString();
+    await expect(refused).rejects.toMatchObject({
+      code: "ZTT_WINDOW_CLOSED",
+      next_open_unix_ms: T + 137.5 * 240_000,
+      message: `window [100, 200] is closed by the service's clock at ${opens}; it opens next at ${opens}`,
+    });
     // The signer's clock in another opening than the service's: the clocks disagree, nothing is signed.
     await expect(client.zttSigner({ window: [330, 30], zone: 1, clock: () => T - 86_400_000 }).sign("a day late")).rejects.toMatchObject({ code: "ZTT_CLOCK_SKEW" });
     // A mission run by a simulated clock: the service certifies by its own, so it is refused before any task runs.
