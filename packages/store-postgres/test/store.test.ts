@@ -12,6 +12,8 @@ import {
   type HeadSigning,
   type SigningKey,
 } from "@temporal/agent-sdk";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { openPostgresStore } from "../src/index.js";
 import { T0, request, forgeHeadSignature, sharedKey, sql, startNode, useTestPostgres } from "./nodes.js";
@@ -273,11 +275,13 @@ describe("PostgresStore: schema and configuration", () => {
     }
   });
 
-  it("fails with STORE_UNAVAILABLE saying why when the server refuses how the URL connects: SSL asked of a server without it, no such database", async () => {
+  it("fails with STORE_UNAVAILABLE saying why: SSL asked of a server without it, no such database, no server at the Unix socket the URL names", async () => {
     const key = (await new MemorySigner().load()).verifying;
     const cases = [
       { url: `${server().url}?sslmode=require`, reason: "the server does not support SSL: see sslmode in the store URL" },
       { url: server().url.replace(/\/postgres$/, "/no_such_database"), reason: "no such database" },
+      // A Unix-domain socket's directory without the server's socket (the server is stopped or restarting there).
+      { url: `postgres:///postgres?user=postgres&host=${join(tmpdir(), "temporal-no-server-socket-here")}`, reason: "ENOENT: no server socket" },
     ];
     for (const { url, reason } of cases) {
       const store = openPostgresStore({ url });
