@@ -70,7 +70,7 @@ const HEALTH_TIMEOUT_MS = 2_000;
 /**
  * The store for a database. Nothing is connected yet: the schema is migrated (safely when several nodes start
  * at once) by the first `log.open()` or challenge call. Throws `INVALID_ARGUMENT` for a URL that is not a
- * `postgres:` or `postgresql:` URL.
+ * `postgres:` or `postgresql:` URL, or whose timeout parameters (`?statement_timeout=...`) are not whole milliseconds.
  */
 export function openPostgresStore(options: PostgresStoreOptions): PostgresStore {
   const name = checkedName(options.url);
@@ -107,16 +107,34 @@ export function openPostgresStore(options: PostgresStoreOptions): PostgresStore 
   };
 }
 
+/**
+ * The URL's parameters that pg reads as milliseconds (README: they win over the options). pg takes their leading
+ * digits (`parseInt`), so `15s` or `1e3` would silently be 15 ms or 1 ms, and `abc` a query timeout that expires at once.
+ */
+const MILLISECOND_PARAMETERS = ["statement_timeout", "lock_timeout", "idle_in_transaction_session_timeout", "query_timeout"];
+/** PostgreSQL's largest timeout (a 32-bit signed integer of milliseconds). */
+const MAX_MILLISECONDS = 2_147_483_647;
+
+/** The redacted URL, once the URL is a PostgreSQL URL whose timeout parameters are whole numbers of milliseconds. */
 function checkedName(url: string): string {
   const name = redactUrl(url);
-  let protocol: string | undefined;
+  let parsed: URL | undefined;
   try {
-    protocol = new URL(url).protocol;
+    parsed = new URL(url);
   } catch {
-    protocol = undefined;
+    parsed = undefined;
   }
-  if (protocol !== "postgres:" && protocol !== "postgresql:") {
+  if (parsed?.protocol !== "postgres:" && parsed?.protocol !== "postgresql:") {
     throw new TemporalTypeError("INVALID_ARGUMENT", `the store URL ${name} is not a PostgreSQL URL: give postgres://user@host:5432/database`);
+  }
+  for (const parameter of MILLISECOND_PARAMETERS) {
+    const value = parsed.searchParams.get(parameter);
+    if (value !== null && !(/^\d+$/.test(value) && Number(value) <= MAX_MILLISECONDS)) {
+      throw new TemporalTypeError(
+        "INVALID_ARGUMENT",
+        `the store URL ${name} has ${parameter}=${value}: give a whole number of milliseconds up to ${MAX_MILLISECONDS}, e.g. ${parameter}=15000 (0 for no limit)`,
+      );
+    }
   }
   return name;
 }

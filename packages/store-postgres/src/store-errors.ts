@@ -14,6 +14,22 @@ const UNAVAILABLE_STATE = /^(08...|57P0[123]|57014|53300|28...|3D000)$/;
 /** What pg itself throws when a connection is lost or an answer does not come in time (no code of their own). */
 const LOST_CONNECTION = /Connection terminated|timeout exceeded when trying to connect|not queryable|Client was closed|Query read timeout/;
 
+/**
+ * What pg throws, with no code, when the URL asks for SSL (`sslmode`, which pg reads as `verify-full` unless it is
+ * `disable`) and the server offers none: like a refused password, the node cannot use the database until an
+ * operator changes the URL or the server.
+ */
+const SSL_REFUSED = /The server does not support SSL connections/;
+
+/**
+ * A Unix-domain socket (`?host=/var/run/postgresql`) whose file is absent: no server runs there now (stopped, or
+ * restarting: the server removes its socket while it is down). A TCP port with no server answers ECONNREFUSED instead.
+ */
+function isMissingSocket(error: unknown): boolean {
+  const { code, syscall } = (error ?? {}) as { code?: unknown; syscall?: unknown };
+  return code === "ENOENT" && syscall === "connect";
+}
+
 /** The SQLSTATEs above in words; a client sees these, never the database's address. */
 const STATE_REASONS: readonly (readonly [RegExp, string])[] = [
   [/^08/, "connection failure"],
@@ -28,10 +44,11 @@ const STATE_REASONS: readonly (readonly [RegExp, string])[] = [
 export function isUnavailable(error: unknown): boolean {
   if (error instanceof TemporalError) return error.code === "STORE_UNAVAILABLE";
   if (!(error instanceof Error)) return false;
+  if (isMissingSocket(error)) return true;
   const code = (error as { code?: unknown }).code;
   if (typeof code === "string" && (SOCKET_CODES.has(code) || UNAVAILABLE_STATE.test(code))) return true;
   if (error instanceof AggregateError) return error.errors.some(isUnavailable);
-  return LOST_CONNECTION.test(error.message);
+  return LOST_CONNECTION.test(error.message) || SSL_REFUSED.test(error.message);
 }
 
 /**
@@ -46,9 +63,11 @@ export function storeError(error: unknown): unknown {
 /** Why the database is out of reach, in words with no address in them: a socket error's code, a SQLSTATE's meaning, or what pg saw. */
 export function reasonOf(error: unknown): string {
   if (error instanceof AggregateError) return reasonOf(error.errors.find(isUnavailable));
+  if (isMissingSocket(error)) return "ENOENT: no server socket";
   const code = (error as { code?: unknown } | undefined)?.code;
   if (typeof code === "string") return SOCKET_CODES.has(code) ? code : (STATE_REASONS.find(([state]) => state.test(code))?.[1] ?? `SQLSTATE ${code}`);
   const message = error instanceof Error ? error.message : "";
+  if (SSL_REFUSED.test(message)) return "the server does not support SSL: see sslmode in the store URL";
   return /timeout|no answer/i.test(message) ? "no answer in time" : "connection lost";
 }
 

@@ -12,11 +12,13 @@ import {
   type HeadSigning,
   type SigningKey,
 } from "@temporal/agent-sdk";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { openPostgresStore } from "../src/index.js";
 import { T0, request, forgeHeadSignature, sharedKey, sql, startNode, useTestPostgres } from "./nodes.js";
 
-const { emptyDatabase } = useTestPostgres(8);
+const { server, emptyDatabase } = useTestPostgres(8);
 
 describe("PostgresStore: several nodes, one log", () => {
   it("keeps one gapless sequence per tile while two nodes append concurrently; every proof verifies with the public key alone", { timeout: 30_000 }, async () => {
@@ -270,6 +272,25 @@ describe("PostgresStore: schema and configuration", () => {
       expect(refused?.code).toBe("INVALID_ARGUMENT");
       expect(refused?.message).toMatch(/is not a PostgreSQL URL/);
       expect(refused?.message).not.toContain("hunter2");
+    }
+  });
+
+  it("fails with STORE_UNAVAILABLE saying why: SSL asked of a server without it, no such database, no server at the Unix socket the URL names", async () => {
+    const key = (await new MemorySigner().load()).verifying;
+    const cases = [
+      { url: `${server().url}?sslmode=require`, reason: "the server does not support SSL: see sslmode in the store URL" },
+      { url: server().url.replace(/\/postgres$/, "/no_such_database"), reason: "no such database" },
+      // A Unix-domain socket's directory without the server's socket (the server is stopped or restarting there).
+      { url: `postgres:///postgres?user=postgres&host=${join(tmpdir(), "temporal-no-server-socket-here")}`, reason: "ENOENT: no server socket" },
+    ];
+    for (const { url, reason } of cases) {
+      const store = openPostgresStore({ url });
+      try {
+        await expect(store.log.open(key)).rejects.toMatchObject({ code: "STORE_UNAVAILABLE", message: `the database cannot be used now (${reason}); nothing was applied, retry later` });
+        expect(await store.health()).toMatchObject({ reachable: false, detail: `the database cannot be reached (${reason})` });
+      } finally {
+        await store.close();
+      }
     }
   });
 });
