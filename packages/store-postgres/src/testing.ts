@@ -3,7 +3,7 @@
  * package (`/usr/lib/postgresql/<version>/bin`; `.ci/run` installs it when missing). It listens on loopback at a
  * free port with trust authentication, keeps its data in a fresh temporary directory, runs with fsync on (the
  * durability of what the store acknowledged is what the tests check) and is deleted by `stop()` or when the
- * process exits.
+ * process exits, also by SIGINT (Ctrl-C), SIGTERM or SIGHUP.
  */
 import { spawn, spawnSync, type ChildProcess } from "node:child_process";
 import { chownSync, closeSync, existsSync, mkdtempSync, openSync, readdirSync, readFileSync, renameSync, rmSync } from "node:fs";
@@ -29,6 +29,8 @@ export interface TestPostgres {
 }
 
 const READY_TIMEOUT_MS = 20_000;
+/** The signals that end a Node process by default, whose listeners then run instead. */
+const ENDING_SIGNALS = ["SIGINT", "SIGTERM", "SIGHUP"] as const;
 const SHUTDOWN_TIMEOUT_MS = 20_000;
 
 export async function startPostgres(): Promise<TestPostgres> {
@@ -40,17 +42,30 @@ export async function startPostgres(): Promise<TestPostgres> {
   if (owner) chownSync(dir, owner.uid, owner.gid);
   let server: ChildProcess | undefined;
   let databases = 0;
-  const removeOnExit = (): void => {
+  const remove = (): void => {
     // SIGQUIT is PostgreSQL's immediate shutdown; the process group takes the backends too.
     if (server?.pid !== undefined && running(server)) signalGroup(server.pid, "SIGQUIT");
     rmSync(dir, { recursive: true, force: true });
   };
-  process.once("exit", removeOnExit);
+  // Ctrl-C, a closed terminal or `kill` end a process without its "exit" event, and the server runs in a process group
+  // of its own: it and its data would outlive the process. Removed, and then, when no one else listens for the
+  // signal, the process ends by it as it would have without this listener.
+  const removeOnSignal = (signal: NodeJS.Signals): void => {
+    dispose();
+    if (process.listenerCount(signal) === 0) process.kill(process.pid, signal);
+  };
+  const dispose = (): void => {
+    process.removeListener("exit", remove);
+    for (const signal of ENDING_SIGNALS) process.removeListener(signal, removeOnSignal);
+    remove();
+  };
+  process.once("exit", remove);
+  for (const signal of ENDING_SIGNALS) process.on(signal, removeOnSignal);
 
   try {
     copyCluster(clusterTemplate(bin, owner), data);
   } catch (error) {
-    removeOnExit();
+    dispose();
     throw error;
   }
 
@@ -91,7 +106,7 @@ export async function startPostgres(): Promise<TestPostgres> {
     } catch (error) {
       await shutdown("SIGKILL");
       if (attempt < 3 && /could not bind|could not create any TCP\/IP sockets/.test(readLog(log))) continue;
-      removeOnExit();
+      dispose();
       throw error;
     }
   }
@@ -114,8 +129,7 @@ export async function startPostgres(): Promise<TestPostgres> {
     async stop() {
       // SIGQUIT, the immediate shutdown: no checkpoint, as the data is deleted next.
       await shutdown("SIGQUIT");
-      process.removeListener("exit", removeOnExit);
-      rmSync(dir, { recursive: true, force: true });
+      dispose();
     },
     async restart() {
       // SIGINT is PostgreSQL's "fast" shutdown: clients are disconnected, a checkpoint leaves the data consistent.
