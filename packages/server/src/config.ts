@@ -147,11 +147,16 @@ export interface ListenSettings {
 
 /** The raw JSON object of a config file, validated; `{}` when the file does not exist and `optional` is set. */
 export async function readConfigObject(path: string, optional: boolean): Promise<Record<string, unknown>> {
+  return (await readConfigIfPresent(path, optional)) ?? {};
+}
+
+/** The raw JSON object of a config file, validated; `undefined` when the file does not exist and `optional` is set. */
+async function readConfigIfPresent(path: string, optional: boolean): Promise<Record<string, unknown> | undefined> {
   let text: string;
   try {
     text = await readFile(path, "utf8");
   } catch (error) {
-    if ((error as NodeJS.ErrnoException).code === "ENOENT" && optional) return {};
+    if ((error as NodeJS.ErrnoException).code === "ENOENT" && optional) return undefined;
     throw new ConfigError(`cannot read config ${path}: ${(error as Error).message}`);
   }
   let value: unknown;
@@ -206,12 +211,16 @@ export async function loadConfig(path: string, optional: boolean): Promise<Servi
   return (await loadConfigFile(path, optional)).config;
 }
 
-/** Reads a config file: the service's config, completed with the defaults, the address it asks to listen on, the node settings it gives and the request log's level. */
+/**
+ * Reads a config file: the service's config, completed with the defaults, the address it asks to listen on, the node settings it gives and the request log's level;
+ * `found` is false when an optional file does not exist (so its defaults were used).
+ */
 export async function loadConfigFile(
   path: string,
   optional: boolean,
-): Promise<{ config: ServiceConfig; listen: ListenSettings; node: NodeFileSettings; logLevel?: LogLevel; witnessing?: WitnessingOptions }> {
-  const { host, port, store, signing_key, node_id, previous_keys, log_level, witnessing, ...rest } = (await readConfigObject(path, optional)) as ListenSettings &
+): Promise<{ config: ServiceConfig; listen: ListenSettings; node: NodeFileSettings; logLevel?: LogLevel; witnessing?: WitnessingOptions; found: boolean }> {
+  const raw = await readConfigIfPresent(path, optional);
+  const { host, port, store, signing_key, node_id, previous_keys, log_level, witnessing, ...rest } = (raw ?? {}) as ListenSettings &
     NodeFileSettings & { log_level?: LogLevel; witnessing?: WitnessingConfig | null } & Record<string, unknown>;
   const base = dirname(path);
   const node: NodeFileSettings = {
@@ -222,7 +231,7 @@ export async function loadConfigFile(
   };
   // Checked by readConfigObject, so never a problem here.
   const witnesses = witnessingOptions(witnessing) as WitnessingOptions | undefined;
-  return { config: completeConfig(rest, base), listen: { host, port }, node, logLevel: log_level, witnessing: witnesses };
+  return { config: completeConfig(rest, base), listen: { host, port }, node, logLevel: log_level, witnessing: witnesses, found: raw !== undefined };
 }
 
 /** The defaults filled in, and relative file paths resolved against `base`, the config file's directory. */

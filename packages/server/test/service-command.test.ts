@@ -5,7 +5,7 @@
  */
 import { spawnSync } from "node:child_process";
 import { readFileSync } from "node:fs";
-import { access, chmod, writeFile } from "node:fs/promises";
+import { access, chmod, rm, writeFile } from "node:fs/promises";
 import { createServer, type Server } from "node:net";
 import { join } from "node:path";
 import { homePaths } from "@temporal/agent-sdk/node";
@@ -226,6 +226,14 @@ describe("temporal-service signals", () => {
       await writeFile(config, "{ half written");
       service.child.kill("SIGHUP");
       expect(await service.waitFor("stderr", /SIGHUP/)).toMatch(/^temporal-service: SIGHUP: kept the running config: config .*service\.json is not valid JSON/);
+      expect(await get(`${service.url}/v1/challenge`, key)).toBe(200);
+
+      // A default config that was there at the start and is gone now (moved away, mid-deploy) would mean no keys at all: kept, as a bad file is.
+      await rm(config);
+      service.child.kill("SIGHUP");
+      expect(await service.waitFor("stderr", /SIGHUP: kept the running config: cannot read/)).toMatch(
+        /^temporal-service: SIGHUP: kept the running config: cannot read config .*service\.json: ENOENT/,
+      );
       expect(await get(`${service.url}/v1/challenge`, key)).toBe(200);
 
       // What only a start can change is named, and the rest applied (port ^ 1 is another port, still in 0..65535).
