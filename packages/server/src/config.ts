@@ -3,7 +3,7 @@ import { dirname, resolve } from "node:path";
 import { makeDirectory, writeFileDurably } from "@temporal/agent-sdk/node";
 import { Ajv2020 } from "ajv/dist/2020.js";
 import { TemporalError, type WitnessingOptions } from "@temporal/agent-sdk";
-import { DEFAULT_CONFIG, TrustedProxies, type ServiceConfig } from "@temporal/agent-sdk/service";
+import { DEFAULT_CONFIG, TrustedProxies, duplicateKeyPointer, type ServiceConfig } from "@temporal/agent-sdk/service";
 import { QuantumError, backendById } from "@temporal/quantum";
 import type { NodeFileSettings } from "./node-settings.js";
 import { schemaProblems } from "./schema-problems.js";
@@ -165,6 +165,9 @@ async function readConfigIfPresent(path: string, optional: boolean): Promise<Rec
   } catch (error) {
     throw new ConfigError(`config ${path} is not valid JSON: ${(error as Error).message}`);
   }
+  // JSON.parse keeps the last of two equal keys: a second "keys" would drop the first's keys unseen, and `keys create` would write the file back without them.
+  const duplicate = duplicateKeyPointer(text, value);
+  if (duplicate !== undefined) throw new ConfigError(`config ${path} is invalid: it has the key at ${duplicate} more than once (only the last would count); keep one`);
   if (!validateConfig(value)) throw new ConfigError(`config ${path} is invalid: ${describeSchemaErrors(validateConfig.errors ?? [])}`);
   const { carbon, trust_proxy: trustProxy, limits } = value as { carbon?: Record<string, unknown> | null; trust_proxy?: unknown; limits?: Partial<ServiceConfig["limits"]> };
   if (carbon != null && "intensity" in carbon && "forecast_file" in carbon) {
