@@ -5,7 +5,7 @@ import { Ajv2020 } from "ajv/dist/2020.js";
 import { TemporalError, type WitnessingOptions } from "@temporal/agent-sdk";
 import { DEFAULT_CONFIG, TrustedProxies, duplicateKeyPointer, type ServiceConfig } from "@temporal/agent-sdk/service";
 import { QuantumError, backendById } from "@temporal/quantum";
-import type { NodeFileSettings } from "./node-settings.js";
+import { NODE_ID_MAX_LENGTH, type NodeFileSettings } from "./node-settings.js";
 import { schemaProblems } from "./schema-problems.js";
 import { LOG_LEVELS, type LogLevel } from "./request-log.js";
 import { TIERS } from "./tiers.js";
@@ -106,7 +106,7 @@ const CONFIG_SCHEMA = {
     // Node settings (node-settings.ts): like host and port, not part of ServiceConfig, and read at start only.
     store: { type: "string", pattern: "^postgres(ql)?://." },
     signing_key: { type: "string", minLength: 1 },
-    node_id: { type: "string", minLength: 1, maxLength: 200 },
+    node_id: { type: "string", minLength: 1, maxLength: NODE_ID_MAX_LENGTH },
     // Witnesses and quorum (witnessing-config.ts): read at start only.
     witnessing: WITNESSING_CONFIG_SCHEMA,
     // The ZTT signer's window and zone (ztt-config.ts): read at start only.

@@ -72,6 +72,21 @@ describe("temporal-service usage errors", () => {
     expect(result.stdout).toBe("");
   });
 
+  it("a node id that is empty or over 200 characters, from --node-id or TEMPORAL_NODE_ID, is refused as the config's node_id is", PROCESS_TEST, async () => {
+    // A throw-away home and a free port: before the fix these started a service (until the spawn's timeout).
+    const serving = ["--home", await tempDir(), "--port", "0"];
+    const refusals: [string[], NodeJS.ProcessEnv, RegExp][] = [
+      [["--node-id", "", ...serving], {}, /^temporal-service: option '--node-id <id>' argument '' is invalid\. a node id is 1 to 200 characters/],
+      [["serve", "--node-id", "n".repeat(201), ...serving], {}, /argument 'n{201}' is invalid\. a node id is 1 to 200 characters/],
+      [serving, { TEMPORAL_NODE_ID: "n".repeat(201) }, /^temporal-service: the environment variable TEMPORAL_NODE_ID is 201 characters long: a node id is 1 to 200 characters/],
+    ];
+    for (const [args, env, message] of refusals) {
+      const result = runCommand(args, env);
+      expect(result.status, result.stderr).toBe(2);
+      expect(result.stderr.trimEnd().split("\n")).toEqual([expect.stringMatching(message), expect.stringMatching(/^Try 'temporal-service( serve)? --help'/)]);
+    }
+  });
+
   it("a config file that is not JSON, or names a bad host or port, is a usage error naming the file", async () => {
     const home = await tempDir();
     const config = join(home, "service.json");
