@@ -7,7 +7,7 @@ import { createApiKey } from "./api-keys.js";
 import { loadConfig, readConfigObject, writeConfigObject } from "./config.js";
 import { EXIT_FAILURE, EXIT_USAGE, UsageError } from "./exit-status.js";
 import { HOST_RULE, PORT_RULE, parseHost, parsePort } from "./listen-address.js";
-import { STORE_URL_RULE, parseStoreUrl, type NodeFlags } from "./node-settings.js";
+import { NODE_ID_RULE, STORE_URL_RULE, parseNodeId, parseStoreUrl, type NodeFlags } from "./node-settings.js";
 import { LOG_LEVELS } from "./request-log.js";
 import { serve, ServiceStartError, type ServeOptions, type ServiceFiles } from "./serve-command.js";
 import type { ZttFlags } from "./ztt-config.js";
@@ -122,7 +122,11 @@ function servingCommand(command: Command): Command {
     .addOption(
       new Option("--signing-key <file>", "PKCS#8 PEM Ed25519 key file, the same on every node (default: $TEMPORAL_SIGNING_KEY_FILE, else the config's signing_key, else the home's key)"),
     )
-    .addOption(new Option("--node-id <id>", "this node's name in clockchain/status (default: $TEMPORAL_NODE_ID, else the config's node_id, else <host name>:<pid>)"))
+    .addOption(
+      new Option("--node-id <id>", "this node's name in clockchain/status, 1 to 200 characters (default: $TEMPORAL_NODE_ID, else the config's node_id, else <host name>:<pid>)").argParser(
+        parsed(parseNodeId, NODE_ID_RULE),
+      ),
+    )
     .addOption(configOption())
     .addOption(homeOption())
     .addOption(new Option("--log-level <level>", "request log: one JSON line per request at info, on stdout (default: the config's log_level, else info)").choices(LOG_LEVELS))

@@ -3,9 +3,9 @@ import { dirname, resolve } from "node:path";
 import { makeDirectory, writeFileDurably } from "@temporal/agent-sdk/node";
 import { Ajv2020 } from "ajv/dist/2020.js";
 import { TemporalError, type WitnessingOptions } from "@temporal/agent-sdk";
-import { DEFAULT_CONFIG, TrustedProxies, type ServiceConfig } from "@temporal/agent-sdk/service";
+import { DEFAULT_CONFIG, TrustedProxies, duplicateKeyPointer, type ServiceConfig } from "@temporal/agent-sdk/service";
 import { QuantumError, backendById } from "@temporal/quantum";
-import type { NodeFileSettings } from "./node-settings.js";
+import { NODE_ID_MAX_LENGTH, type NodeFileSettings } from "./node-settings.js";
 import { schemaProblems } from "./schema-problems.js";
 import { LOG_LEVELS, type LogLevel } from "./request-log.js";
 import { TIERS } from "./tiers.js";
@@ -106,7 +106,7 @@ const CONFIG_SCHEMA = {
     // Node settings (node-settings.ts): like host and port, not part of ServiceConfig, and read at start only.
     store: { type: "string", pattern: "^postgres(ql)?://." },
     signing_key: { type: "string", minLength: 1 },
-    node_id: { type: "string", minLength: 1, maxLength: 200 },
+    node_id: { type: "string", minLength: 1, maxLength: NODE_ID_MAX_LENGTH },
     // Witnesses and quorum (witnessing-config.ts): read at start only.
     witnessing: WITNESSING_CONFIG_SCHEMA,
     // The ZTT signer's window and zone (ztt-config.ts): read at start only.
@@ -147,11 +147,16 @@ export interface ListenSettings {
 
 /** The raw JSON object of a config file, validated; `{}` when the file does not exist and `optional` is set. */
 export async function readConfigObject(path: string, optional: boolean): Promise<Record<string, unknown>> {
+  return (await readConfigIfPresent(path, optional)) ?? {};
+}
+
+/** The raw JSON object of a config file, validated; `undefined` when the file does not exist and `optional` is set. */
+async function readConfigIfPresent(path: string, optional: boolean): Promise<Record<string, unknown> | undefined> {
   let text: string;
   try {
     text = await readFile(path, "utf8");
   } catch (error) {
-    if ((error as NodeJS.ErrnoException).code === "ENOENT" && optional) return {};
+    if ((error as NodeJS.ErrnoException).code === "ENOENT" && optional) return undefined;
     throw new ConfigError(`cannot read config ${path}: ${(error as Error).message}`);
   }
   let value: unknown;
@@ -160,6 +165,9 @@ export async function readConfigObject(path: string, optional: boolean): Promise
   } catch (error) {
     throw new ConfigError(`config ${path} is not valid JSON: ${(error as Error).message}`);
   }
+  // JSON.parse keeps the last of two equal keys: a second "keys" would drop the first's keys unseen, and `keys create` would write the file back without them.
+  const duplicate = duplicateKeyPointer(text, value);
+  if (duplicate !== undefined) throw new ConfigError(`config ${path} is invalid: it has the key at ${duplicate} more than once (only the last would count); keep one`);
   if (!validateConfig(value)) throw new ConfigError(`config ${path} is invalid: ${describeSchemaErrors(validateConfig.errors ?? [])}`);
   const { carbon, trust_proxy: trustProxy, limits } = value as { carbon?: Record<string, unknown> | null; trust_proxy?: unknown; limits?: Partial<ServiceConfig["limits"]> };
   if (carbon != null && "intensity" in carbon && "forecast_file" in carbon) {
@@ -206,12 +214,16 @@ export async function loadConfig(path: string, optional: boolean): Promise<Servi
   return (await loadConfigFile(path, optional)).config;
 }
 
-/** Reads a config file: the service's config, completed with the defaults, the address it asks to listen on, the node settings it gives and the request log's level. */
+/**
+ * Reads a config file: the service's config, completed with the defaults, the address it asks to listen on, the node settings it gives and the request log's level;
+ * `found` is false when an optional file does not exist (so its defaults were used).
+ */
 export async function loadConfigFile(
   path: string,
   optional: boolean,
-): Promise<{ config: ServiceConfig; listen: ListenSettings; node: NodeFileSettings; logLevel?: LogLevel; witnessing?: WitnessingOptions }> {
-  const { host, port, store, signing_key, node_id, previous_keys, log_level, witnessing, ...rest } = (await readConfigObject(path, optional)) as ListenSettings &
+): Promise<{ config: ServiceConfig; listen: ListenSettings; node: NodeFileSettings; logLevel?: LogLevel; witnessing?: WitnessingOptions; found: boolean }> {
+  const raw = await readConfigIfPresent(path, optional);
+  const { host, port, store, signing_key, node_id, previous_keys, log_level, witnessing, ...rest } = (raw ?? {}) as ListenSettings &
     NodeFileSettings & { log_level?: LogLevel; witnessing?: WitnessingConfig | null } & Record<string, unknown>;
   const base = dirname(path);
   const node: NodeFileSettings = {
@@ -222,7 +234,7 @@ export async function loadConfigFile(
   };
   // Checked by readConfigObject, so never a problem here.
   const witnesses = witnessingOptions(witnessing) as WitnessingOptions | undefined;
-  return { config: completeConfig(rest, base), listen: { host, port }, node, logLevel: log_level, witnessing: witnesses };
+  return { config: completeConfig(rest, base), listen: { host, port }, node, logLevel: log_level, witnessing: witnesses, found: raw !== undefined };
 }
 
 /** The defaults filled in, and relative file paths resolved against `base`, the config file's directory. */

@@ -36,6 +36,15 @@ export interface NodeFlags {
 export const STORE_URL_RULE = "a store is a PostgreSQL URL such as postgres://user@host:5432/db (without --store the file store under --home is used)";
 const STORE_URL = /^postgres(?:ql)?:\/\/./;
 
+/** The longest node id: the config's `node_id` and the flag and variable alike. */
+export const NODE_ID_MAX_LENGTH = 200;
+export const NODE_ID_RULE = `a node id is 1 to ${NODE_ID_MAX_LENGTH} characters, such as web-1 (without one, <host name>:<pid> is used)`;
+
+/** `value` when it can name a node, or undefined when it breaks NODE_ID_RULE (an empty one, as \`--node-id "$UNSET"\` gives, would leave the nodes unnamed). */
+export function parseNodeId(value: string): string | undefined {
+  return value.length >= 1 && value.length <= NODE_ID_MAX_LENGTH ? value : undefined;
+}
+
 /** `value` when it is a PostgreSQL URL, or undefined when it breaks STORE_URL_RULE. */
 export function parseStoreUrl(value: string): string | undefined {
   if (!STORE_URL.test(value)) return undefined;
@@ -58,7 +67,7 @@ export function resolveNodeSettings(flags: NodeFlags, env: NodeJS.ProcessEnv, fi
   return {
     storeUrl,
     signingKeyFile: flags.signingKey ?? (env.TEMPORAL_SIGNING_KEY_FILE || undefined) ?? file.signing_key,
-    nodeId: flags.nodeId ?? (env.TEMPORAL_NODE_ID || undefined) ?? file.node_id ?? `${hostname()}:${process.pid}`,
+    nodeId: flags.nodeId ?? nodeIdFromEnv(env.TEMPORAL_NODE_ID || undefined) ?? file.node_id ?? `${hostname()}:${process.pid}`,
     previousKeys: file.previous_keys ?? [],
   };
 }
@@ -67,4 +76,9 @@ function storeFrom(value: string | undefined, source: string): string | undefine
   if (value === undefined) return undefined;
   if (parseStoreUrl(value) === undefined) throw new UsageError(`${source} is ${JSON.stringify(redactUrl(value))}: ${STORE_URL_RULE}`);
   return value;
+}
+
+function nodeIdFromEnv(value: string | undefined): string | undefined {
+  if (value === undefined || parseNodeId(value) !== undefined) return value;
+  throw new UsageError(`the environment variable TEMPORAL_NODE_ID is ${value.length} characters long: ${NODE_ID_RULE}`);
 }

@@ -43,7 +43,7 @@ export class ServiceStartError extends Error {
  * listening; the signal handlers end the process.
  */
 export async function serve(files: ServiceFiles, flags: ServeFlags, options: ServeOptions = {}): Promise<void> {
-  const { config: fileConfig, listen, node: nodeFile, logLevel, witnessing } = await loadConfigFile(files.config, !files.explicit);
+  const { config: fileConfig, listen, node: nodeFile, logLevel, witnessing, found } = await loadConfigFile(files.config, !files.explicit);
   const config = withZttFlags(fileConfig, flags);
   const address = resolveListenAddress(flags, process.env, listen, files.config);
   const node = resolveNodeSettings(flags, process.env, nodeFile, files.config);
@@ -81,7 +81,7 @@ export async function serve(files: ServiceFiles, flags: ServeFlags, options: Ser
     throw failure === undefined ? error : new ServiceStartError(failure, { cause: error });
   }
   // Handlers first: a supervisor may signal as soon as it reads the line, and until a handler is installed a signal kills the process.
-  handleSignals(service, files, flags, { address, node, witnessing });
+  handleSignals(service, files, flags, { address, node, witnessing, configFound: found });
   process.stdout.write(`listening on ${url}\n`);
 }
 
@@ -100,6 +100,8 @@ interface StartSettings {
   readonly address: ListenAddress;
   readonly node: NodeSettings;
   readonly witnessing: WitnessingOptions | undefined;
+  /** Whether the config file existed at the start: once it did, a reload that finds it missing keeps the running config rather than serving the defaults (no keys). */
+  readonly configFound: boolean;
 }
 
 function handleSignals(service: TemporalService, files: ServiceFiles, flags: ServeFlags, running: StartSettings): void {
@@ -136,7 +138,7 @@ const NODE_FIELDS = [
 /** SIGHUP: serve with the config file as it is now, or keep the running config if the file cannot be used. Either way, one line says so. */
 async function reloadConfig(service: TemporalService, files: ServiceFiles, flags: ServeFlags, running: StartSettings): Promise<void> {
   try {
-    const { config: fileConfig, listen, node: nodeFile, witnessing } = await loadConfigFile(files.config, !files.explicit);
+    const { config: fileConfig, listen, node: nodeFile, witnessing } = await loadConfigFile(files.config, !files.explicit && !running.configFound);
     const config = withZttFlags(fileConfig, flags);
     const address = resolveListenAddress(flags, process.env, listen, files.config);
     const node = resolveNodeSettings(flags, process.env, nodeFile, files.config);

@@ -3,6 +3,7 @@ import { join } from "node:path";
 import { TemporalError } from "@temporal/agent-sdk";
 import { describe, expect, it } from "vitest";
 import { ConfigError, DEFAULT_CONFIG, loadConfig, loadConfigFile } from "../src/index.js";
+import { readConfigObject } from "../src/config.js";
 import { tempDir } from "./helpers.js";
 
 describe("the service config file", () => {
@@ -23,5 +24,19 @@ describe("the service config file", () => {
     expect(error).toBeInstanceOf(ConfigError);
     expect(error).toBeInstanceOf(TemporalError);
     expect(error).toMatchObject({ code: "INVALID_SERVICE_CONFIG", message: expect.stringContaining("port must be >= 0") });
+  });
+
+  it("that names a key twice is refused with where, not read as its last one (a second keys would drop the first's keys)", async () => {
+    const path = join(await tempDir(), "service.json");
+    const key = { id: "a1", sha256: "0".repeat(64), tier: "developer", created_utc: "2026-01-01T00:00:00Z" };
+    await writeFile(path, `{"keys": ${JSON.stringify([key])}, "port": 1, "keys": []}`);
+    await expect(loadConfigFile(path, false)).rejects.toMatchObject({
+      code: "INVALID_SERVICE_CONFIG",
+      message: `config ${path} is invalid: it has the key at /keys more than once (only the last would count); keep one`,
+    });
+    // `keys create` reads the file this way before writing it back.
+    await expect(readConfigObject(path, true)).rejects.toThrow("/keys more than once");
+    await writeFile(path, '{"rate_limit": {"per_ip": {"burst": 5, "per_second": 1, "burst": 6}}}');
+    await expect(loadConfigFile(path, false)).rejects.toThrow("the key at /rate_limit/per_ip/burst more than once");
   });
 });

@@ -5,7 +5,7 @@
  */
 import { spawnSync } from "node:child_process";
 import { readFileSync } from "node:fs";
-import { access, chmod, writeFile } from "node:fs/promises";
+import { access, chmod, rm, writeFile } from "node:fs/promises";
 import { createServer, type Server } from "node:net";
 import { join } from "node:path";
 import { homePaths } from "@temporal/agent-sdk/node";
@@ -70,6 +70,21 @@ describe("temporal-service usage errors", () => {
     expect(lines[0]).toMatch(message);
     expect(lines[1]).toBe(`Try '${command} --help' for more information.`);
     expect(result.stdout).toBe("");
+  });
+
+  it("a node id that is empty or over 200 characters, from --node-id or TEMPORAL_NODE_ID, is refused as the config's node_id is", PROCESS_TEST, async () => {
+    // A throw-away home and a free port: before the fix these started a service (until the spawn's timeout).
+    const serving = ["--home", await tempDir(), "--port", "0"];
+    const refusals: [string[], NodeJS.ProcessEnv, RegExp][] = [
+      [["--node-id", "", ...serving], {}, /^temporal-service: option '--node-id <id>' argument '' is invalid\. a node id is 1 to 200 characters/],
+      [["serve", "--node-id", "n".repeat(201), ...serving], {}, /argument 'n{201}' is invalid\. a node id is 1 to 200 characters/],
+      [serving, { TEMPORAL_NODE_ID: "n".repeat(201) }, /^temporal-service: the environment variable TEMPORAL_NODE_ID is 201 characters long: a node id is 1 to 200 characters/],
+    ];
+    for (const [args, env, message] of refusals) {
+      const result = runCommand(args, env);
+      expect(result.status, result.stderr).toBe(2);
+      expect(result.stderr.trimEnd().split("\n")).toEqual([expect.stringMatching(message), expect.stringMatching(/^Try 'temporal-service( serve)? --help'/)]);
+    }
   });
 
   it("a config file that is not JSON, or names a bad host or port, is a usage error naming the file", async () => {
@@ -226,6 +241,14 @@ describe("temporal-service signals", () => {
       await writeFile(config, "{ half written");
       service.child.kill("SIGHUP");
       expect(await service.waitFor("stderr", /SIGHUP/)).toMatch(/^temporal-service: SIGHUP: kept the running config: config .*service\.json is not valid JSON/);
+      expect(await get(`${service.url}/v1/challenge`, key)).toBe(200);
+
+      // A default config that was there at the start and is gone now (moved away, mid-deploy) would mean no keys at all: kept, as a bad file is.
+      await rm(config);
+      service.child.kill("SIGHUP");
+      expect(await service.waitFor("stderr", /SIGHUP: kept the running config: cannot read/)).toMatch(
+        /^temporal-service: SIGHUP: kept the running config: cannot read config .*service\.json: ENOENT/,
+      );
       expect(await get(`${service.url}/v1/challenge`, key)).toBe(200);
 
       // What only a start can change is named, and the rest applied (port ^ 1 is another port, still in 0..65535).

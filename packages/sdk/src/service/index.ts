@@ -20,6 +20,7 @@ export { TrustedProxies } from "./client-address.js";
 export { HttpError, type FieldProblem } from "./http-error.js";
 export { addHeaders, commonHeaders, jsonContentType, type HeaderList } from "./reply-headers.js";
 export { parseJson, parseJsonBody, tooLarge, unsupportedType } from "./json-body.js";
+export { duplicateKeyPointer } from "./duplicate-keys.js";
 export { API_PREFIXES, openApiDocument } from "./openapi.js";
 export type { RateLimitScope, RequestObserver, RequestOutcome } from "./request-outcome.js";
 export { ROUTES, type Route, type RouteContext, type RouteInput } from "./routes.js";
