@@ -66,9 +66,10 @@ export class FileStateStore implements WitnessStateStore {
     await writeFileDurably(join(this.#directory, "evidence", name), `${JSON.stringify(evidence, null, 2)}\n`);
   }
 
-  /** Releases the directory's lock. */
-  close(): Promise<void> {
-    return this.#lock.release();
+  /** Waits for the updates in flight (a decision being persisted), then releases the directory's lock. */
+  async close(): Promise<void> {
+    await Promise.all(this.#queues.values());
+    await this.#lock.release();
   }
 
   async #read(origin: string): Promise<LatestCheckpoint | undefined> {

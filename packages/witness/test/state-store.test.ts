@@ -52,6 +52,21 @@ describe("FileStateStore", () => {
     await store.close();
   });
 
+  it("close waits for an update in flight before it releases the lock", async () => {
+    const store = await FileStateStore.open(directory);
+    const latest = await latestOf(5);
+    const update = store.update(log.origin, async () => {
+      await new Promise((resolve) => setTimeout(resolve, 50));
+      return { result: undefined, next: latest };
+    });
+    await store.close();
+    // Persisted before the lock was released: the next holder reads it.
+    const reopened = await FileStateStore.open(directory, { lockWaitMs: 0 });
+    expect(await reopened.update(log.origin, async (current) => ({ result: current }))).toEqual(latest);
+    await update;
+    await reopened.close();
+  });
+
   it("refuses a state file that does not agree with its own note, and tells to restore it rather than delete it", async () => {
     const store = await FileStateStore.open(directory);
     await store.update(log.origin, async () => ({ result: undefined, next: await latestOf(3) }));
