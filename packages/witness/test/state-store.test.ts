@@ -85,7 +85,11 @@ describe("FileStateStore", () => {
 
   it("keeps a second witness off a state directory in use", async () => {
     const store = await FileStateStore.open(directory);
-    await expect(FileStateStore.open(directory, { lockWaitMs: 0 })).rejects.toMatchObject({ code: "WITNESS_STATE_FAILED" });
+    const refusal = await FileStateStore.open(directory, { lockWaitMs: 0 }).catch((error: unknown) => error);
+    // Words for the operator (who holds it, what to do), not the SDK's advice to pass a larger waitMs to acquireLock.
+    expect(refusal).toMatchObject({ code: "WITNESS_STATE_FAILED", message: expect.stringContaining(`another temporal-witness (process ${process.pid} on host`) });
+    expect((refusal as Error).message).toContain('"state_dir"');
+    expect((refusal as Error).message).not.toContain("acquireLock");
     await store.close();
     const next = await FileStateStore.open(directory, { lockWaitMs: 0 });
     await next.close();
