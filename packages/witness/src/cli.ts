@@ -15,6 +15,8 @@ import { createWitnessKey, loadWitnessKey } from "./witness-key.js";
 
 const EXIT_FAILURE = 1;
 const EXIT_USAGE = 2;
+/** How long a stop waits for requests in flight before it closes their connections: within Docker's 10 s and systemd's 90 s before SIGKILL. */
+const STOP_GRACE_MS = 5_000;
 
 const USAGE = `Usage:
   temporal-witness --config <file> [--host <host>] [--port <port>]
@@ -23,7 +25,7 @@ const USAGE = `Usage:
   temporal-witness key create <file> --name <name>
       Create the witness's Ed25519 key (PKCS#8 PEM, mode 0600) and print its cosignature/v1 vkey.
 
-Signals: SIGTERM and SIGINT stop accepting, finish requests in flight and exit 0.
+Signals: SIGTERM and SIGINT stop accepting, give requests in flight 5 s to finish and exit 0.
 Exit status: 0 done, 1 cannot start (address in use, state directory locked or damaged), 2 usage or config error.
 See docs/witness.md for the config file.`;
 
@@ -76,6 +78,9 @@ async function serveCommand(argv: readonly string[]): Promise<void> {
   process.stdout.write(`listening on http://${shown}:${address.port}\n`);
   const stop = () => {
     // Requests in flight finish (their state is persisted before they reply); idle keep-alive connections are closed.
+    // A client that stalls mid-request would hold the process until node's 5-minute request timeout: after the grace
+    // period its connection is closed too, and the store's close still waits for any decision being persisted.
+    setTimeout(() => server.closeAllConnections(), STOP_GRACE_MS).unref();
     server.close(
       () =>
         void store.close().then(

@@ -36,6 +36,8 @@ async function handle(request: IncomingMessage, response: ServerResponse, option
     return discard(request, response, 405, "add-checkpoint takes POST\n");
   }
   const body = await readBody(request, options.maxBodyBytes);
+  // The client went away mid-body: nobody to answer, and nothing failed in the witness (its failures are logged as such).
+  if (body === "aborted") return;
   if (body === "too large") return discard(request, response, 413, `the request body is larger than ${options.maxBodyBytes} bytes\n`);
   let text: string;
   try {
@@ -53,10 +55,10 @@ function write(response: ServerResponse, outcome: AddCheckpointOutcome): void {
   reply(response, outcome.status, "text/plain; charset=utf-8", `${outcome.message}\n`);
 }
 
-/** The whole body, or "too large" as soon as it passes `limit` bytes (by its Content-Length or as it arrives). */
-function readBody(request: IncomingMessage, limit: number): Promise<Uint8Array | "too large"> {
+/** The whole body, "too large" as soon as it passes `limit` bytes (by its Content-Length or as it arrives), or "aborted" when the connection breaks first. */
+function readBody(request: IncomingMessage, limit: number): Promise<Uint8Array | "too large" | "aborted"> {
   if (Number(request.headers["content-length"] ?? 0) > limit) return Promise.resolve("too large");
-  return new Promise((resolve, reject) => {
+  return new Promise((resolve) => {
     const chunks: Buffer[] = [];
     let length = 0;
     const onData = (chunk: Buffer) => {
@@ -70,7 +72,7 @@ function readBody(request: IncomingMessage, limit: number): Promise<Uint8Array |
     };
     request.on("data", onData);
     request.once("end", () => resolve(new Uint8Array(Buffer.concat(chunks))));
-    request.once("error", reject);
+    request.once("error", () => resolve("aborted"));
   });
 }
 

@@ -10,7 +10,7 @@
  */
 
 import { TemporalError, parseCheckpoint, parseNote, sha256Hex } from "@temporal/agent-sdk";
-import { acquireLock, makeDirectory, writeFileDurably, type HomeLock } from "@temporal/agent-sdk/node";
+import { HomeLockedError, acquireLock, makeDirectory, writeFileDurably, type HomeLock } from "@temporal/agent-sdk/node";
 import { readFile } from "node:fs/promises";
 import { join } from "node:path";
 import type { Evidence, LatestCheckpoint, WitnessStateStore } from "./add-checkpoint.js";
@@ -38,6 +38,8 @@ export class FileStateStore implements WitnessStateStore {
       const lock = await acquireLock(join(directory, "witness.lock"), { waitMs: lockWaitMs });
       return new FileStateStore(directory, lock);
     } catch (error) {
+      // The SDK's lock message advises its API (a larger waitMs); an operator needs to know which witness holds the folder.
+      if (error instanceof HomeLockedError) throw lockedError(directory, error);
       throw new TemporalError("WITNESS_STATE_FAILED", `cannot use the state directory ${directory}: ${error instanceof Error ? error.message : String(error)}`, { cause: error });
     }
   }
@@ -66,9 +68,10 @@ export class FileStateStore implements WitnessStateStore {
     await writeFileDurably(join(this.#directory, "evidence", name), `${JSON.stringify(evidence, null, 2)}\n`);
   }
 
-  /** Releases the directory's lock. */
-  close(): Promise<void> {
-    return this.#lock.release();
+  /** Waits for the updates in flight (a decision being persisted), then releases the directory's lock. */
+  async close(): Promise<void> {
+    await Promise.all(this.#queues.values());
+    await this.#lock.release();
   }
 
   async #read(origin: string): Promise<LatestCheckpoint | undefined> {
@@ -117,6 +120,15 @@ function parseStateFile(path: string, origin: string, text: string): LatestCheck
   } catch (error) {
     throw stateError(path, error);
   }
+}
+
+function lockedError(directory: string, error: HomeLockedError): TemporalError {
+  const holder = error.holder === undefined ? "a process its lock file does not name" : `process ${error.holder.pid} on host ${JSON.stringify(error.holder.host)}`;
+  return new TemporalError(
+    "WITNESS_STATE_FAILED",
+    `cannot use the state directory ${directory}: another temporal-witness (${holder}) uses it; stop that one first, or give this one its own "state_dir" (the lock of a witness that is no longer running is taken over automatically)`,
+    { cause: error },
+  );
 }
 
 function stateError(path: string, error: unknown): TemporalError {

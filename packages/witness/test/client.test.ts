@@ -1,7 +1,7 @@
 import { generateKeyPairSync, sign } from "node:crypto";
 import { mkdtemp, rm } from "node:fs/promises";
-import { createServer, type Server } from "node:http";
-import type { AddressInfo } from "node:net";
+import { createServer, type IncomingMessage, type Server } from "node:http";
+import { connect, type AddressInfo } from "node:net";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
@@ -27,6 +27,8 @@ describe("submitCheckpoint", () => {
   let store: FileStateStore;
   let server: Server;
   let url: string;
+  /** What the server reports as failures of the witness itself. */
+  const failures: string[] = [];
   const log = new TestLog("example.com/log").append(12);
 
   beforeAll(async () => {
@@ -35,7 +37,11 @@ describe("submitCheckpoint", () => {
     const { publicKey, privateKey } = generateKeyPairSync("ed25519");
     const raw = new Uint8Array(Buffer.from(publicKey.export({ format: "jwk" }).x as string, "base64url"));
     const cosigner = createCosigner("witness.example/w1", raw, async (message) => new Uint8Array(sign(null, message, privateKey)));
-    server = createWitnessServer({ witness: new Witness({ cosigner, logs: new Map([[log.origin, [await noteVerifier(log.vkey)]]]), store }), maxBodyBytes: 65_536 });
+    server = createWitnessServer({
+      witness: new Witness({ cosigner, logs: new Map([[log.origin, [await noteVerifier(log.vkey)]]]), store }),
+      maxBodyBytes: 65_536,
+      log: (line) => failures.push(line),
+    });
     url = await listen(server);
   });
 
@@ -51,6 +57,19 @@ describe("submitCheckpoint", () => {
     expect(cosigned).toHaveLength(1);
     const winner = [4, 6, 8, 10][outcomes.indexOf(cosigned[0]!)];
     expect(outcomes.filter((outcome) => outcome.kind === "conflict")).toEqual([1, 2, 3].map(() => ({ kind: "conflict", size: winner })));
+  });
+
+  it("the server does not report a client that disconnects mid-body as a failure of the witness", async () => {
+    // events.once would reject on the request's "error"; only its "close" matters here.
+    const requestClosed = new Promise((resolve) => server.once("request", (request: IncomingMessage) => request.once("close", resolve)));
+    const client = connect(Number(new URL(url).port), "127.0.0.1");
+    client.write("POST /add-checkpoint HTTP/1.1\r\nHost: witness\r\nContent-Length: 100\r\n\r\nold 0\n");
+    await new Promise((resolve) => server.once("request", resolve));
+    client.destroy();
+    await requestClosed;
+    // Give the handler's promise chain its turn after the connection broke.
+    await new Promise((resolve) => setTimeout(resolve, 50));
+    expect(failures).toEqual([]);
   });
 
   it("refuses a prefix that is not an http(s) URL, and says when no witness answers", async () => {

@@ -52,6 +52,21 @@ describe("FileStateStore", () => {
     await store.close();
   });
 
+  it("close waits for an update in flight before it releases the lock", async () => {
+    const store = await FileStateStore.open(directory);
+    const latest = await latestOf(5);
+    const update = store.update(log.origin, async () => {
+      await new Promise((resolve) => setTimeout(resolve, 50));
+      return { result: undefined, next: latest };
+    });
+    await store.close();
+    // Persisted before the lock was released: the next holder reads it.
+    const reopened = await FileStateStore.open(directory, { lockWaitMs: 0 });
+    expect(await reopened.update(log.origin, async (current) => ({ result: current }))).toEqual(latest);
+    await update;
+    await reopened.close();
+  });
+
   it("refuses a state file that does not agree with its own note, and tells to restore it rather than delete it", async () => {
     const store = await FileStateStore.open(directory);
     await store.update(log.origin, async () => ({ result: undefined, next: await latestOf(3) }));
@@ -70,7 +85,11 @@ describe("FileStateStore", () => {
 
   it("keeps a second witness off a state directory in use", async () => {
     const store = await FileStateStore.open(directory);
-    await expect(FileStateStore.open(directory, { lockWaitMs: 0 })).rejects.toMatchObject({ code: "WITNESS_STATE_FAILED" });
+    const refusal = await FileStateStore.open(directory, { lockWaitMs: 0 }).catch((error: unknown) => error);
+    // Words for the operator (who holds it, what to do), not the SDK's advice to pass a larger waitMs to acquireLock.
+    expect(refusal).toMatchObject({ code: "WITNESS_STATE_FAILED", message: expect.stringContaining(`another temporal-witness (process ${process.pid} on host`) });
+    expect((refusal as Error).message).toContain('"state_dir"');
+    expect((refusal as Error).message).not.toContain("acquireLock");
     await store.close();
     const next = await FileStateStore.open(directory, { lockWaitMs: 0 });
     await next.close();

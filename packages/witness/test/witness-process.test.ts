@@ -1,4 +1,6 @@
+import { once } from "node:events";
 import { mkdtemp, readdir, rm, writeFile } from "node:fs/promises";
+import { connect } from "node:net";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
@@ -55,6 +57,29 @@ describe("temporal-witness as a process", { timeout: 30_000 }, () => {
     expect(missing.stderr).toContain("missing.json");
     expect(badPort.code).toBe(2);
     expect(badPort.stderr).toContain("--port");
+  });
+
+  it("a SIGTERM exits 0 and releases the lock after the grace period even while a client stalls mid-request", async () => {
+    const stallConfig = join(directory, "stall.json");
+    await writeFile(stallConfig, JSON.stringify({ name: "witness.example/w1", key_file: "witness.key", state_dir: "stall-state", logs: [{ origin: log.origin, keys: [log.vkey] }] }));
+    const stalled = await startWitness(stallConfig);
+    const { hostname, port } = new URL(stalled.url);
+    const client = connect(Number(port), hostname);
+    try {
+      // "100 Continue" shows the server has the request; the client then sends part of its body and stops.
+      client.write("POST /add-checkpoint HTTP/1.1\r\nHost: witness\r\nContent-Length: 100\r\nExpect: 100-continue\r\n\r\n");
+      const [continued] = (await once(client, "data")) as [Buffer];
+      expect(continued.toString()).toContain("100 Continue");
+      client.write("old 0\n");
+      const started = Date.now();
+      const exited = await Promise.race([stalled.stop(), new Promise<string>((resolve) => setTimeout(() => resolve("still running after 15 s"), 15_000))]);
+      expect(exited).toBe(0);
+      expect(Date.now() - started).toBeGreaterThanOrEqual(4_000);
+      expect(await readdir(join(directory, "stall-state"))).not.toContain("witness.lock");
+    } finally {
+      client.destroy();
+      stalled.child.kill("SIGKILL");
+    }
   });
 
   it("cosigns 0 -> 4 -> 11 with consistency proofs; every refusal has its status; a restart keeps the state", async () => {
