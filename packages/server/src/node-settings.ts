@@ -42,7 +42,13 @@ export const NODE_ID_RULE = `a node id is 1 to ${NODE_ID_MAX_LENGTH} characters,
 
 /** `value` when it can name a node, or undefined when it breaks NODE_ID_RULE (an empty one, as \`--node-id "$UNSET"\` gives, would leave the nodes unnamed). */
 export function parseNodeId(value: string): string | undefined {
-  return value.length >= 1 && value.length <= NODE_ID_MAX_LENGTH ? value : undefined;
+  const length = characters(value);
+  return length >= 1 && length <= NODE_ID_MAX_LENGTH ? value : undefined;
+}
+
+/** Characters as the config's schema counts them (code points, as JSON Schema's maxLength does), not UTF-16 units. */
+function characters(value: string): number {
+  return [...value].length;
 }
 
 /** `value` when it is a PostgreSQL URL, or undefined when it breaks STORE_URL_RULE. */
@@ -80,5 +86,5 @@ function storeFrom(value: string | undefined, source: string): string | undefine
 
 function nodeIdFromEnv(value: string | undefined): string | undefined {
   if (value === undefined || parseNodeId(value) !== undefined) return value;
-  throw new UsageError(`the environment variable TEMPORAL_NODE_ID is ${value.length} characters long: ${NODE_ID_RULE}`);
+  throw new UsageError(`the environment variable TEMPORAL_NODE_ID is ${characters(value)} characters long: ${NODE_ID_RULE}`);
 }

@@ -1,6 +1,7 @@
 import { KeyFileSigner } from "@temporal/agent-sdk/node";
-import { TemporalError, type Signer } from "@temporal/agent-sdk";
+import { TemporalError, TemporalTypeError, type Signer } from "@temporal/agent-sdk";
 import { openPostgresStore, redactUrl } from "@temporal/store-postgres";
+import { UsageError } from "./exit-status.js";
 import type { NodeSettings } from "./node-settings.js";
 import type { ServiceStore } from "./store.js";
 
@@ -11,11 +12,19 @@ import type { ServiceStore } from "./store.js";
  */
 export function openNodeStore(node: NodeSettings): { store?: ServiceStore; signer?: Signer } {
   return {
-    ...(node.storeUrl === undefined
-      ? {}
-      : { store: openPostgresStore({ url: node.storeUrl, nodeId: node.nodeId, log: (message) => process.stderr.write(`temporal-service: ${message}\n`) }) }),
+    ...(node.storeUrl === undefined ? {} : { store: openStore(node.storeUrl, node.nodeId) }),
     ...(node.signingKeyFile === undefined ? {} : { signer: new KeyFileSigner(node.signingKeyFile) }),
   };
+}
+
+/** The PostgreSQL store; a URL it refuses (a timeout parameter that is not whole milliseconds) is a usage error, as a bad --store is. */
+function openStore(url: string, nodeId: string): ServiceStore {
+  try {
+    return openPostgresStore({ url, nodeId, log: (message) => process.stderr.write(`temporal-service: ${message}\n`) });
+  } catch (error) {
+    if (error instanceof TemporalTypeError && error.code === "INVALID_ARGUMENT") throw new UsageError(error.message);
+    throw error;
+  }
 }
 
 /**

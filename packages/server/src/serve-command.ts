@@ -81,7 +81,7 @@ export async function serve(files: ServiceFiles, flags: ServeFlags, options: Ser
     throw failure === undefined ? error : new ServiceStartError(failure, { cause: error });
   }
   // Handlers first: a supervisor may signal as soon as it reads the line, and until a handler is installed a signal kills the process.
-  handleSignals(service, files, flags, { address, node, witnessing, configFound: found });
+  handleSignals(service, files, flags, { address, node, witnessing }, found);
   process.stdout.write(`listening on ${url}\n`);
 }
 
@@ -100,11 +100,10 @@ interface StartSettings {
   readonly address: ListenAddress;
   readonly node: NodeSettings;
   readonly witnessing: WitnessingOptions | undefined;
-  /** Whether the config file existed at the start: once it did, a reload that finds it missing keeps the running config rather than serving the defaults (no keys). */
-  readonly configFound: boolean;
 }
 
-function handleSignals(service: TemporalService, files: ServiceFiles, flags: ServeFlags, running: StartSettings): void {
+/** `configFound`: whether the config file was read at the start. */
+function handleSignals(service: TemporalService, files: ServiceFiles, flags: ServeFlags, running: StartSettings, configFound: boolean): void {
   let stopping = false;
   const stop = (signal: NodeJS.Signals) => {
     if (stopping) exitWith(`${signal} again: exiting without waiting for requests in flight`, EXIT_FAILURE);
@@ -115,11 +114,14 @@ function handleSignals(service: TemporalService, files: ServiceFiles, flags: Ser
       (error: unknown) => exitWith(`could not close cleanly: ${(error as Error).message}`, EXIT_FAILURE),
     );
   };
+  // Once the config file has been read (at the start, or by a reload after `keys create` made it), a reload that finds
+  // it missing keeps the running config rather than serving the defaults, which have no keys.
+  let configSeen = configFound;
   // One reload at a time, in the order the signals came.
   let reloading = Promise.resolve();
   const reload = () => {
     reloading = reloading.then(async () => {
-      if (!stopping) await reloadConfig(service, files, flags, running);
+      if (!stopping && (await reloadConfig(service, files, flags, running, !files.explicit && !configSeen))) configSeen = true;
     });
   };
   process.on("SIGINT", stop);
@@ -135,10 +137,13 @@ const NODE_FIELDS = [
   ["previousKeys", "previous_keys"],
 ] as const;
 
-/** SIGHUP: serve with the config file as it is now, or keep the running config if the file cannot be used. Either way, one line says so. */
-async function reloadConfig(service: TemporalService, files: ServiceFiles, flags: ServeFlags, running: StartSettings): Promise<void> {
+/**
+ * SIGHUP: serve with the config file as it is now, or keep the running config if the file cannot be used (or, not
+ * `optional`, is missing). Either way, one line says so. Resolves with whether the file was read.
+ */
+async function reloadConfig(service: TemporalService, files: ServiceFiles, flags: ServeFlags, running: StartSettings, optional: boolean): Promise<boolean> {
   try {
-    const { config: fileConfig, listen, node: nodeFile, witnessing } = await loadConfigFile(files.config, !files.explicit && !running.configFound);
+    const { config: fileConfig, listen, node: nodeFile, witnessing, found } = await loadConfigFile(files.config, optional);
     const config = withZttFlags(fileConfig, flags);
     const address = resolveListenAddress(flags, process.env, listen, files.config);
     const node = resolveNodeSettings(flags, process.env, nodeFile, files.config);
@@ -150,8 +155,10 @@ async function reloadConfig(service: TemporalService, files: ServiceFiles, flags
     ];
     const later = startOnly.length === 0 ? "" : `; ${startOnly.join(", ")} changed, which takes effect at the next start`;
     process.stdout.write(`SIGHUP: reloaded ${files.config}: ${config.keys.length} API keys, ${config.cors.origins.length} CORS origins${later}\n`);
+    return found;
   } catch (error) {
     process.stderr.write(`temporal-service: SIGHUP: kept the running config: ${(error as Error).message}\n`);
+    return false;
   }
 }
 

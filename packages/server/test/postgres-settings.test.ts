@@ -8,7 +8,7 @@ import { writeFile } from "node:fs/promises";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { loadConfigFile } from "../src/config.js";
-import { resolveNodeSettings } from "../src/node-settings.js";
+import { parseNodeId, resolveNodeSettings } from "../src/node-settings.js";
 import { tempDir } from "./helpers.js";
 import { runCommand, startServiceProcess } from "./service-process.js";
 
@@ -28,6 +28,13 @@ describe("resolveNodeSettings", () => {
       signingKeyFile: file.signing_key,
       nodeId: "from-file",
     });
+  });
+
+  it("counts a node id's characters as the config's schema does (code points), whether from the environment or a flag", () => {
+    const emoji = "\u{1F600}";
+    expect(resolveNodeSettings({}, { TEMPORAL_NODE_ID: emoji.repeat(200) }, {}, "c.json").nodeId).toBe(emoji.repeat(200));
+    expect(() => resolveNodeSettings({}, { TEMPORAL_NODE_ID: emoji.repeat(201) }, {}, "c.json")).toThrow("TEMPORAL_NODE_ID is 201 characters long");
+    expect([parseNodeId(emoji.repeat(200)), parseNodeId(emoji.repeat(201)), parseNodeId("")]).toEqual([emoji.repeat(200), undefined, undefined]);
   });
 
   it("defaults to the file store, the home's key and <host name>:<pid>", () => {

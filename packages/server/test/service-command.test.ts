@@ -87,6 +87,16 @@ describe("temporal-service usage errors", () => {
     }
   });
 
+  it("a store URL whose timeout parameter is not whole milliseconds is a usage error, as a bad --store is", PROCESS_TEST, async () => {
+    // Port 1 on loopback: before the fix this reached the store's start (exit 1), not the command line's check.
+    const result = runCommand(["--store", "postgres://x@127.0.0.1:1/db?statement_timeout=1e3", "--home", await tempDir(), "--port", "0"]);
+    expect(result.status, result.stderr).toBe(2);
+    expect(result.stderr.trimEnd().split("\n")).toEqual([
+      expect.stringMatching(/^temporal-service: the store URL .* has statement_timeout=1e3: give a whole number of milliseconds/),
+      "Try 'temporal-service --help' for more information.",
+    ]);
+  });
+
   it("a config file that is not JSON, or names a bad host or port, is a usage error naming the file", async () => {
     const home = await tempDir();
     const config = join(home, "service.json");
@@ -223,6 +233,25 @@ describe("temporal-service signals", () => {
     await writeFile(config, JSON.stringify({ cors: { origins: [] }, port: await freePort() }));
     return { service: await startServiceProcess(["--home", home]), config };
   }
+
+  it("SIGHUP after keys create made the config file of a service started without one: once read, a missing file keeps the running config", PROCESS_TEST, async () => {
+    const home = await tempDir();
+    const service = await startServiceProcess(["--home", home, "--port", "0"]);
+    try {
+      const created = runCommand(["keys", "create", "--tier", "developer", "--home", home]);
+      expect(created.status, created.stderr).toBe(0);
+      const key = created.stdout.trim();
+      const config = join(home, "service.json");
+      service.child.kill("SIGHUP");
+      expect(await service.waitFor("stdout", /^SIGHUP: /)).toBe(`SIGHUP: reloaded ${config}: 1 API keys, 0 CORS origins`);
+      await rm(config);
+      service.child.kill("SIGHUP");
+      expect(await service.waitFor("stderr", /SIGHUP/)).toMatch(/^temporal-service: SIGHUP: kept the running config: cannot read config .*service\.json: ENOENT/);
+      expect(await get(`${service.url}/v1/challenge`, key)).toBe(200);
+    } finally {
+      await service.stop();
+    }
+  });
 
   it("SIGHUP reloads the config: a key made by keys create is served, a bad file is reported and the running config kept", PROCESS_TEST, async () => {
     const home = await tempDir();

@@ -108,10 +108,17 @@ export function openPostgresStore(options: PostgresStoreOptions): PostgresStore 
 }
 
 /**
- * The URL's parameters that pg reads as milliseconds (README: they win over the options). pg takes their leading
- * digits (`parseInt`), so `15s` or `1e3` would silently be 15 ms or 1 ms, and `abc` a query timeout that expires at once.
+ * The URL's parameters that pg reads as milliseconds (README: they win over the options), each with its least value.
+ * pg takes their leading digits (`parseInt`), so `15s` or `1e3` would silently be 15 ms or 1 ms, and `abc` a query
+ * timeout that expires at once. The server's three take 0 for no limit; `query_timeout` is pg's own timer, which
+ * takes the text "0" for a timeout of 0 ms, so it is at least 1.
  */
-const MILLISECOND_PARAMETERS = ["statement_timeout", "lock_timeout", "idle_in_transaction_session_timeout", "query_timeout"];
+const MILLISECOND_PARAMETERS: readonly (readonly [string, number])[] = [
+  ["statement_timeout", 0],
+  ["lock_timeout", 0],
+  ["idle_in_transaction_session_timeout", 0],
+  ["query_timeout", 1],
+];
 /** PostgreSQL's largest timeout (a 32-bit signed integer of milliseconds). */
 const MAX_MILLISECONDS = 2_147_483_647;
 
@@ -127,12 +134,13 @@ function checkedName(url: string): string {
   if (parsed?.protocol !== "postgres:" && parsed?.protocol !== "postgresql:") {
     throw new TemporalTypeError("INVALID_ARGUMENT", `the store URL ${name} is not a PostgreSQL URL: give postgres://user@host:5432/database`);
   }
-  for (const parameter of MILLISECOND_PARAMETERS) {
-    const value = parsed.searchParams.get(parameter);
-    if (value !== null && !(/^\d+$/.test(value) && Number(value) <= MAX_MILLISECONDS)) {
+  for (const [parameter, least] of MILLISECOND_PARAMETERS) {
+    // Every value: pg takes the last of a repeated parameter.
+    for (const value of parsed.searchParams.getAll(parameter)) {
+      if (/^\d+$/.test(value) && Number(value) >= least && Number(value) <= MAX_MILLISECONDS) continue;
       throw new TemporalTypeError(
         "INVALID_ARGUMENT",
-        `the store URL ${name} has ${parameter}=${value}: give a whole number of milliseconds up to ${MAX_MILLISECONDS}, e.g. ${parameter}=15000 (0 for no limit)`,
+        `the store URL ${name} has ${parameter}=${value}: give a whole number of milliseconds from ${least} to ${MAX_MILLISECONDS}, e.g. ${parameter}=15000${least === 0 ? " (0 for no limit)" : ""}`,
       );
     }
   }

@@ -7,7 +7,8 @@ import { describe, expect, it } from "vitest";
 /**
  * `@temporal/store-postgres/testing` in a process of its own that ends by a signal, as a test run does on Ctrl-C or
  * `kill`: the server it started (in a process group of its own) and its data must not outlive it. The process runs
- * the built entry (dist/testing.js), as a package user would.
+ * the built entry (dist/testing.js), as a package user would: after editing src/testing.ts, build it
+ * (`npx tsc -b packages/store-postgres`) before running this file alone; `npm ci` and `npm run build` do.
  */
 const TESTING = fileURLToPath(new URL("../dist/testing.js", import.meta.url));
 

@@ -21,10 +21,14 @@ describe("openPostgresStore: timeout parameters in the URL", () => {
     "idle_in_transaction_session_timeout=1.5",
     "lock_timeout=",
     "statement_timeout=2147483648",
+    // pg's own timer takes the text "0" for 0 ms: every query would time out.
+    "query_timeout=0",
+    // pg takes the last of a repeated parameter.
+    "statement_timeout=15000&statement_timeout=1e3",
   ])("refuses ?%s with INVALID_ARGUMENT naming the parameter", async (parameter) => {
     const refused = await refusal(`postgres://temporal:s3cret@db.internal/temporal?sslmode=disable&${parameter}`);
     expect(refused?.code).toBe("INVALID_ARGUMENT");
-    expect(refused?.message).toContain(`has ${parameter}: give a whole number of milliseconds`);
+    expect(refused?.message).toContain(`has ${parameter.split("&").at(-1)}: give a whole number of milliseconds`);
     expect(refused?.message).not.toContain("s3cret");
   });
 

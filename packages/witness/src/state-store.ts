@@ -123,10 +123,9 @@ function parseStateFile(path: string, origin: string, text: string): LatestCheck
 }
 
 function lockedError(directory: string, error: HomeLockedError): TemporalError {
-  const holder = error.holder === undefined ? "a process its lock file does not name" : `process ${error.holder.pid} on host ${JSON.stringify(error.holder.host)}`;
   return new TemporalError(
     "WITNESS_STATE_FAILED",
-    `cannot use the state directory ${directory}: another temporal-witness (${holder}) uses it; stop that one first, or give this one its own "state_dir" (the lock of a witness that is no longer running is taken over automatically)`,
+    `cannot use the state directory ${directory}: another temporal-witness (${error.heldBy}) uses it; stop that one first, or give this one its own "state_dir" (the lock of a witness that is no longer running is taken over automatically)`,
     { cause: error },
   );
 }

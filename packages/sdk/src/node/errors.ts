@@ -39,6 +39,8 @@ export class HomeLockedError extends TemporalError {
   declare readonly code: "HOME_LOCKED";
   readonly lockPath: string;
   readonly holder: HomeLockHolder | undefined;
+  /** The holder in words, for a tool's own message: `process 123 on host "h" since <ISO time>`, or that the lock file names none. */
+  readonly heldBy: string;
   /** The holder's pid, or undefined when the lock file names none. */
   readonly pid: number | undefined;
   /** How long `acquireLock` waited, ms; undefined for a lost holding. */
@@ -54,6 +56,7 @@ export class HomeLockedError extends TemporalError {
     this.name = "HomeLockedError";
     this.lockPath = lockPath;
     this.holder = holder;
+    this.heldBy = by;
     this.pid = holder?.pid;
     this.waited_ms = "lost" in how ? undefined : how.waitedMs;
     this.lost = "lost" in how;
