@@ -1,6 +1,5 @@
-import { readFile } from "node:fs/promises";
 import { dirname, resolve } from "node:path";
-import { makeDirectory, writeFileDurably } from "@temporal/agent-sdk/node";
+import { describeIoError, errnoCode, makeDirectory, readSmallFile, writeFileDurably } from "@temporal/agent-sdk/node";
 import { Ajv2020 } from "ajv/dist/2020.js";
 import { TemporalError, type WitnessingOptions } from "@temporal/agent-sdk";
 import { DEFAULT_CONFIG, TrustedProxies, duplicateKeyPointer, type ServiceConfig } from "@temporal/agent-sdk/service";
@@ -145,6 +144,9 @@ export interface ListenSettings {
   readonly port?: number;
 }
 
+/** A config holds API keys' hashes, about 150 bytes each: 8 MiB holds tens of thousands. */
+const CONFIG_LIMIT_BYTES = 8 * 1_048_576;
+
 /** The raw JSON object of a config file, validated; `{}` when the file does not exist and `optional` is set. */
 export async function readConfigObject(path: string, optional: boolean): Promise<Record<string, unknown>> {
   return (await readConfigIfPresent(path, optional)) ?? {};
@@ -154,10 +156,10 @@ export async function readConfigObject(path: string, optional: boolean): Promise
 async function readConfigIfPresent(path: string, optional: boolean): Promise<Record<string, unknown> | undefined> {
   let text: string;
   try {
-    text = await readFile(path, "utf8");
+    text = (await readSmallFile(path, CONFIG_LIMIT_BYTES)).toString("utf8");
   } catch (error) {
-    if ((error as NodeJS.ErrnoException).code === "ENOENT" && optional) return undefined;
-    throw new ConfigError(`cannot read config ${path}: ${(error as Error).message}`);
+    if (errnoCode(error) === "ENOENT" && optional) return undefined;
+    throw new ConfigError(`cannot read config ${path}: ${describeIoError(error)}`);
   }
   let value: unknown;
   try {

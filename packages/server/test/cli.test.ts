@@ -61,6 +61,15 @@ describe("temporal-service", () => {
     expect(missing.stderr).toContain("cannot read config");
   });
 
+  it.runIf(process.platform === "linux")("stops reading a device given as the config or the signing key at a limit, rather than reading it without end", () => {
+    const config = cli(["--port", "0", "--home", "/nonexistent", "--config", "/dev/zero"]);
+    expect(config.status).toBe(2);
+    expect(config.stderr).toContain("cannot read config /dev/zero: it holds more than 8 MiB: no file of its kind is that large");
+    const key = cli(["--port", "0", "--store", "postgres://nobody@127.0.0.1:1/none", "--signing-key", "/dev/zero"]);
+    expect(key.status).toBe(1);
+    expect(key.stderr).toContain("KEY_INVALID: key file /dev/zero is not a key: it holds more than 64 KiB: no file of its kind is that large");
+  });
+
   it("refuses a bad port with a usage error", () => {
     const result = cli(["--port", "http"]);
     expect(result.status).toBe(2);

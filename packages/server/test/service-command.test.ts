@@ -246,7 +246,7 @@ describe("temporal-service signals", () => {
       expect(await service.waitFor("stdout", /^SIGHUP: /)).toBe(`SIGHUP: reloaded ${config}: 1 API keys, 0 CORS origins`);
       await rm(config);
       service.child.kill("SIGHUP");
-      expect(await service.waitFor("stderr", /SIGHUP/)).toMatch(/^temporal-service: SIGHUP: kept the running config: cannot read config .*service\.json: ENOENT/);
+      expect(await service.waitFor("stderr", /SIGHUP/)).toMatch(/^temporal-service: SIGHUP: kept the running config: cannot read config .*service\.json: no such file or folder/);
       expect(await get(`${service.url}/v1/challenge`, key)).toBe(200);
     } finally {
       await service.stop();
@@ -276,7 +276,7 @@ describe("temporal-service signals", () => {
       await rm(config);
       service.child.kill("SIGHUP");
       expect(await service.waitFor("stderr", /SIGHUP: kept the running config: cannot read/)).toMatch(
-        /^temporal-service: SIGHUP: kept the running config: cannot read config .*service\.json: ENOENT/,
+        /^temporal-service: SIGHUP: kept the running config: cannot read config .*service\.json: no such file or folder/,
       );
       expect(await get(`${service.url}/v1/challenge`, key)).toBe(200);
 

@@ -4,11 +4,11 @@
  */
 
 import { createPrivateKey, createPublicKey, generateKeyPair, randomBytes, sign, type KeyObject } from "node:crypto";
-import { link, readFile, rm } from "node:fs/promises";
+import { link, rm } from "node:fs/promises";
 import { basename, dirname, join } from "node:path";
 import { promisify } from "node:util";
 import { TemporalError, createCosigner, isNoteKeyName, type Cosigner } from "@temporal/agent-sdk";
-import { writeFileDurably } from "@temporal/agent-sdk/node";
+import { describeIoError, readSmallFile, writeFileDurably } from "@temporal/agent-sdk/node";
 
 const generateEd25519 = promisify(generateKeyPair);
 const signAsync = promisify(sign);
@@ -36,18 +36,19 @@ export async function createWitnessKey(path: string, name: string): Promise<Cosi
   return cosignerOf(privateKey, name);
 }
 
+/** A PEM Ed25519 key is some 120 bytes; a file of more than this is not a key. */
+const KEY_LIMIT_BYTES = 65_536;
+
 /** The cosigner of the key at `path` under `name`. Throws `INVALID_WITNESS_KEY`. */
 export async function loadWitnessKey(path: string, name: string): Promise<Cosigner> {
   checkName(name);
   let pem: string;
   try {
-    pem = await readFile(path, "utf8");
+    pem = (await readSmallFile(path, KEY_LIMIT_BYTES)).toString("utf8");
   } catch (error) {
-    throw new TemporalError(
-      "INVALID_WITNESS_KEY",
-      `cannot read the witness key ${path}: ${(error as Error).message}; create one with \`temporal-witness key create ${path} --name ${name}\``,
-      { cause: error },
-    );
+    throw new TemporalError("INVALID_WITNESS_KEY", `cannot read the witness key ${path}: ${describeIoError(error)}; create one with \`temporal-witness key create ${path} --name ${name}\``, {
+      cause: error,
+    });
   }
   let privateKey: KeyObject;
   try {

@@ -45,11 +45,15 @@ describe("temporal-witness as a process", { timeout: 30_000 }, () => {
   it("exits 2 naming the field for a bad config, without a stack trace", async () => {
     const bad = join(directory, "bad.json");
     await writeFile(bad, JSON.stringify({ name: "witness.example/w1", key_file: "witness.key", state_dir: "state", logs: [{ origin: log.origin, keys: ["not a vkey"] }] }));
-    const [run, missing, badPort] = await Promise.all([
+    const [run, missing, badPort, device] = await Promise.all([
       runWitnessCommand(["--config", bad]),
       runWitnessCommand(["--config", join(directory, "missing.json")]),
       runWitnessCommand(["--port", "x", "--config", config]),
+      // Read whole, a device never ends: reading stops at the limit.
+      runWitnessCommand(["--config", "/dev/zero"]),
     ]);
+    expect(device.code).toBe(2);
+    expect(device.stderr).toBe("temporal-witness: config /dev/zero: cannot be read (it holds more than 1 MiB: no file of its kind is that large) [INVALID_WITNESS_CONFIG]\n");
     expect(run.code).toBe(2);
     expect(run.stderr).toContain("logs[0].keys[0]");
     expect(run.stderr).not.toMatch(/\n\s+at /);

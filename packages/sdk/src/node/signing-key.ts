@@ -1,5 +1,5 @@
 import { createPrivateKey, createPublicKey, generateKeyPair, randomBytes, sign, type KeyObject } from "node:crypto";
-import { chmod, link, open, readFile, stat, unlink } from "node:fs/promises";
+import { chmod, link, open, stat, unlink } from "node:fs/promises";
 import { dirname } from "node:path";
 import { promisify } from "node:util";
 import { onceUnlessRejected } from "../authority/once-unless-rejected.js";
@@ -10,6 +10,7 @@ import { describeErrno, errnoCode } from "./describe-errno.js";
 import { isErrno } from "./errors.js";
 import { ensureHome, ignoreHomeInGit, type HomePaths } from "./home.js";
 import { acquireHomeLock } from "./home-lock.js";
+import { readSmallFile, FileTooLargeError } from "./read-small-file.js";
 import { syncDirectory } from "./sync-directory.js";
 
 export type { SigningKey } from "../authority/seams.js";
@@ -128,11 +129,24 @@ async function makeOwnerOnly(path: string): Promise<void> {
   }
 }
 
+/** A PEM Ed25519 key is some 120 bytes; a file of more than this is not a key. */
+const KEY_LIMIT_BYTES = 65_536;
+
 async function readIfPresent(path: string): Promise<string | undefined> {
   try {
-    return await readFile(path, "utf8");
+    return await readKeyText(path);
   } catch (error) {
     if (isErrno(error, "ENOENT")) return undefined;
+    throw error;
+  }
+}
+
+/** The text of a key file; `KEY_INVALID` for one too large to be a key (a device such as /dev/zero would be read without end). */
+async function readKeyText(path: string): Promise<string> {
+  try {
+    return (await readSmallFile(path, KEY_LIMIT_BYTES)).toString("utf8");
+  } catch (error) {
+    if (error instanceof FileTooLargeError) throw new TemporalError("KEY_INVALID", `key file ${path} is not a key: ${error.message}`);
     throw error;
   }
 }
@@ -168,7 +182,7 @@ async function createKeyFile(path: string, options: { useExisting: boolean } = {
   } catch (error) {
     if (!isErrno(error, "EEXIST") || !options.useExisting) throw error;
     // Made by a process that did not take the lock (an older SDK): use that key.
-    return readFile(path, "utf8");
+    return readKeyText(path);
   } finally {
     await unlink(pending);
   }
@@ -239,8 +253,9 @@ export async function readVerifyingKeyFile(path: string): Promise<VerifyingKey> 
   let jwk: { crv?: string; kty?: string; x?: string };
   try {
     // createPublicKey takes a private key too and gives its public half.
-    jwk = createPublicKey(await readFile(path, "utf8")).export({ format: "jwk" });
+    jwk = createPublicKey(await readKeyText(path)).export({ format: "jwk" });
   } catch (error) {
+    if (error instanceof TemporalError) throw error;
     const code = errnoCode(error);
     if (isKeyFileUnreadableReason(code)) throw new KeyFileUnreadableError(path, code, error);
     throw new TemporalError("KEY_INVALID", `key file ${path} is not a readable PEM key`, { cause: error });
