@@ -1,7 +1,7 @@
 import { dirname, resolve } from "node:path";
 import { describeIoError, errnoCode, makeDirectory, readSmallFile, writeFileDurably } from "@temporal/agent-sdk/node";
 import { Ajv2020 } from "ajv/dist/2020.js";
-import { TemporalError, type WitnessingOptions } from "@temporal/agent-sdk";
+import { TemporalError, jsonSyntaxProblem, type WitnessingOptions } from "@temporal/agent-sdk";
 import { DEFAULT_CONFIG, TrustedProxies, duplicateKeyPointer, type ServiceConfig } from "@temporal/agent-sdk/service";
 import { QuantumError, backendById } from "@temporal/quantum";
 import { NODE_ID_MAX_LENGTH, type NodeFileSettings } from "./node-settings.js";
@@ -165,7 +165,8 @@ async function readConfigIfPresent(path: string, optional: boolean): Promise<Rec
   try {
     value = JSON.parse(text);
   } catch (error) {
-    throw new ConfigError(`config ${path} is not valid JSON: ${(error as Error).message}`);
+    const { where, reason } = jsonSyntaxProblem(text, error);
+    throw new ConfigError(`config ${where === undefined ? path : `${path}:${where}`} is not valid JSON: ${reason}`);
   }
   // JSON.parse keeps the last of two equal keys: a second "keys" would drop the first's keys unseen, and `keys create` would write the file back without them.
   const duplicate = duplicateKeyPointer(text, value);

@@ -1,5 +1,5 @@
 import { collectDefaultMetrics } from "prom-client";
-import type { WitnessingOptions } from "@temporal/agent-sdk";
+import { TemporalError, type WitnessingOptions } from "@temporal/agent-sdk";
 import { createService, type TemporalService } from "./service.js";
 import { loadConfigFile } from "./config.js";
 import { EXIT_FAILURE, EXIT_OK, UsageError } from "./exit-status.js";
@@ -157,7 +157,8 @@ async function reloadConfig(service: TemporalService, files: ServiceFiles, flags
     process.stdout.write(`SIGHUP: reloaded ${files.config}: ${config.keys.length} API keys, ${config.cors.origins.length} CORS origins${later}\n`);
     return found;
   } catch (error) {
-    process.stderr.write(`temporal-service: SIGHUP: kept the running config: ${(error as Error).message}\n`);
+    const code = error instanceof TemporalError ? `${error.code}: ` : "";
+    process.stderr.write(`temporal-service: SIGHUP: kept the running config: ${code}${(error as Error).message}\n`);
     return false;
   }
 }

@@ -33,6 +33,21 @@ describe("temporal-service", () => {
     ).toEqual(["managed", "enterprise"]);
   });
 
+  it("keys list refuses a --config that does not exist, where a home without one has no keys yet", async () => {
+    const missing = cli(["keys", "list", "--config", "/nonexistent/service.json"]);
+    expect(missing.status).toBe(2);
+    expect(missing.stderr).toMatch(/^temporal-service: INVALID_SERVICE_CONFIG: cannot read config \/nonexistent\/service\.json: no such file or folder\n/);
+    const fresh = cli(["keys", "list", "--home", join(await tempDir(), "new-home")]);
+    expect(fresh.status).toBe(0);
+    expect(fresh.stderr).toMatch(/^no keys in .*service\.json\n$/);
+  });
+
+  it("never echoes a --store that is no URL: it may be a password pasted in the wrong place", () => {
+    const result = cli(["--store", "hunter2"]);
+    expect(result.status).toBe(2);
+    expect(result.stderr).not.toContain("hunter2");
+  });
+
   it("refuses an unknown tier, listing the choices", () => {
     const result = cli(["keys", "create", "--tier", "gold", "--home", "/nonexistent"]);
     expect(result.status).toBe(2);

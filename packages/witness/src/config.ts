@@ -6,7 +6,7 @@
  */
 
 import { dirname, resolve } from "node:path";
-import { TemporalError, isNoteKeyName, noteVerifier, parseVerifierKey, tileVerifierKey, type NoteVerifier } from "@temporal/agent-sdk";
+import { TemporalError, isNoteKeyName, jsonSyntaxProblem, noteVerifier, parseVerifierKey, tileVerifierKey, type NoteVerifier } from "@temporal/agent-sdk";
 import { describeIoError, readSmallFile } from "@temporal/agent-sdk/node";
 import { KnownLogs } from "./known-logs.js";
 
@@ -29,11 +29,18 @@ const LOG_FIELDS = new Set(["origin", "authority", "keys"]);
 /** Reads and checks the config at `path`. Throws `INVALID_WITNESS_CONFIG` naming the file and the field. */
 export async function loadWitnessConfig(path: string): Promise<WitnessConfig> {
   const bad = (problem: string): TemporalError => new TemporalError("INVALID_WITNESS_CONFIG", `config ${path}: ${problem}`);
+  let text: string;
+  try {
+    text = (await readSmallFile(path, CONFIG_LIMIT_BYTES)).toString("utf8");
+  } catch (error) {
+    throw bad(`cannot be read (${describeIoError(error)})`);
+  }
   let raw: unknown;
   try {
-    raw = JSON.parse((await readSmallFile(path, CONFIG_LIMIT_BYTES)).toString("utf8"));
+    raw = JSON.parse(text);
   } catch (error) {
-    throw bad(error instanceof SyntaxError ? `is not JSON (${error.message})` : `cannot be read (${describeIoError(error)})`);
+    const { where, reason } = jsonSyntaxProblem(text, error);
+    throw bad(`is not JSON${where === undefined ? "" : ` at ${where}`} (${reason})`);
   }
   if (!isObject(raw)) throw bad("is not a JSON object");
   for (const key of Object.keys(raw)) if (!FIELDS.has(key)) throw bad(`has an unknown field "${key}"; the fields are ${[...FIELDS].join(", ")}`);
