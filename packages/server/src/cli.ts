@@ -1,7 +1,7 @@
 import { join } from "node:path";
 import { Command, CommanderError, InvalidArgumentError, Option } from "commander";
 import { TemporalError, WINDOW_TEXT_RULE, ZONE_TEXT_RULE, parseWindowText, parseZoneText } from "@temporal/agent-sdk";
-import { createSigningKeyFile, defaultHome } from "@temporal/agent-sdk/node";
+import { createSigningKeyFile, defaultHome, describeIoError, errnoCode } from "@temporal/agent-sdk/node";
 import { createApiKey } from "./api-keys.js";
 import { loadConfig, readConfigObject, writeConfigObject } from "./config.js";
 import { EXIT_FAILURE, EXIT_USAGE, UsageError } from "./exit-status.js";
@@ -61,9 +61,8 @@ async function createSigningKey(file: string): Promise<void> {
   try {
     key = await createSigningKeyFile(file);
   } catch (error) {
-    const code = (error as NodeJS.ErrnoException).code;
     throw new ServiceStartError(
-      code === "EEXIST" ? `${file} exists; a key file is never replaced (remove it first if it is really unused)` : `cannot create ${file}: ${(error as Error).message}`,
+      errnoCode(error) === "EEXIST" ? `${file} exists; a key file is never replaced (remove it first if it is really unused)` : `cannot create ${file}: ${describeIoError(error)}`,
     );
   }
   process.stderr.write(`created signing key ${key.verifying.key_id} in ${file}; give every node this file (--signing-key)\n`);

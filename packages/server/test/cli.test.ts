@@ -48,6 +48,12 @@ describe("temporal-service", () => {
     expect(result.stderr).not.toContain("hunter2");
   });
 
+  it("signing-key create into a folder that does not exist names the key file, not a temporary one", () => {
+    const result = cli(["signing-key", "create", "/nonexistent/k.pem"]);
+    expect(result.status).toBe(1);
+    expect(result.stderr).toBe("temporal-service: cannot create /nonexistent/k.pem: no such file or folder\n");
+  });
+
   it("refuses an unknown tier, listing the choices", () => {
     const result = cli(["keys", "create", "--tier", "gold", "--home", "/nonexistent"]);
     expect(result.status).toBe(2);

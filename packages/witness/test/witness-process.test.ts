@@ -52,6 +52,9 @@ describe("temporal-witness as a process", { timeout: 30_000 }, () => {
       // Read whole, a device never ends: reading stops at the limit.
       runWitnessCommand(["--config", "/dev/zero"]),
     ]);
+    const keyInMissingFolder = await runWitnessCommand(["key", "create", join(directory, "absent", "w.key"), "--name", "witness.example/w9"]);
+    expect(keyInMissingFolder.code).toBe(2);
+    expect(keyInMissingFolder.stderr).toBe(`temporal-witness: cannot create the witness key ${join(directory, "absent", "w.key")}: no such file or folder [INVALID_WITNESS_KEY]\n`);
     expect(device.code).toBe(2);
     expect(device.stderr).toBe("temporal-witness: config /dev/zero: cannot be read (it holds more than 1 MiB: no file of its kind is that large) [INVALID_WITNESS_CONFIG]\n");
     expect(run.code).toBe(2);

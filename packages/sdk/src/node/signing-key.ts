@@ -1,6 +1,5 @@
-import { createPrivateKey, createPublicKey, generateKeyPair, randomBytes, sign, type KeyObject } from "node:crypto";
-import { chmod, link, open, stat, unlink } from "node:fs/promises";
-import { dirname } from "node:path";
+import { createPrivateKey, createPublicKey, generateKeyPair, sign, type KeyObject } from "node:crypto";
+import { chmod, stat } from "node:fs/promises";
 import { promisify } from "node:util";
 import { onceUnlessRejected } from "../authority/once-unless-rejected.js";
 import type { Signer, SigningKey } from "../authority/seams.js";
@@ -11,7 +10,7 @@ import { isErrno } from "./errors.js";
 import { ensureHome, ignoreHomeInGit, type HomePaths } from "./home.js";
 import { acquireHomeLock } from "./home-lock.js";
 import { readSmallFile, FileTooLargeError } from "./read-small-file.js";
-import { syncDirectory } from "./sync-directory.js";
+import { writeFileDurably } from "./write-durably.js";
 
 export type { SigningKey } from "../authority/seams.js";
 
@@ -161,32 +160,21 @@ async function hasContent(path: string): Promise<boolean> {
 }
 
 /**
- * Writes the new key aside and links it into place: a crash never leaves
- * half a key, and an existing key is never replaced. With `useExisting`
- * (the home's key) a key already there is used; without, it is `EEXIST`.
+ * Writes the new key aside and links it into place (`writeFileDurably`'s
+ * `replace: false`): a crash never leaves half a key, and an existing key is
+ * never replaced. With `useExisting` (the home's key) a key already there is
+ * used; without, it is `EEXIST`.
  */
 async function createKeyFile(path: string, options: { useExisting: boolean } = { useExisting: true }): Promise<string> {
   const { privateKey } = await generateEd25519("ed25519");
   const pem = privateKey.export({ type: "pkcs8", format: "pem" }).toString();
-  const pending = `${path}.${randomBytes(6).toString("hex")}.pending`;
-  const handle = await open(pending, "wx", 0o600);
   try {
-    await handle.chmod(0o600);
-    await handle.writeFile(pem);
-    await handle.sync();
-  } finally {
-    await handle.close();
-  }
-  try {
-    await link(pending, path);
+    await writeFileDurably(path, pem, { mode: 0o600, replace: false });
   } catch (error) {
     if (!isErrno(error, "EEXIST") || !options.useExisting) throw error;
     // Made by a process that did not take the lock (an older SDK): use that key.
     return readKeyText(path);
-  } finally {
-    await unlink(pending);
   }
-  await syncDirectory(dirname(path));
   return pem;
 }
 
