@@ -1,5 +1,5 @@
 import { hostname } from "node:os";
-import { redactUrl } from "@temporal/store-postgres";
+import { parsePostgresUrl, redactUrl } from "@temporal/store-postgres";
 import { UsageError } from "./exit-status.js";
 
 /**
@@ -53,13 +53,7 @@ function characters(value: string): number {
 
 /** `value` when it is a PostgreSQL URL, or undefined when it breaks STORE_URL_RULE. */
 export function parseStoreUrl(value: string): string | undefined {
-  if (!STORE_URL.test(value)) return undefined;
-  try {
-    new URL(value);
-    return value;
-  } catch {
-    return undefined;
-  }
+  return STORE_URL.test(value) && parsePostgresUrl(value) !== undefined ? value : undefined;
 }
 
 /**
@@ -89,7 +83,7 @@ function storeFrom(value: string | undefined, source: string): string | undefine
  * redacted; text that is no URL at all is not shown, since it may be a password pasted in the wrong place.
  */
 export function storeUrlRefused(source: string, value: string): UsageError {
-  const shown = URL.canParse(value) ? JSON.stringify(redactUrl(value)) : "not a URL (its text is not shown, in case it is a password pasted in the wrong place)";
+  const shown = parsePostgresUrl(value) !== undefined ? JSON.stringify(redactUrl(value)) : "not a URL (its text is not shown, in case it is a password pasted in the wrong place)";
   return new UsageError(`${source} is ${shown}: ${STORE_URL_RULE}`);
 }
 
