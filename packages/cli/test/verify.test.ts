@@ -9,7 +9,7 @@ import { contextAt, createTsaeRequest, formatCosignerVerifierKey, sha256Hex, typ
 import { createTestService } from "@temporal/agent-sdk/testing";
 import fc from "fast-check";
 import { beforeAll, describe, expect, it } from "vitest";
-import { jsonErrorOffset } from "../src/commands/verify-input.js";
+import { jsonErrorOffset } from "@temporal/agent-sdk";
 import { REPO_ROOT, runCli, runCliAsync } from "./run-cli.js";
 import { folderPerTest } from "./scratch.js";
 

@@ -77,4 +77,15 @@ describe("writeFileDurably", () => {
     expect(texts).toContain(await readFile(path, "utf8"));
     expect(await leftovers()).toEqual([]);
   });
+
+  it("with replace: false, creates a file and never replaces one: of writers racing to create it, exactly one wins", async () => {
+    const path = join(dir, "key.pem");
+    const texts = Array.from({ length: 8 }, (_, i) => `key ${i}\n`);
+    const results = await Promise.allSettled(texts.map((text) => writeFileDurably(path, text, { replace: false })));
+    const won = results.flatMap((result, i) => (result.status === "fulfilled" ? [texts[i]] : []));
+    expect(won).toHaveLength(1);
+    expect(await readFile(path, "utf8")).toBe(won[0]);
+    for (const result of results) if (result.status === "rejected") expect(result.reason).toMatchObject({ code: "EEXIST" });
+    expect(await leftovers()).toEqual([]);
+  });
 });

@@ -1,13 +1,12 @@
 import { join } from "node:path";
 import { Command, CommanderError, InvalidArgumentError, Option } from "commander";
 import { TemporalError, WINDOW_TEXT_RULE, ZONE_TEXT_RULE, parseWindowText, parseZoneText } from "@temporal/agent-sdk";
-import { redactUrl } from "@temporal/store-postgres";
-import { createSigningKeyFile, defaultHome } from "@temporal/agent-sdk/node";
+import { createSigningKeyFile, defaultHome, describeIoError, errnoCode } from "@temporal/agent-sdk/node";
 import { createApiKey } from "./api-keys.js";
 import { loadConfig, readConfigObject, writeConfigObject } from "./config.js";
 import { EXIT_FAILURE, EXIT_USAGE, UsageError } from "./exit-status.js";
 import { HOST_RULE, PORT_RULE, parseHost, parsePort } from "./listen-address.js";
-import { NODE_ID_RULE, STORE_URL_RULE, parseNodeId, parseStoreUrl, type NodeFlags } from "./node-settings.js";
+import { NODE_ID_RULE, parseNodeId, parseStoreUrl, storeUrlRefused, type NodeFlags } from "./node-settings.js";
 import { LOG_LEVELS } from "./request-log.js";
 import { serve, ServiceStartError, type ServeOptions, type ServiceFiles } from "./serve-command.js";
 import type { ZttFlags } from "./ztt-config.js";
@@ -32,10 +31,10 @@ function parsed<T>(parse: (value: string) => T | undefined, rule: string): (valu
   };
 }
 
-/** Like `parsed`, but the message leaves the value out: a store URL may carry a password, which Commander's message would echo. */
+/** Like `parsed`, but Commander's message would echo a password: `storeUrlRefused` redacts it. */
 function storeUrlFlag(value: string): string {
   const url = parseStoreUrl(value);
-  if (url === undefined) throw new UsageError(`--store is ${JSON.stringify(redactUrl(value))}: ${STORE_URL_RULE}`);
+  if (url === undefined) throw storeUrlRefused("--store", value);
   return url;
 }
 
@@ -50,8 +49,9 @@ async function createKey(options: LocationOptions & { tier: (typeof TIERS)[numbe
 }
 
 async function listKeys(options: LocationOptions): Promise<void> {
-  const { config: configPath } = locate(options);
-  const { keys } = await loadConfig(configPath, true);
+  const { config: configPath, explicit } = locate(options);
+  // The home's config may not exist yet (no key was made); a file named by --config must.
+  const { keys } = await loadConfig(configPath, !explicit);
   if (keys.length === 0) process.stderr.write(`no keys in ${configPath}\n`);
   for (const { id, tier, label, created_utc } of keys) process.stdout.write(`${id}\t${tier}\t${created_utc}\t${label ?? ""}\n`);
 }
@@ -61,9 +61,8 @@ async function createSigningKey(file: string): Promise<void> {
   try {
     key = await createSigningKeyFile(file);
   } catch (error) {
-    const code = (error as NodeJS.ErrnoException).code;
     throw new ServiceStartError(
-      code === "EEXIST" ? `${file} exists; a key file is never replaced (remove it first if it is really unused)` : `cannot create ${file}: ${(error as Error).message}`,
+      errnoCode(error) === "EEXIST" ? `${file} exists; a key file is never replaced (remove it first if it is really unused)` : `cannot create ${file}: ${describeIoError(error)}`,
     );
   }
   process.stderr.write(`created signing key ${key.verifying.key_id} in ${file}; give every node this file (--signing-key)\n`);
@@ -165,7 +164,7 @@ export function program(): Command {
     .allowExcessArguments()
     .showSuggestionAfterError()
     .exitOverride()
-    .configureOutput({ outputError: (text, write) => write(`temporal-service: ${text.replace(/^error: /, "")}`) });
+    .configureOutput({ outputError: (text, write) => write(`temporal-service: INVALID_ARGUMENT: ${text.replace(/^error: /, "")}`) });
   servingCommand(root);
   servingCommand(root.command("serve").description("serve the API at /api/v1 and /v1 until SIGINT or SIGTERM (what temporal-service does without a command)"));
   const keys = root.command("keys").description("manage API keys (the config keeps only their SHA-256)");
@@ -251,7 +250,7 @@ export async function main(argv: readonly string[]): Promise<void> {
       return;
     }
     if (error instanceof UsageError || (error instanceof TemporalError && error.code === "INVALID_SERVICE_CONFIG")) {
-      process.stderr.write(`temporal-service: ${error.message}\n${helpHint(running ?? root)}\n`);
+      process.stderr.write(`temporal-service: ${error.code}: ${error.message}\n${helpHint(running ?? root)}\n`);
       process.exitCode = EXIT_USAGE;
       return;
     }

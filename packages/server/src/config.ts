@@ -1,8 +1,7 @@
-import { readFile } from "node:fs/promises";
 import { dirname, resolve } from "node:path";
-import { makeDirectory, writeFileDurably } from "@temporal/agent-sdk/node";
+import { describeIoError, errnoCode, makeDirectory, readSmallFile, writeFileDurably } from "@temporal/agent-sdk/node";
 import { Ajv2020 } from "ajv/dist/2020.js";
-import { TemporalError, type WitnessingOptions } from "@temporal/agent-sdk";
+import { TemporalError, jsonSyntaxProblem, type WitnessingOptions } from "@temporal/agent-sdk";
 import { DEFAULT_CONFIG, TrustedProxies, duplicateKeyPointer, type ServiceConfig } from "@temporal/agent-sdk/service";
 import { QuantumError, backendById } from "@temporal/quantum";
 import { NODE_ID_MAX_LENGTH, type NodeFileSettings } from "./node-settings.js";
@@ -145,6 +144,9 @@ export interface ListenSettings {
   readonly port?: number;
 }
 
+/** A config holds API keys' hashes, about 150 bytes each: 8 MiB holds tens of thousands. */
+const CONFIG_LIMIT_BYTES = 8 * 1_048_576;
+
 /** The raw JSON object of a config file, validated; `{}` when the file does not exist and `optional` is set. */
 export async function readConfigObject(path: string, optional: boolean): Promise<Record<string, unknown>> {
   return (await readConfigIfPresent(path, optional)) ?? {};
@@ -154,16 +156,17 @@ export async function readConfigObject(path: string, optional: boolean): Promise
 async function readConfigIfPresent(path: string, optional: boolean): Promise<Record<string, unknown> | undefined> {
   let text: string;
   try {
-    text = await readFile(path, "utf8");
+    text = (await readSmallFile(path, CONFIG_LIMIT_BYTES)).toString("utf8");
   } catch (error) {
-    if ((error as NodeJS.ErrnoException).code === "ENOENT" && optional) return undefined;
-    throw new ConfigError(`cannot read config ${path}: ${(error as Error).message}`);
+    if (errnoCode(error) === "ENOENT" && optional) return undefined;
+    throw new ConfigError(`cannot read config ${path}: ${describeIoError(error)}`);
   }
   let value: unknown;
   try {
     value = JSON.parse(text);
   } catch (error) {
-    throw new ConfigError(`config ${path} is not valid JSON: ${(error as Error).message}`);
+    const { where, reason } = jsonSyntaxProblem(text, error);
+    throw new ConfigError(`config ${where === undefined ? path : `${path}:${where}`} is not valid JSON: ${reason}`);
   }
   // JSON.parse keeps the last of two equal keys: a second "keys" would drop the first's keys unseen, and `keys create` would write the file back without them.
   const duplicate = duplicateKeyPointer(text, value);

@@ -1,5 +1,5 @@
 import { hostname } from "node:os";
-import { redactUrl } from "@temporal/store-postgres";
+import { parsePostgresUrl, redactUrl } from "@temporal/store-postgres";
 import { UsageError } from "./exit-status.js";
 
 /**
@@ -53,13 +53,7 @@ function characters(value: string): number {
 
 /** `value` when it is a PostgreSQL URL, or undefined when it breaks STORE_URL_RULE. */
 export function parseStoreUrl(value: string): string | undefined {
-  if (!STORE_URL.test(value)) return undefined;
-  try {
-    new URL(value);
-    return value;
-  } catch {
-    return undefined;
-  }
+  return STORE_URL.test(value) && parsePostgresUrl(value) !== undefined ? value : undefined;
 }
 
 /**
@@ -80,8 +74,17 @@ export function resolveNodeSettings(flags: NodeFlags, env: NodeJS.ProcessEnv, fi
 
 function storeFrom(value: string | undefined, source: string): string | undefined {
   if (value === undefined) return undefined;
-  if (parseStoreUrl(value) === undefined) throw new UsageError(`${source} is ${JSON.stringify(redactUrl(value))}: ${STORE_URL_RULE}`);
+  if (parseStoreUrl(value) === undefined) throw storeUrlRefused(source, value);
   return value;
+}
+
+/**
+ * Why a store URL from `source` (`--store`, the environment, the config) is refused: the URL with its password
+ * redacted; text that is no URL at all is not shown, since it may be a password pasted in the wrong place.
+ */
+export function storeUrlRefused(source: string, value: string): UsageError {
+  const shown = parsePostgresUrl(value) !== undefined ? JSON.stringify(redactUrl(value)) : "not a URL (its text is not shown, in case it is a password pasted in the wrong place)";
+  return new UsageError(`${source} is ${shown}: ${STORE_URL_RULE}`);
 }
 
 function nodeIdFromEnv(value: string | undefined): string | undefined {

@@ -1,10 +1,10 @@
 import { collectDefaultMetrics } from "prom-client";
-import type { WitnessingOptions } from "@temporal/agent-sdk";
+import { TemporalError, type WitnessingOptions } from "@temporal/agent-sdk";
+import { describeListenFailure } from "@temporal/agent-sdk/node";
 import { createService, type TemporalService } from "./service.js";
 import { loadConfigFile } from "./config.js";
 import { EXIT_FAILURE, EXIT_OK, UsageError } from "./exit-status.js";
 import { resolveListenAddress, type ListenAddress } from "./listen-address.js";
-import { describeListenFailure } from "./listen-failure.js";
 import { resolveNodeSettings, type NodeFlags, type NodeSettings } from "./node-settings.js";
 import { describeKeyMismatch, describeStoreUnavailable, openNodeStore } from "./node-store.js";
 import { loadPreviousKeys } from "./previous-keys.js";
@@ -77,7 +77,7 @@ export async function serve(files: ServiceFiles, flags: ServeFlags, options: Ser
   } catch (error) {
     // Closing gives back what opening the home took (the ledger and its lock), so a start right after on this home does not wait for it.
     await service.close().catch(() => undefined);
-    const failure = describeListenFailure(error, address) ?? describeKeyMismatch(error, node) ?? describeStoreUnavailable(error, node);
+    const failure = describeListenFailure(error, address, "temporal-service") ?? describeKeyMismatch(error, node) ?? describeStoreUnavailable(error, node);
     throw failure === undefined ? error : new ServiceStartError(failure, { cause: error });
   }
   // Handlers first: a supervisor may signal as soon as it reads the line, and until a handler is installed a signal kills the process.
@@ -157,7 +157,8 @@ async function reloadConfig(service: TemporalService, files: ServiceFiles, flags
     process.stdout.write(`SIGHUP: reloaded ${files.config}: ${config.keys.length} API keys, ${config.cors.origins.length} CORS origins${later}\n`);
     return found;
   } catch (error) {
-    process.stderr.write(`temporal-service: SIGHUP: kept the running config: ${(error as Error).message}\n`);
+    const code = error instanceof TemporalError ? `${error.code}: ` : "";
+    process.stderr.write(`temporal-service: SIGHUP: kept the running config: ${code}${(error as Error).message}\n`);
     return false;
   }
 }

@@ -1,4 +1,5 @@
-import { readFile, stat } from "node:fs/promises";
+import { stat } from "node:fs/promises";
+import { readSmallFile } from "@temporal/agent-sdk/node";
 import { parseCarbonForecast } from "@temporal/agent-sdk";
 import {
   HttpError,
@@ -11,6 +12,9 @@ import {
   type QualitySource,
 } from "@temporal/agent-sdk/service";
 import { hsBlochQuality } from "@temporal/quantum";
+
+/** A source file holds one value or a forecast of some thousand points: 4 MiB is far more than either needs. */
+const SOURCE_LIMIT_BYTES = 4 * 1_048_576;
 
 /** A value read from a file the operator updates, parsed again only when the file changes. */
 class WatchedFile<T> {
@@ -31,7 +35,7 @@ class WatchedFile<T> {
       key = `${info.mtimeMs}:${info.size}:${info.ino}`;
       mtimeMs = Math.floor(info.mtimeMs);
       if (this.#cached?.key === key) return this.#cached;
-      const value = this.#parse(JSON.parse(await readFile(this.#path, "utf8")));
+      const value = this.#parse(JSON.parse((await readSmallFile(this.#path, SOURCE_LIMIT_BYTES)).toString("utf8")));
       this.#cached = { key, value, mtimeMs };
       return this.#cached;
     } catch (error) {

@@ -1,7 +1,7 @@
-import { readFile } from "node:fs/promises";
 import { createServer as createHttpServer, type RequestListener, type Server, type ServerOptions } from "node:http";
 import { createServer as createHttpsServer } from "node:https";
 import { createSecureContext } from "node:tls";
+import { readSmallFile, FileTooLargeError } from "@temporal/agent-sdk/node";
 
 /** A certificate chain and its private key, PEM. */
 export interface TlsCredentials {
@@ -17,13 +17,17 @@ export class TlsFilesError extends Error {
   }
 }
 
+/** A certificate chain of a dozen certificates is some 20 KB. */
+const PEM_LIMIT_BYTES = 1_048_576;
+
 /** Reads the PEM files and checks that the key belongs to the certificate, so a mistake is reported at the start rather than at the first handshake. */
 export async function readTlsFiles(certPath: string, keyPath: string): Promise<TlsCredentials> {
   const read = async (flag: string, path: string) => {
     try {
-      return await readFile(path);
+      return await readSmallFile(path, PEM_LIMIT_BYTES);
     } catch (error) {
-      throw new TlsFilesError(`cannot read ${flag} ${path}: ${(error as NodeJS.ErrnoException).code ?? (error as Error).message}`);
+      const why = error instanceof FileTooLargeError ? error.message : ((error as NodeJS.ErrnoException).code ?? (error as Error).message);
+      throw new TlsFilesError(`cannot read ${flag} ${path}: ${why}`);
     }
   };
   const credentials = { cert: await read("--tls-cert", certPath), key: await read("--tls-key", keyPath) };

@@ -33,6 +33,27 @@ describe("temporal-service", () => {
     ).toEqual(["managed", "enterprise"]);
   });
 
+  it("keys list refuses a --config that does not exist, where a home without one has no keys yet", async () => {
+    const missing = cli(["keys", "list", "--config", "/nonexistent/service.json"]);
+    expect(missing.status).toBe(2);
+    expect(missing.stderr).toMatch(/^temporal-service: INVALID_SERVICE_CONFIG: cannot read config \/nonexistent\/service\.json: no such file or folder\n/);
+    const fresh = cli(["keys", "list", "--home", join(await tempDir(), "new-home")]);
+    expect(fresh.status).toBe(0);
+    expect(fresh.stderr).toMatch(/^no keys in .*service\.json\n$/);
+  });
+
+  it("never echoes a --store that is no URL: it may be a password pasted in the wrong place", () => {
+    const result = cli(["--store", "hunter2"]);
+    expect(result.status).toBe(2);
+    expect(result.stderr).not.toContain("hunter2");
+  });
+
+  it("signing-key create into a folder that does not exist names the key file, not a temporary one", () => {
+    const result = cli(["signing-key", "create", "/nonexistent/k.pem"]);
+    expect(result.status).toBe(1);
+    expect(result.stderr).toBe("temporal-service: cannot create /nonexistent/k.pem: no such file or folder\n");
+  });
+
   it("refuses an unknown tier, listing the choices", () => {
     const result = cli(["keys", "create", "--tier", "gold", "--home", "/nonexistent"]);
     expect(result.status).toBe(2);
@@ -59,6 +80,15 @@ describe("temporal-service", () => {
     const missing = cli(["--port", "0", "--home", home, "--config", join(home, "absent.json")]);
     expect(missing.status).toBe(2);
     expect(missing.stderr).toContain("cannot read config");
+  });
+
+  it.runIf(process.platform === "linux")("stops reading a device given as the config or the signing key at a limit, rather than reading it without end", () => {
+    const config = cli(["--port", "0", "--home", "/nonexistent", "--config", "/dev/zero"]);
+    expect(config.status).toBe(2);
+    expect(config.stderr).toContain("cannot read config /dev/zero: it holds more than 8 MiB: no file of its kind is that large");
+    const key = cli(["--port", "0", "--store", "postgres://nobody@127.0.0.1:1/none", "--signing-key", "/dev/zero"]);
+    expect(key.status).toBe(1);
+    expect(key.stderr).toContain("KEY_INVALID: key file /dev/zero is not a key: it holds more than 64 KiB: no file of its kind is that large");
   });
 
   it("refuses a bad port with a usage error", () => {

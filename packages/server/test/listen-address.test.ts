@@ -1,7 +1,7 @@
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import { DEFAULT_LISTEN_ADDRESS, parseHost, parsePort, resolveListenAddress } from "../src/listen-address.js";
-import { describeListenFailure } from "../src/listen-failure.js";
+import { describeListenFailure } from "@temporal/agent-sdk/node";
 
 const port = fc.integer({ min: 0, max: 65_535 });
 const host = fc.constantFrom("127.0.0.1", "::1", "0.0.0.0", "localhost", "svc-1.example.com");
@@ -49,10 +49,10 @@ describe("parsePort and parseHost", () => {
 describe("describeListenFailure", () => {
   const error = (code: string) => Object.assign(new Error(code), { code });
   it("says what to do for each way the address cannot be opened, brackets an IPv6 host, and leaves other errors alone", () => {
-    expect(describeListenFailure(error("EADDRINUSE"), { host: "::1", port: 8787 })).toMatch(/^cannot listen on \[::1\]:8787: the address is in use .*--port 0/);
-    expect(describeListenFailure(error("EACCES"), { host: "0.0.0.0", port: 80 })).toMatch(/^cannot listen on 0\.0\.0\.0:80: permission denied .*--port 0/);
-    expect(describeListenFailure(error("ENOTFOUND"), { host: "nowhere.invalid", port: 1 })).toMatch(/cannot be resolved; choose another --host/);
-    expect(describeListenFailure(error("ENOSPC"), DEFAULT_LISTEN_ADDRESS)).toBeUndefined();
-    expect(describeListenFailure(new Error("no code"), DEFAULT_LISTEN_ADDRESS)).toBeUndefined();
+    expect(describeListenFailure(error("EADDRINUSE"), { host: "::1", port: 8787 }, "temporal-service")).toMatch(/^cannot listen on \[::1\]:8787: the address is in use .*--port 0/);
+    expect(describeListenFailure(error("EACCES"), { host: "0.0.0.0", port: 80 }, "temporal-service")).toMatch(/^cannot listen on 0\.0\.0\.0:80: permission denied .*--port 0/);
+    expect(describeListenFailure(error("ENOTFOUND"), { host: "nowhere.invalid", port: 1 }, "temporal-service")).toMatch(/cannot be resolved; choose another --host/);
+    expect(describeListenFailure(error("ENOSPC"), DEFAULT_LISTEN_ADDRESS, "temporal-service")).toBeUndefined();
+    expect(describeListenFailure(new Error("no code"), DEFAULT_LISTEN_ADDRESS, "temporal-service")).toBeUndefined();
   });
 });

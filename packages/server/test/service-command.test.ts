@@ -60,13 +60,22 @@ describe("temporal-service usage errors", () => {
     ["a bad PORT", [], { PORT: "http" }, /the environment variable PORT is "http": a port is an integer/, "temporal-service"],
     ["a negative PORT", [], { PORT: "-1" }, /PORT is "-1"/, "temporal-service"],
     ["a bad HOST", [], { HOST: "127.0.0.1:8787" }, /the environment variable HOST is "127\.0\.0\.1:8787": a host is/, "temporal-service"],
+    // Not echoed (it may be a password pasted in the wrong place), but said to be no URL.
+    [
+      "a --store that is no URL",
+      ["--store", "hunter2"],
+      {},
+      /--store is not a URL \(its text is not shown, in case it is a password pasted in the wrong place\): a store is/,
+      "temporal-service",
+    ],
+    ["a --store URL of another scheme", ["--store", "mysql://app:hunter2@db/app"], {}, /--store is "mysql:\/\/app:\*\*\*@db\/app": a store is a PostgreSQL URL/, "temporal-service"],
   ];
   it.each(cases)("%s: exits 2 with one line and a hint to --help, no stack", (_name, args, env, message, command) => {
     const result = runCommand(args, env);
     expect(result.status, result.stderr).toBe(2);
     const lines = result.stderr.trimEnd().split("\n");
     expect(lines).toHaveLength(2);
-    expect(lines[0]).toMatch(/^temporal-service: /);
+    expect(lines[0]).toMatch(/^temporal-service: INVALID_ARGUMENT: /);
     expect(lines[0]).toMatch(message);
     expect(lines[1]).toBe(`Try '${command} --help' for more information.`);
     expect(result.stdout).toBe("");
@@ -76,9 +85,13 @@ describe("temporal-service usage errors", () => {
     // A throw-away home and a free port: before the fix these started a service (until the spawn's timeout).
     const serving = ["--home", await tempDir(), "--port", "0"];
     const refusals: [string[], NodeJS.ProcessEnv, RegExp][] = [
-      [["--node-id", "", ...serving], {}, /^temporal-service: option '--node-id <id>' argument '' is invalid\. a node id is 1 to 200 characters/],
+      [["--node-id", "", ...serving], {}, /^temporal-service: INVALID_ARGUMENT: option '--node-id <id>' argument '' is invalid\. a node id is 1 to 200 characters/],
       [["serve", "--node-id", "n".repeat(201), ...serving], {}, /argument 'n{201}' is invalid\. a node id is 1 to 200 characters/],
-      [serving, { TEMPORAL_NODE_ID: "n".repeat(201) }, /^temporal-service: the environment variable TEMPORAL_NODE_ID is 201 characters long: a node id is 1 to 200 characters/],
+      [
+        serving,
+        { TEMPORAL_NODE_ID: "n".repeat(201) },
+        /^temporal-service: INVALID_ARGUMENT: the environment variable TEMPORAL_NODE_ID is 201 characters long: a node id is 1 to 200 characters/,
+      ],
     ];
     for (const [args, env, message] of refusals) {
       const result = runCommand(args, env);
@@ -92,7 +105,7 @@ describe("temporal-service usage errors", () => {
     const result = runCommand(["--store", "postgres://x@127.0.0.1:1/db?statement_timeout=1e3", "--home", await tempDir(), "--port", "0"]);
     expect(result.status, result.stderr).toBe(2);
     expect(result.stderr.trimEnd().split("\n")).toEqual([
-      expect.stringMatching(/^temporal-service: the store URL .* has statement_timeout=1e3: give a whole number of milliseconds/),
+      expect.stringMatching(/^temporal-service: INVALID_ARGUMENT: the store URL .* has statement_timeout=1e3: give a whole number of milliseconds/),
       "Try 'temporal-service --help' for more information.",
     ]);
   });
@@ -101,10 +114,11 @@ describe("temporal-service usage errors", () => {
     const home = await tempDir();
     const config = join(home, "service.json");
     for (const [text, problem] of [
-      ["{ not json", /config .*service\.json is not valid JSON/],
-      [JSON.stringify({ port: "8787" }), /config .*service\.json is invalid: port /],
-      [JSON.stringify({ port: 70_000 }), /config .*service\.json is invalid: port /],
-      [JSON.stringify({ host: "http://example.com" }), /host in config .*service\.json is "http:\/\/example\.com": a host is/],
+      // Where the text stops being JSON, as editors count lines and columns, on the one line.
+      ['{\n  "keys": [],\n  "cors": { "origins": [] ,}\n}', /^temporal-service: INVALID_SERVICE_CONFIG: config .*service\.json:3:28 is not valid JSON: \S/],
+      [JSON.stringify({ port: "8787" }), /^temporal-service: INVALID_SERVICE_CONFIG: config .*service\.json is invalid: port /],
+      [JSON.stringify({ port: 70_000 }), /^temporal-service: INVALID_SERVICE_CONFIG: config .*service\.json is invalid: port /],
+      [JSON.stringify({ host: "http://example.com" }), /^temporal-service: INVALID_ARGUMENT: host in config .*service\.json is "http:\/\/example\.com": a host is/],
     ] as const) {
       await writeFile(config, text);
       const result = runCommand(["--home", home]);
@@ -246,7 +260,9 @@ describe("temporal-service signals", () => {
       expect(await service.waitFor("stdout", /^SIGHUP: /)).toBe(`SIGHUP: reloaded ${config}: 1 API keys, 0 CORS origins`);
       await rm(config);
       service.child.kill("SIGHUP");
-      expect(await service.waitFor("stderr", /SIGHUP/)).toMatch(/^temporal-service: SIGHUP: kept the running config: cannot read config .*service\.json: ENOENT/);
+      expect(await service.waitFor("stderr", /SIGHUP/)).toMatch(
+        /^temporal-service: SIGHUP: kept the running config: INVALID_SERVICE_CONFIG: cannot read config .*service\.json: no such file or folder/,
+      );
       expect(await get(`${service.url}/v1/challenge`, key)).toBe(200);
     } finally {
       await service.stop();
@@ -269,14 +285,14 @@ describe("temporal-service signals", () => {
       const valid = readFileSync(config, "utf8");
       await writeFile(config, "{ half written");
       service.child.kill("SIGHUP");
-      expect(await service.waitFor("stderr", /SIGHUP/)).toMatch(/^temporal-service: SIGHUP: kept the running config: config .*service\.json is not valid JSON/);
+      expect(await service.waitFor("stderr", /SIGHUP/)).toMatch(/^temporal-service: SIGHUP: kept the running config: INVALID_SERVICE_CONFIG: config .*service\.json:1:3 is not valid JSON/);
       expect(await get(`${service.url}/v1/challenge`, key)).toBe(200);
 
       // A default config that was there at the start and is gone now (moved away, mid-deploy) would mean no keys at all: kept, as a bad file is.
       await rm(config);
       service.child.kill("SIGHUP");
-      expect(await service.waitFor("stderr", /SIGHUP: kept the running config: cannot read/)).toMatch(
-        /^temporal-service: SIGHUP: kept the running config: cannot read config .*service\.json: ENOENT/,
+      expect(await service.waitFor("stderr", /SIGHUP: kept the running config: INVALID_SERVICE_CONFIG: cannot read/)).toMatch(
+        /^temporal-service: SIGHUP: kept the running config: INVALID_SERVICE_CONFIG: cannot read config .*service\.json: no such file or folder/,
       );
       expect(await get(`${service.url}/v1/challenge`, key)).toBe(200);
 

@@ -5,3 +5,4 @@
  */
 export { openPostgresStore, type PostgresStore, type PostgresStoreOptions, type StoreHealth } from "./postgres-store.js";
 export { redactUrl } from "./redact-url.js";
+export { parsePostgresUrl } from "./postgres-url.js";

@@ -1,5 +1,7 @@
+import { accessSync, constants } from "node:fs";
 import { hostname } from "node:os";
 import { TemporalTypeError, type ChallengeStore, type LogStore, type WitnessingStore } from "@temporal/agent-sdk";
+import { describeIoError } from "@temporal/agent-sdk/node";
 import pg from "pg";
 import { Database } from "./database.js";
 import { LATEST_VERSION, appliedVersion } from "./migrations.js";
@@ -7,6 +9,7 @@ import { PostgresChallengeStore } from "./postgres-challenge-store.js";
 import { PostgresLogStore } from "./postgres-log-store.js";
 import { PostgresWitnessingStore } from "./postgres-witnessing-store.js";
 import { redactUrl } from "./redact-url.js";
+import { parsePostgresUrl } from "./postgres-url.js";
 import { reasonOf } from "./store-errors.js";
 
 export interface PostgresStoreOptions {
@@ -119,20 +122,27 @@ const MILLISECOND_PARAMETERS: readonly (readonly [string, number])[] = [
   ["idle_in_transaction_session_timeout", 0],
   ["query_timeout", 1],
 ];
+/** The URL parameters that name files pg reads (libpq's names, which pg takes too). */
+const SSL_FILE_PARAMETERS = ["sslrootcert", "sslcert", "sslkey"];
 /** PostgreSQL's largest timeout (a 32-bit signed integer of milliseconds). */
 const MAX_MILLISECONDS = 2_147_483_647;
 
 /** The redacted URL, once the URL is a PostgreSQL URL whose timeout parameters are whole numbers of milliseconds. */
 function checkedName(url: string): string {
   const name = redactUrl(url);
-  let parsed: URL | undefined;
-  try {
-    parsed = new URL(url);
-  } catch {
-    parsed = undefined;
-  }
+  const parsed = parsePostgresUrl(url);
   if (parsed?.protocol !== "postgres:" && parsed?.protocol !== "postgresql:") {
     throw new TemporalTypeError("INVALID_ARGUMENT", `the store URL ${name} is not a PostgreSQL URL: give postgres://user@host:5432/database`);
+  }
+  // pg reads these files when it connects, and fails every connection with a bare ENOENT when one is missing.
+  for (const parameter of SSL_FILE_PARAMETERS) {
+    for (const file of parsed.searchParams.getAll(parameter)) {
+      try {
+        accessSync(file, constants.R_OK);
+      } catch (error) {
+        throw new TemporalTypeError("INVALID_ARGUMENT", `the store URL ${name} has ${parameter}=${file}, which cannot be read: ${describeIoError(error)}`);
+      }
+    }
   }
   for (const [parameter, least] of MILLISECOND_PARAMETERS) {
     // Every value: pg takes the last of a repeated parameter.

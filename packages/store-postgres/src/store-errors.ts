@@ -7,9 +7,10 @@ const SOCKET_CODES = new Set(["ECONNREFUSED", "ECONNRESET", "EPIPE", "ETIMEDOUT"
  * SQLSTATEs of a server that cannot serve this node now: class 08 (connection exception), 57P01..57P03 (shut down
  * by the administrator, crashed, starting up), 57014 (a statement cancelled: `statement_timeout`), 53300 (too many
  * connections), and what an operator must fix before it can: class 28 (authentication refused), 3D000 (no such
- * database).
+ * database), 42704 and 22023 (a startup parameter of the URL's `options` the server does not know or refuses: the
+ * store's own statements set none).
  */
-const UNAVAILABLE_STATE = /^(08...|57P0[123]|57014|53300|28...|3D000)$/;
+const UNAVAILABLE_STATE = /^(08...|57P0[123]|57014|53300|28...|3D000|42704|22023)$/;
 
 /** What pg itself throws when a connection is lost or an answer does not come in time (no code of their own). */
 const LOST_CONNECTION = /Connection terminated|timeout exceeded when trying to connect|not queryable|Client was closed|Query read timeout/;
@@ -65,10 +66,16 @@ export function reasonOf(error: unknown): string {
   if (error instanceof AggregateError) return reasonOf(error.errors.find(isUnavailable));
   if (isMissingSocket(error)) return "ENOENT: no server socket";
   const code = (error as { code?: unknown } | undefined)?.code;
-  if (typeof code === "string") return SOCKET_CODES.has(code) ? code : (STATE_REASONS.find(([state]) => state.test(code))?.[1] ?? `SQLSTATE ${code}`);
+  if (typeof code === "string") return SOCKET_CODES.has(code) ? code : (STATE_REASONS.find(([state]) => state.test(code))?.[1] ?? serverWords(error, code));
   const message = error instanceof Error ? error.message : "";
   if (SSL_REFUSED.test(message)) return "the server does not support SSL: see sslmode in the store URL";
   return /timeout|no answer/i.test(message) ? "no answer in time" : "connection lost";
+}
+
+/** A SQLSTATE without words above: the server's own message (it names a parameter or a role, never an address) and the code. */
+function serverWords(error: unknown, code: string): string {
+  const message = error instanceof Error ? error.message : "";
+  return message === "" ? `SQLSTATE ${code}` : `${message}, SQLSTATE ${code}`;
 }
 
 /** The error's code (`ECONNREFUSED`, a SQLSTATE) and message, for the operator's log; never the URL's password (pg puts it in neither). */

@@ -16,6 +16,8 @@ export interface TestPostgres {
   /** `postgres://postgres@127.0.0.1:<port>/postgres`: trust authentication, no password. */
   readonly url: string;
   readonly port: number;
+  /** The folder of its Unix-domain socket, for a URL that reaches it without TCP (`?host=<folder>&port=<port>`). */
+  readonly socketDirectory: string;
   /** A new empty database on this server, for a test that needs one of its own; resolves with its URL. */
   createDatabase(): Promise<string>;
   /** Stops the server (immediate shutdown) and deletes its data. Idempotent. */
@@ -114,6 +116,7 @@ export async function startPostgres(): Promise<TestPostgres> {
   return {
     url,
     port,
+    socketDirectory: dir,
     async createDatabase() {
       databases += 1;
       const name = `test_${databases}`;

@@ -7,6 +7,9 @@ describe("redactUrl", () => {
     expect(redactUrl("postgres://alice:p%40ss@db.internal:5433/temporal?sslmode=require")).toBe("postgres://alice:***@db.internal:5433/temporal?sslmode=require");
     expect(redactUrl("postgresql://db/temporal?user=bob&password=hunter2")).toBe("postgresql://db/temporal?user=bob&password=***");
     expect(redactUrl("postgres://carol@db/temporal")).toBe("postgres://carol@db/temporal");
+    // A user and no host (a Unix-domain socket named by ?host=), which pg takes and the WHATWG URL parser refuses.
+    expect(redactUrl("postgres://dave:hunter2@/temporal?host=/var/run/postgresql")).toBe("postgres://dave:***@/temporal?host=/var/run/postgresql");
+    expect(redactUrl("postgres://@/temporal")).toBe("postgres:///temporal");
   });
 
   it("never echoes what is not a URL", () => {

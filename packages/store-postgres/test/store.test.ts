@@ -275,11 +275,25 @@ describe("PostgresStore: schema and configuration", () => {
     }
   });
 
-  it("fails with STORE_UNAVAILABLE saying why: SSL asked of a server without it, no such database, no server at the Unix socket the URL names", async () => {
+  it("takes a user name with no host, for a Unix-domain socket, as pg does (the WHATWG URL parser refuses it)", async () => {
+    const key = (await new MemorySigner().load()).verifying;
+    const url = `postgres://postgres@/postgres?host=${server().socketDirectory}&port=${server().port}`;
+    const store = openPostgresStore({ url });
+    try {
+      await store.log.open(key);
+      expect(await store.health()).toMatchObject({ kind: "postgres", reachable: true });
+    } finally {
+      await store.close();
+    }
+  });
+
+  it("fails with STORE_UNAVAILABLE saying why: SSL asked of a server without it, no such database, a startup option the server refuses, no server at the Unix socket the URL names", async () => {
     const key = (await new MemorySigner().load()).verifying;
     const cases = [
       { url: `${server().url}?sslmode=require`, reason: "the server does not support SSL: see sslmode in the store URL" },
       { url: server().url.replace(/\/postgres$/, "/no_such_database"), reason: "no such database" },
+      // A startup parameter the server does not know: its own words, which name the parameter.
+      { url: `${server().url}?options=-c%20temporal_nosuch%3D1`, reason: 'unrecognized configuration parameter "temporal_nosuch", SQLSTATE 42704' },
       // A Unix-domain socket's directory without the server's socket (the server is stopped or restarting there).
       { url: `postgres:///postgres?user=postgres&host=${join(tmpdir(), "temporal-no-server-socket-here")}`, reason: "ENOENT: no server socket" },
     ];

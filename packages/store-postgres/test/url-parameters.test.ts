@@ -36,3 +36,16 @@ describe("openPostgresStore: timeout parameters in the URL", () => {
     expect(await refusal(`postgres://temporal@db.internal/temporal?${parameters}`)).toBeUndefined();
   });
 });
+
+describe("openPostgresStore: files the URL names", () => {
+  it.each(["sslrootcert", "sslcert", "sslkey"])("refuses ?%s naming a file that cannot be read, once, in words (pg failed every connection with ENOENT)", async (parameter) => {
+    const refused = await refusal(`postgres://temporal:s3cret@db.internal/temporal?${parameter}=/nonexistent/file.pem`);
+    expect(refused?.code).toBe("INVALID_ARGUMENT");
+    expect(refused?.message).toMatch(new RegExp(`has ${parameter}=/nonexistent/file\\.pem, which cannot be read: no such file or folder$`));
+    expect(refused?.message).not.toContain("s3cret");
+  });
+
+  it("takes a user name with no host, a Unix-domain socket's folder in ?host=, as pg does", async () => {
+    expect(await refusal("postgres://temporal@/temporal?host=/var/run/postgresql")).toBeUndefined();
+  });
+});

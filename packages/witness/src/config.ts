@@ -5,13 +5,15 @@
  * witness starts, each problem named with its place in the file.
  */
 
-import { readFile } from "node:fs/promises";
 import { dirname, resolve } from "node:path";
-import { TemporalError, isNoteKeyName, noteVerifier, parseVerifierKey, tileVerifierKey, type NoteVerifier } from "@temporal/agent-sdk";
+import { TemporalError, isNoteKeyName, jsonSyntaxProblem, noteVerifier, parseVerifierKey, tileVerifierKey, type NoteVerifier } from "@temporal/agent-sdk";
+import { describeIoError, readSmallFile } from "@temporal/agent-sdk/node";
 import { KnownLogs } from "./known-logs.js";
 
 /** 1 MiB: a checkpoint with 100 signatures of post-quantum size still fits, and nothing much larger is ever needed. */
 export const DEFAULT_MAX_BODY_BYTES = 1_048_576;
+/** A config lists logs and their keys: 1 MiB holds thousands. */
+const CONFIG_LIMIT_BYTES = 1_048_576;
 
 export interface WitnessConfig {
   readonly name: string;
@@ -27,11 +29,18 @@ const LOG_FIELDS = new Set(["origin", "authority", "keys"]);
 /** Reads and checks the config at `path`. Throws `INVALID_WITNESS_CONFIG` naming the file and the field. */
 export async function loadWitnessConfig(path: string): Promise<WitnessConfig> {
   const bad = (problem: string): TemporalError => new TemporalError("INVALID_WITNESS_CONFIG", `config ${path}: ${problem}`);
+  let text: string;
+  try {
+    text = (await readSmallFile(path, CONFIG_LIMIT_BYTES)).toString("utf8");
+  } catch (error) {
+    throw bad(`cannot be read (${describeIoError(error)})`);
+  }
   let raw: unknown;
   try {
-    raw = JSON.parse(await readFile(path, "utf8"));
+    raw = JSON.parse(text);
   } catch (error) {
-    throw bad(error instanceof SyntaxError ? `is not JSON (${error.message})` : `cannot be read (${(error as Error).message})`);
+    const { where, reason } = jsonSyntaxProblem(text, error);
+    throw bad(`is not JSON${where === undefined ? "" : ` at ${where}`} (${reason})`);
   }
   if (!isObject(raw)) throw bad("is not a JSON object");
   for (const key of Object.keys(raw)) if (!FIELDS.has(key)) throw bad(`has an unknown field "${key}"; the fields are ${[...FIELDS].join(", ")}`);

@@ -29,7 +29,8 @@ export function createWitnessServer(options: WitnessServerOptions): Server {
 }
 
 async function handle(request: IncomingMessage, response: ServerResponse, options: WitnessServerOptions): Promise<void> {
-  const path = new URL(request.url ?? "/", "http://witness").pathname;
+  // As sent: a URL parser would read "//add-checkpoint" as a host and name "/" in the 404.
+  const path = (request.url ?? "/").split("?", 1)[0] as string;
   if (path !== "/add-checkpoint") return discard(request, response, 404, `no such endpoint ${path}; this witness serves POST /add-checkpoint\n`);
   if (request.method !== "POST") {
     response.setHeader("Allow", "POST");

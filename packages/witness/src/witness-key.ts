@@ -3,12 +3,10 @@
  * keeps an authority's key. Signing runs on libuv's thread pool.
  */
 
-import { createPrivateKey, createPublicKey, generateKeyPair, randomBytes, sign, type KeyObject } from "node:crypto";
-import { link, readFile, rm } from "node:fs/promises";
-import { basename, dirname, join } from "node:path";
+import { createPrivateKey, createPublicKey, generateKeyPair, sign, type KeyObject } from "node:crypto";
 import { promisify } from "node:util";
 import { TemporalError, createCosigner, isNoteKeyName, type Cosigner } from "@temporal/agent-sdk";
-import { writeFileDurably } from "@temporal/agent-sdk/node";
+import { describeIoError, errnoCode, readSmallFile, writeFileDurably } from "@temporal/agent-sdk/node";
 
 const generateEd25519 = promisify(generateKeyPair);
 const signAsync = promisify(sign);
@@ -16,38 +14,34 @@ const signAsync = promisify(sign);
 /**
  * Creates a new key at `path` and returns the cosigner it makes under
  * `name`. Never overwrites: the file is written durably under a temporary
- * name, then hard-linked into place, which fails if `path` exists.
+ * name, then linked into place, which fails if `path` exists.
  */
 export async function createWitnessKey(path: string, name: string): Promise<Cosigner> {
   checkName(name);
   const { privateKey } = await generateEd25519("ed25519");
   const pem = privateKey.export({ type: "pkcs8", format: "pem" });
-  const temporary = join(dirname(path), `.${basename(path)}.${randomBytes(6).toString("hex")}.new`);
   try {
-    await writeFileDurably(temporary, pem, { mode: 0o600 });
-    await link(temporary, path);
+    await writeFileDurably(path, pem, { mode: 0o600, replace: false });
   } catch (error) {
-    const code = (error as NodeJS.ErrnoException).code;
-    const why = code === "EEXIST" ? "it already exists (a witness key is never replaced: logs trust its public key)" : (error as Error).message;
+    const why = errnoCode(error) === "EEXIST" ? "it already exists (a witness key is never replaced: logs trust its public key)" : describeIoError(error);
     throw new TemporalError("INVALID_WITNESS_KEY", `cannot create the witness key ${path}: ${why}`, { cause: error });
-  } finally {
-    await rm(temporary, { force: true });
   }
   return cosignerOf(privateKey, name);
 }
+
+/** A PEM Ed25519 key is some 120 bytes; a file of more than this is not a key. */
+const KEY_LIMIT_BYTES = 65_536;
 
 /** The cosigner of the key at `path` under `name`. Throws `INVALID_WITNESS_KEY`. */
 export async function loadWitnessKey(path: string, name: string): Promise<Cosigner> {
   checkName(name);
   let pem: string;
   try {
-    pem = await readFile(path, "utf8");
+    pem = (await readSmallFile(path, KEY_LIMIT_BYTES)).toString("utf8");
   } catch (error) {
-    throw new TemporalError(
-      "INVALID_WITNESS_KEY",
-      `cannot read the witness key ${path}: ${(error as Error).message}; create one with \`temporal-witness key create ${path} --name ${name}\``,
-      { cause: error },
-    );
+    throw new TemporalError("INVALID_WITNESS_KEY", `cannot read the witness key ${path}: ${describeIoError(error)}; create one with \`temporal-witness key create ${path} --name ${name}\``, {
+      cause: error,
+    });
   }
   let privateKey: KeyObject;
   try {

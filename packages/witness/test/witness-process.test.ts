@@ -1,6 +1,6 @@
 import { once } from "node:events";
 import { mkdtemp, readdir, rm, writeFile } from "node:fs/promises";
-import { connect } from "node:net";
+import { connect, type Socket } from "node:net";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
@@ -35,6 +35,25 @@ describe("temporal-witness as a process", { timeout: 30_000 }, () => {
     await rm(directory, { recursive: true, force: true });
   });
 
+  /** A config like the suite's with a state folder of its own, so that a second witness can run beside the first. */
+  const configWithState = async (stateDir: string): Promise<string> => {
+    const file = join(directory, `${stateDir}.json`);
+    await writeFile(file, JSON.stringify({ name: "witness.example/w1", key_file: "witness.key", state_dir: stateDir, logs: [{ origin: log.origin, keys: [log.vkey] }] }));
+    return file;
+  };
+
+  /** A witness with its own state folder and a client stalled mid-body on it ("100 Continue" shows the server has the request). */
+  const witnessWithStalledClient = async (stateDir: string): Promise<{ stalled: RunningWitness; client: Socket }> => {
+    const stalled = await startWitness(await configWithState(stateDir));
+    const { hostname, port } = new URL(stalled.url);
+    const client = connect(Number(port), hostname);
+    client.write("POST /add-checkpoint HTTP/1.1\r\nHost: witness\r\nContent-Length: 100\r\nExpect: 100-continue\r\n\r\n");
+    const [continued] = (await once(client, "data")) as [Buffer];
+    expect(continued.toString()).toContain("100 Continue");
+    client.write("old 0\n");
+    return { stalled, client };
+  };
+
   it("key create prints a cosignature/v1 vkey and never replaces a key", async () => {
     expect(vkey).toMatch(/^witness\.example\/w1\+[0-9a-f]{8}\+B/);
     const again = await runWitnessCommand(["key", "create", join(directory, "witness.key"), "--name", "witness.example/w1"]);
@@ -45,11 +64,18 @@ describe("temporal-witness as a process", { timeout: 30_000 }, () => {
   it("exits 2 naming the field for a bad config, without a stack trace", async () => {
     const bad = join(directory, "bad.json");
     await writeFile(bad, JSON.stringify({ name: "witness.example/w1", key_file: "witness.key", state_dir: "state", logs: [{ origin: log.origin, keys: ["not a vkey"] }] }));
-    const [run, missing, badPort] = await Promise.all([
+    const [run, missing, badPort, device] = await Promise.all([
       runWitnessCommand(["--config", bad]),
       runWitnessCommand(["--config", join(directory, "missing.json")]),
       runWitnessCommand(["--port", "x", "--config", config]),
+      // Read whole, a device never ends: reading stops at the limit.
+      runWitnessCommand(["--config", "/dev/zero"]),
     ]);
+    const keyInMissingFolder = await runWitnessCommand(["key", "create", join(directory, "absent", "w.key"), "--name", "witness.example/w9"]);
+    expect(keyInMissingFolder.code).toBe(2);
+    expect(keyInMissingFolder.stderr).toBe(`temporal-witness: cannot create the witness key ${join(directory, "absent", "w.key")}: no such file or folder [INVALID_WITNESS_KEY]\n`);
+    expect(device.code).toBe(2);
+    expect(device.stderr).toBe("temporal-witness: config /dev/zero: cannot be read (it holds more than 1 MiB: no file of its kind is that large) [INVALID_WITNESS_CONFIG]\n");
     expect(run.code).toBe(2);
     expect(run.stderr).toContain("logs[0].keys[0]");
     expect(run.stderr).not.toMatch(/\n\s+at /);
@@ -59,18 +85,58 @@ describe("temporal-witness as a process", { timeout: 30_000 }, () => {
     expect(badPort.stderr).toContain("--port");
   });
 
-  it("a SIGTERM exits 0 and releases the lock after the grace period even while a client stalls mid-request", async () => {
-    const stallConfig = join(directory, "stall.json");
-    await writeFile(stallConfig, JSON.stringify({ name: "witness.example/w1", key_file: "witness.key", state_dir: "stall-state", logs: [{ origin: log.origin, keys: [log.vkey] }] }));
-    const stalled = await startWitness(stallConfig);
-    const { hostname, port } = new URL(stalled.url);
-    const client = connect(Number(port), hostname);
+  it("teaches with --help, key --help included, and says what is wrong in one line with its code and a pointer to --help", async () => {
+    const [help, keyHelp, unknown, badKey] = await Promise.all([
+      runWitnessCommand(["--help"]),
+      runWitnessCommand(["key", "--help"]),
+      runWitnessCommand(["--bogus"]),
+      runWitnessCommand(["key", "make"]),
+    ]);
+    expect(help.code).toBe(0);
+    expect(help.stdout).toContain("temporal-witness key create <file> --name <name>");
+    expect(keyHelp.code).toBe(0);
+    expect(keyHelp.stdout).toMatch(/^Usage:\n {2}temporal-witness key create <file> --name <name>\n[\s\S]*Example:/);
+    expect(unknown.code).toBe(2);
+    expect(unknown.stderr).toBe("temporal-witness: unknown option '--bogus' [INVALID_ARGUMENT]\nTry 'temporal-witness --help' for more information.\n");
+    expect(badKey.code).toBe(2);
+    expect(badKey.stderr).toBe("temporal-witness: key create takes a file and --name <witness name> [INVALID_ARGUMENT]\nTry 'temporal-witness --help' for more information.\n");
+  });
+
+  it("an address in use is LISTEN_FAILED, saying what to do; a 404 names the path as it was sent", async () => {
+    const first = await startWitness(config);
     try {
-      // "100 Continue" shows the server has the request; the client then sends part of its body and stops.
-      client.write("POST /add-checkpoint HTTP/1.1\r\nHost: witness\r\nContent-Length: 100\r\nExpect: 100-continue\r\n\r\n");
-      const [continued] = (await once(client, "data")) as [Buffer];
-      expect(continued.toString()).toContain("100 Continue");
-      client.write("old 0\n");
+      // Another state folder: the first witness holds its own.
+      const taken = await runWitnessCommand(["--config", await configWithState("second-state"), "--port", new URL(first.url).port]);
+      expect(taken.code).toBe(1);
+      expect(taken.stderr).toMatch(
+        /^temporal-witness: cannot listen on 127\.0\.0\.1:\d+: the address is in use \(another temporal-witness\?\); .* --port 0 to pick a free one \[LISTEN_FAILED\]\n$/,
+      );
+      const reply = await rawRequest(first.url, "POST //add-checkpoint HTTP/1.1\r\nHost: witness\r\nContent-Length: 0\r\nConnection: close\r\n\r\n");
+      expect(reply).toMatch(/^HTTP\/1\.1 404 /);
+      expect(reply).toContain("no such endpoint //add-checkpoint;");
+    } finally {
+      await first.stop();
+    }
+  });
+
+  it("a second SIGTERM during the grace period closes the stalled connection at once, releases the lock and exits 1", async () => {
+    const { stalled, client } = await witnessWithStalledClient("stall-twice-state");
+    try {
+      const exited = stalled.stop();
+      // The first signal's grace period is 5 s; the second ends it.
+      await new Promise((resolve) => setTimeout(resolve, 300));
+      stalled.child.kill("SIGTERM");
+      expect(await Promise.race([exited, new Promise<string>((resolve) => setTimeout(() => resolve("still running after 4 s"), 4_000))])).toBe(1);
+      expect(await readdir(join(directory, "stall-twice-state"))).not.toContain("witness.lock");
+    } finally {
+      client.destroy();
+      stalled.child.kill("SIGKILL");
+    }
+  });
+
+  it("a SIGTERM exits 0 and releases the lock after the grace period even while a client stalls mid-request", async () => {
+    const { stalled, client } = await witnessWithStalledClient("stall-state");
+    try {
       const started = Date.now();
       const exited = await Promise.race([stalled.stop(), new Promise<string>((resolve) => setTimeout(() => resolve("still running after 15 s"), 15_000))]);
       expect(exited).toBe(0);
@@ -147,4 +213,15 @@ function formatLines(signatures: readonly { name: string; keyId: number; signatu
       return `\u2014 ${s.name} ${bytes.toString("base64")}\n`;
     })
     .join("");
+}
+
+/** Sends `request` as it is (a URL parser would rewrite "//add-checkpoint") and resolves with the whole reply once the server closes. */
+async function rawRequest(url: string, request: string): Promise<string> {
+  const { hostname, port } = new URL(url);
+  const socket = connect(Number(port), hostname);
+  socket.write(request);
+  let reply = "";
+  socket.on("data", (chunk: Buffer) => (reply += chunk.toString()));
+  await once(socket, "close");
+  return reply;
 }

@@ -1,4 +1,4 @@
-import { VerifyingKey, type AnchorProof, type KeySet, type PublicKeyJwk, type Receipt, type ZttBundle } from "@temporal/agent-sdk";
+import { VerifyingKey, jsonSyntaxProblem, type AnchorProof, type KeySet, type PublicKeyJwk, type Receipt, type ZttBundle } from "@temporal/agent-sdk";
 import { UsageError, messageOf } from "../errors.js";
 import { readFileOrStop } from "../io-errors.js";
 
@@ -22,80 +22,8 @@ export async function readJsonFile(path: string, what: string): Promise<unknown>
   try {
     return JSON.parse(text);
   } catch (error) {
-    const offset = jsonErrorOffset(text);
-    const where = offset === undefined ? path : `${path}:${lineColumn(text, offset)}`;
-    // V8's message may name a position, which the location above already gives as line:column.
-    const reason = messageOf(error)
-      .replace(/ in JSON at position \d+.*$/, "")
-      .replace(/, "[\s\S]*" is not valid JSON$/, "");
-    throw new VerifyUsageError("INVALID_JSON", `${where}: ${what} is not valid JSON: ${reason}`);
-  }
-}
-
-/** 1-based `line:column` of `offset`, counting columns in UTF-16 code units as editors do. */
-function lineColumn(text: string, offset: number): string {
-  const before = text.slice(0, offset);
-  const line = before.split("\n").length;
-  return `${line}:${offset - (before.lastIndexOf("\n") + 1) + 1}`;
-}
-
-const NUMBER = /-?(?:0|[1-9]\d*)(?:\.\d+)?(?:[eE][+-]?\d+)?/y;
-const STRING = /"(?:[^"\\\u0000-\u001f]|\\(?:["\\/bfnrt]|u[0-9a-fA-F]{4}))*"/y;
-const LITERAL = /true|false|null/y;
-
-/**
- * Where `text` stops being JSON (RFC 8259): the offset of the token that breaks it, for the message's location.
- * JSON.parse decides whether the text is JSON; this only says where, since V8 does not always. Undefined when it
- * cannot tell (nesting too deep to walk).
- */
-export function jsonErrorOffset(text: string): number | undefined {
-  let at = 0;
-  const space = () => {
-    while (at < text.length && " \t\n\r".includes(text[at] as string)) at++;
-  };
-  const token = (pattern: RegExp): boolean => {
-    pattern.lastIndex = at;
-    if (!pattern.test(text)) return false;
-    at = pattern.lastIndex;
-    return true;
-  };
-  /** Past the opening bracket: members separated by commas up to `close`, which it steps over. */
-  const members = (close: string, member: () => boolean): boolean => {
-    at++;
-    space();
-    for (let first = true; ; first = false) {
-      if (text[at] === close && first) break;
-      if (!member()) return false;
-      space();
-      if (text[at] === close) break;
-      if (text[at] !== ",") return false;
-      at++;
-      space();
-    }
-    at++;
-    return true;
-  };
-  const value = (): boolean => {
-    space();
-    const first = text[at];
-    if (first === "{") {
-      return members("}", () => {
-        if (!token(STRING)) return false;
-        space();
-        if (text[at] !== ":") return false;
-        at++;
-        return value();
-      });
-    }
-    if (first === "[") return members("]", value);
-    return token(STRING) || token(NUMBER) || token(LITERAL);
-  };
-  try {
-    if (!value()) return at;
-    space();
-    return at < text.length ? at : undefined;
-  } catch {
-    return undefined; // a stack overflow: the location is not worth the depth
+    const { where, reason } = jsonSyntaxProblem(text, error);
+    throw new VerifyUsageError("INVALID_JSON", `${where === undefined ? path : `${path}:${where}`}: ${what} is not valid JSON: ${reason}`);
   }
 }
 

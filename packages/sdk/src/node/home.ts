@@ -1,9 +1,9 @@
-import { randomBytes } from "node:crypto";
-import { chmod, link, unlink, writeFile } from "node:fs/promises";
+import { chmod } from "node:fs/promises";
 import { dirname, join, resolve } from "node:path";
 import { isErrno } from "./errors.js";
 import { makeDirectory } from "./make-directory.js";
 import { syncDirectory } from "./sync-directory.js";
+import { writeFileDurably } from "./write-durably.js";
 
 /**
  * `$TEMPORAL_HOME`, else `./.temporal`, as an absolute path. `env` is a plain
@@ -70,16 +70,12 @@ export async function ensureHome(paths: HomePaths): Promise<void> {
  * Gives the home a `.gitignore` of `*`, so that a home inside a repository
  * (`./.temporal` is the default) is never committed with its private key.
  * A `.gitignore` already there is the user's and is kept. Linked into place
- * from a complete temporary file, so no half-written one can remain.
+ * from a complete temporary file (`writeFileDurably`), so no half-written one can remain.
  */
 export async function ignoreHomeInGit(paths: HomePaths): Promise<void> {
-  const pending = `${paths.gitignore}.${randomBytes(6).toString("hex")}.pending`;
-  await writeFile(pending, "# written by temporalc: this folder holds a private signing key\n*\n", { flag: "wx", mode: 0o644 });
   try {
-    await link(pending, paths.gitignore);
+    await writeFileDurably(paths.gitignore, "# written by temporalc: this folder holds a private signing key\n*\n", { mode: 0o644, replace: false });
   } catch (error) {
     if (!isErrno(error, "EEXIST")) throw error;
-  } finally {
-    await unlink(pending);
   }
 }

@@ -19,3 +19,5 @@ export { describeErrno, describeIoError, errnoCode } from "./describe-errno.js";
 export { checkLedgerFile, type LedgerCheck, type LedgerCheckOptions } from "./ledger-check.js";
 export { LEDGER_FORMAT, ledgerFormat, migrateLedger, type LedgerFormat, type MigrateOptions, type MigrationResult } from "./ledger-migration.js";
 export { writeFileDurably, type WriteFileDurablyOptions } from "./write-durably.js";
+export { readSmallFile, FileTooLargeError } from "./read-small-file.js";
+export { describeListenFailure } from "./listen-failure.js";

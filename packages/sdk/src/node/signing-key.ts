@@ -1,6 +1,5 @@
-import { createPrivateKey, createPublicKey, generateKeyPair, randomBytes, sign, type KeyObject } from "node:crypto";
-import { chmod, link, open, readFile, stat, unlink } from "node:fs/promises";
-import { dirname } from "node:path";
+import { createPrivateKey, createPublicKey, generateKeyPair, sign, type KeyObject } from "node:crypto";
+import { chmod, stat } from "node:fs/promises";
 import { promisify } from "node:util";
 import { onceUnlessRejected } from "../authority/once-unless-rejected.js";
 import type { Signer, SigningKey } from "../authority/seams.js";
@@ -10,7 +9,8 @@ import { describeErrno, errnoCode } from "./describe-errno.js";
 import { isErrno } from "./errors.js";
 import { ensureHome, ignoreHomeInGit, type HomePaths } from "./home.js";
 import { acquireHomeLock } from "./home-lock.js";
-import { syncDirectory } from "./sync-directory.js";
+import { readSmallFile, FileTooLargeError } from "./read-small-file.js";
+import { writeFileDurably } from "./write-durably.js";
 
 export type { SigningKey } from "../authority/seams.js";
 
@@ -128,11 +128,24 @@ async function makeOwnerOnly(path: string): Promise<void> {
   }
 }
 
+/** A PEM Ed25519 key is some 120 bytes; a file of more than this is not a key. */
+const KEY_LIMIT_BYTES = 65_536;
+
 async function readIfPresent(path: string): Promise<string | undefined> {
   try {
-    return await readFile(path, "utf8");
+    return await readKeyText(path);
   } catch (error) {
     if (isErrno(error, "ENOENT")) return undefined;
+    throw error;
+  }
+}
+
+/** The text of a key file; `KEY_INVALID` for one too large to be a key (a device such as /dev/zero would be read without end). */
+async function readKeyText(path: string): Promise<string> {
+  try {
+    return (await readSmallFile(path, KEY_LIMIT_BYTES)).toString("utf8");
+  } catch (error) {
+    if (error instanceof FileTooLargeError) throw new TemporalError("KEY_INVALID", `key file ${path} is not a key: ${error.message}`);
     throw error;
   }
 }
@@ -147,32 +160,21 @@ async function hasContent(path: string): Promise<boolean> {
 }
 
 /**
- * Writes the new key aside and links it into place: a crash never leaves
- * half a key, and an existing key is never replaced. With `useExisting`
- * (the home's key) a key already there is used; without, it is `EEXIST`.
+ * Writes the new key aside and links it into place (`writeFileDurably`'s
+ * `replace: false`): a crash never leaves half a key, and an existing key is
+ * never replaced. With `useExisting` (the home's key) a key already there is
+ * used; without, it is `EEXIST`.
  */
 async function createKeyFile(path: string, options: { useExisting: boolean } = { useExisting: true }): Promise<string> {
   const { privateKey } = await generateEd25519("ed25519");
   const pem = privateKey.export({ type: "pkcs8", format: "pem" }).toString();
-  const pending = `${path}.${randomBytes(6).toString("hex")}.pending`;
-  const handle = await open(pending, "wx", 0o600);
   try {
-    await handle.chmod(0o600);
-    await handle.writeFile(pem);
-    await handle.sync();
-  } finally {
-    await handle.close();
-  }
-  try {
-    await link(pending, path);
+    await writeFileDurably(path, pem, { mode: 0o600, replace: false });
   } catch (error) {
     if (!isErrno(error, "EEXIST") || !options.useExisting) throw error;
     // Made by a process that did not take the lock (an older SDK): use that key.
-    return readFile(path, "utf8");
-  } finally {
-    await unlink(pending);
+    return readKeyText(path);
   }
-  await syncDirectory(dirname(path));
   return pem;
 }
 
@@ -239,8 +241,9 @@ export async function readVerifyingKeyFile(path: string): Promise<VerifyingKey> 
   let jwk: { crv?: string; kty?: string; x?: string };
   try {
     // createPublicKey takes a private key too and gives its public half.
-    jwk = createPublicKey(await readFile(path, "utf8")).export({ format: "jwk" });
+    jwk = createPublicKey(await readKeyText(path)).export({ format: "jwk" });
   } catch (error) {
+    if (error instanceof TemporalError) throw error;
     const code = errnoCode(error);
     if (isKeyFileUnreadableReason(code)) throw new KeyFileUnreadableError(path, code, error);
     throw new TemporalError("KEY_INVALID", `key file ${path} is not a readable PEM key`, { cause: error });

@@ -1,11 +1,16 @@
 import { randomBytes } from "node:crypto";
-import { open, rename, rm } from "node:fs/promises";
+import { link, open, rename, rm } from "node:fs/promises";
 import { basename, dirname, join } from "node:path";
 import { syncDirectory } from "./sync-directory.js";
 
 export interface WriteFileDurablyOptions {
   /** Permission bits of the new file, before the umask: `0o600` (owner only) unless told, so a caller who forgets leaks no secret; `0o666` for ordinary output. */
   mode?: number;
+  /**
+   * `false` creates the file and never replaces one: the contents are linked into place, which fails with `EEXIST`
+   * if the name is taken (a key file, which must never be overwritten). Default `true`.
+   */
+  replace?: boolean;
 }
 
 /**
@@ -14,7 +19,8 @@ export interface WriteFileDurablyOptions {
  * file beside it (named for this write, so concurrent writers never share
  * one), written and fsynced, renamed over it, then the directory fsynced so
  * the rename itself survives a crash. The one helper for every file a
- * half-write could leave corrupt.
+ * half-write could leave corrupt. Its errors are Node's, which name the
+ * temporary file: tell them in `describeIoError`'s words, with `path`.
  */
 export async function writeFileDurably(path: string, data: string | Uint8Array, options: WriteFileDurablyOptions = {}): Promise<void> {
   const temporary = join(dirname(path), `.${basename(path)}.${randomBytes(6).toString("hex")}.tmp`);
@@ -26,10 +32,11 @@ export async function writeFileDurably(path: string, data: string | Uint8Array, 
     } finally {
       await handle.close();
     }
-    await rename(temporary, path);
-  } catch (error) {
+    if (options.replace === false) await link(temporary, path);
+    else await rename(temporary, path);
+  } finally {
+    // After a rename there is nothing left to remove; after a link, the temporary name.
     await rm(temporary, { force: true });
-    throw error;
   }
   await syncDirectory(dirname(path));
 }

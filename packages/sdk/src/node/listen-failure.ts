@@ -1,16 +1,15 @@
-import type { ListenAddress } from "./listen-address.js";
-
 const FREE_PORT_HINT = "or --port 0 to pick a free one";
 
 /**
- * The one line to print when the address cannot be opened, with what to do
- * about it; undefined for an error that is not about the address.
+ * The one line a server program (`program`: `temporal-service`, `temporal-witness`) prints when its address cannot
+ * be opened, with what to do about it, in terms of its `--host` and `--port`; undefined for an error that is not
+ * about the address.
  */
-export function describeListenFailure(error: unknown, { host, port }: ListenAddress): string | undefined {
+export function describeListenFailure(error: unknown, { host, port }: { readonly host: string; readonly port: number }, program: string): string | undefined {
   const where = `cannot listen on ${host.includes(":") ? `[${host}]` : host}:${port}`;
   switch ((error as NodeJS.ErrnoException | undefined)?.code) {
     case "EADDRINUSE":
-      return `${where}: the address is in use (another temporal-service?); stop that process, choose another --port, ${FREE_PORT_HINT}`;
+      return `${where}: the address is in use (another ${program}?); stop that process, choose another --port, ${FREE_PORT_HINT}`;
     case "EACCES":
       return `${where}: permission denied (ports below 1024 need privileges); choose a --port of 1024 or above, ${FREE_PORT_HINT}`;
     case "EADDRNOTAVAIL":
