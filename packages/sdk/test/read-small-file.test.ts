@@ -39,6 +39,34 @@ describe("readSmallFile", () => {
     );
   });
 
+  it("reads a file of exactly the limit, and refuses one of a byte more, from a regular file and from a pipe", async () => {
+    const path = join(dir, "edge");
+    await writeFile(path, Buffer.alloc(4096, 1));
+    expect((await readSmallFile(path, 4096)).length).toBe(4096);
+    expect(await refusal(path, 4095)).toBeInstanceOf(FileTooLargeError);
+    if (process.platform !== "linux") return;
+    // A pipe has no size to check first: the limit is found while reading.
+    const fifo = join(dir, "edge-pipe");
+    for (const [bytes, limit, refused] of [
+      [100_000, 100_000, false],
+      [100_001, 100_000, true],
+    ] as const) {
+      execFileSync("mkfifo", [fifo]);
+      const read = readSmallFile(fifo, limit).then(
+        (contents) => contents.length,
+        (error: unknown) => error,
+      );
+      const writer = await open(fifo, "w");
+      // The reader stops at the limit and closes: writing past it may meet a closed pipe.
+      await writer.write(Buffer.alloc(bytes, 2)).catch(() => undefined);
+      await writer.close();
+      const result = await read;
+      if (refused) expect(result).toBeInstanceOf(FileTooLargeError);
+      else expect(result).toBe(bytes);
+      await rm(fifo);
+    }
+  });
+
   it("names the limit of a file that is too large in words", async () => {
     const path = join(dir, "big");
     await writeFile(path, Buffer.alloc(1_048_577));

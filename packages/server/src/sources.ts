@@ -1,5 +1,5 @@
 import { stat } from "node:fs/promises";
-import { readSmallFile } from "@temporal/agent-sdk/node";
+import { describeIoError, readSmallFile } from "@temporal/agent-sdk/node";
 import { parseCarbonForecast } from "@temporal/agent-sdk";
 import {
   HttpError,
@@ -39,7 +39,7 @@ class WatchedFile<T> {
       this.#cached = { key, value, mtimeMs };
       return this.#cached;
     } catch (error) {
-      throw new HttpError(503, "SOURCE_UNAVAILABLE", `the ${what} source file cannot be used: ${(error as Error).message}`);
+      throw new HttpError(503, "SOURCE_UNAVAILABLE", `the ${what} source file cannot be used: ${describeIoError(error)}`);
     }
   }
 }

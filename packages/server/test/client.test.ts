@@ -6,7 +6,7 @@
  * too, and a compiled mission anchoring in a real service through TEMPORAL_URL.
  */
 import { execFile } from "node:child_process";
-import { mkdir, readFile, readdir, symlink, writeFile } from "node:fs/promises";
+import { mkdir, readFile, readdir, rm, symlink, writeFile } from "node:fs/promises";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { promisify } from "node:util";
@@ -534,6 +534,12 @@ describe.each([REAL_SERVICE, STAND_IN])("the SDK client against $name", (kind) =
     await writeFile(qualityFile, "{ not json");
     const broken = await apiError(fromFile.getQuantumDecision());
     expect([broken.status, broken.code]).toEqual([503, "SOURCE_UNAVAILABLE"]);
+    // A file gone: said in words, without the server's path (the body reaches clients).
+    await rm(qualityFile);
+    const gone = await apiError(fromFile.getQuantumDecision());
+    expect([gone.status, gone.code]).toEqual([503, "SOURCE_UNAVAILABLE"]);
+    expect(gone.message).toMatch(/: the quality source file cannot be used: no such file or folder$/);
+    await writeFile(qualityFile, JSON.stringify({ score: 0.4, updated_unix_ms: T - 1000 }));
     // No quality source at all.
     const none = await apiError(clientFor(live, "getQuantumDecision").getQuantumDecision());
     expect([none.status, none.code]).toEqual([503, "SOURCE_UNCONFIGURED"]);

@@ -1,13 +1,14 @@
 /**
  * A store URL as pg reads it. pg takes a user name with no host, for a Unix-domain socket named by `?host=`
  * (`postgres://app@/temporal?host=/var/run/postgresql`), where the WHATWG URL parser refuses an empty host after a
- * user. Such a URL is parsed with a stand-in host, which `formatPostgresUrl` takes out again.
+ * user. Such a URL (`@/`, as pg-connection-string fills in no other empty host) is parsed with a stand-in host,
+ * which `formatPostgresUrl` takes out again.
  */
 const STAND_IN_HOST = "temporal-empty-host.invalid";
 
 /** The parsed URL, or undefined for text that is no URL even to pg. */
 export function parsePostgresUrl(url: string): URL | undefined {
-  for (const text of [url, url.replace(/^([a-z]+:\/\/[^/?#@]*@)(?=[/?#]|$)/i, `$1${STAND_IN_HOST}`)]) {
+  for (const text of [url, url.replace(/^([a-z]+:\/\/[^/?#@]*@)(?=\/)/i, `$1${STAND_IN_HOST}`)]) {
     try {
       return new URL(text);
     } catch {

@@ -72,10 +72,15 @@ export function reasonOf(error: unknown): string {
   return /timeout|no answer/i.test(message) ? "no answer in time" : "connection lost";
 }
 
-/** A SQLSTATE without words above: the server's own message (it names a parameter or a role, never an address) and the code. */
+/**
+ * A code without words above. The server's own message for its errors (pg's, with a `severity`: it names a parameter
+ * or a role, never an address) with the SQLSTATE; for anything else the code alone, since Node's messages (a TLS
+ * name mismatch, a refused connect) name the host or the socket, and these words reach clients.
+ */
 function serverWords(error: unknown, code: string): string {
-  const message = error instanceof Error ? error.message : "";
-  return message === "" ? `SQLSTATE ${code}` : `${message}, SQLSTATE ${code}`;
+  if (!/^[0-9A-Z]{5}$/.test(code)) return code;
+  const fromServer = error instanceof Error && "severity" in error && error.message !== "";
+  return fromServer ? `${error.message}, SQLSTATE ${code}` : `SQLSTATE ${code}`;
 }
 
 /** The error's code (`ECONNREFUSED`, a SQLSTATE) and message, for the operator's log; never the URL's password (pg puts it in neither). */

@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { redactUrl } from "../src/index.js";
-import { isUnavailable } from "../src/store-errors.js";
+import { isUnavailable, reasonOf } from "../src/store-errors.js";
 
 describe("redactUrl", () => {
   it("replaces the password, in the user part or as a parameter, and keeps everything else", () => {
@@ -14,6 +14,18 @@ describe("redactUrl", () => {
 
   it("never echoes what is not a URL", () => {
     expect(redactUrl("hunter2")).toBe("(an invalid PostgreSQL URL)");
+  });
+});
+
+describe("reasonOf", () => {
+  it("gives the server's words with a SQLSTATE, and only the code for Node's errors, whose messages name hosts and sockets", () => {
+    const serverError = Object.assign(new Error('unrecognized configuration parameter "nosuch"'), { code: "42704", severity: "FATAL" });
+    expect(reasonOf(serverError)).toBe('unrecognized configuration parameter "nosuch", SQLSTATE 42704');
+    const tlsError = Object.assign(new Error("Hostname/IP does not match certificate's altnames: Host: db.internal. is not in the cert's altnames"), {
+      code: "ERR_TLS_CERT_ALTNAME_INVALID",
+    });
+    expect(reasonOf(tlsError)).toBe("ERR_TLS_CERT_ALTNAME_INVALID");
+    expect(reasonOf(Object.assign(new Error("connect EADDRNOTAVAIL 10.0.0.5:5432"), { code: "EADDRNOTAVAIL" }))).toBe("EADDRNOTAVAIL");
   });
 });
 

@@ -47,5 +47,7 @@ describe("openPostgresStore: files the URL names", () => {
 
   it("takes a user name with no host, a Unix-domain socket's folder in ?host=, as pg does", async () => {
     expect(await refusal("postgres://temporal@/temporal?host=/var/run/postgresql")).toBeUndefined();
+    // pg fills in an empty host only before a path: these it would refuse at the first connection.
+    for (const url of ["postgres://temporal@?host=/var/run/postgresql", "postgres://temporal@"]) expect((await refusal(url))?.code, url).toBe("INVALID_ARGUMENT");
   });
 });

@@ -53,7 +53,7 @@ export async function main(argv: readonly string[]): Promise<void> {
 }
 
 async function keyCommand(argv: readonly string[]): Promise<void> {
-  const { positionals, values } = parse(argv, { name: { type: "string" }, help: { type: "boolean" } });
+  const { positionals, values } = parse(argv, { name: { type: "string" }, help: { type: "boolean", short: "h" } });
   if (values.help === true) {
     process.stdout.write(`Usage:\n${KEY_USAGE}\n`);
     return;
@@ -65,7 +65,7 @@ async function keyCommand(argv: readonly string[]): Promise<void> {
 }
 
 async function serveCommand(argv: readonly string[]): Promise<void> {
-  const { positionals, values } = parse(argv, { config: { type: "string" }, host: { type: "string" }, port: { type: "string" }, help: { type: "boolean" } });
+  const { positionals, values } = parse(argv, { config: { type: "string" }, host: { type: "string" }, port: { type: "string" }, help: { type: "boolean", short: "h" } });
   if (values.help === true) {
     process.stdout.write(`${USAGE}\n`);
     return;
@@ -85,7 +85,7 @@ async function serveCommand(argv: readonly string[]): Promise<void> {
     });
   } catch (error) {
     await store.close();
-    const why = describeListenFailure(error, { host, port }, "temporal-witness") ?? `cannot listen on ${host}:${port}: ${describeIoError(error)}`;
+    const why = describeListenFailure(error, { host, port }, "temporal-witness") ?? `cannot listen on ${host.includes(":") ? `[${host}]` : host}:${port}: ${describeIoError(error)}`;
     throw new TemporalError("LISTEN_FAILED", why, { cause: error });
   }
   const address = server.address() as AddressInfo;

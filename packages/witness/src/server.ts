@@ -29,8 +29,7 @@ export function createWitnessServer(options: WitnessServerOptions): Server {
 }
 
 async function handle(request: IncomingMessage, response: ServerResponse, options: WitnessServerOptions): Promise<void> {
-  // As sent: a URL parser would read "//add-checkpoint" as a host and name "/" in the 404.
-  const path = (request.url ?? "/").split("?", 1)[0] as string;
+  const path = requestPath(request.url ?? "/");
   if (path !== "/add-checkpoint") return discard(request, response, 404, `no such endpoint ${path}; this witness serves POST /add-checkpoint\n`);
   if (request.method !== "POST") {
     response.setHeader("Allow", "POST");
@@ -87,4 +86,18 @@ function discard(request: IncomingMessage, response: ServerResponse, status: num
 function reply(response: ServerResponse, status: number, contentType: string, body: string): void {
   response.writeHead(status, { "Content-Type": contentType, "Content-Length": Buffer.byteLength(body) });
   response.end(body);
+}
+
+/**
+ * The path of a request target as sent: origin-form (`/add-checkpoint?x`) is read as text, since a URL parser would
+ * take `//add-checkpoint` for a host and name `/` in the 404; absolute-form (`http://w.example/add-checkpoint`), which
+ * RFC 9112 3.2.2 says a server must accept, is parsed.
+ */
+function requestPath(target: string): string {
+  if (target.startsWith("/")) return target.split("?", 1)[0] as string;
+  try {
+    return new URL(target).pathname;
+  } catch {
+    return target;
+  }
 }

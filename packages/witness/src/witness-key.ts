@@ -39,9 +39,9 @@ export async function loadWitnessKey(path: string, name: string): Promise<Cosign
   try {
     pem = (await readSmallFile(path, KEY_LIMIT_BYTES)).toString("utf8");
   } catch (error) {
-    throw new TemporalError("INVALID_WITNESS_KEY", `cannot read the witness key ${path}: ${describeIoError(error)}; create one with \`temporal-witness key create ${path} --name ${name}\``, {
-      cause: error,
-    });
+    // Only a missing key is made by key create; any other file there would be refused as existing.
+    const advice = errnoCode(error) === "ENOENT" ? `; create one with \`temporal-witness key create ${path} --name ${name}\`` : "";
+    throw new TemporalError("INVALID_WITNESS_KEY", `cannot read the witness key ${path}: ${describeIoError(error)}${advice}`, { cause: error });
   }
   let privateKey: KeyObject;
   try {

@@ -74,26 +74,34 @@ describe("temporal-witness as a process", { timeout: 30_000 }, () => {
     const keyInMissingFolder = await runWitnessCommand(["key", "create", join(directory, "absent", "w.key"), "--name", "witness.example/w9"]);
     expect(keyInMissingFolder.code).toBe(2);
     expect(keyInMissingFolder.stderr).toBe(`temporal-witness: cannot create the witness key ${join(directory, "absent", "w.key")}: no such file or folder [INVALID_WITNESS_KEY]\n`);
+    // A key path that is there but no key: key create would refuse it as existing, so it is not suggested.
+    const folderKey = join(directory, "folder-key.json");
+    await writeFile(folderKey, JSON.stringify({ name: "witness.example/w1", key_file: ".", state_dir: "state", logs: [{ origin: log.origin, keys: [log.vkey] }] }));
+    const keyIsFolder = await runWitnessCommand(["--config", folderKey]);
+    expect(keyIsFolder.code).toBe(2);
+    expect(keyIsFolder.stderr).toBe(`temporal-witness: cannot read the witness key ${directory}: it is a folder [INVALID_WITNESS_KEY]\n`);
+    expect(missing.stderr).toContain("missing.json");
     expect(device.code).toBe(2);
     expect(device.stderr).toBe("temporal-witness: config /dev/zero: cannot be read (it holds more than 1 MiB: no file of its kind is that large) [INVALID_WITNESS_CONFIG]\n");
     expect(run.code).toBe(2);
     expect(run.stderr).toContain("logs[0].keys[0]");
     expect(run.stderr).not.toMatch(/\n\s+at /);
     expect(missing.code).toBe(2);
-    expect(missing.stderr).toContain("missing.json");
     expect(badPort.code).toBe(2);
     expect(badPort.stderr).toContain("--port");
   });
 
   it("teaches with --help, key --help included, and says what is wrong in one line with its code and a pointer to --help", async () => {
-    const [help, keyHelp, unknown, badKey] = await Promise.all([
+    const [help, short, keyHelp, unknown, badKey] = await Promise.all([
       runWitnessCommand(["--help"]),
+      runWitnessCommand(["-h"]),
       runWitnessCommand(["key", "--help"]),
       runWitnessCommand(["--bogus"]),
       runWitnessCommand(["key", "make"]),
     ]);
     expect(help.code).toBe(0);
     expect(help.stdout).toContain("temporal-witness key create <file> --name <name>");
+    expect(short).toEqual(help);
     expect(keyHelp.code).toBe(0);
     expect(keyHelp.stdout).toMatch(/^Usage:\n {2}temporal-witness key create <file> --name <name>\n[\s\S]*Example:/);
     expect(unknown.code).toBe(2);
@@ -114,6 +122,9 @@ describe("temporal-witness as a process", { timeout: 30_000 }, () => {
       const reply = await rawRequest(first.url, "POST //add-checkpoint HTTP/1.1\r\nHost: witness\r\nContent-Length: 0\r\nConnection: close\r\n\r\n");
       expect(reply).toMatch(/^HTTP\/1\.1 404 /);
       expect(reply).toContain("no such endpoint //add-checkpoint;");
+      // Absolute-form, which a server must accept (RFC 9112 3.2.2): the endpoint is found by its path.
+      const absolute = await rawRequest(first.url, "POST http://witness/add-checkpoint HTTP/1.1\r\nHost: witness\r\nContent-Length: 0\r\nConnection: close\r\n\r\n");
+      expect(absolute).not.toMatch(/^HTTP\/1\.1 404 /);
     } finally {
       await first.stop();
     }

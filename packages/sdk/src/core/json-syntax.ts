@@ -12,8 +12,9 @@ export interface JsonSyntaxProblem {
 /** What `JSON.parse(text)` threw (`error`), placed in `text`. */
 export function jsonSyntaxProblem(text: string, error: unknown): JsonSyntaxProblem {
   const offset = jsonErrorOffset(text);
-  // V8's message may name a position, which `where` gives as line:column, or quote the text, which the reader has.
-  const reason = (error instanceof Error ? error.message : String(error)).replace(/ in JSON at position \d+.*$/, "").replace(/, "[\s\S]*" is not valid JSON$/, "");
+  // V8's message may name a position, which `where` gives as line:column, or quote some of the text (with "..." where
+  // it cut it), which the reader has and which may hold line breaks.
+  const reason = (error instanceof Error ? error.message : String(error)).replace(/ in JSON at position \d+.*$/, "").replace(/, (?:\.\.\.)?"[\s\S]*"(?:\.\.\.)? is not valid JSON$/, "");
   return { where: offset === undefined ? undefined : lineColumn(text, offset), reason };
 }
 

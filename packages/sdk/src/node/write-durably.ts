@@ -14,16 +14,18 @@ export interface WriteFileDurablyOptions {
 }
 
 /**
- * Replaces the file at `path` so that readers, and the file after a crash,
- * see either its old contents or all of `data`, never a part: a temporary
- * file beside it (named for this write, so concurrent writers never share
- * one), written and fsynced, renamed over it, then the directory fsynced so
- * the rename itself survives a crash. The one helper for every file a
+ * Writes the file at `path` whole, replacing it (or, with `replace: false`,
+ * creating it), so that readers, and the file after a crash, see either its
+ * old contents (or none) or all of `data`, never a part: a temporary file
+ * beside it (named for this write, so concurrent writers never share one),
+ * written and fsynced, renamed over it (or linked to its name), then the
+ * directory fsynced so the rename itself survives a crash. The one helper for every file a
  * half-write could leave corrupt. Its errors are Node's, which name the
  * temporary file: tell them in `describeIoError`'s words, with `path`.
  */
 export async function writeFileDurably(path: string, data: string | Uint8Array, options: WriteFileDurablyOptions = {}): Promise<void> {
   const temporary = join(dirname(path), `.${basename(path)}.${randomBytes(6).toString("hex")}.tmp`);
+  let renamed = false;
   try {
     const handle = await open(temporary, "wx", options.mode ?? 0o600);
     try {
@@ -33,10 +35,14 @@ export async function writeFileDurably(path: string, data: string | Uint8Array, 
       await handle.close();
     }
     if (options.replace === false) await link(temporary, path);
-    else await rename(temporary, path);
+    else {
+      await rename(temporary, path);
+      renamed = true;
+    }
   } finally {
-    // After a rename there is nothing left to remove; after a link, the temporary name.
-    await rm(temporary, { force: true });
+    // After a link, the temporary name; after a failure, the temporary file. A failure to remove it must not hide
+    // the error that matters (EEXIST from the link, which callers rely on).
+    if (!renamed) await rm(temporary, { force: true }).catch(() => {});
   }
   await syncDirectory(dirname(path));
 }
