@@ -1,10 +1,10 @@
 import { fstatSync, type Dirent, type Stats } from "node:fs";
-import { readdir, readFile, realpath, stat } from "node:fs/promises";
+import { readdir, realpath, stat } from "node:fs/promises";
 import { join } from "node:path";
-import { describeIoError, errnoCode } from "@temporal/agent-sdk/node";
+import { FileTooLargeError, describeIoError, errnoCode, readSmallFile } from "@temporal/agent-sdk/node";
 import { decodeSource, type Diagnostic } from "@temporal/compiler";
 import { UsageError, messageErrorLine } from "./errors.js";
-import { readFailureCode, readFileOrStop } from "./io-errors.js";
+import { READ_LIMIT_BYTES, readFailureCode, readFileOrStop } from "./io-errors.js";
 
 export interface SourceFile {
   /** As the user named it, or relative to the folder they named; for standard input, --stdin-filepath or `<stdin>`. */
@@ -85,7 +85,7 @@ export async function readMissionFiles(paths: string[], options: ReadOptions = {
         const real = await realpath(target);
         if (seen.has(real)) continue;
         seen.add(real);
-        files.push(decoded(target, await readFile(target), false));
+        files.push(decoded(target, await readSmallFile(target, READ_LIMIT_BYTES), false));
       } catch (error) {
         problems.push(readProblem(target, error));
       }
@@ -131,8 +131,13 @@ async function readStdin(): Promise<Uint8Array> {
   // read as an empty mission: say what it is instead.
   if (fstatSync(0).isDirectory()) throw new Error("standard input is a folder");
   const chunks: Buffer[] = [];
-  for await (const chunk of process.stdin) chunks.push(chunk as Buffer);
-  return Buffer.concat(chunks);
+  let total = 0;
+  for await (const chunk of process.stdin) {
+    total += (chunk as Buffer).length;
+    if (total > READ_LIMIT_BYTES) throw new FileTooLargeError(READ_LIMIT_BYTES);
+    chunks.push(chunk as Buffer);
+  }
+  return Buffer.concat(chunks, total);
 }
 
 /**
