@@ -27,13 +27,13 @@ describe("jsonSyntaxProblem", () => {
     }
   });
 
-  it("never puts the text's line breaks or its quoted content in the reason, whatever the text", () => {
+  it("never puts the text's line breaks or its quoted content in the reason, however much text is around the error", () => {
+    // White space of any length around a stray "/": V8 quotes it whole, or cut with "..." on one side or both.
+    const space = fc.string({ unit: fc.constantFrom(" ", "\n", "\t"), maxLength: 60 });
     fc.assert(
-      fc.property(fc.string({ maxLength: 80 }), fc.string({ maxLength: 80 }), (before, after) => {
-        const text = `{"a": 1,\n${before}\u0001${after}`;
-        const { reason } = problemOf(text);
-        expect(reason).not.toContain("\n");
-        expect(reason).not.toMatch(/is not valid JSON$/);
+      fc.property(space, space, (before, after) => {
+        const { reason } = problemOf(`[1,${before}/${after}]`);
+        expect(reason).toBe("Unexpected token '/'");
       }),
       { numRuns: 200 },
     );

@@ -83,11 +83,7 @@ function storeFrom(value: string | undefined, source: string): string | undefine
  * redacted; text that is no URL at all is not shown, since it may be a password pasted in the wrong place.
  */
 export function storeUrlRefused(source: string, value: string): UsageError {
-  // Only what has a scheme and "//" is shown: "Summer:2024!" parses as a URL too.
-  const shown =
-    /^[a-z][a-z0-9+.-]*:\/\//i.test(value) && parsePostgresUrl(value) !== undefined
-      ? JSON.stringify(redactUrl(value))
-      : "not a URL (its text is not shown, in case it is a password pasted in the wrong place)";
+  const shown = parsePostgresUrl(value) !== undefined ? JSON.stringify(redactUrl(value)) : "not a URL (its text is not shown, in case it is a password pasted in the wrong place)";
   return new UsageError(`${source} is ${shown}: ${STORE_URL_RULE}`);
 }
 

@@ -6,8 +6,12 @@
  */
 const STAND_IN_HOST = "temporal-empty-host.invalid";
 
-/** The parsed URL, or undefined for text that is no URL even to pg. */
+/**
+ * The parsed URL, or undefined for text that is no URL even to pg. Text without `scheme://` is none, though the WHATWG
+ * parser takes `Summer:2024!` for one: `redactUrl` would then echo a password pasted in the wrong place.
+ */
 export function parsePostgresUrl(url: string): URL | undefined {
+  if (!/^[a-z][a-z0-9+.-]*:\/\//i.test(url)) return undefined;
   for (const text of [url, url.replace(/^([a-z]+:\/\/[^/?#@]*@)(?=\/)/i, `$1${STAND_IN_HOST}`)]) {
     try {
       return new URL(text);

@@ -14,6 +14,8 @@ describe("redactUrl", () => {
 
   it("never echoes what is not a URL", () => {
     expect(redactUrl("hunter2")).toBe("(an invalid PostgreSQL URL)");
+    // A URL to the WHATWG parser (scheme "summer"), but no "scheme://": a password pasted in the wrong place.
+    expect(redactUrl("Summer:2024!")).toBe("(an invalid PostgreSQL URL)");
   });
 });
 

@@ -6,7 +6,7 @@
 import { createPrivateKey, createPublicKey, generateKeyPair, sign, type KeyObject } from "node:crypto";
 import { promisify } from "node:util";
 import { TemporalError, createCosigner, isNoteKeyName, type Cosigner } from "@temporal/agent-sdk";
-import { describeIoError, errnoCode, readSmallFile, writeFileDurably } from "@temporal/agent-sdk/node";
+import { KEY_FILE_LIMIT_BYTES, describeIoError, errnoCode, readSmallFile, writeFileDurably } from "@temporal/agent-sdk/node";
 
 const generateEd25519 = promisify(generateKeyPair);
 const signAsync = promisify(sign);
@@ -29,15 +29,12 @@ export async function createWitnessKey(path: string, name: string): Promise<Cosi
   return cosignerOf(privateKey, name);
 }
 
-/** A PEM Ed25519 key is some 120 bytes; a file of more than this is not a key. */
-const KEY_LIMIT_BYTES = 65_536;
-
 /** The cosigner of the key at `path` under `name`. Throws `INVALID_WITNESS_KEY`. */
 export async function loadWitnessKey(path: string, name: string): Promise<Cosigner> {
   checkName(name);
   let pem: string;
   try {
-    pem = (await readSmallFile(path, KEY_LIMIT_BYTES)).toString("utf8");
+    pem = (await readSmallFile(path, KEY_FILE_LIMIT_BYTES)).toString("utf8");
   } catch (error) {
     // Only a missing key is made by key create; any other file there would be refused as existing.
     const advice = errnoCode(error) === "ENOENT" ? `; create one with \`temporal-witness key create ${path} --name ${name}\`` : "";

@@ -8,7 +8,16 @@ export { defaultHome } from "./home.js";
 export { FileWitnessingStore } from "./witnessing-file-store.js";
 export { LocalAuthority, createLocalAuthority, homeParts, homeWitnessingStore, type HomeParts, type LocalAuthorityOptions, type LocalAuthorityStatus } from "./local-authority.js";
 export { FileLogStore, type FileLogStoreOptions, type LedgerStatus, type TornTailRecovery } from "./ledger.js";
-export { FileSigner, KeyFileSigner, KeyFileUnreadableError, createSigningKeyFile, readVerifyingKeyFile, type FileSignerOptions, type KeyFileUnreadableReason } from "./signing-key.js";
+export {
+  FileSigner,
+  KeyFileSigner,
+  KeyFileUnreadableError,
+  KEY_FILE_LIMIT_BYTES,
+  createSigningKeyFile,
+  readVerifyingKeyFile,
+  type FileSignerOptions,
+  type KeyFileUnreadableReason,
+} from "./signing-key.js";
 export { FileChallengeStore } from "./file-challenge-store.js";
 export { homePaths, type HomePaths } from "./home.js";
 export { HomeLockedError, LedgerCorruptError, type HomeLockHolder, type LedgerCorruptionReason } from "./errors.js";

@@ -128,8 +128,8 @@ async function makeOwnerOnly(path: string): Promise<void> {
   }
 }
 
-/** A PEM Ed25519 key is some 120 bytes; a file of more than this is not a key. */
-const KEY_LIMIT_BYTES = 65_536;
+/** The most read of a key file (`readSmallFile`): a PEM Ed25519 key is some 120 bytes, so a larger file is no key. */
+export const KEY_FILE_LIMIT_BYTES = 65_536;
 
 async function readIfPresent(path: string): Promise<string | undefined> {
   try {
@@ -143,7 +143,7 @@ async function readIfPresent(path: string): Promise<string | undefined> {
 /** The text of a key file; `KEY_INVALID` for one too large to be a key (a device such as /dev/zero would be read without end). */
 async function readKeyText(path: string): Promise<string> {
   try {
-    return (await readSmallFile(path, KEY_LIMIT_BYTES)).toString("utf8");
+    return (await readSmallFile(path, KEY_FILE_LIMIT_BYTES)).toString("utf8");
   } catch (error) {
     if (error instanceof FileTooLargeError) throw new TemporalError("KEY_INVALID", `key file ${path} is not a key: ${error.message}`);
     throw error;

@@ -25,7 +25,6 @@ export interface WriteFileDurablyOptions {
  */
 export async function writeFileDurably(path: string, data: string | Uint8Array, options: WriteFileDurablyOptions = {}): Promise<void> {
   const temporary = join(dirname(path), `.${basename(path)}.${randomBytes(6).toString("hex")}.tmp`);
-  let renamed = false;
   try {
     const handle = await open(temporary, "wx", options.mode ?? 0o600);
     try {
@@ -34,15 +33,13 @@ export async function writeFileDurably(path: string, data: string | Uint8Array, 
     } finally {
       await handle.close();
     }
-    if (options.replace === false) await link(temporary, path);
-    else {
-      await rename(temporary, path);
-      renamed = true;
-    }
-  } finally {
-    // After a link, the temporary name; after a failure, the temporary file. A failure to remove it must not hide
-    // the error that matters (EEXIST from the link, which callers rely on).
-    if (!renamed) await rm(temporary, { force: true }).catch(() => {});
+    await (options.replace === false ? link(temporary, path) : rename(temporary, path));
+  } catch (error) {
+    // A failure to remove it must not hide the error that matters (EEXIST from the link, which callers rely on).
+    await rm(temporary, { force: true }).catch(() => {});
+    throw error;
   }
+  // Linked: the file now has two names, and the temporary one goes.
+  if (options.replace === false) await rm(temporary, { force: true });
   await syncDirectory(dirname(path));
 }
