@@ -54,9 +54,10 @@ describe("a signer whose certificate arrives late", () => {
     let now = at(5);
     const authority = createMemoryAuthority({ clock: () => now });
     const first = deferred<ZttCertificate>();
-    let calls = 0;
-    const signer = zttSignerCertifiedBy({ window: [90, 120], zone: 1, clock: () => now }, (ephemeral_x, window, zone) =>
-      ++calls === 1 ? first.promise : authority.certifyZttKey({ ephemeral_x, window, zone }),
+    // Keyed on the opening's day, not on the order of calls: each sign makes its key first (the thread pool's work),
+    // so the second sign can reach certify before the first.
+    const signer = zttSignerCertifiedBy({ window: [90, 120], zone: 1, clock: () => now }, (ephemeral_x, window, zone, openingDay) =>
+      openingDay === day ? first.promise : authority.certifyZttKey({ ephemeral_x, window, zone }),
     );
     const stale = signer.sign("yesterday's opening");
     now = at(29); // the next day's opening
