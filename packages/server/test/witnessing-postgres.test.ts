@@ -155,7 +155,17 @@ describe("two service nodes on one PostgreSQL with 3 witnesses, quorum 2", { tim
   it("saves from several nodes at once never move the stored cosigned checkpoint or a witness's size back", async () => {
     const stores = ["saver-1", "saver-2", "saver-3"].map((nodeId) => openPostgresStore({ url: storeUrl, nodeId }));
     try {
-      const current = (await stores[0]?.witnessing.load()) as WitnessingRecord;
+      // The last test returned once 2 of the 3 witnesses cosigned in a node's memory: the third's cosignature, and
+      // the save of the latest round, may still be on their way. Compared once every witness's cosignature of the
+      // tile's whole tree is stored, after which nothing moves.
+      const [tile] = (await clientOf(0).getClockchainStatus()).tiles;
+      const settled = (record: WitnessingRecord | undefined) =>
+        record?.cosigned.length === 1 &&
+        record.cosigned[0]?.tree_size === tile?.tree_size &&
+        Object.keys(record.witnesses).length === 3 &&
+        Object.values(record.witnesses).every((tiles) => tiles.length === 1 && tiles[0]?.cosigned_size === tile?.tree_size);
+      const current = (await eventually(() => (stores[0] as (typeof stores)[number]).witnessing.load(), settled)) as WitnessingRecord;
+      expect(settled(current)).toBe(true);
       const [cosigned] = current.cosigned;
       expect(cosigned?.tree_size).toBeGreaterThan(1);
       // Stale records as a slow node would save them: smaller sizes, fewer cosignatures, one witness behind.
