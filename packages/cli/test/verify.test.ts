@@ -7,9 +7,7 @@ import { readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { contextAt, createTsaeRequest, formatCosignerVerifierKey, sha256Hex, type AnchorProof, type KeySet, type Receipt, type ZttBundle } from "@temporal/agent-sdk";
 import { createTestService } from "@temporal/agent-sdk/testing";
-import fc from "fast-check";
 import { beforeAll, describe, expect, it } from "vitest";
-import { jsonErrorOffset } from "@temporal/agent-sdk";
 import { REPO_ROOT, runCli, runCliAsync } from "./run-cli.js";
 import { folderPerTest } from "./scratch.js";
 
@@ -272,35 +270,5 @@ describe("temporalc verify: usage errors (exit 2, one line with a stable code)",
     expect(help.code).toBe(0);
     expect(help.stdout).toContain("$ temporalc verify bundle.json --keys keys.json");
     expect(help.stdout).toContain("GET /api/v1/keys");
-  });
-});
-
-describe("jsonErrorOffset", () => {
-  it("is undefined for JSON and points at the token that breaks it otherwise", () => {
-    expect(jsonErrorOffset('{"a": [1, 2.5e3, "x\\n", true, null]}')).toBeUndefined();
-    expect(jsonErrorOffset('{"a": }')).toBe(6);
-    expect(jsonErrorOffset("[1, 2,]")).toBe(6);
-    expect(jsonErrorOffset("[1] x")).toBe(4);
-    expect(jsonErrorOffset("")).toBe(0);
-  });
-
-  it("property: agrees with JSON.parse on every JSON text and every prefix of one", () => {
-    fc.assert(
-      fc.property(fc.jsonValue(), fc.nat(), fc.boolean(), (value, cut, pretty) => {
-        const text = JSON.stringify(value, null, pretty ? 2 : undefined);
-        expect(jsonErrorOffset(text)).toBeUndefined();
-        const prefix = text.slice(0, cut % (text.length + 1));
-        let parses = true;
-        try {
-          JSON.parse(prefix);
-        } catch {
-          parses = false;
-        }
-        const offset = jsonErrorOffset(prefix);
-        expect(offset === undefined).toBe(parses);
-        if (offset !== undefined) expect(offset).toBeLessThanOrEqual(prefix.length);
-      }),
-      { numRuns: 300 },
-    );
   });
 });

@@ -1,6 +1,7 @@
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import { jsonSyntaxProblem } from "../src/core/index.js";
+import { jsonErrorOffset } from "../src/core/json-syntax.js";
 
 /** What jsonSyntaxProblem makes of `text`, which must not be JSON. */
 function problemOf(text: string): ReturnType<typeof jsonSyntaxProblem> {
@@ -36,6 +37,36 @@ describe("jsonSyntaxProblem", () => {
         expect(reason).toBe("Unexpected token '/'");
       }),
       { numRuns: 200 },
+    );
+  });
+});
+
+describe("jsonErrorOffset", () => {
+  it("is undefined for JSON and points at the token that breaks it otherwise", () => {
+    expect(jsonErrorOffset('{"a": [1, 2.5e3, "x\\n", true, null]}')).toBeUndefined();
+    expect(jsonErrorOffset('{"a": }')).toBe(6);
+    expect(jsonErrorOffset("[1, 2,]")).toBe(6);
+    expect(jsonErrorOffset("[1] x")).toBe(4);
+    expect(jsonErrorOffset("")).toBe(0);
+  });
+
+  it("property: agrees with JSON.parse on every JSON text and every prefix of one", () => {
+    fc.assert(
+      fc.property(fc.jsonValue(), fc.nat(), fc.boolean(), (value, cut, pretty) => {
+        const text = JSON.stringify(value, null, pretty ? 2 : undefined);
+        expect(jsonErrorOffset(text)).toBeUndefined();
+        const prefix = text.slice(0, cut % (text.length + 1));
+        let parses = true;
+        try {
+          JSON.parse(prefix);
+        } catch {
+          parses = false;
+        }
+        const offset = jsonErrorOffset(prefix);
+        expect(offset === undefined).toBe(parses);
+        if (offset !== undefined) expect(offset).toBeLessThanOrEqual(prefix.length);
+      }),
+      { numRuns: 300 },
     );
   });
 });

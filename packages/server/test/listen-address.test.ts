@@ -1,7 +1,7 @@
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import { DEFAULT_LISTEN_ADDRESS, parseHost, parsePort, resolveListenAddress } from "../src/listen-address.js";
-import { describeListenFailure } from "@temporal/agent-sdk/node";
+import { describeIoError, describeListenFailure, listenFailureLine } from "@temporal/agent-sdk/node";
 
 const port = fc.integer({ min: 0, max: 65_535 });
 const host = fc.constantFrom("127.0.0.1", "::1", "0.0.0.0", "localhost", "svc-1.example.com");
@@ -54,5 +54,12 @@ describe("describeListenFailure", () => {
     expect(describeListenFailure(error("ENOTFOUND"), { host: "nowhere.invalid", port: 1 }, "temporal-service")).toMatch(/cannot be resolved; choose another --host/);
     expect(describeListenFailure(error("ENOSPC"), DEFAULT_LISTEN_ADDRESS, "temporal-service")).toBeUndefined();
     expect(describeListenFailure(new Error("no code"), DEFAULT_LISTEN_ADDRESS, "temporal-service")).toBeUndefined();
+  });
+
+  it("listenFailureLine: the same line, else the address with describeIoError's words", () => {
+    const inUse = error("EADDRINUSE");
+    expect(listenFailureLine(inUse, { host: "::1", port: 8787 }, "temporal-witness")).toBe(describeListenFailure(inUse, { host: "::1", port: 8787 }, "temporal-witness"));
+    const noSpace = error("ENOSPC");
+    expect(listenFailureLine(noSpace, { host: "::1", port: 1 }, "temporal-witness")).toBe(`cannot listen on [::1]:1: ${describeIoError(noSpace)}`);
   });
 });

@@ -7,7 +7,7 @@
 import type { AddressInfo } from "node:net";
 import { parseArgs, type ParseArgsConfig } from "node:util";
 import { TemporalError } from "@temporal/agent-sdk";
-import { describeIoError, describeListenFailure } from "@temporal/agent-sdk/node";
+import { listenFailureLine } from "@temporal/agent-sdk/node";
 import { Witness } from "./add-checkpoint.js";
 import { loadWitnessConfig } from "./config.js";
 import { createWitnessServer } from "./server.js";
@@ -85,8 +85,7 @@ async function serveCommand(argv: readonly string[]): Promise<void> {
     });
   } catch (error) {
     await store.close();
-    const why = describeListenFailure(error, { host, port }, "temporal-witness") ?? `cannot listen on ${host.includes(":") ? `[${host}]` : host}:${port}: ${describeIoError(error)}`;
-    throw new TemporalError("LISTEN_FAILED", why, { cause: error });
+    throw new TemporalError("LISTEN_FAILED", listenFailureLine(error, { host, port }, "temporal-witness"), { cause: error });
   }
   const address = server.address() as AddressInfo;
   const shown = address.family === "IPv6" ? `[${address.address}]` : address.address;

@@ -18,7 +18,7 @@ export { parseZone, utcOffsetMinutes, zoneFromTimeZone, zoneFromUtcOffset } from
 export { WINDOW_TEXT_RULE, ZONE_TEXT_RULE, parseWindowText, parseZoneText } from "./window-text.js";
 export { TICKS_PER_DAY, TICKS_PER_DEGREE, TICKS_PER_ZONE, ZONE_COUNT } from "./units.js";
 export { canonicalJson } from "./canonical-json.js";
-export { jsonErrorOffset, jsonSyntaxProblem, type JsonSyntaxProblem } from "./json-syntax.js";
+export { jsonSyntaxProblem, type JsonSyntaxProblem } from "./json-syntax.js";
 export { sha256Hex } from "./sha256.js";
 export { base64ToBytes, bytesToBase64, bytesToHex, hexToBytes } from "./encoding.js";
 export { assertTsaeRequest, createTsaeRequest, type TsaeAction } from "./tsae.js";

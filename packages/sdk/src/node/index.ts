@@ -29,4 +29,4 @@ export { checkLedgerFile, type LedgerCheck, type LedgerCheckOptions } from "./le
 export { LEDGER_FORMAT, ledgerFormat, migrateLedger, type LedgerFormat, type MigrateOptions, type MigrationResult } from "./ledger-migration.js";
 export { writeFileDurably, type WriteFileDurablyOptions } from "./write-durably.js";
 export { readSmallFile, FileTooLargeError } from "./read-small-file.js";
-export { describeListenFailure } from "./listen-failure.js";
+export { describeListenFailure, listenFailureLine } from "./listen-failure.js";

@@ -1,12 +1,19 @@
+import { describeIoError } from "./describe-errno.js";
+
 const FREE_PORT_HINT = "or --port 0 to pick a free one";
+
+interface ListenAddress {
+  readonly host: string;
+  readonly port: number;
+}
 
 /**
  * The one line a server program (`program`: `temporal-service`, `temporal-witness`) prints when its address cannot
  * be opened, with what to do about it, in terms of its `--host` and `--port`; undefined for an error that is not
  * about the address.
  */
-export function describeListenFailure(error: unknown, { host, port }: { readonly host: string; readonly port: number }, program: string): string | undefined {
-  const where = `cannot listen on ${host.includes(":") ? `[${host}]` : host}:${port}`;
+export function describeListenFailure(error: unknown, address: ListenAddress, program: string): string | undefined {
+  const where = cannotListenOn(address);
   switch ((error as NodeJS.ErrnoException | undefined)?.code) {
     case "EADDRINUSE":
       return `${where}: the address is in use (another ${program}?); stop that process, choose another --port, ${FREE_PORT_HINT}`;
@@ -20,4 +27,13 @@ export function describeListenFailure(error: unknown, { host, port }: { readonly
     default:
       return undefined;
   }
+}
+
+/** `describeListenFailure`'s line, else the address and `describeIoError`'s words: for a program whose listen step does nothing but listen. */
+export function listenFailureLine(error: unknown, address: ListenAddress, program: string): string {
+  return describeListenFailure(error, address, program) ?? `${cannotListenOn(address)}: ${describeIoError(error)}`;
+}
+
+function cannotListenOn({ host, port }: ListenAddress): string {
+  return `cannot listen on ${host.includes(":") ? `[${host}]` : host}:${port}`;
 }
