@@ -1,7 +1,7 @@
 import { createServer as createHttpServer, type RequestListener, type Server, type ServerOptions } from "node:http";
 import { createServer as createHttpsServer } from "node:https";
 import { createSecureContext } from "node:tls";
-import { readSmallFile, FileTooLargeError } from "@temporal/agent-sdk/node";
+import { describeIoError, readSmallFile } from "@temporal/agent-sdk/node";
 
 /** A certificate chain and its private key, PEM. */
 export interface TlsCredentials {
@@ -26,8 +26,7 @@ export async function readTlsFiles(certPath: string, keyPath: string): Promise<T
     try {
       return await readSmallFile(path, PEM_LIMIT_BYTES);
     } catch (error) {
-      const why = error instanceof FileTooLargeError ? error.message : ((error as NodeJS.ErrnoException).code ?? (error as Error).message);
-      throw new TlsFilesError(`cannot read ${flag} ${path}: ${why}`);
+      throw new TlsFilesError(`cannot read ${flag} ${path}: ${describeIoError(error)}`);
     }
   };
   const credentials = { cert: await read("--tls-cert", certPath), key: await read("--tls-key", keyPath) };

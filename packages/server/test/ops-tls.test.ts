@@ -85,7 +85,7 @@ describe("temporal-service over TLS", () => {
 
     const missing = runCommand(["--home", home, "--port", "0", "--tls-cert", join(dir, "none.crt"), "--tls-key", first.key]);
     expect(missing.status).toBe(1);
-    expect(missing.stderr).toBe(`temporal-service: cannot read --tls-cert ${join(dir, "none.crt")}: ENOENT\n`);
+    expect(missing.stderr).toBe(`temporal-service: cannot read --tls-cert ${join(dir, "none.crt")}: no such file or folder\n`);
 
     const mismatched = runCommand(["--home", home, "--port", "0", "--tls-cert", first.cert, "--tls-key", second.key]);
     expect(mismatched.status).toBe(1);

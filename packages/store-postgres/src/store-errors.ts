@@ -6,11 +6,16 @@ const SOCKET_CODES = new Set(["ECONNREFUSED", "ECONNRESET", "EPIPE", "ETIMEDOUT"
 /**
  * SQLSTATEs of a server that cannot serve this node now: class 08 (connection exception), 57P01..57P03 (shut down
  * by the administrator, crashed, starting up), 57014 (a statement cancelled: `statement_timeout`), 53300 (too many
- * connections), and what an operator must fix before it can: class 28 (authentication refused), 3D000 (no such
- * database), 42704 and 22023 (a startup parameter of the URL's `options` the server does not know or refuses: the
- * store's own statements set none).
+ * connections), and MISCONFIGURED_STATE.
  */
 const UNAVAILABLE_STATE = /^(08...|57P0[123]|57014|53300|28...|3D000|42704|22023)$/;
+
+/**
+ * SQLSTATEs that waiting does not mend, since an operator must change the store URL or the server first: class 28
+ * (authentication refused), 3D000 (no such database), 42704 and 22023 (a startup parameter of the URL's `options`
+ * the server does not know or refuses: the store's own statements set none).
+ */
+const MISCONFIGURED_STATE = /^(28...|3D000|42704|22023)$/;
 
 /** What pg itself throws when a connection is lost or an answer does not come in time (no code of their own). */
 const LOST_CONNECTION = /Connection terminated|timeout exceeded when trying to connect|not queryable|Client was closed|Query read timeout/;
@@ -52,13 +57,26 @@ export function isUnavailable(error: unknown): boolean {
   return LOST_CONNECTION.test(error.message) || SSL_REFUSED.test(error.message);
 }
 
+/** True when the database refuses this node until its settings change (see MISCONFIGURED_STATE), rather than for a while. */
+function isMisconfigured(error: unknown): boolean {
+  if (error instanceof AggregateError) return isMisconfigured(error.errors.find(isUnavailable));
+  if (!(error instanceof Error)) return false;
+  const code = (error as { code?: unknown }).code;
+  return typeof code === "string" ? MISCONFIGURED_STATE.test(code) : SSL_REFUSED.test(error.message);
+}
+
 /**
  * `STORE_UNAVAILABLE` for an error that says so, any other error as it is. Its message reaches clients (the
- * service's 503), so it names no host: the cause (`describeCause`) is for the operator's log.
+ * service's 503), so it names no host: the cause (`describeCause`) is for the operator's log. A refusal that only
+ * an operator can end (a wrong password, no such database) says so, where an outage says to retry later.
  */
 export function storeError(error: unknown): unknown {
   if (error instanceof TemporalError || !isUnavailable(error)) return error;
-  return new TemporalError("STORE_UNAVAILABLE", `the database cannot be used now (${reasonOf(error)}); nothing was applied, retry later`, { cause: error });
+  const reason = reasonOf(error);
+  const message = isMisconfigured(error)
+    ? `the database refuses this node (${reason}); nothing was applied, and it will go on refusing until an operator changes the store URL or the database server`
+    : `the database cannot be used now (${reason}); nothing was applied, retry later`;
+  return new TemporalError("STORE_UNAVAILABLE", message, { cause: error });
 }
 
 /** Why the database is out of reach, in words with no address in them: a socket error's code, a SQLSTATE's meaning, or what pg saw. */

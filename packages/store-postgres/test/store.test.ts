@@ -287,20 +287,25 @@ describe("PostgresStore: schema and configuration", () => {
     }
   });
 
-  it("fails with STORE_UNAVAILABLE saying why: SSL asked of a server without it, no such database, a startup option the server refuses, no server at the Unix socket the URL names", async () => {
+  it("fails with STORE_UNAVAILABLE saying why, and whether waiting helps: SSL asked of a server without it, no such database, a startup option the server refuses, no server at the Unix socket the URL names", async () => {
     const key = (await new MemorySigner().load()).verifying;
+    // Only an operator ends a refusal; an outage ends by itself.
+    const messageOf = (reason: string, lasting: boolean) =>
+      lasting
+        ? `the database refuses this node (${reason}); nothing was applied, and it will go on refusing until an operator changes the store URL or the database server`
+        : `the database cannot be used now (${reason}); nothing was applied, retry later`;
     const cases = [
-      { url: `${server().url}?sslmode=require`, reason: "the server does not support SSL: see sslmode in the store URL" },
-      { url: server().url.replace(/\/postgres$/, "/no_such_database"), reason: "no such database" },
+      { url: `${server().url}?sslmode=require`, reason: "the server does not support SSL: see sslmode in the store URL", lasting: true },
+      { url: server().url.replace(/\/postgres$/, "/no_such_database"), reason: "no such database", lasting: true },
       // A startup parameter the server does not know: its own words, which name the parameter.
-      { url: `${server().url}?options=-c%20temporal_nosuch%3D1`, reason: 'unrecognized configuration parameter "temporal_nosuch", SQLSTATE 42704' },
+      { url: `${server().url}?options=-c%20temporal_nosuch%3D1`, reason: 'unrecognized configuration parameter "temporal_nosuch", SQLSTATE 42704', lasting: true },
       // A Unix-domain socket's directory without the server's socket (the server is stopped or restarting there).
-      { url: `postgres:///postgres?user=postgres&host=${join(tmpdir(), "temporal-no-server-socket-here")}`, reason: "ENOENT: no server socket" },
+      { url: `postgres:///postgres?user=postgres&host=${join(tmpdir(), "temporal-no-server-socket-here")}`, reason: "ENOENT: no server socket", lasting: false },
     ];
-    for (const { url, reason } of cases) {
+    for (const { url, reason, lasting } of cases) {
       const store = openPostgresStore({ url });
       try {
-        await expect(store.log.open(key)).rejects.toMatchObject({ code: "STORE_UNAVAILABLE", message: `the database cannot be used now (${reason}); nothing was applied, retry later` });
+        await expect(store.log.open(key)).rejects.toMatchObject({ code: "STORE_UNAVAILABLE", message: messageOf(reason, lasting) });
         expect(await store.health()).toMatchObject({ reachable: false, detail: `the database cannot be reached (${reason})` });
       } finally {
         await store.close();
