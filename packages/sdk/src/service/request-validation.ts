@@ -33,15 +33,15 @@ export function requestValidators(): RequestValidators {
     body(schema) {
       const validate = compiled(bodyValidators, schema, "body");
       return (data) => {
-        if (!validate(data)) throw validationFailed(validate.errors ?? [], "body");
+        if (!validate(data)) throw validationFailed(validate.errors ?? [], "body", schema);
       };
     },
     query(schema) {
       const validate = compiled(queryValidators, schema, "query");
       return (data) => {
-        if (!validate(data)) throw validationFailed(validate.errors ?? [], "query");
+        if (!validate(data)) throw validationFailed(validate.errors ?? [], "query", schema);
         const nonFinite = nonFiniteNumbers(data as Record<string, unknown>);
-        if (nonFinite !== undefined) throw validationFailed(nonFinite, "query");
+        if (nonFinite !== undefined) throw validationFailed(nonFinite, "query", schema);
       };
     },
   };
@@ -71,7 +71,7 @@ function nonFiniteNumbers(query: Record<string, unknown>): SchemaError[] | undef
   return errors;
 }
 
-function validationFailed(errors: readonly SchemaError[], part: "body" | "query"): HttpError {
-  const details = schemaProblems(errors, part);
+function validationFailed(errors: readonly SchemaError[], part: "body" | "query", schema: Record<string, unknown>): HttpError {
+  const details = schemaProblems(errors, part, schema);
   return new HttpError(400, "VALIDATION_FAILED", `invalid ${part}: ${details.map((d) => `${d.field} ${d.problem}`).join("; ")}`, { details });
 }

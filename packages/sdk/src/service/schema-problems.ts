@@ -5,23 +5,42 @@ export interface SchemaError {
   readonly keyword: string;
   /** JSON Pointer to the bad value. */
   readonly instancePath: string;
+  /** JSON Pointer, as a URI fragment (`#/properties/zone/oneOf`), to the schema keyword that failed. */
+  readonly schemaPath?: string;
   readonly params: Readonly<Record<string, unknown>>;
   readonly message?: string;
 }
 
+/** A problem found so far, with the keyword that found it, so that a failed `oneOf` can take back its branches' problems. */
+interface Found extends FieldProblem {
+  readonly schemaPath: string | undefined;
+}
+
 /**
  * Turns JSON Schema errors (ajv's shape) into one problem per bad field, named from `root`
- * (`body.window[1]`, `query.limit`). Branch noise of `oneOf`/`anyOf` is
- * left out since each branch's own errors already say what is wrong.
+ * (`body.window[1]`, `query.limit`). A value that matches none of a `oneOf`'s or `anyOf`'s forms is one
+ * problem, not one per form (`"Z12"` is not "must be integer" and "must match pattern" at once): "must be" and the
+ * `description` of the schema that offers the forms, when `schema` (the one validated) is given and it has one;
+ * else each form's problem, joined by "or" (`must be boolean or must be array`).
  */
-export function schemaProblems(errors: readonly SchemaError[], root: string): FieldProblem[] {
-  const problems: FieldProblem[] = [];
+export function schemaProblems(errors: readonly SchemaError[], root: string, schema?: unknown): FieldProblem[] {
+  let found: Found[] = [];
   const seen = new Set<string>();
   for (const error of errors) {
-    if (error.keyword === "oneOf" || error.keyword === "anyOf" || error.keyword === "if" || error.keyword === "not") continue;
+    if (error.keyword === "if" || error.keyword === "not") continue;
     let field = (root + pointerToPath(error.instancePath)).replace(/^\./, "");
     let problem = error.message ?? "is invalid";
-    if (error.keyword === "required") {
+    if (error.keyword === "oneOf" || error.keyword === "anyOf") {
+      const branchPath = `${error.schemaPath}/`;
+      const branches = found.filter((one) => one.schemaPath?.startsWith(branchPath) === true);
+      // Forms of one value become one problem. Branches that name other fields (a property one form requires) stand
+      // as they came, as do branches without schema paths, which cannot be told apart.
+      if (error.schemaPath === undefined || branches.length === 0 || branches.some((one) => one.field !== field)) continue;
+      found = found.filter((one) => !branches.includes(one));
+      for (const one of branches) seen.delete(`${one.field}\u0000${one.problem}`);
+      const description = descriptionOfForms(schema, error.schemaPath);
+      problem = description === undefined ? branches.map((one) => one.problem).join(" or ") : `must be ${description}`;
+    } else if (error.keyword === "required") {
       field = joinField(field, String(error.params.missingProperty));
       problem = "is required";
     } else if (error.keyword === "additionalProperties") {
@@ -31,9 +50,21 @@ export function schemaProblems(errors: readonly SchemaError[], root: string): Fi
     const key = `${field}\u0000${problem}`;
     if (seen.has(key)) continue;
     seen.add(key);
-    problems.push({ field, problem });
+    found.push({ field, problem, schemaPath: error.schemaPath });
   }
-  return problems;
+  return found.map(({ field, problem }) => ({ field, problem }));
+}
+
+/** The `description` of the schema holding the `oneOf`/`anyOf` at `schemaPath` (`#/properties/zone/oneOf`) in `schema`, if any. */
+function descriptionOfForms(schema: unknown, schemaPath: string): string | undefined {
+  const segments = schemaPath.replace(/^#\/?/, "").split("/").slice(0, -1);
+  let at: unknown = schema;
+  for (const segment of segments) {
+    if (typeof at !== "object" || at === null) return undefined;
+    at = (at as Record<string, unknown>)[segment.replace(/~1/g, "/").replace(/~0/g, "~")];
+  }
+  const description = typeof at === "object" && at !== null ? (at as { description?: unknown }).description : undefined;
+  return typeof description === "string" ? description : undefined;
 }
 
 function pointerToPath(pointer: string): string {

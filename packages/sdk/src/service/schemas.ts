@@ -29,7 +29,7 @@ function object(properties: Record<string, Schema>, optional: readonly string[] 
 }
 
 export const ZONE_QUERY = string({ pattern: "^Z?(?:[0-9]|1[01])$", description: "SWT zone: 0..11 or Z0..Z11 (default 0)" });
-const zoneBody = { oneOf: [integer(0, 11), string({ pattern: "^Z(?:[0-9]|1[01])$" })], description: 'SWT zone: 0..11 or "Z0".."Z11"' };
+const zoneBody = { oneOf: [integer(0, 11), string({ pattern: "^Z(?:[0-9]|1[01])$" })], description: 'an SWT zone: 0..11 or "Z0".."Z11"' };
 export const WINDOW = {
   type: "array",
   prefixItems: [number({ minimum: 0, maximum: 360 }), number({ minimum: 0, maximum: 360 })],
