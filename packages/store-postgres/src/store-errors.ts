@@ -4,11 +4,11 @@ import { TemporalError } from "@temporal/agent-sdk";
 const SOCKET_CODES = new Set(["ECONNREFUSED", "ECONNRESET", "EPIPE", "ETIMEDOUT", "EHOSTUNREACH", "ENETUNREACH", "ENOTFOUND", "EAI_AGAIN"]);
 
 /**
- * SQLSTATEs of a server that cannot serve this node now: class 08 (connection exception), 57P01..57P03 (shut down
- * by the administrator, crashed, starting up), 57014 (a statement cancelled: `statement_timeout`), 53300 (too many
- * connections), and MISCONFIGURED_STATE.
+ * SQLSTATEs of a server that cannot serve this node for a while: class 08 (connection exception), 57P01..57P03 (shut
+ * down by the administrator, crashed, starting up), 57014 (a statement cancelled: `statement_timeout`), 53300 (too
+ * many connections). With MISCONFIGURED_STATE, the SQLSTATEs of a database this node cannot use now.
  */
-const UNAVAILABLE_STATE = /^(08...|57P0[123]|57014|53300|28...|3D000|42704|22023)$/;
+const OUTAGE_STATE = /^(08...|57P0[123]|57014|53300)$/;
 
 /**
  * SQLSTATEs that waiting does not mend, since an operator must change the store URL or the server first: class 28
@@ -52,7 +52,7 @@ export function isUnavailable(error: unknown): boolean {
   if (!(error instanceof Error)) return false;
   if (isMissingSocket(error)) return true;
   const code = (error as { code?: unknown }).code;
-  if (typeof code === "string" && (SOCKET_CODES.has(code) || UNAVAILABLE_STATE.test(code))) return true;
+  if (typeof code === "string" && (SOCKET_CODES.has(code) || OUTAGE_STATE.test(code) || MISCONFIGURED_STATE.test(code))) return true;
   if (error instanceof AggregateError) return error.errors.some(isUnavailable);
   return LOST_CONNECTION.test(error.message) || SSL_REFUSED.test(error.message);
 }

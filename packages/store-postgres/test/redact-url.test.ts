@@ -41,6 +41,9 @@ describe("isUnavailable", () => {
       coded("57P03"),
       coded("08006"),
       coded("53300"),
+      // Refusals that last until an operator acts: still out of reach, with their own words (see storeError).
+      coded("28P01"),
+      coded("3D000"),
       new Error("Connection terminated unexpectedly"),
       new AggregateError([coded("ECONNREFUSED")]),
     ]) {

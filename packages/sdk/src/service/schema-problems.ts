@@ -11,7 +11,7 @@ export interface SchemaError {
   readonly message?: string;
 }
 
-/** A problem found so far, with the keyword that found it, so that a failed `oneOf` can take back its branches' problems. */
+/** A problem found so far, with the schema keyword that found it, so that a failed `oneOf` can take back its branches' problems. */
 interface Found extends FieldProblem {
   readonly schemaPath: string | undefined;
 }
