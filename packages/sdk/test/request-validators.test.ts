@@ -251,7 +251,7 @@ describe("validating as ajv does", () => {
     expect(accepted).toBeGreaterThan(10);
   });
 
-  it("refuses a body naming every bad field once (a pinned example): a zone that is none of its forms is one problem, in the schema's words", () => {
+  it("refuses a body naming every bad field once (a pinned example): a zone that is none of its forms is one problem, in the schema's title", () => {
     const validate = generated.body(REQUESTS.allow);
     expect(outcome(validate, { window: [0, 400], zone: "Z12", extra: 1 })).toEqual({
       refused: {
@@ -269,6 +269,13 @@ describe("validating as ajv does", () => {
     for (const zone of [12, -1, 1.5, true, null, "z1", ""]) {
       expect(outcome(validate, { window: [0, 90], zone })).toMatchObject({ refused: { error: { details: [{ field: "body.zone", problem: 'must be an SWT zone: 0..11 or "Z0".."Z11"' }] } } });
     }
+    // The same words where the zone has a description of its own, and in a query, where it is a pattern.
+    expect(outcome(generated.body(REQUESTS.zttVerify), { bundle: {}, zone: "Z12" })).toMatchObject({
+      refused: { error: { details: [{ field: "body.zone", problem: 'must be an SWT zone: 0..11 or "Z0".."Z11"' }] } },
+    });
+    expect(outcome(generated.query(REQUESTS.zoneOnly), { zone: "12" })).toMatchObject({
+      refused: { error: { details: [{ field: "query.zone", problem: "must be an SWT zone: 0..11 or Z0..Z11" }] } },
+    });
   });
 
   it("has a validator for every request schema a route uses, and none for a schema outside REQUESTS", () => {

@@ -12,12 +12,19 @@ function problemsOf(schema: Record<string, unknown>, data: unknown, withSchema =
 describe("schemaProblems", () => {
   const forms = { anyOf: [{ type: "boolean" }, { type: "array", items: { type: "string" } }] };
 
-  it("makes a value that matches none of its forms one problem: the forms' own problems joined by 'or', or the schema's description", () => {
+  it("makes a value that matches none of its forms one problem: the forms' own problems joined by 'or', or the schema's title", () => {
     expect(problemsOf({ type: "object", properties: { proxy: forms } }, { proxy: "x" })).toEqual([{ field: "body.proxy", problem: "must be boolean or must be array" }]);
-    const described = { type: "object", properties: { proxy: { ...forms, description: "true, false or a list of addresses" } } };
-    expect(problemsOf(described, { proxy: "x" })).toEqual([{ field: "body.proxy", problem: "must be true, false or a list of addresses" }]);
-    // Without the schema its description cannot be read: the forms' problems are joined.
-    expect(problemsOf(described, { proxy: "x" }, false)).toEqual([{ field: "body.proxy", problem: "must be boolean or must be array" }]);
+    const titled = { type: "object", properties: { proxy: { ...forms, title: "true, false or a list of addresses", description: "documentation, never in a refusal" } } };
+    expect(problemsOf(titled, { proxy: "x" })).toEqual([{ field: "body.proxy", problem: "must be true, false or a list of addresses" }]);
+    // Without the schema its title cannot be read: the forms' problems are joined.
+    expect(problemsOf(titled, { proxy: "x" }, false)).toEqual([{ field: "body.proxy", problem: "must be boolean or must be array" }]);
+  });
+
+  it("says 'must be' and the title for any keyword of a titled schema, such as a pattern, and the keyword's own words without one", () => {
+    const code = { type: "string", pattern: "^[A-Z]{3}$", title: "three capital letters" };
+    expect(problemsOf({ type: "object", properties: { code } }, { code: "ab" })).toEqual([{ field: "body.code", problem: "must be three capital letters" }]);
+    const { title: _, ...untitled } = code;
+    expect(problemsOf({ type: "object", properties: { code: untitled } }, { code: "ab" })).toEqual([{ field: "body.code", problem: 'must match pattern "^[A-Z]{3}$"' }]);
   });
 
   it("keeps the problems of a form that names a deeper field, and the fields beside the forms", () => {

@@ -722,7 +722,7 @@ return errors === 0;
 validate24.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
 
 export const tpeVector = validate25;
-const schema36 = {"type":"object","required":[],"properties":{"zone":{"type":"string","pattern":"^Z?(?:[0-9]|1[01])$","description":"SWT zone: 0..11 or Z0..Z11 (default 0)"},"harmonics":{"type":"integer","minimum":1,"maximum":64}},"additionalProperties":false};
+const schema36 = {"type":"object","required":[],"properties":{"zone":{"type":"string","pattern":"^Z?(?:[0-9]|1[01])$","title":"an SWT zone: 0..11 or Z0..Z11","description":"SWT zone: 0..11 or Z0..Z11 (default 0)"},"harmonics":{"type":"integer","minimum":1,"maximum":64}},"additionalProperties":false};
 const pattern4 = new RegExp("^Z?(?:[0-9]|1[01])$", "u");
 
 function validate25(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
@@ -859,7 +859,7 @@ return errors === 0;
 validate25.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
 
 export const twatchNow = validate26;
-const schema37 = {"type":"object","required":[],"properties":{"t0":{"type":"integer","minimum":-8640000000000000,"maximum":8640000000000000},"zone":{"type":"string","pattern":"^Z?(?:[0-9]|1[01])$","description":"SWT zone: 0..11 or Z0..Z11 (default 0)"}},"additionalProperties":false};
+const schema37 = {"type":"object","required":[],"properties":{"t0":{"type":"integer","minimum":-8640000000000000,"maximum":8640000000000000},"zone":{"type":"string","pattern":"^Z?(?:[0-9]|1[01])$","title":"an SWT zone: 0..11 or Z0..Z11","description":"SWT zone: 0..11 or Z0..Z11 (default 0)"}},"additionalProperties":false};
 
 function validate26(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
@@ -995,7 +995,7 @@ return errors === 0;
 validate26.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
 
 export const zoneOnly = validate27;
-const schema38 = {"type":"object","required":[],"properties":{"zone":{"type":"string","pattern":"^Z?(?:[0-9]|1[01])$","description":"SWT zone: 0..11 or Z0..Z11 (default 0)"}},"additionalProperties":false};
+const schema38 = {"type":"object","required":[],"properties":{"zone":{"type":"string","pattern":"^Z?(?:[0-9]|1[01])$","title":"an SWT zone: 0..11 or Z0..Z11","description":"SWT zone: 0..11 or Z0..Z11 (default 0)"}},"additionalProperties":false};
 
 function validate27(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;

@@ -19,9 +19,10 @@ interface Found extends FieldProblem {
 /**
  * Turns JSON Schema errors (ajv's shape) into one problem per bad field, named from `root`
  * (`body.window[1]`, `query.limit`). A value that matches none of a `oneOf`'s or `anyOf`'s forms is one
- * problem, not one per form (`"Z12"` is not "must be integer" and "must match pattern" at once): "must be" and the
- * `description` of the schema that offers the forms, when `schema` (the one validated) is given and it has one;
- * else each form's problem, joined by "or" (`must be boolean or must be array`).
+ * problem, not one per form (`"Z12"` is not "must be integer" and "must match pattern" at once). Given `schema`
+ * (the one validated), a failed keyword of a schema with a `title` says "must be" and the title
+ * (`must be an SWT zone: 0..11 or "Z0".."Z11"`), not the keyword's own words (a pattern, each form's problem);
+ * without a title, the forms' problems are joined by "or" (`must be boolean or must be array`).
  */
 export function schemaProblems(errors: readonly SchemaError[], root: string, schema?: unknown): FieldProblem[] {
   let found: Found[] = [];
@@ -30,6 +31,7 @@ export function schemaProblems(errors: readonly SchemaError[], root: string, sch
     if (error.keyword === "if" || error.keyword === "not") continue;
     let field = (root + pointerToPath(error.instancePath)).replace(/^\./, "");
     let problem = error.message ?? "is invalid";
+    const title = error.schemaPath === undefined ? undefined : titleAt(schema, error.schemaPath);
     if (error.keyword === "oneOf" || error.keyword === "anyOf") {
       const branchPath = `${error.schemaPath}/`;
       const branches = found.filter((one) => one.schemaPath?.startsWith(branchPath) === true);
@@ -38,14 +40,15 @@ export function schemaProblems(errors: readonly SchemaError[], root: string, sch
       if (error.schemaPath === undefined || branches.length === 0 || branches.some((one) => one.field !== field)) continue;
       found = found.filter((one) => !branches.includes(one));
       for (const one of branches) seen.delete(`${one.field}\u0000${one.problem}`);
-      const description = descriptionOfForms(schema, error.schemaPath);
-      problem = description === undefined ? branches.map((one) => one.problem).join(" or ") : `must be ${description}`;
+      problem = title === undefined ? branches.map((one) => one.problem).join(" or ") : `must be ${title}`;
     } else if (error.keyword === "required") {
       field = joinField(field, String(error.params.missingProperty));
       problem = "is required";
     } else if (error.keyword === "additionalProperties") {
       field = joinField(field, String(error.params.additionalProperty));
       problem = "is not allowed";
+    } else if (title !== undefined) {
+      problem = `must be ${title}`;
     }
     const key = `${field}\u0000${problem}`;
     if (seen.has(key)) continue;
@@ -55,16 +58,16 @@ export function schemaProblems(errors: readonly SchemaError[], root: string, sch
   return found.map(({ field, problem }) => ({ field, problem }));
 }
 
-/** The `description` of the schema holding the `oneOf`/`anyOf` at `schemaPath` (`#/properties/zone/oneOf`) in `schema`, if any. */
-function descriptionOfForms(schema: unknown, schemaPath: string): string | undefined {
+/** The `title` of the schema holding the keyword at `schemaPath` (`#/properties/zone/oneOf`) in `schema`, if any. */
+function titleAt(schema: unknown, schemaPath: string): string | undefined {
   const segments = schemaPath.replace(/^#\/?/, "").split("/").slice(0, -1);
   let at: unknown = schema;
   for (const segment of segments) {
     if (typeof at !== "object" || at === null) return undefined;
     at = (at as Record<string, unknown>)[segment.replace(/~1/g, "/").replace(/~0/g, "~")];
   }
-  const description = typeof at === "object" && at !== null ? (at as { description?: unknown }).description : undefined;
-  return typeof description === "string" ? description : undefined;
+  const title = typeof at === "object" && at !== null ? (at as { title?: unknown }).title : undefined;
+  return typeof title === "string" ? title : undefined;
 }
 
 function pointerToPath(pointer: string): string {

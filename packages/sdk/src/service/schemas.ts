@@ -28,8 +28,14 @@ function object(properties: Record<string, Schema>, optional: readonly string[] 
   };
 }
 
-export const ZONE_QUERY = string({ pattern: "^Z?(?:[0-9]|1[01])$", description: "SWT zone: 0..11 or Z0..Z11 (default 0)" });
-const zoneBody = { oneOf: [integer(0, 11), string({ pattern: "^Z(?:[0-9]|1[01])$" })], description: 'an SWT zone: 0..11 or "Z0".."Z11"' };
+// A `title` is what a value must be, in the words a refusal uses ("must be <title>", schema-problems.ts), where the
+// failed keyword's own words would be a pattern or one problem per form.
+export const ZONE_QUERY = string({ pattern: "^Z?(?:[0-9]|1[01])$", title: "an SWT zone: 0..11 or Z0..Z11", description: "SWT zone: 0..11 or Z0..Z11 (default 0)" });
+const zoneBody = {
+  oneOf: [integer(0, 11), string({ pattern: "^Z(?:[0-9]|1[01])$" })],
+  title: 'an SWT zone: 0..11 or "Z0".."Z11"',
+  description: 'SWT zone: 0..11 or "Z0".."Z11"',
+};
 export const WINDOW = {
   type: "array",
   prefixItems: [number({ minimum: 0, maximum: 360 }), number({ minimum: 0, maximum: 360 })],
@@ -150,7 +156,7 @@ const zttPayload = {
   payload: string({ description: "The payload: UTF-8 text, or base64 (RFC 4648, padded) when encoding is base64" }),
   encoding: { enum: ["utf8", "base64"], description: "How payload is written (default utf8); base64 signs arbitrary bytes" },
 };
-const EPHEMERAL_X = string({ pattern: "^[A-Za-z0-9_-]{43}$" });
+const EPHEMERAL_X = string({ pattern: "^[A-Za-z0-9_-]{43}$", title: "32 bytes as base64url without padding (43 characters)" });
 const ZTT_CERTIFICATE = {
   ...object({
     ztt_version: { const: 1 },
