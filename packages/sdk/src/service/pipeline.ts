@@ -6,6 +6,7 @@ import { RateLimiter } from "./rate-limit.js";
 import { addHeaders, commonHeaders, jsonContentType, type HeaderList } from "./reply-headers.js";
 import { pathOf, queryOf, routingPath } from "./request-target.js";
 import { requestValidators, type RequestValidator } from "./request-validation.js";
+import { REQUESTS } from "./schemas.js";
 import { TrustedProxies } from "./client-address.js";
 import { beginExchange, reportExchange, type Exchange, type RateLimitScope, type RequestObserver } from "./request-outcome.js";
 import { ROUTES, type Route, type RouteContext, type RouteInput } from "./routes.js";
@@ -89,7 +90,7 @@ export interface Pipeline {
 /** A route with its request validators, compiled once and shared by both path prefixes. */
 interface Endpoint {
   readonly route: Route;
-  readonly validateQuery: RequestValidator | undefined;
+  readonly validateQuery: RequestValidator;
   readonly validateBody: RequestValidator | undefined;
 }
 
@@ -126,7 +127,8 @@ export function createPipeline(options: PipelineOptions): Pipeline {
   for (const route of ROUTES) {
     const endpoint: Endpoint = {
       route,
-      validateQuery: route.query === undefined ? undefined : validators.query(route.query),
+      // A route without query parameters (every POST) refuses any, as a GET route refuses those it does not know.
+      validateQuery: validators.query(route.query ?? REQUESTS.none),
       validateBody: route.body === undefined ? undefined : validators.body(route.body),
     };
     for (const prefix of API_PREFIXES) {
@@ -243,10 +245,13 @@ export function createPipeline(options: PipelineOptions): Pipeline {
         if (endpoint === undefined) return;
         if (endpoint.route.method === "GET") {
           const query = queryOf(request.url as string);
-          endpoint.validateQuery?.(query);
+          endpoint.validateQuery(query);
           respond(request, reply, headers, endpoint.route, { query, body: undefined, receivedMs }, fail, exchange);
           return;
         }
+        // Refused before the body is read: `POST allow?zone=1` must not be answered for zone 0.
+        const url = request.url as string;
+        if (url.includes("?")) endpoint.validateQuery(queryOf(url));
         transport.readJsonBody(request, BODY_LIMIT_BYTES, (error, body) => {
           if (error !== undefined) {
             fail(error);
