@@ -77,6 +77,9 @@ describe("TSAE request validation", () => {
   it("reports missing and unknown fields, and non-objects", () => {
     const { scope: _scope, ...missing } = valid;
     expect(rejection(missing).issues).toEqual([{ field: "scope", value: undefined, reason: "is missing" }]);
+    // A missing field has no value to show.
+    expect(rejection(missing).message).toBe("invalid TSAE request: scope is missing");
+    expect(rejection({ ...missing, extra: 1 }).message).toBe("invalid TSAE request: scope is missing; extra 1 is not a known field");
     expect(rejection({ ...valid, extra: 1 }).fields).toEqual(["extra"]);
     expect(rejection(null).fields).toEqual(["(record)"]);
     expect(rejection([valid]).fields).toEqual(["(record)"]);

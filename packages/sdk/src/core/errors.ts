@@ -166,6 +166,9 @@ export interface FieldIssue {
   readonly reason: string;
 }
 
+/** The reason of a FieldIssue for a required field that is absent. */
+export const MISSING_FIELD = "is missing";
+
 /** Thrown for a malformed TSAE request; `issues` lists every bad field. */
 export class TsaeRequestError extends TemporalError {
   declare readonly code: "TSAE_REQUEST_INVALID";
@@ -181,6 +184,7 @@ export class TsaeRequestError extends TemporalError {
   }
 }
 
+/** Each issue as `field value reason`; a missing field has no value to show (`nonce is missing`, not `nonce undefined is missing`). */
 export function describeIssues(issues: readonly FieldIssue[]): string {
-  return issues.map((i) => `${i.field} ${describeValue(i.value)} ${i.reason}`).join("; ");
+  return issues.map((i) => (i.reason === MISSING_FIELD ? `${i.field} ${i.reason}` : `${i.field} ${describeValue(i.value)} ${i.reason}`)).join("; ");
 }

@@ -1,4 +1,4 @@
-import type { FieldIssue } from "./errors.js";
+import { MISSING_FIELD, type FieldIssue } from "./errors.js";
 import { MAX_ABS_UNIX_MS } from "./units.js";
 
 /**
@@ -34,7 +34,7 @@ export class RecordShape {
     const issues: FieldIssue[] = [];
     for (const [field, rule] of this.#rules) {
       if (!Object.hasOwn(record, field) && this.#optional.has(field)) continue;
-      const reason = Object.hasOwn(record, field) ? rule(record[field]) : "is missing";
+      const reason = Object.hasOwn(record, field) ? rule(record[field]) : MISSING_FIELD;
       if (reason !== undefined) issues.push({ field, value: record[field], reason });
     }
     for (const field of Object.keys(record)) {
