@@ -146,6 +146,23 @@ describe("ZTT signer", () => {
     }
   });
 
+  it("a missing or malformed certificate or context fails each check that reads it in words, never a JavaScript error's", async () => {
+    const { signer, keys } = await setup();
+    const bundle = await signer.sign("hello");
+    for (const broken of [{ ...bundle, certificate: null, context: null }, { ...bundle, certificate: {}, context: [] }, { ztt_version: 1 }]) {
+      const { valid, checks } = await verifyZtt(broken as never, keys);
+      expect(valid).toBe(false);
+      const reasons = Object.fromEntries(checks.map((c) => [c.name, c.reason]));
+      expect(reasons.certificate_signature).toMatch(/^malformed certificate: /);
+      expect(reasons.certificate_interval).toBe("the certificate is malformed: see certificate_signature");
+      expect(reasons.signing_context).toMatch(/^(the context is (null|\[\]), not an object|the bundle has no context)$/);
+      expect(JSON.stringify(checks)).not.toMatch(/Cannot read|undefined \(reading/);
+    }
+    // A context that is an object, with a malformed certificate.
+    const withContext = await verifyZtt({ ...bundle, certificate: null } as never, keys);
+    expect(withContext.checks.find((c) => c.name === "signing_context")?.reason).toBe("the certificate is malformed: see certificate_signature");
+  });
+
   it("checks the certificate against publicKeys only, never against the log's keys", async () => {
     const { signer, keys } = await setup();
     const bundle = await signer.sign("hello");

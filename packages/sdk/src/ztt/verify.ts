@@ -167,9 +167,13 @@ async function certificateSignature(bundle: ZttBundle, keys: readonly VerifyingK
   return check("certificate_signature", await verifyCertificateSignature(bundle.certificate, key), "the authority's signature does not match the certificate");
 }
 
+/** What the checks that read the certificate's fields say when it has none to read (certificate_signature names them). */
+const MALFORMED_CERTIFICATE = "the certificate is malformed: see certificate_signature";
+
 /** The UTC milliseconds in the certificate must be the opening its degrees, zone and day name; the window and zone the verifier expects, if it said. */
 function certificateInterval(bundle: ZttBundle, expected: ExpectedOpening): ZttCheck {
   const c = bundle?.certificate;
+  if (certificateIssues(c).length > 0) return check("certificate_interval", false, MALFORMED_CERTIFICATE);
   if (expected.window !== undefined && !certifiesWindow(c, expected.window)) {
     return check("certificate_interval", false, `the certificate is for window [${c.window_deg.join(", ")}], not the expected [${expected.window.join(", ")}]`);
   }
@@ -202,6 +206,9 @@ async function ephemeralSignature(bundle: ZttBundle): Promise<ZttCheck> {
 /** The signing context must be a genuine context of its instant, in the certificate's zone and window opening. */
 function signingContext(bundle: ZttBundle): ZttCheck {
   const { context, certificate: c } = bundle ?? {};
+  if (context === undefined) return check("signing_context", false, "the bundle has no context");
+  if (typeof context !== "object" || context === null || Array.isArray(context)) return check("signing_context", false, `the context is ${describeValue(context)}, not an object`);
+  if (certificateIssues(c).length > 0) return check("signing_context", false, MALFORMED_CERTIFICATE);
   const expected = contextAt(context.unix_ms, { zone: context.swt_zone, source: context.source });
   if (canonicalJson(expected) !== canonicalJson(context)) return check("signing_context", false, "the context's fields disagree with its unix_ms");
   if (context.swt_zone !== c.swt_zone) return check("signing_context", false, `the context is in zone Z${context.swt_zone}, the certificate in Z${c.swt_zone}`);
