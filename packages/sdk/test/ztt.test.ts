@@ -146,6 +146,19 @@ describe("ZTT signer", () => {
     }
   });
 
+  it("refuses to sign text with a lone surrogate (UTF-8 would make it U+FFFD, like other text), and verifies no such payload", async () => {
+    const { signer, keys } = await setup();
+    for (const text of ["\ud800", "a\udc00b", "\u{1F600}\ud83d"]) {
+      await expect(signer.sign(text)).rejects.toMatchObject({ code: "INVALID_ARGUMENT", message: expect.stringMatching(/lone surrogate at index \d+/) });
+    }
+    const replaced = await signer.sign("\ufffd");
+    expect((await verifyZtt(replaced, keys, { payload: "\ufffd" })).valid).toBe(true);
+    const lone = await verifyZtt(replaced, keys, { payload: "\ud800" });
+    expect(lone.checks.find((c) => c.name === "payload_sha256")).toMatchObject({ ok: false, reason: expect.stringContaining("lone surrogate at index 0") });
+    // A pair is one code point: signed and verified as the text it is.
+    expect((await verifyZtt(await signer.sign("\u{1F600}"), keys, { payload: "\u{1F600}" })).valid).toBe(true);
+  });
+
   it("a missing or malformed certificate or context fails each check that reads it in words, never a JavaScript error's", async () => {
     const { signer, keys } = await setup();
     const bundle = await signer.sign("hello");

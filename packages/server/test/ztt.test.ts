@@ -81,6 +81,26 @@ describe("the window's openings", () => {
   });
 });
 
+describe("payloads", () => {
+  it("a text payload with a lone surrogate is 400 VALIDATION_FAILED on body.payload, in ztt/sign and ztt/verify: its UTF-8 would be another text's", async () => {
+    const running = await startService({ ztt: { window: [0, 360], zone: "Z0" } });
+    // JSON.stringify writes a lone surrogate as the escape "\ud800", which JSON.parse reads back as the lone surrogate.
+    const signed = await sign(running.url, running.keys.managed, "\ud800");
+    expect(signed.status).toBe(400);
+    expect(((await signed.json()) as { error: unknown }).error).toMatchObject({
+      code: "VALIDATION_FAILED",
+      details: [{ field: "body.payload", problem: expect.stringContaining("lone surrogate at index 0") }],
+    });
+    // Well-formed text outside the BMP (a surrogate pair) is signed, and verifies with its own text only.
+    const bundle = (await (await sign(running.url, running.keys.managed, "\u{1F600}")).json()) as ZttBundle;
+    const verify = (payload: string) =>
+      fetch(`${running.url}/api/v1/ztt/verify`, { method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify({ bundle, payload }) });
+    expect(((await (await verify("\u{1F600}")).json()) as { valid: boolean }).valid).toBe(true);
+    const lone = await verify("\ud83d");
+    expect([lone.status, ((await lone.json()) as { error: { code: string } }).error.code]).toEqual([400, "VALIDATION_FAILED"]);
+  });
+});
+
 describe("temporal-service --ztt-window", () => {
   it("signs with the home's key, verifiable with GET keys alone; a bad flag is a usage error (exit 2)", async () => {
     const home = await tempDir();

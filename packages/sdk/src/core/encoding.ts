@@ -93,6 +93,15 @@ function decodeBase64(text: string, alphabet: string): Uint8Array | undefined {
   return (buffer & ((1 << bits) - 1)) === 0 ? bytes : undefined;
 }
 
+/**
+ * The index of the first lone surrogate in `text` (half of a UTF-16 pair without its other half), or -1. UTF-8
+ * cannot encode one: TextEncoder writes U+FFFD in its place, so two different texts would hash and sign alike.
+ */
+export function loneSurrogateAt(text: string): number {
+  // With the u flag a regular expression reads code points: the halves of a pair are one code point outside the range.
+  return text.search(/[\uD800-\uDFFF]/u);
+}
+
 export function equalBytes(a: Uint8Array, b: Uint8Array): boolean {
   if (a.length !== b.length) return false;
   let diff = 0;

@@ -7,7 +7,7 @@
  */
 import type { Signer } from "../authority/seams.js";
 import type { Authority, Window, ZoneInput } from "../core/types.js";
-import { base64ToBytes, base64UrlToBytes } from "../core/encoding.js";
+import { base64ToBytes, base64UrlToBytes, loneSurrogateAt } from "../core/encoding.js";
 import { keyIdOf } from "../core/verifying-key.js";
 import { TemporalRangeError } from "../core/errors.js";
 import { createZttSigner, verifyZtt, ZttWindowClosedError, type ZttBundle, type ZttCertificate, type ZttSigner, type ZttVerification } from "../ztt/index.js";
@@ -33,9 +33,16 @@ export function serviceZttSigner(config: ZttConfig | null, signer: Signer, autho
   return config === null ? undefined : createZttSigner({ window: config.window, zone: config.zone, authority: signer, clock, anchor: { authority } });
 }
 
-/** The bytes or text that were signed; base64 that does not decode is the client's mistake, named like a schema problem. */
+/** The bytes or text that were signed; base64 that does not decode, or text that UTF-8 cannot encode, is the client's mistake, named like a schema problem. */
 function payloadOf({ payload, encoding }: WirePayload): string | Uint8Array {
-  if (encoding !== "base64") return payload;
+  if (encoding !== "base64") {
+    const surrogate = loneSurrogateAt(payload);
+    if (surrogate === -1) return payload;
+    // JSON can write one (`"\ud800"`), but it is no text: as UTF-8 it would be U+FFFD, the same bytes as other payloads.
+    throw new HttpError(400, "VALIDATION_FAILED", `body.payload has a lone surrogate at index ${surrogate}`, {
+      details: [{ field: "body.payload", problem: `must be well-formed Unicode text (a lone surrogate at index ${surrogate} has no UTF-8); send the bytes as base64 instead` }],
+    });
+  }
   const bytes = base64ToBytes(payload);
   if (bytes === undefined) {
     throw new HttpError(400, "VALIDATION_FAILED", "body.payload is not base64", {

@@ -1,5 +1,5 @@
 import type { Signer } from "../authority/seams.js";
-import { bytesToBase64Url, bytesToHex } from "../core/encoding.js";
+import { bytesToBase64Url, bytesToHex, loneSurrogateAt } from "../core/encoding.js";
 import { TemporalError, TemporalTypeError, describeValue } from "../core/errors.js";
 import { finalityWaitOf } from "../core/finality.js";
 import { contextAt, toUnixMs } from "../core/phase.js";
@@ -177,6 +177,13 @@ export function zttSignerCertifiedBy(options: Omit<ZttSignerOptions, "authority"
 
   return {
     async sign(payload) {
+      const surrogate = typeof payload === "string" ? loneSurrogateAt(payload) : -1;
+      if (surrogate !== -1) {
+        throw new TemporalTypeError(
+          "INVALID_ARGUMENT",
+          `the payload has a lone surrogate at index ${surrogate}, which UTF-8 cannot encode (it would be signed as U+FFFD, like other text): sign well-formed text, or the bytes as a Uint8Array`,
+        );
+      }
       const day = openingDayOrClosed(toUnixMs(clock()), window, zone);
       if (currentDay !== day) {
         drop();

@@ -1,6 +1,6 @@
 import { canonicalJson } from "../core/canonical-json.js";
 import { isKeySet } from "../core/anchor-proof.js";
-import { base64UrlToBytes } from "../core/encoding.js";
+import { base64UrlToBytes, loneSurrogateAt } from "../core/encoding.js";
 import { DEFAULT_FINALITY_TIMEOUT_MS } from "../core/finality.js";
 import type { KeySet } from "../core/service-types.js";
 import { contextAt } from "../core/phase.js";
@@ -99,7 +99,7 @@ export async function verifyZtt(bundle: ZttBundle, publicKeys: readonly PublicKe
     await guarded("ephemeral_signature", () => ephemeralSignature(bundle)),
     await guarded("signing_context", () => signingContext(bundle)),
   ];
-  if (options.payload !== undefined) checks.push(check("payload_sha256", sha256Hex(options.payload) === bundle?.payload_sha256, "the payload does not hash to payload_sha256"));
+  if (options.payload !== undefined) checks.push(payloadCheck(bundle, options.payload));
   if (bundle?.anchor !== undefined) checks.push(await anchorReceipt(bundle, logKeys, policy.skewMs), await anchorInclusion(bundle, logKeys));
   else if (policy.requireAnchor) checks.push(check("anchor_receipt", false, "the bundle carries no anchor, and one is required"));
   const trusted = policy.witnessed;
@@ -165,6 +165,13 @@ async function certificateSignature(bundle: ZttBundle, keys: readonly VerifyingK
   const key = keys.find((k) => k.key_id === bundle.certificate.key_id);
   if (key === undefined) return check("certificate_signature", false, `no public key with id ${bundle.certificate.key_id}`);
   return check("certificate_signature", await verifyCertificateSignature(bundle.certificate, key), "the authority's signature does not match the certificate");
+}
+
+/** The payload must hash to `payload_sha256`; text with a lone surrogate never does, since no bundle signs it (its UTF-8 would be another text's). */
+function payloadCheck(bundle: ZttBundle, payload: string | Uint8Array): ZttCheck {
+  const surrogate = typeof payload === "string" ? loneSurrogateAt(payload) : -1;
+  if (surrogate !== -1) return check("payload_sha256", false, `the payload has a lone surrogate at index ${surrogate}, which UTF-8 cannot encode: no bundle signs it`);
+  return check("payload_sha256", sha256Hex(payload) === bundle?.payload_sha256, "the payload does not hash to payload_sha256");
 }
 
 /** What the checks that read the certificate's fields say when it has none to read (certificate_signature names them). */
