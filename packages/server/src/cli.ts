@@ -3,7 +3,7 @@ import { Command, CommanderError, InvalidArgumentError, Option } from "commander
 import { TemporalError, WINDOW_TEXT_RULE, ZONE_TEXT_RULE, parseWindowText, parseZoneText } from "@temporal/agent-sdk";
 import { createSigningKeyFile, defaultHome, describeIoError, errnoCode } from "@temporal/agent-sdk/node";
 import { createApiKey } from "./api-keys.js";
-import { loadConfig, readConfigObject, writeConfigObject } from "./config.js";
+import { LABEL_PATTERN, LABEL_RULE, loadConfig, readConfigObject, writeConfigObject } from "./config.js";
 import { EXIT_FAILURE, EXIT_USAGE, UsageError } from "./exit-status.js";
 import { HOST_RULE, PORT_RULE, parseHost, parsePort } from "./listen-address.js";
 import { NODE_ID_RULE, parseNodeId, parseStoreUrl, storeUrlRefused, type NodeFlags } from "./node-settings.js";
@@ -21,6 +21,12 @@ interface LocationOptions {
 function locate(options: LocationOptions): ServiceFiles {
   const home = options.home ?? defaultHome();
   return { home, config: options.config ?? join(home, "service.json"), explicit: options.config !== undefined };
+}
+
+const LABEL = new RegExp(LABEL_PATTERN, "u");
+
+function parseLabel(value: string): string | undefined {
+  return LABEL.test(value) ? value : undefined;
 }
 
 function parsed<T>(parse: (value: string) => T | undefined, rule: string): (value: string) => T {
@@ -172,7 +178,7 @@ export function program(): Command {
     .command("create")
     .description("create a key, print it once, and store its hash and tier in the config")
     .addOption(new Option("--tier <tier>", "access tier").choices(TIERS).makeOptionMandatory())
-    .option("--label <text>", "a note to recognise the key by")
+    .addOption(new Option("--label <text>", "a note to recognise the key by").argParser(parsed(parseLabel, LABEL_RULE)))
     .addOption(configOption())
     .addOption(homeOption())
     .addHelpText(

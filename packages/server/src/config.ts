@@ -21,6 +21,10 @@ const bucket = {
   properties: { burst: { type: "number", minimum: 1 }, per_second: { type: "number", exclusiveMinimum: 0 } },
 };
 
+/** An API key's label: text without control characters, so that `keys list` prints each key on one line of tab-separated fields. */
+export const LABEL_PATTERN = "^[^\\u0000-\\u001f\\u007f]*$";
+export const LABEL_RULE = "text without control characters (a tab or a line break would split keys list's lines)";
+
 const CONFIG_SCHEMA = {
   type: "object",
   additionalProperties: false,
@@ -45,7 +49,8 @@ const CONFIG_SCHEMA = {
           id: { type: "string", minLength: 1 },
           sha256: { type: "string", pattern: "^[0-9a-f]{64}$" },
           tier: { enum: [...TIERS] },
-          label: { type: "string" },
+          // One line of `keys list`, whose fields are separated by tabs.
+          label: { type: "string", pattern: LABEL_PATTERN, title: LABEL_RULE },
           created_utc: { type: "string" },
         },
       },
@@ -276,7 +281,7 @@ export async function writeConfigObject(path: string, value: Record<string, unkn
 }
 
 function describeSchemaErrors(errors: Parameters<typeof schemaProblems>[0]): string {
-  return schemaProblems(errors, "")
+  return schemaProblems(errors, "", CONFIG_SCHEMA)
     .map(({ field, problem }) => `${field === "" ? "(root)" : field} ${problem}`)
     .join("; ");
 }

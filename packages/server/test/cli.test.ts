@@ -58,6 +58,24 @@ describe("temporal-service", () => {
     expect(result.stderr).toBe("temporal-service: cannot create /nonexistent/k.pem: no such file or folder\n");
   });
 
+  it("refuses a label with a control character (keys list prints one tab-separated line per key), from the flag and from the config", async () => {
+    const home = await tempDir();
+    for (const label of ["a\tb", "two\nlines"]) {
+      const refused = cli(["keys", "create", "--tier", "developer", "--label", label, "--home", home]);
+      expect(refused.status).toBe(2);
+      expect(refused.stderr).toContain("text without control characters");
+    }
+    expect(cli(["keys", "create", "--tier", "developer", "--label", "ci é 🚀", "--home", home]).status).toBe(0);
+    const configPath = join(home, "service.json");
+    const config = JSON.parse(await readFile(configPath, "utf8")) as { keys: { label?: string }[] };
+    expect(config.keys.map((k) => k.label)).toEqual(["ci é 🚀"]);
+    (config.keys[0] as { label?: string }).label = "edited\nby hand";
+    await writeFile(configPath, JSON.stringify(config));
+    const listed = cli(["keys", "list", "--home", home]);
+    expect(listed.status).toBe(2);
+    expect(listed.stderr).toContain("keys[0].label must be text without control characters");
+  });
+
   it("refuses an unknown tier, listing the choices", () => {
     const result = cli(["keys", "create", "--tier", "gold", "--home", "/nonexistent"]);
     expect(result.status).toBe(2);
