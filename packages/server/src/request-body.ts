@@ -1,5 +1,5 @@
 import type { IncomingMessage } from "node:http";
-import { parseJson, tooLarge, unsupportedType, type BodyDone } from "@temporal/agent-sdk/service";
+import { parseJson, tooLarge, unsupportedEncoding, unsupportedType, type BodyDone } from "@temporal/agent-sdk/service";
 
 /**
  * The JSON body of a Node request, read up to `limitBytes` with the SDK pipeline's rules (its json-body.ts);
@@ -19,7 +19,7 @@ export function readJsonBody(request: IncomingMessage, limitBytes: number, done:
     done(undefined, undefined);
     return;
   }
-  const unsupported = unsupportedType(type);
+  const unsupported = unsupportedType(type) ?? unsupportedEncoding(request.headers["content-encoding"]);
   if (unsupported !== undefined) {
     done(unsupported);
     return;

@@ -1,5 +1,6 @@
 import { once } from "node:events";
 import { connect } from "node:net";
+import { gzipSync } from "node:zlib";
 import { describe, expect, it } from "vitest";
 import { startService } from "./helpers.js";
 
@@ -100,6 +101,17 @@ describe("error replies", () => {
       expect(response.status).toBe(415);
       expect((await errorOf(response)).code).toBe("UNSUPPORTED_MEDIA_TYPE");
     }
+  });
+
+  it("415 UNSUPPORTED_MEDIA_TYPE for a compressed body, naming its Content-Encoding; identity is no encoding", async () => {
+    const body = gzipSync('{"window":[0,90]}');
+    for (const encoding of ["gzip", "br", "GZIP, identity"]) {
+      const response = await fetch(`${running.url}/api/v1/allow`, { method: "POST", headers: { "content-type": "application/json", "content-encoding": encoding }, body });
+      expect(response.status).toBe(415);
+      expect(await errorOf(response)).toMatchObject({ code: "UNSUPPORTED_MEDIA_TYPE", message: expect.stringContaining(`Content-Encoding ${JSON.stringify(encoding)}`) });
+    }
+    const plain = await fetch(`${running.url}/api/v1/allow`, { method: "POST", headers: { "content-type": "application/json", "content-encoding": "Identity" }, body: '{"window":[0,90]}' });
+    expect(plain.status).toBe(200);
   });
 
   it("429 RATE_LIMITED with Retry-After per address and per key", async () => {

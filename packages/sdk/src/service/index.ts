@@ -19,7 +19,7 @@ export { KeyRing, apiKeyRecord, createApiKey, hashApiKey, type ApiKeyRecord, typ
 export { TrustedProxies } from "./client-address.js";
 export { HttpError, type FieldProblem } from "./http-error.js";
 export { addHeaders, commonHeaders, jsonContentType, type HeaderList } from "./reply-headers.js";
-export { parseJson, parseJsonBody, tooLarge, unsupportedType } from "./json-body.js";
+export { parseJson, parseJsonBody, tooLarge, unsupportedEncoding, unsupportedType } from "./json-body.js";
 export { duplicateKeyPointer } from "./duplicate-keys.js";
 export { API_PREFIXES, openApiDocument } from "./openapi.js";
 export type { RateLimitScope, RequestObserver, RequestOutcome } from "./request-outcome.js";

@@ -3,7 +3,8 @@ import { HttpError } from "./http-error.js";
 
 /**
  * The rules for a request's JSON body, whichever transport read it:
- * - 415 unless `Content-Type` is `application/json` (any parameters; the body is read as UTF-8 whatever the charset says);
+ * - 415 unless `Content-Type` is `application/json` (any parameters; the body is read as UTF-8 whatever the charset says),
+ *   and for a `Content-Encoding` other than `identity` (the transport's, which sees the headers);
  * - 413 over the limit;
  * - 400 `INVALID_JSON` for an empty body, invalid UTF-8 or invalid JSON;
  * - 400 `DUPLICATE_KEY` for an object with a key twice, at any depth (JSON.parse would keep the last silently).
@@ -47,6 +48,15 @@ export function parseJson(bytes: Uint8Array): unknown {
   const duplicate = duplicateKeyPointer(text, value);
   if (duplicate !== undefined) throw new HttpError(400, "DUPLICATE_KEY", `the body has the key at ${duplicate} more than once; send each key once`);
   return value;
+}
+
+/**
+ * The 415 to answer for a body sent with a `Content-Encoding` (gzip, br, ...), or undefined for none or `identity`:
+ * the service reads bodies as they come, and compressed JSON read as text is only "not valid UTF-8".
+ */
+export function unsupportedEncoding(encoding: string | undefined): HttpError | undefined {
+  if (encoding === undefined || encoding.trim().toLowerCase() === "identity" || encoding.trim() === "") return undefined;
+  return new HttpError(415, "UNSUPPORTED_MEDIA_TYPE", `the body is sent with Content-Encoding ${JSON.stringify(encoding)}; send it uncompressed, without Content-Encoding`);
 }
 
 /** `type/subtype` of a Content-Type, lowercased, without parameters. */
