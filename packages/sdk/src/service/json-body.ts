@@ -55,7 +55,8 @@ export function parseJson(bytes: Uint8Array): unknown {
  * the service reads bodies as they come, and compressed JSON read as text is only "not valid UTF-8".
  */
 export function unsupportedEncoding(encoding: string | undefined): HttpError | undefined {
-  if (encoding === undefined || encoding.trim().toLowerCase() === "identity" || encoding.trim() === "") return undefined;
+  const coding = encoding?.trim().toLowerCase();
+  if (coding === undefined || coding === "" || coding === "identity") return undefined;
   return new HttpError(415, "UNSUPPORTED_MEDIA_TYPE", `the body is sent with Content-Encoding ${JSON.stringify(encoding)}; send it uncompressed, without Content-Encoding`);
 }
 
