@@ -103,7 +103,16 @@ describe("temporalc run names the cause", () => {
 
 describe("temporalc run --json prints one object for every way a run stops", () => {
   interface Stopped {
-    error: { code: string; message: string; mission?: string; task?: string; executed: string[]; anchors: { root_hash: string }[]; diagnostics?: { code: string }[] };
+    error: {
+      code: string;
+      message: string;
+      mission?: string;
+      task?: string;
+      executed: string[];
+      anchors: { root_hash: string }[];
+      diagnostics?: { code: string }[];
+      cause?: { message: string };
+    };
     results: { mission: string }[];
   }
   const stopped = (args: string[], exit: number): Stopped => {
@@ -155,6 +164,26 @@ describe("temporalc run --json prints one object for every way a run stops", () 
     expect(error.anchors).toHaveLength(1);
     expect(error.anchors[0]!.root_hash).toMatch(/^[0-9a-f]{64}$/);
     expect(results.map((r) => r.mission)).toEqual(["first"]);
+  });
+
+  it("for a task that throws what is no Error (null, undefined, an object, a rejected promise): the value, never a crash or [object Object]", () => {
+    const file = join(scratch, "throws.mission");
+    writeFileSync(file, "@temporal v4.6.2\nmission throws { on ALLOW { execute odd } }\n");
+    const cases: [string, string][] = [
+      ["throw null", "it threw null, not an Error"],
+      ["throw undefined", "it threw undefined, not an Error"],
+      ['throw { reason: "full" }', 'it threw {"reason":"full"}, not an Error'],
+      ["return Promise.reject(null)", "it threw null, not an Error"],
+      ["throw 42n", "it threw 42, not an Error"],
+    ];
+    for (const [body, why] of cases) {
+      const module = join(scratch, `odd-${cases.findIndex(([b]) => b === body)}.mjs`);
+      writeFileSync(module, `export const odd = () => { ${body}; };\n`);
+      const { error } = stopped(["run", file, "--tasks", module, "--at", "2026-11-22T23:30:00Z", "--home", home], 1);
+      expect(error, body).toMatchObject({ code: "TASK_FAILED", task: "odd", message: `task "odd" of mission "throws" failed: ${why}` });
+      // undefined is no cause to report; any other value is, in the same words.
+      expect(error.cause, body).toEqual(body === "throw undefined" ? undefined : { message: why });
+    }
   });
 });
 

@@ -69,7 +69,8 @@ export function unexpectedFailureJson(error: unknown): object {
 
 function causeJson(cause: unknown): RunFailure["cause"] {
   if (cause === undefined) return undefined;
-  const { code, status } = cause as { code?: unknown; status?: unknown };
+  // A task may throw anything, null included.
+  const { code, status } = (cause ?? {}) as { code?: unknown; status?: unknown };
   return { ...(typeof code === "string" ? { code } : {}), ...(typeof status === "number" ? { status } : {}), message: describeCause(cause) };
 }
 
@@ -94,8 +95,28 @@ function isStorageProblem(cause: unknown): boolean {
   return (typeof code === "string" && STORAGE_CODES.has(code)) || errnoCode(cause) !== undefined;
 }
 
-/** Why, in words: a failed system call led by the path it failed on, anything else by its message (`describeIoError`). */
+/**
+ * Why, in words: a failed system call led by the path it failed on, any other error by its message (`describeIoError`),
+ * and what a task threw that is no error as that value (`it threw null, not an Error`), never as `[object Object]`.
+ */
 export function describeCause(cause: unknown): string {
+  if (!(cause instanceof Error)) return `it threw ${thrownValue(cause)}, not an Error`;
   const path = errnoCode(cause) === undefined ? undefined : (cause as NodeJS.ErrnoException).path;
   return `${path === undefined ? "" : `${path}: `}${describeIoError(cause)}`;
+}
+
+/** A thrown value that is no Error, as JSON where it has some (shortened), else as String gives it. */
+function thrownValue(value: unknown): string {
+  try {
+    const json = JSON.stringify(value) as string | undefined;
+    if (json !== undefined) return json.length > 120 ? `${json.slice(0, 117)}...` : json;
+  } catch {
+    // A BigInt or a cycle: String below.
+  }
+  try {
+    return String(value);
+  } catch {
+    // An object without toString (no prototype) and a cycle JSON could not write.
+    return Object.prototype.toString.call(value);
+  }
 }
