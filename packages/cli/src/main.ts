@@ -377,7 +377,7 @@ Examples:
   const subcommands = [
     ["status", "records, tiles, anchors, last checkpoint, file size, format and lock holder", "runLedgerStatus"],
     ["verify", "check every record, inclusion, checkpoint signature and chain link; exit 1 naming the first problem", "runLedgerVerify"],
-    ["repair", "remove a torn final write after saving it beside the ledger; refuse (exit 1) any other damage, leaving the file untouched", "runLedgerRepair"],
+    ["repair", "check every record, then remove a torn final write after saving it beside the ledger; refuse (exit 1) any other damage, leaving the file untouched", "runLedgerRepair"],
     ["migrate", "rewrite a format-1 ledger (JSON heads) as signed checkpoints, keeping a backup; idempotent", "runLedgerMigrate"],
   ] as const;
   for (const [name, description, runner] of subcommands) {

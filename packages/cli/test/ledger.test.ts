@@ -3,7 +3,7 @@
  * real homes: healthy, with a torn tail, with a byte flipped mid-file, and
  * in format 1 (the SDK's committed fixture).
  */
-import { chmodSync, copyFileSync, mkdirSync, mkdtempSync, readFileSync, readdirSync, rmSync, writeFileSync } from "node:fs";
+import { chmodSync, copyFileSync, cpSync, mkdirSync, mkdtempSync, readFileSync, readdirSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
@@ -132,6 +132,25 @@ describe("temporalc ledger", () => {
       expect(repair.stdout).toContain("cannot be a torn final write");
       expect(readFileSync(join(home, "clockchain.log"))).toEqual(damaged);
       expect(readdirSync(home).sort()).toEqual(["clockchain.log", "signing-key.pem"]);
+    },
+    SLOW,
+  );
+
+  it(
+    "repair checks every record even where the home's saved state covers them: a flipped byte there is refused (exit 1), the file untouched",
+    () => {
+      // The whole home, with the state the authority saved when it closed, which lets an opening skip the records it covers.
+      const home = join(scratch, "damaged-under-state");
+      cpSync(healthyHome, home, { recursive: true });
+      expect(readdirSync(home)).toContain("clockchain.snapshot");
+      const damaged = Buffer.from(healthy);
+      const middle = Math.floor(healthy.length / 2);
+      damaged[middle] = (damaged[middle] as number) ^ 0x01;
+      writeFileSync(join(home, "clockchain.log"), damaged);
+      const repair = runCli(["ledger", "repair", "--home", home, "--json"]);
+      expect(repair.code, repair.stdout + repair.stderr).toBe(1);
+      expect(json(repair.stdout)).toMatchObject({ valid: false, reason: "RECORD_CHECKSUM" });
+      expect(readFileSync(join(home, "clockchain.log"))).toEqual(damaged);
     },
     SLOW,
   );

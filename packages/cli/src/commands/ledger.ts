@@ -170,7 +170,10 @@ export async function runLedgerRepair(options: LedgerCommandOptions): Promise<nu
     return EXIT_OK;
   }
   return guarded(options, async () => {
-    // Opening the file store verifies every record and, under the home's lock, cuts a torn tail after saving it; it refuses any other damage untouched.
+    // Every record is checked first, as `verify` does: opening the store from its saved state would not read the records
+    // that state covers, so damage among them would pass as "nothing to repair". Damage other than a torn tail is refused
+    // here, untouched (exit 1); opening the store then cuts a torn tail under the home's lock, after saving it.
+    await checkHomeLedger(home, options);
     const { key, previousKeys } = await homeKeys(home, options);
     const store = new FileLogStore(home.paths);
     try {
