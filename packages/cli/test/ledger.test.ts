@@ -136,6 +136,21 @@ describe("temporalc ledger", () => {
     SLOW,
   );
 
+  it("refuses a home that is not there (a mistyped --home), for every command, rather than calling its ledger empty", () => {
+    const missing = join(scratch, "no-such-home");
+    for (const command of ["status", "verify", "repair", "migrate"]) {
+      const result = runCli(["ledger", command, "--home", missing]);
+      expect(result.code, command).toBe(2);
+      expect(result.stdout, command).toBe("");
+      expect(result.stderr, command).toContain(`no home at ${missing}: no such file or folder`);
+      expect(result.stderr, command).toContain("FILE_NOT_FOUND");
+    }
+    // A home with no ledger yet is empty, as before.
+    const fresh = join(scratch, "fresh-home");
+    mkdirSync(fresh);
+    expect(runCli(["ledger", "verify", "--home", fresh]).code).toBe(0);
+  });
+
   it(
     "repair checks every record even where the home's saved state covers them: a flipped byte there is refused (exit 1), the file untouched",
     () => {

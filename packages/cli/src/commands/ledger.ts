@@ -51,9 +51,13 @@ async function openHome(options: LedgerCommandOptions): Promise<Home> {
   const { home, ledger, lock } = paths;
   const size = await stat(ledger).then(
     (info) => info.size,
-    (error: NodeJS.ErrnoException) => {
-      if (error.code === "ENOENT") return 0;
-      throw new UsageError("FILE_UNREADABLE", `cannot read ledger ${ledger}: ${describeIoError(error)}`);
+    async (error: NodeJS.ErrnoException) => {
+      if (error.code !== "ENOENT") throw new UsageError("FILE_UNREADABLE", `cannot read ledger ${ledger}: ${describeIoError(error)}`);
+      // A home without a ledger has nothing in it yet; a home that is not there is a mistyped --home, never "valid".
+      await stat(home).catch((missing: unknown) => {
+        throw new UsageError(errnoCode(missing) === "ENOENT" ? "FILE_NOT_FOUND" : "FILE_UNREADABLE", `no home at ${home}: ${describeIoError(missing)}; give the home's folder with --home`);
+      });
+      return 0;
     },
   );
   return { home, ledger, lock, paths, size, format: size === 0 ? undefined : await ledgerFormat(ledger) };
