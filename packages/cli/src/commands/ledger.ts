@@ -177,8 +177,8 @@ export async function runLedgerRepair(options: LedgerCommandOptions): Promise<nu
     // Every record is checked first, as `verify` does: opening the store from its saved state would not read the records
     // that state covers, so damage among them would pass as "nothing to repair". Damage other than a torn tail is refused
     // here, untouched (exit 1); opening the store then cuts a torn tail under the home's lock, after saving it.
-    await checkHomeLedger(home, options);
     const { key, previousKeys } = await homeKeys(home, options);
+    await checkLedgerFile(home.ledger, key, { previousKeys });
     const store = new FileLogStore(home.paths);
     try {
       await store.open(key, previousKeys);

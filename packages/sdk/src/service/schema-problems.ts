@@ -31,7 +31,6 @@ export function schemaProblems(errors: readonly SchemaError[], root: string, sch
     if (error.keyword === "if" || error.keyword === "not") continue;
     let field = (root + pointerToPath(error.instancePath)).replace(/^\./, "");
     let problem = error.message ?? "is invalid";
-    const title = error.schemaPath === undefined ? undefined : titleAt(schema, error.schemaPath);
     if (error.keyword === "oneOf" || error.keyword === "anyOf") {
       const branchPath = `${error.schemaPath}/`;
       const branches = found.filter((one) => one.schemaPath?.startsWith(branchPath) === true);
@@ -40,6 +39,7 @@ export function schemaProblems(errors: readonly SchemaError[], root: string, sch
       if (error.schemaPath === undefined || branches.length === 0 || branches.some((one) => one.field !== field)) continue;
       found = found.filter((one) => !branches.includes(one));
       for (const one of branches) seen.delete(`${one.field}\u0000${one.problem}`);
+      const title = titleAt(schema, error.schemaPath);
       problem = title === undefined ? branches.map((one) => one.problem).join(" or ") : `must be ${title}`;
     } else if (error.keyword === "required") {
       field = joinField(field, String(error.params.missingProperty));
@@ -47,8 +47,9 @@ export function schemaProblems(errors: readonly SchemaError[], root: string, sch
     } else if (error.keyword === "additionalProperties") {
       field = joinField(field, String(error.params.additionalProperty));
       problem = "is not allowed";
-    } else if (title !== undefined) {
-      problem = `must be ${title}`;
+    } else {
+      const title = titleAt(schema, error.schemaPath);
+      if (title !== undefined) problem = `must be ${title}`;
     }
     const key = `${field}\u0000${problem}`;
     if (seen.has(key)) continue;
@@ -59,7 +60,8 @@ export function schemaProblems(errors: readonly SchemaError[], root: string, sch
 }
 
 /** The `title` of the schema holding the keyword at `schemaPath` (`#/properties/zone/oneOf`) in `schema`, if any. */
-function titleAt(schema: unknown, schemaPath: string): string | undefined {
+function titleAt(schema: unknown, schemaPath: string | undefined): string | undefined {
+  if (schema === undefined || schemaPath === undefined) return undefined;
   const segments = schemaPath.replace(/^#\/?/, "").split("/").slice(0, -1);
   let at: unknown = schema;
   for (const segment of segments) {

@@ -11,7 +11,7 @@ import { VerifyingKey, type PublicKeyInput } from "../core/verifying-key.js";
 import type { Window, ZoneInput } from "../core/types.js";
 import { allow, windowTicks } from "../core/window.js";
 import { parseZone } from "../core/zones.js";
-import { TemporalError, describeValue } from "../core/errors.js";
+import { TemporalError, describeValue, type FieldIssue } from "../core/errors.js";
 import { withoutAnchor } from "./anchor.js";
 import { check, guarded, type ZttCheck } from "./checks.js";
 import { anchorInclusion, anchorReceipt, witnessedTime, type WitnessedTimePolicy } from "./verify-anchor.js";
@@ -93,11 +93,14 @@ export async function verifyZtt(bundle: ZttBundle, publicKeys: readonly PublicKe
   const policy = await zttPolicy(options);
   const certifiers = await verifyingKeys(publicKeys);
   const logKeys = options.log === undefined ? certifiers : await verifyingKeys(options.log);
+  // Found once: certificate_signature names them, and the checks that read the certificate's fields need there to be none.
+  const certificateProblems = certificateIssues(bundle?.certificate);
+  const wellFormed = certificateProblems.length === 0;
   const checks: ZttCheck[] = [
-    await guarded("certificate_signature", () => certificateSignature(bundle, certifiers)),
-    await guarded("certificate_interval", () => certificateInterval(bundle, policy.expected)),
+    await guarded("certificate_signature", () => certificateSignature(bundle, certifiers, certificateProblems)),
+    await guarded("certificate_interval", () => certificateInterval(bundle, policy.expected, wellFormed)),
     await guarded("ephemeral_signature", () => ephemeralSignature(bundle)),
-    await guarded("signing_context", () => signingContext(bundle)),
+    await guarded("signing_context", () => signingContext(bundle, wellFormed)),
   ];
   if (options.payload !== undefined) checks.push(payloadCheck(bundle, options.payload));
   if (bundle?.anchor !== undefined) checks.push(await anchorReceipt(bundle, logKeys, policy.skewMs), await anchorInclusion(bundle, logKeys));
@@ -159,8 +162,7 @@ function expectedOpening({ window, zone }: ZttVerifyOptions, bad: (problem: stri
   return { ...(window === undefined ? {} : { window }), ...(swtZone === undefined ? {} : { zone: swtZone }) };
 }
 
-async function certificateSignature(bundle: ZttBundle, keys: readonly VerifyingKey[]): Promise<ZttCheck> {
-  const issues = certificateIssues(bundle?.certificate);
+async function certificateSignature(bundle: ZttBundle, keys: readonly VerifyingKey[], issues: readonly FieldIssue[]): Promise<ZttCheck> {
   if (issues.length > 0) return check("certificate_signature", false, `malformed certificate: ${issues.map((i) => `${i.field} ${i.reason}`).join("; ")}`);
   const key = keys.find((k) => k.key_id === bundle.certificate.key_id);
   if (key === undefined) return check("certificate_signature", false, `no public key with id ${bundle.certificate.key_id}`);
@@ -178,9 +180,9 @@ function payloadCheck(bundle: ZttBundle, payload: string | Uint8Array): ZttCheck
 const MALFORMED_CERTIFICATE = "the certificate is malformed: see certificate_signature";
 
 /** The UTC milliseconds in the certificate must be the opening its degrees, zone and day name; the window and zone the verifier expects, if it said. */
-function certificateInterval(bundle: ZttBundle, expected: ExpectedOpening): ZttCheck {
+function certificateInterval(bundle: ZttBundle, expected: ExpectedOpening, wellFormed: boolean): ZttCheck {
   const c = bundle?.certificate;
-  if (certificateIssues(c).length > 0) return check("certificate_interval", false, MALFORMED_CERTIFICATE);
+  if (!wellFormed) return check("certificate_interval", false, MALFORMED_CERTIFICATE);
   if (expected.window !== undefined && !certifiesWindow(c, expected.window)) {
     return check("certificate_interval", false, `the certificate is for window [${c.window_deg.join(", ")}], not the expected [${expected.window.join(", ")}]`);
   }
@@ -211,11 +213,11 @@ async function ephemeralSignature(bundle: ZttBundle): Promise<ZttCheck> {
 }
 
 /** The signing context must be a genuine context of its instant, in the certificate's zone and window opening. */
-function signingContext(bundle: ZttBundle): ZttCheck {
+function signingContext(bundle: ZttBundle, wellFormed: boolean): ZttCheck {
   const { context, certificate: c } = bundle ?? {};
   if (context === undefined) return check("signing_context", false, "the bundle has no context");
   if (typeof context !== "object" || context === null || Array.isArray(context)) return check("signing_context", false, `the context is ${describeValue(context)}, not an object`);
-  if (certificateIssues(c).length > 0) return check("signing_context", false, MALFORMED_CERTIFICATE);
+  if (!wellFormed) return check("signing_context", false, MALFORMED_CERTIFICATE);
   const expected = contextAt(context.unix_ms, { zone: context.swt_zone, source: context.source });
   if (canonicalJson(expected) !== canonicalJson(context)) return check("signing_context", false, "the context's fields disagree with its unix_ms");
   if (context.swt_zone !== c.swt_zone) return check("signing_context", false, `the context is in zone Z${context.swt_zone}, the certificate in Z${c.swt_zone}`);
